@@ -1,0 +1,49 @@
+// Package mcperr helps an MCP server report failures the way an agent can act
+// on them. It holds no code of its own: the work is done by small packages
+// that each stand alone.
+//
+// # Two failure shapes
+//
+// A failed tool call reaches an agent in one of two shapes, and the agent has to
+// tell them apart before it parses anything.
+//
+// When the tool ran and its upstream answered with an error, the tool result
+// has isError set and one text block holding a JSON kind object. The kind is a
+// stable string to branch on; the upstream's own code and message ride along:
+//
+//	{"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"code\":\"trace_not_found\",\"message\":\"no trace with id deadbeefdeadbeefdeadbeefdeadbeef\",\"details\":{\"trace_id\":\"deadbeefdeadbeefdeadbeefdeadbeef\"}}"}],"isError":true}
+//
+// When the MCP layer rejected the call before the tool ran (its arguments
+// failed the input schema), the one text block is a sentence instead:
+//
+//	MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path
+//
+// Only the first starts with "{". Protocol errors, where the request never
+// reached a tool at all, are JSON-RPC errors with an HTTP status of their own
+// (404 -32601, 405 and 415 -32600, 400 -32602, -32020 and -32022, 429 -32000).
+//
+// # The packages
+//
+//   - errkind: the taxonomy. Kinds (not_found, rate_limited, ...), what each
+//     tells the agent to do next, the rules that map an upstream code and HTTP
+//     status to a kind, and the catalogue of JSON-RPC protocol errors. For
+//     clients, telling the two shapes above apart.
+//   - envelope: the shapes on the wire. Reads an upstream *http.Response into
+//     either data or a kind-tagged *envelope.Error, deciding by the body's
+//     shape and never by the status alone; writes MCP tool results and
+//     JSON-RPC errors; fronts an MCP endpoint with the transport-level
+//     refusals (Host and Origin, path, method, Content-Type).
+//   - ratelimit: reads Retry-After, X-RateLimit-* and the IETF RateLimit
+//     fields; answers as a server with keyed limits, a flood guard and
+//     per-key budgets.
+//   - retry: the single short retry. A 429 whose Retry-After is at most two
+//     seconds is waited out and sent once more; nothing else is retried. A
+//     second policy re-sends a GET once on a 5xx or a network error.
+//   - schemaerr: validates tool arguments against their JSON Schema and words
+//     the rejection exactly as agents know it from the MCP TypeScript SDK, or
+//     as a JSON-RPC -32602 error with a machine code and a did-you-mean hint.
+//
+// No package imports an MCP SDK: they produce plain values that marshal to
+// MCP's JSON. The examples module (github.com/mcperr/mcperr/examples) wires
+// them into three complete servers on the official Go SDK.
+package mcperr

@@ -1,0 +1,269 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+// Error is a kind-tagged failure of an upstream call: what [Reader.Read] and
+// [Reader.Do] return when the response is not the caller's data. Every field
+// but Kind is optional. errors.As finds it through any wrapping, and its
+// MarshalJSON writes the JSON kind object an agent reads (see
+// [Error.MarshalJSON]).
+//
+// No field holds a credential the request carried: Reader removes the
+// Authorization header's value from everything it copies out of a response
+// or an error.
+type Error struct {
+	Kind       errkind.Kind    // what the agent branches on
+	Code       string          // the upstream's own code ("trace_not_found"), "" when it sent none
+	Message    string          // the upstream's message, or the client's sentence for malformed_response and network_error
+	Details    json.RawMessage // the upstream's details, as sent; nil when it sent none
+	HTTPStatus int             // the response's status; 0 when no response exists
+
+	// RetryAfter is how long to wait before retrying: set for a 429 (from
+	// Retry-After; ratelimit.DefaultRetryAfter when the response had no
+	// usable one) and for any error whose envelope carries a retry-after
+	// member.
+	RetryAfter time.Duration
+
+	// RateLimit holds the X-RateLimit-* figures when the response carried
+	// them; nil otherwise.
+	RateLimit *ratelimit.Limits
+
+	// Body is the error envelope as sent (redacted), for members the Shape
+	// does not name, such as seed 004's credits figures. nil for errors
+	// without an envelope.
+	Body json.RawMessage
+
+	// Err is the underlying cause, if any: the network error of a request
+	// that threw, the read error, the decode or shape error of a
+	// malformed_response. Its text is redacted of the request's credentials.
+	Err error
+}
+
+// Error returns "kind: code: message", leaving out the parts that are empty,
+// followed by the cause when there is one the message does not already
+// include.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Kind))
+	for _, s := range []string{e.Code, e.Message} {
+		if s != "" {
+			b.WriteString(": ")
+			b.WriteString(s)
+		}
+	}
+	if e.Err != nil {
+		if cause := e.Err.Error(); !strings.Contains(e.Message, cause) {
+			b.WriteString(": ")
+			b.WriteString(cause)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error whose non-empty Kind and Code equal
+// e's, so a test or a caller can write
+//
+//	errors.Is(err, &envelope.Error{Kind: errkind.NotFound})
+//
+// without comparing strings.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok {
+		return false
+	}
+	return (t.Kind == "" || t.Kind == e.Kind) && (t.Code == "" || t.Code == e.Code)
+}
+
+// KindOf returns the kind of the first *Error in err's chain, or "" when err
+// is nil or holds none.
+func KindOf(err error) errkind.Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+// MarshalJSON writes the JSON kind object: "kind" first, then the fields
+// seed 000's table lists for that kind, in its order and with its names,
+// leaving out the ones that are empty:
+//
+//	authentication_failed, wrong_role, too_many_values_requested, network_error: message
+//	not_found, invalid_arguments: code, message, details
+//	rate_limited: retryAfterSeconds, limit, remaining, resetSeconds
+//	server_error: code, httpStatus, message
+//	malformed_response: httpStatus, message
+//
+// Any other kind writes code, message, details, httpStatus,
+// retryAfterSeconds, limit, remaining, resetSeconds, each when set. Seconds
+// are whole and rounded up, so an agent never waits too little;
+// retryAfterSeconds is always written for rate_limited.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return e.appendJSON(make([]byte, 0, 128+len(e.Message)+len(e.Details))), nil
+}
+
+func (e *Error) appendJSON(b []byte) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, string(e.Kind))
+	switch e.Kind {
+	case errkind.AuthenticationFailed, errkind.WrongRole, errkind.TooManyValuesRequested, errkind.NetworkError:
+		b = e.appendMessage(b)
+	case errkind.NotFound, errkind.InvalidArguments:
+		b = e.appendCode(b)
+		b = e.appendMessage(b)
+		b = e.appendDetails(b)
+	case errkind.RateLimited:
+		b = e.appendRate(b, true)
+	case errkind.ServerError:
+		b = e.appendCode(b)
+		b = e.appendStatus(b)
+		b = e.appendMessage(b)
+	case errkind.MalformedResponse:
+		b = e.appendStatus(b)
+		b = e.appendMessage(b)
+	default:
+		b = e.appendCode(b)
+		b = e.appendMessage(b)
+		b = e.appendDetails(b)
+		b = e.appendStatus(b)
+		b = e.appendRate(b, false)
+	}
+	return append(b, '}')
+}
+
+func (e *Error) appendCode(b []byte) []byte {
+	if e.Code == "" {
+		return b
+	}
+	b = append(b, `,"code":`...)
+	return appendString(b, e.Code)
+}
+
+func (e *Error) appendMessage(b []byte) []byte {
+	if e.Message == "" {
+		return b
+	}
+	b = append(b, `,"message":`...)
+	return appendString(b, e.Message)
+}
+
+func (e *Error) appendDetails(b []byte) []byte {
+	if len(e.Details) == 0 {
+		return b
+	}
+	n := len(b)
+	b = append(b, `,"details":`...)
+	var buf bytes.Buffer
+	if json.Compact(&buf, e.Details) != nil {
+		return b[:n] // details that are not JSON are left out rather than corrupt the object
+	}
+	return append(b, buf.Bytes()...)
+}
+
+func (e *Error) appendStatus(b []byte) []byte {
+	if e.HTTPStatus == 0 {
+		return b
+	}
+	b = append(b, `,"httpStatus":`...)
+	return strconv.AppendInt(b, int64(e.HTTPStatus), 10)
+}
+
+func (e *Error) appendRate(b []byte, always bool) []byte {
+	if always || e.RetryAfter > 0 {
+		b = append(b, `,"retryAfterSeconds":`...)
+		b = strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
+	}
+	if l := e.RateLimit; l != nil {
+		if l.HasLimit {
+			b = append(b, `,"limit":`...)
+			b = strconv.AppendInt(b, l.Limit, 10)
+		}
+		if l.HasRemaining {
+			b = append(b, `,"remaining":`...)
+			b = strconv.AppendInt(b, l.Remaining, 10)
+		}
+		if l.HasReset {
+			b = append(b, `,"resetSeconds":`...)
+			b = strconv.AppendInt(b, ceilSeconds(l.Reset), 10)
+		}
+	}
+	return b
+}
+
+func ceilSeconds(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	s := int64(d / time.Second)
+	if d%time.Second != 0 {
+		s++
+	}
+	return s
+}
+
+const hex = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Unlike encoding/json it leaves
+// <, > and & as they are, so the text an agent reads stays readable; invalid
+// UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,182 @@
+package envelope_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// ExampleErrorResult prints seed 000's not_found object as the tool result
+// an agent receives.
+func ExampleErrorResult() {
+	err := &envelope.Error{
+		Kind:       errkind.NotFound,
+		Code:       "trace_not_found",
+		Message:    "no trace with id deadbeefdeadbeefdeadbeefdeadbeef",
+		Details:    json.RawMessage(`{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}`),
+		HTTPStatus: 404,
+	}
+	res := envelope.ErrorResult(err)
+	fmt.Println(res.Content[0].Text)
+	b, _ := json.Marshal(res)
+	fmt.Println(string(b))
+	// Output:
+	// {"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}
+	// {"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"code\":\"trace_not_found\",\"message\":\"no trace with id deadbeefdeadbeefdeadbeefdeadbeef\",\"details\":{\"trace_id\":\"deadbeefdeadbeefdeadbeefdeadbeef\"}}"}],"isError":true}
+}
+
+// upstream stands in for seed 000's API.
+func upstream() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/traces/deadbeefdeadbeefdeadbeefdeadbeef":
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":{"code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}}`)
+		case "/v1/health":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"status":"degraded","mode":"shape_only"}`)
+		case "/v1/tags":
+			w.Header().Set("X-RateLimit-Limit", "20")
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", "1")
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"error":{"code":"rate_limited","message":"slow down"}}`)
+		case "/v1/broken":
+			w.WriteHeader(http.StatusBadGateway)
+			io.WriteString(w, "<html>502 Bad Gateway</html>")
+		}
+	}))
+}
+
+// A tool handler reads the upstream's answer once: data, or an error that
+// renders as the kind object. A 503 whose body is the expected shape is data.
+func ExampleReader_Read() {
+	srv := upstream()
+	defer srv.Close()
+	var r envelope.Reader
+
+	for _, path := range []string{"/v1/health", "/v1/traces/deadbeefdeadbeefdeadbeefdeadbeef", "/v1/tags", "/v1/broken"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var health struct {
+			Status string `json:"status"`
+			Mode   string `json:"mode"`
+		}
+		if err := r.Read(resp, &health); err != nil {
+			fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+			continue
+		}
+		fmt.Printf("data: %+v\n", health)
+	}
+	// Output:
+	// data: {Status:degraded Mode:shape_only}
+	// {"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}
+	// {"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}
+	// {"kind":"malformed_response","httpStatus":502,"message":"response body is not valid JSON (status 502)"}
+}
+
+func ExampleReader_Do() {
+	srv := upstream()
+	defer srv.Close()
+	r := &envelope.Reader{Client: srv.Client()}
+
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/traces/deadbeefdeadbeefdeadbeefdeadbeef", nil)
+	req.Header.Set("Authorization", "Bearer vx_secret")
+	var trace struct{ ID string }
+	err := r.Do(req, &trace)
+	fmt.Println(envelope.KindOf(err), err)
+	// Output:
+	// not_found not_found: trace_not_found: no trace with id deadbeefdeadbeefdeadbeefdeadbeef
+}
+
+// Seed 004's REST API sends a flat error body; its own codes are kinds of a
+// custom taxonomy.
+func ExampleShape() {
+	r := &envelope.Reader{
+		Envelope: envelope.FlatShape(),
+		Taxonomy: &errkind.Taxonomy{Rules: append([]errkind.Rule{
+			{Code: "insufficient_credits", Kind: "insufficient_credits"},
+		}, errkind.Standard().Rules...)},
+	}
+	resp := &http.Response{StatusCode: 402, Body: io.NopCloser(strings.NewReader(
+		`{"error":"insufficient credits","code":"insufficient_credits","detail":"this call can cost up to 3 credits and 0 are left this month","retry_after_secs":394200}`))}
+	err := r.Read(resp, nil)
+	fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+	// Output:
+	// {"kind":"insufficient_credits","code":"insufficient_credits","message":"insufficient credits","details":"this call can cost up to 3 credits and 0 are left this month","httpStatus":402,"retryAfterSeconds":394200}
+}
+
+func ExampleSuccess() {
+	res, err := envelope.Success(map[string]any{"total": 6, "has_more": false})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res.Meta = map[string]any{"vulnetix/plan": "community"}
+	json.NewEncoder(os.Stdout).Encode(res)
+	// Output:
+	// {"_meta":{"vulnetix/plan":"community"},"content":[{"type":"text","text":"{\"has_more\":false,\"total\":6}"}],"structuredContent":{"has_more":false,"total":6}}
+}
+
+func ExampleTextError() {
+	json.NewEncoder(os.Stdout).Encode(envelope.TextError("Not found in the Vulnetix VDB: CVE-2099-0001"))
+	// Output:
+	// {"content":[{"type":"text","text":"Not found in the Vulnetix VDB: CVE-2099-0001"}],"isError":true}
+}
+
+func ExampleWriteRPCError() {
+	rec := httptest.NewRecorder()
+	envelope.WriteRPCError(rec, 0, json.RawMessage(`1`), &envelope.RPCError{
+		Code:    errkind.UnsupportedVersion,
+		Message: "Unsupported protocol version: 1900-01-01",
+		Data:    map[string]any{"supported": []string{"2026-07-28"}, "requested": "1900-01-01"},
+	})
+	fmt.Print(rec.Code, " ", rec.Body.String())
+	// Output:
+	// 400 {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 1900-01-01","data":{"requested":"1900-01-01","supported":["2026-07-28"]}}}
+}
+
+func ExampleFront() {
+	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	})
+	srv := httptest.NewServer(&envelope.Front{Handler: mcp, Public: []string{"/health"}})
+	defer srv.Close()
+
+	for _, c := range []struct{ method, path, contentType string }{
+		{"POST", "/mcp", "application/json"},
+		{"GET", "/mcp", ""},
+		{"POST", "/mcp", "text/plain"},
+		{"POST", "/elsewhere", "application/json"},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if c.contentType != "" {
+			req.Header.Set("Content-Type", c.contentType)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("%s %s -> %d %s\n", c.method, c.path, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	// Output:
+	// POST /mcp -> 200 {"jsonrpc":"2.0","id":1,"result":{}}
+	// GET /mcp -> 405 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}
+	// POST /mcp -> 415 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Unsupported Media Type: Content-Type must be application/json"}}
+	// POST /elsewhere -> 404 {"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}
+}

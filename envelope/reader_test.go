@@ -1,0 +1,555 @@
+package envelope_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+// now is the clock every test reads through Reader.Now.
+var now = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+
+func reader() *envelope.Reader {
+	return &envelope.Reader{Now: func() time.Time { return now }}
+}
+
+// response builds a response as an http.Client would return it.
+func response(status int, body string, header ...string) *http.Response {
+	h := http.Header{}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Add(header[i], header[i+1])
+	}
+	req, _ := http.NewRequest(http.MethodGet, "https://api.example/v1/x", nil)
+	return &http.Response{
+		StatusCode:    status,
+		Header:        h,
+		Body:          io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)),
+		Request:       req,
+	}
+}
+
+// errOpts compares *Error values by their fields, leaving out Body and Err
+// (checked separately where they matter).
+var errOpts = cmp.Options{
+	cmpopts.IgnoreFields(envelope.Error{}, "Body", "Err"),
+	cmpopts.EquateEmpty(),
+}
+
+func asError(t *testing.T, err error) *envelope.Error {
+	t.Helper()
+	var e *envelope.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) holds no *envelope.Error", err, err)
+	}
+	return e
+}
+
+func details(s string) json.RawMessage { return json.RawMessage(s) }
+
+// TestReadKinds covers every row of seed 000's kind table as an upstream
+// response, and a code the taxonomy does not know.
+func TestReadKinds(t *testing.T) {
+	env := func(code, msg string) string {
+		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, code, msg)
+	}
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		header []string
+		want   envelope.Error
+	}{
+		{"401 unauthenticated", 401, env("unauthenticated", "token revoked"), nil,
+			envelope.Error{Kind: errkind.AuthenticationFailed, Code: "unauthenticated", Message: "token revoked", HTTPStatus: 401}},
+		{"403 forbidden_role", 403, env("forbidden_role", "read tokens only"), nil,
+			envelope.Error{Kind: errkind.WrongRole, Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}},
+		{"404 trace_not_found", 404,
+			`{"error":{"code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}}`, nil,
+			envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id deadbeefdeadbeefdeadbeefdeadbeef",
+				Details: details(`{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}`), HTTPStatus: 404}},
+		{"any other 404", 404, env("gone", "gone"), nil,
+			envelope.Error{Kind: errkind.NotFound, Code: "gone", Message: "gone", HTTPStatus: 404}},
+		{"invalid_request", 400, env("invalid_request", "trace_id must be 32 lowercase hex characters, got 14"), nil,
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "trace_id must be 32 lowercase hex characters, got 14", HTTPStatus: 400}},
+		{"invalid_cursor", 400, env("invalid_cursor", "bad cursor"), nil,
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_cursor", Message: "bad cursor", HTTPStatus: 400}},
+		{"any other 4xx", 409, env("conflicting_filters", "pick one"), nil,
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "conflicting_filters", Message: "pick one", HTTPStatus: 409}},
+		{"422 too_many_paths", 422, env("too_many_paths", "at most 8 paths"), nil,
+			envelope.Error{Kind: errkind.TooManyValuesRequested, Code: "too_many_paths", Message: "at most 8 paths", HTTPStatus: 422}},
+		{"429 with figures", 429, env("rate_limited", "slow down"),
+			[]string{"Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1"},
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: time.Second,
+				RateLimit: &ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+		{"429 without Retry-After", 429, env("rate_limited", "slow down"), nil,
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 60 * time.Second}},
+		{"429 malformed Retry-After", 429, env("rate_limited", "slow down"), []string{"Retry-After", "soon"},
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 60 * time.Second}},
+		{"429 Retry-After date", 429, env("rate_limited", "slow down"), []string{"Retry-After", now.Add(90 * time.Second).Format(http.TimeFormat)},
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 90 * time.Second}},
+		{"internal_error", 500, env("internal_error", "boom"), nil,
+			envelope.Error{Kind: errkind.ServerError, Code: "internal_error", Message: "boom", HTTPStatus: 500}},
+		{"502 unknown code", 502, env("bad_gateway", "upstream"), nil,
+			envelope.Error{Kind: errkind.ServerError, Code: "bad_gateway", Message: "upstream", HTTPStatus: 502}},
+		{"unknown code keeps code and message, falls back on status", 418, env("teapot_mode", "short and stout"), nil,
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "teapot_mode", Message: "short and stout", HTTPStatus: 418}},
+		{"envelope on 200 is an error", 200, env("", "odd"), nil,
+			envelope.Error{Kind: errkind.ServerError, Message: "odd", HTTPStatus: 200}},
+		{"details null is no details", 404, `{"error":{"code":"x_not_found","message":"m","details":null}}`, nil,
+			envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", HTTPStatus: 404}},
+		{"rate figures on another error", 400, env("invalid_request", "m"), []string{"X-RateLimit-Remaining", "3"},
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "m", HTTPStatus: 400,
+				RateLimit: &ratelimit.Limits{Remaining: 3, HasRemaining: true}}},
+		{"envelope key among others", 404, `{"request_id":"r1","meta":{"error":"nested, not it"},"error":{"code":"span_not_found","message":"m"}}`, nil,
+			envelope.Error{Kind: errkind.NotFound, Code: "span_not_found", Message: "m", HTTPStatus: 404}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v map[string]any
+			err := reader().Read(response(tt.status, tt.body, tt.header...), &v)
+			got := asError(t, err)
+			if diff := cmp.Diff(&tt.want, got, errOpts); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+			if v != nil {
+				t.Errorf("v was written on an error: %v", v)
+			}
+			if string(got.Body) != tt.body {
+				t.Errorf("Body = %s, want the envelope as sent", got.Body)
+			}
+		})
+	}
+}
+
+type health struct {
+	Status string `json:"status"`
+	Mode   string `json:"mode"`
+}
+
+func (h *health) CheckShape() error {
+	if h.Status == "" {
+		return errors.New(`health: no "status"`)
+	}
+	return nil
+}
+
+type trace struct {
+	ID    string   `json:"id"`
+	Steps []string `json:"steps"`
+}
+
+func TestReadData(t *testing.T) {
+	t.Run("503 degraded health is data", func(t *testing.T) {
+		var h health
+		err := reader().Read(response(503, `{"status":"degraded","mode":"shape_only","disk_free":0.01}`), &h)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		if diff := cmp.Diff(health{Status: "degraded", Mode: "shape_only"}, h); diff != "" {
+			t.Errorf("health (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("200 with error in nested data", func(t *testing.T) {
+		var v struct {
+			Sections map[string]any `json:"sections"`
+		}
+		err := reader().Read(response(200, `{"sections":{"vendor-trends":{"error":"timeout"}}}`), &v)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+	})
+	t.Run("error member that is not the envelope's shape", func(t *testing.T) {
+		var v struct {
+			Error int `json:"error"`
+		}
+		if err := reader().Read(response(200, `{"error":3}`), &v); err != nil || v.Error != 3 {
+			t.Fatalf("Read: %v, %+v", err, v)
+		}
+	})
+	t.Run("rate figures ignored on success", func(t *testing.T) {
+		var tr trace
+		err := reader().Read(response(200, `{"id":"a","steps":["x"]}`, "X-RateLimit-Remaining", "0", "Retry-After", "5"), &tr)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		if diff := cmp.Diff(trace{ID: "a", Steps: []string{"x"}}, tr); diff != "" {
+			t.Errorf("trace (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("nil v checks JSON", func(t *testing.T) {
+		if err := reader().Read(response(200, `{"ok":true}`), nil); err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		if got := envelope.KindOf(reader().Read(response(200, `{"ok":`), nil)); got != errkind.MalformedResponse {
+			t.Fatalf("Read(nil v, broken) kind = %q", got)
+		}
+	})
+	t.Run("204 empty", func(t *testing.T) {
+		if err := reader().Read(response(204, ""), &trace{}); err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+	})
+}
+
+type failingBody struct{ data io.Reader }
+
+func (b failingBody) Read(p []byte) (int, error) {
+	n, err := b.data.Read(p)
+	if err == io.EOF {
+		return n, errors.New("connection reset by peer")
+	}
+	return n, err
+}
+func (failingBody) Close() error { return nil }
+
+// TestReadMalformed checks the client's own sentences, exactly.
+func TestReadMalformed(t *testing.T) {
+	big := `{"id":"` + strings.Repeat("a", 200) + `"}`
+	tests := []struct {
+		name   string
+		resp   *http.Response
+		max    int64
+		v      any
+		want   string
+		status int
+	}{
+		{"HTML from a proxy", response(502, "<html>Bad Gateway</html>"), 0, &trace{},
+			"response body is not valid JSON (status 502)", 502},
+		{"empty 200", response(200, ""), 0, &trace{},
+			"response body is not valid JSON (status 200)", 200},
+		{"truncated JSON", response(200, `{"id":"a","steps":[`), 0, &trace{},
+			"response body is not valid JSON (status 200)", 200},
+		{"trailing garbage after envelope", response(404, `{"error":{"code":"a_not_found"}} x`), 0, &trace{},
+			"response body is not valid JSON (status 404)", 404},
+		{"wrong type", response(200, `{"id":5}`), 0, &trace{},
+			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
+		{"array for object", response(500, `[1,2]`), 0, &trace{},
+			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
+		{"shape check fails", response(500, `{"message":"oops"}`), 0, &health{},
+			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
+		{"envelope with a code that is not a string", response(400, `{"error":{"code":7}}`), 0, &trace{},
+			"response body matched neither the error envelope nor the expected shape (status 400)", 400},
+		{"read failure", &http.Response{StatusCode: 200, Body: failingBody{strings.NewReader(`{"id":`)}, ContentLength: -1}, 0, &trace{},
+			"could not read the response body (status 200): connection reset by peer", 200},
+		{"over the bound, by Content-Length", response(200, big), 100, &trace{},
+			"response body is larger than the 100-byte limit (status 200)", 200},
+		{"over the bound, streamed", &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(big)), ContentLength: -1}, 100, &trace{},
+			"response body is larger than the 100-byte limit (status 200)", 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := reader()
+			r.MaxBytes = tt.max
+			got := asError(t, r.Read(tt.resp, tt.v))
+			want := &envelope.Error{Kind: errkind.MalformedResponse, Message: tt.want, HTTPStatus: tt.status}
+			if diff := cmp.Diff(want, got, errOpts); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReadBoundExact(t *testing.T) {
+	body := `{"id":"` + strings.Repeat("a", 91) + `"}` // 100 bytes
+	if len(body) != 100 {
+		t.Fatal(len(body))
+	}
+	r := reader()
+	r.MaxBytes = 100
+	resp := response(200, body)
+	resp.ContentLength = -1
+	var tr trace
+	if err := r.Read(resp, &tr); err != nil {
+		t.Fatalf("a body exactly at the bound: %v", err)
+	}
+}
+
+func TestReadFlatShape(t *testing.T) {
+	body := `{"error":"insufficient credits","code":"insufficient_credits","detail":"this call can cost up to 3 credits and 0 are left this month","retry_after_secs":394200,"credits":{"min":3,"max":3},"credits_limit":1000,"credits_used":1000,"credits_remaining":0}`
+	news := &errkind.Taxonomy{Rules: append([]errkind.Rule{
+		{Code: "insufficient_credits", Kind: "insufficient_credits"},
+		{Code: "credit_rate_limited", Kind: "credit_rate_limited"},
+	}, errkind.Standard().Rules...)}
+	for _, shape := range []envelope.Shape{envelope.FlatShape(), {Flat: true, RetryAfter: "retry_after_secs"}, {Key: "error", Flat: true, Code: "code", Details: "detail", RetryAfter: "retry_after_secs", Message: ""}} {
+		r := reader()
+		r.Envelope = shape
+		r.Taxonomy = news
+		got := asError(t, r.Read(response(402, body), &trace{}))
+		want := &envelope.Error{Kind: "insufficient_credits", Code: "insufficient_credits", Message: "insufficient credits",
+			Details: details(`"this call can cost up to 3 credits and 0 are left this month"`), HTTPStatus: 402, RetryAfter: 394200 * time.Second}
+		if diff := cmp.Diff(want, got, errOpts); diff != "" {
+			t.Errorf("shape %+v (-want +got):\n%s", shape, diff)
+		}
+	}
+	// A flat envelope and the Retry-After header: the header wins.
+	r := reader()
+	r.Envelope = envelope.FlatShape()
+	r.Taxonomy = news
+	got := asError(t, r.Read(response(429, `{"error":"slow down","code":"credit_rate_limited","retry_after_secs":30}`, "Retry-After", "2"), &trace{}))
+	if got.RetryAfter != 2*time.Second || got.Kind != "credit_rate_limited" {
+		t.Errorf("flat 429: RetryAfter %v kind %q", got.RetryAfter, got.Kind)
+	}
+}
+
+func TestReadCustomShape(t *testing.T) {
+	r := reader()
+	r.Envelope = envelope.Shape{Key: "fault", Code: "id", Message: "text", Details: "info"}
+	got := asError(t, r.Read(response(404, `{"fault":{"id":"user_not_found","text":"no user 7","info":{"user":7}}}`), &trace{}))
+	want := &envelope.Error{Kind: errkind.NotFound, Code: "user_not_found", Message: "no user 7", Details: details(`{"user":7}`), HTTPStatus: 404}
+	if diff := cmp.Diff(want, got, errOpts); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The default key is no longer the envelope for this reader.
+	var v map[string]any
+	if err := r.Read(response(404, `{"error":{"code":"x"}}`), &v); err != nil {
+		t.Errorf("a body without the custom key: %v", err)
+	}
+}
+
+// TestRedaction: a token the request carried never shows in an Error,
+// whatever the upstream echoes back.
+func TestRedaction(t *testing.T) {
+	const token = "vx_s3cr3t/Token+42"
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		cred := strings.TrimPrefix(auth, "Bearer ")
+		escaped := strings.ReplaceAll(cred, "/", `\/`)
+		switch r.URL.Path {
+		case "/code":
+			w.WriteHeader(401)
+			fmt.Fprintf(w, `{"error":{"code":%q,"message":"bad token %s","details":{"got":%q,"raw":"%s","%s":1}}}`, cred, auth, auth, escaped, escaped)
+		case "/flat":
+			w.WriteHeader(401)
+			fmt.Fprintf(w, `{"error":"bad %s","code":"unauthenticated","detail":"%s"}`, cred, escaped)
+		case "/notjson":
+			w.WriteHeader(500)
+			fmt.Fprintf(w, "token %s rejected", cred)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(echo))
+	defer srv.Close()
+
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		e := asError(t, err)
+		b, _ := json.Marshal(e)
+		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Details), string(e.Body), string(b), fmt.Sprint(e.Err), string(envelope.ErrorResult(err).Content[0].Text)} {
+			if strings.Contains(s, token) || strings.Contains(s, `vx_s3cr3t\/Token+42`) {
+				t.Errorf("token in %q", s)
+			}
+		}
+	}
+	for _, path := range []string{"/code", "/flat", "/notjson"} {
+		t.Run(path, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", srv.URL+path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			r := reader()
+			if path == "/flat" {
+				r.Envelope = envelope.FlatShape()
+			}
+			check(t, r.Do(req, &trace{}))
+		})
+	}
+	t.Run("network error text", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", srv.URL+"/code", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		r := reader()
+		r.Client = &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			return nil, fmt.Errorf("proxy refused %s: %w", req.Header.Get("Authorization"), context.DeadlineExceeded)
+		})}
+		err := r.Do(req, &trace{})
+		check(t, err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("errors.Is(err, DeadlineExceeded) = false after redaction: %v", err)
+		}
+	})
+	t.Run("read error text", func(t *testing.T) {
+		req, _ := http.NewRequest("GET", "http://x/", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp := &http.Response{StatusCode: 200, Request: req, ContentLength: -1,
+			Body: io.NopCloser(io.MultiReader(strings.NewReader(`{`), errReader{errors.New("stream broke near " + token)}))}
+		check(t, reader().Read(resp, &trace{}))
+	})
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestDoNetworkError(t *testing.T) {
+	t.Run("refused", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		url := srv.URL
+		srv.Close()
+		req, _ := http.NewRequest("GET", url, nil)
+		e := asError(t, reader().Do(req, &trace{}))
+		if e.Kind != errkind.NetworkError || e.Message == "" || e.Err == nil || e.HTTPStatus != 0 {
+			t.Errorf("got %+v", e)
+		}
+	})
+	t.Run("deadline", func(t *testing.T) {
+		block := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-block:
+			case <-r.Context().Done():
+			}
+		}))
+		defer srv.Close()
+		defer close(block)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
+		err := reader().Do(req, &trace{})
+		e := asError(t, err)
+		if e.Kind != errkind.NetworkError || !strings.Contains(e.Message, "context deadline exceeded") {
+			t.Errorf("got %+v", e)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("errors.Is(err, context.DeadlineExceeded) = false")
+		}
+	})
+	t.Run("success over HTTP", func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"t1","steps":["a","b"]}`)
+		}))
+		defer srv.Close()
+		req, _ := http.NewRequest("GET", srv.URL, nil)
+		var tr trace
+		if err := reader().Do(req, &tr); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(trace{ID: "t1", Steps: []string{"a", "b"}}, tr); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestErrorMethods(t *testing.T) {
+	e := &envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace"}
+	wrapped := fmt.Errorf("get trace: %w", e)
+	if got := e.Error(); got != "not_found: trace_not_found: no trace" {
+		t.Errorf("Error() = %q", got)
+	}
+	if !errors.Is(wrapped, &envelope.Error{Kind: errkind.NotFound}) {
+		t.Error("errors.Is by kind failed")
+	}
+	if !errors.Is(wrapped, &envelope.Error{Code: "trace_not_found"}) {
+		t.Error("errors.Is by code failed")
+	}
+	if errors.Is(wrapped, &envelope.Error{Kind: errkind.ServerError}) {
+		t.Error("errors.Is matched another kind")
+	}
+	if got := envelope.KindOf(wrapped); got != errkind.NotFound {
+		t.Errorf("KindOf = %q", got)
+	}
+	if got := envelope.KindOf(errors.New("x")); got != "" {
+		t.Errorf("KindOf(plain) = %q", got)
+	}
+	cause := errors.New("dial tcp: refused")
+	n := &envelope.Error{Kind: errkind.NetworkError, Message: "request failed", Err: cause}
+	if got := n.Error(); got != "network_error: request failed: dial tcp: refused" {
+		t.Errorf("Error() = %q", got)
+	}
+	if !errors.Is(n, cause) {
+		t.Error("Unwrap lost the cause")
+	}
+}
+
+func TestReadNil(t *testing.T) {
+	if got := envelope.KindOf(reader().Read(nil, nil)); got != errkind.NetworkError {
+		t.Errorf("Read(nil) kind %q", got)
+	}
+}
+
+func TestReadConcurrent(t *testing.T) {
+	r := reader()
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			var tr trace
+			var err error
+			if i%2 == 0 {
+				err = r.Read(response(200, `{"id":"`+strconv.Itoa(i)+`"}`), &tr)
+			} else if e := asErrorNoT(r.Read(response(404, `{"error":{"code":"trace_not_found"}}`), &tr)); e == nil || e.Kind != errkind.NotFound {
+				err = fmt.Errorf("got %v", e)
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func asErrorNoT(err error) *envelope.Error {
+	var e *envelope.Error
+	errors.As(err, &e)
+	return e
+}
+
+// FuzzRead: any bytes as a body with any status never panic and always give
+// nil or an *Error of a valid kind.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		`{"error":{"code":"trace_not_found","message":"m","details":{"a":[1,"}"]}}}`,
+		`{"status":"degraded","mode":"shape_only"}`,
+		`{"error":"x","code":"y"}`,
+		`{"error":{}}`, `{"error":{"code":1}}`, `{"error"`, `{"\u0065rror":{}}`,
+		`[]`, `null`, ``, `<html>`, `{"id":"a","steps":["\"error\""]}`,
+	} {
+		for _, status := range []int{200, 404, 429, 503} {
+			f.Add(status, []byte(s))
+		}
+	}
+	valid := map[errkind.Kind]bool{}
+	for _, k := range errkind.Kinds() {
+		valid[k] = true
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		for _, shape := range []envelope.Shape{{}, envelope.FlatShape(), {Key: "e", Code: "c"}} {
+			r := reader()
+			r.Envelope = shape
+			r.MaxBytes = 1 << 16
+			var tr trace
+			err := r.Read(&http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: -1,
+				Header: http.Header{"Retry-After": {string(body)}}}, &tr)
+			if err == nil {
+				continue
+			}
+			e := asErrorNoT(err)
+			if e == nil {
+				t.Fatalf("not an *Error: %v", err)
+			}
+			if !valid[e.Kind] {
+				t.Fatalf("kind %q", e.Kind)
+			}
+			if b, err := json.Marshal(e); err != nil || !json.Valid(b) {
+				t.Fatalf("kind object does not marshal: %v %s", err, b)
+			}
+		}
+	})
+}

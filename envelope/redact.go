@@ -1,0 +1,146 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// redacted replaces a credential wherever an Error would otherwise show it.
+const redacted = "[REDACTED]"
+
+var defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "X-Api-Key"}
+
+// secretsOf returns the credentials req carries in the given headers: each
+// header's whole value and, for a "<scheme> <credentials>" value such as
+// "Bearer abc", the credentials alone.
+func secretsOf(req *http.Request, headers []string) []string {
+	if req == nil {
+		return nil
+	}
+	if headers == nil {
+		headers = defaultSecretHeaders
+	}
+	var secrets []string
+	for _, name := range headers {
+		for _, v := range req.Header.Values(name) {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				continue
+			}
+			secrets = append(secrets, v)
+			if _, cred, ok := strings.Cut(v, " "); ok {
+				if cred = strings.TrimSpace(cred); cred != "" {
+					secrets = append(secrets, cred)
+				}
+			}
+		}
+	}
+	return secrets
+}
+
+// redact removes every secret from the strings, raw JSON and cause e holds.
+func redact(e *Error, secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	e.Code = redactString(e.Code, secrets)
+	e.Message = redactString(e.Message, secrets)
+	e.Details = redactJSON(e.Details, secrets)
+	e.Body = redactJSON(e.Body, secrets)
+	if e.Err != nil {
+		e.Err = redactError(e.Err, secrets)
+	}
+}
+
+func redactString(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, redacted)
+		}
+	}
+	return s
+}
+
+// redactJSON removes the secrets from raw JSON. A secret may be written with
+// escapes inside a JSON string ("\/" or "\u0061"), so a value with any
+// backslash is decoded, redacted string by string, and encoded again.
+func redactJSON(raw json.RawMessage, secrets []string) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	for _, sec := range secrets {
+		if bytes.Contains(raw, []byte(sec)) {
+			raw = bytes.ReplaceAll(raw, []byte(sec), []byte(redacted))
+		}
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return raw
+	}
+	changed := false
+	v = redactValue(v, secrets, &changed)
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+func redactValue(v any, secrets []string, changed *bool) any {
+	switch v := v.(type) {
+	case string:
+		r := redactString(v, secrets)
+		if r != v {
+			*changed = true
+		}
+		return r
+	case []any:
+		for i := range v {
+			v[i] = redactValue(v[i], secrets, changed)
+		}
+	case map[string]any:
+		for k, x := range v {
+			nk := redactString(k, secrets)
+			nv := redactValue(x, secrets, changed)
+			if nk != k {
+				*changed = true
+				delete(v, k)
+			}
+			v[nk] = nv
+		}
+	}
+	return v
+}
+
+// redactError returns err, or, when its text shows a secret, an error with
+// the secret removed that still answers errors.Is for err's chain (so
+// context.DeadlineExceeded is found) without exposing err itself.
+func redactError(err error, secrets []string) error {
+	text := err.Error()
+	clean := redactString(text, secrets)
+	if clean == text {
+		return err
+	}
+	return &redactedError{text: clean, cause: err}
+}
+
+type redactedError struct {
+	text  string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.text }
+
+// Is reports whether the hidden cause's chain holds target.
+func (e *redactedError) Is(target error) bool { return errors.Is(e.cause, target) }

@@ -1,0 +1,83 @@
+package ratelimit_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+// sharedStore stands for a store that replicas share, such as Redis: it
+// implements Take with GCRA on one value per key, the algorithm a Redis
+// Lua script would run (see Store), and Add as INCRBY with an expiry.
+type sharedStore struct {
+	mu       sync.Mutex
+	tat      map[string]time.Time // each bucket's theoretical arrival time
+	counters map[string]ratelimit.Count
+}
+
+func (s *sharedStore) Take(_ context.Context, key string, now time.Time, b ratelimit.Bucket) (ratelimit.Decision, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	interval := time.Duration(float64(time.Second) / float64(b.Rate))
+	tolerance := time.Duration(b.Burst) * interval
+	tat := s.tat[key]
+	if tat.Before(now) {
+		tat = now
+	}
+	next := tat.Add(interval)
+	if next.Sub(now) > tolerance {
+		return ratelimit.Decision{RetryAfter: next.Sub(now) - tolerance, Reset: tat.Sub(now)}, nil
+	}
+	s.tat[key] = next
+	return ratelimit.Decision{
+		OK:        true,
+		Remaining: int64((tolerance - next.Sub(now)) / interval),
+		Reset:     next.Sub(now),
+	}, nil
+}
+
+func (s *sharedStore) Add(_ context.Context, key string, n int64, now, expires time.Time) (ratelimit.Count, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.counters[key]
+	if !ok || !c.Expires.After(now) {
+		if n == 0 {
+			return ratelimit.Count{}, nil
+		}
+		c = ratelimit.Count{Expires: expires}
+	}
+	c.Value += n
+	s.counters[key] = c
+	return c, nil
+}
+
+// Two replicas of a server share one store, so a token's limit holds
+// across both: what one replica allowed, the other counts.
+func ExampleStore() {
+	store := &sharedStore{tat: map[string]time.Time{}, counters: map[string]ratelimit.Count{}}
+	replicaA := &ratelimit.Limiter{Rate: 1, Burst: 2, Store: store}
+	replicaB := &ratelimit.Limiter{Rate: 1, Burst: 2, Store: store}
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+	for _, step := range []struct {
+		replica *ratelimit.Limiter
+		name    string
+		at      time.Duration
+	}{{replicaA, "A", 0}, {replicaB, "B", 0}, {replicaA, "A", 0}, {replicaB, "B", time.Second}} {
+		d := step.replica.AllowAt("token-1", now.Add(step.at))
+		fmt.Printf("replica %s at %v: allowed=%v remaining=%d retry after=%v\n", step.name, step.at, d.OK, d.Remaining, d.RetryAfter)
+	}
+
+	// Guards and budgets share it the same way.
+	guard := &ratelimit.Guard{Limit: 1, Store: store}
+	fmt.Println("guard:", guard.AllowAt("198.51.100.7", now).OK, guard.AllowAt("198.51.100.7", now).OK)
+	// Output:
+	// replica A at 0s: allowed=true remaining=1 retry after=0s
+	// replica B at 0s: allowed=true remaining=0 retry after=0s
+	// replica A at 0s: allowed=false remaining=0 retry after=1s
+	// replica B at 1s: allowed=true remaining=0 retry after=0s
+	// guard: true false
+}

@@ -1,0 +1,410 @@
+package ratelimit
+
+import (
+	"encoding/base64"
+	"math"
+	"net/http"
+	"time"
+)
+
+// Limits holds the figures a response gives about its rate limit: how
+// many requests the window allows, how many remain, and how long until
+// the window resets. A figure the response did not carry has its Has
+// flag false. The zero value carries nothing.
+type Limits struct {
+	Limit     int64         // requests the window allows
+	Remaining int64         // requests left in the window
+	Reset     time.Duration // until the window resets; never negative
+
+	HasLimit, HasRemaining, HasReset bool
+}
+
+// IsZero reports whether l carries no figure at all.
+func (l Limits) IsZero() bool { return !l.HasLimit && !l.HasRemaining && !l.HasReset }
+
+// QuotaPolicy is one item of a RateLimit-Policy field
+// (draft-ietf-httpapi-ratelimit-headers-11, section 3), such as
+// "burst";q=100;w=60.
+type QuotaPolicy struct {
+	Name         string        // the item's value, a String (or a Token)
+	Quota        int64         // q: the quota, required
+	Unit         string        // qu: "request" (the default, reported as ""), "content-bytes", "concurrent-requests", ...
+	Window       time.Duration // w: the window, in whole seconds; 0 when absent
+	PartitionKey []byte        // pk: the partition key; nil when absent
+}
+
+// ServiceLimit is one item of a RateLimit field
+// (draft-ietf-httpapi-ratelimit-headers-11, section 4), such as
+// "burst";r=50;t=30: the current state of the quota policy it names.
+type ServiceLimit struct {
+	Policy       string        // the item's value: the name of a QuotaPolicy
+	Remaining    int64         // r: quota units left, required
+	Reset        time.Duration // t: until the quota resets, in whole seconds
+	HasReset     bool          // whether t was present
+	PartitionKey []byte        // pk: the partition key; nil when absent
+}
+
+// Info is everything a response's header says about rate limits.
+type Info struct {
+	// RetryAfter is the Retry-After delay, valid when HasRetryAfter.
+	RetryAfter    time.Duration
+	HasRetryAfter bool
+
+	// Limits holds the figures of the first of these that the response
+	// carried, taken as a whole so that figures of different windows are
+	// never mixed: the X-RateLimit-Limit, -Remaining and -Reset fields;
+	// the RateLimit-Limit, -Remaining and -Reset fields of earlier
+	// drafts; or the RateLimit field's service limit with the fewest
+	// remaining units, with the Quota of the RateLimit-Policy item of the
+	// same name as its Limit.
+	Limits Limits
+
+	// Policies and Current are the items of the RateLimit-Policy and
+	// RateLimit fields, in order. A malformed field gives none; an item
+	// without its required parameter, or with a parameter of the wrong
+	// type or a negative number, is left out; unknown parameters are
+	// ignored.
+	Policies []QuotaPolicy
+	Current  []ServiceLimit
+}
+
+// Wait reports how long the response asks its client to wait before the
+// next request. Retry-After wins where it speaks; otherwise, when Limits
+// show nothing remaining and a reset time, the wait is the reset.
+func (i Info) Wait() (time.Duration, bool) {
+	if i.HasRetryAfter {
+		return i.RetryAfter, true
+	}
+	if i.Limits.HasRemaining && i.Limits.Remaining == 0 && i.Limits.HasReset {
+		return i.Limits.Reset, true
+	}
+	return 0, false
+}
+
+// ResetForm says how an upstream writes X-RateLimit-Reset.
+type ResetForm uint8
+
+const (
+	// ResetAuto, the zero value, reads a value of 1e12 or more as Unix
+	// epoch milliseconds, 1e9 or more as Unix epoch seconds, and anything
+	// smaller as seconds until the reset.
+	ResetAuto ResetForm = iota
+	// ResetSeconds reads the value as seconds until the reset.
+	ResetSeconds
+	// ResetUnix reads the value as Unix epoch seconds.
+	ResetUnix
+	// ResetUnixMilli reads the value as Unix epoch milliseconds.
+	ResetUnixMilli
+)
+
+// A Parser reads rate-limit headers. Its zero value is ready to use and
+// is what Parse uses.
+type Parser struct {
+	// Reset says how the upstream writes X-RateLimit-Reset.
+	Reset ResetForm
+}
+
+// Parse reports what the header h of a response received at now says
+// about rate limits, reading Reset as ResetAuto. See Parser.Parse.
+func Parse(h http.Header, now time.Time) Info {
+	return Parser{}.Parse(h, now)
+}
+
+// Parse reports what the header h of a response received at now says
+// about rate limits. Times the header gives as dates (Retry-After as an
+// HTTP-date, X-RateLimit-Reset as an epoch) are measured against the
+// response's Date field when it has a valid one, and against now
+// otherwise. A malformed field is ignored. The figures of a field are
+// plain ASCII digits, as for Retry-After, but X-RateLimit-Reset may carry
+// a fraction ("1.5", "1470173023.123").
+func (p Parser) Parse(h http.Header, now time.Time) Info {
+	var info Info
+	base := responseNow(h, now)
+	if v := h.Get("Retry-After"); v != "" {
+		info.RetryAfter, info.HasRetryAfter = ParseRetryAfter(v, base)
+	}
+	info.Policies = parsePolicies(h.Values("Ratelimit-Policy"))
+	info.Current = parseServiceLimits(h.Values("Ratelimit"))
+
+	info.Limits = p.xRateLimit(h, base)
+	if info.Limits.IsZero() {
+		info.Limits = draftLimits(h)
+	}
+	if info.Limits.IsZero() {
+		info.Limits = currentLimits(info.Current, info.Policies)
+	}
+	return info
+}
+
+func (p Parser) xRateLimit(h http.Header, base time.Time) Limits {
+	var l Limits
+	if v := h.Get("X-Ratelimit-Limit"); v != "" {
+		l.Limit, l.HasLimit = parseCount(v)
+	}
+	if v := h.Get("X-Ratelimit-Remaining"); v != "" {
+		l.Remaining, l.HasRemaining = parseCount(v)
+	}
+	if v := h.Get("X-Ratelimit-Reset"); v != "" {
+		l.Reset, l.HasReset = ParseReset(v, p.Reset, base)
+	}
+	return l
+}
+
+// draftLimits reads the RateLimit-Limit, -Remaining and -Reset fields of
+// drafts 00 to 06, each an Integer, or a List whose first member is the
+// Integer that counts (draft 03's "10, 10;w=1").
+func draftLimits(h http.Header) Limits {
+	var l Limits
+	l.Limit, l.HasLimit = firstInteger(h.Values("Ratelimit-Limit"))
+	l.Remaining, l.HasRemaining = firstInteger(h.Values("Ratelimit-Remaining"))
+	var secs int64
+	if secs, l.HasReset = firstInteger(h.Values("Ratelimit-Reset")); l.HasReset {
+		l.Reset = secondsDuration(secs)
+	}
+	return l
+}
+
+func currentLimits(current []ServiceLimit, policies []QuotaPolicy) Limits {
+	var l Limits
+	best := -1
+	for i, c := range current {
+		if best < 0 || c.Remaining < current[best].Remaining {
+			best = i
+		}
+	}
+	if best < 0 {
+		return l
+	}
+	c := current[best]
+	l.Remaining, l.HasRemaining = c.Remaining, true
+	l.Reset, l.HasReset = c.Reset, c.HasReset
+	for _, q := range policies {
+		if q.Name == c.Policy {
+			l.Limit, l.HasLimit = q.Quota, true
+			break
+		}
+	}
+	return l
+}
+
+// ParseReset parses an X-RateLimit-Reset value written in the given form
+// and reports the time until the reset, measured from now for an epoch.
+// A reset in the past is 0; a later one than MaxRetryAfter saturates to
+// it. The value is ASCII digits with an optional fraction, after
+// trimming optional whitespace.
+func ParseReset(value string, form ResetForm, now time.Time) (time.Duration, bool) {
+	v := trimOWS(value)
+	whole, frac, ok := parseFixed(v)
+	if !ok {
+		return 0, false
+	}
+	if form == ResetAuto {
+		switch {
+		case whole >= 1e12:
+			form = ResetUnixMilli
+		case whole >= 1e9:
+			form = ResetUnix
+		default:
+			form = ResetSeconds
+		}
+	}
+	const maxSec = int64(MaxRetryAfter / time.Second)
+	switch form {
+	case ResetSeconds:
+		if whole >= maxSec {
+			return MaxRetryAfter, true
+		}
+		return time.Duration(whole)*time.Second + frac, true
+	case ResetUnix:
+		// Beyond year 9999 the time package cannot count; saturate there.
+		if whole > 253402300799 {
+			return MaxRetryAfter, true
+		}
+		return delayUntil(time.Unix(whole, int64(frac)), now), true
+	case ResetUnixMilli:
+		if whole > 253402300799999 {
+			return MaxRetryAfter, true
+		}
+		return delayUntil(time.UnixMilli(whole).Add(frac/1000), now), true
+	}
+	return 0, false
+}
+
+// parseFixed parses 1*DIGIT [ "." 1*DIGIT ], saturating the whole part at
+// math.MaxInt64 and keeping nine fractional digits as nanoseconds of a
+// unit.
+func parseFixed(s string) (whole int64, frac time.Duration, ok bool) {
+	i := 0
+	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
+		d := int64(s[i] - '0')
+		if whole > (math.MaxInt64-d)/10 {
+			whole = math.MaxInt64
+		} else {
+			whole = whole*10 + d
+		}
+	}
+	if i == 0 {
+		return 0, 0, false
+	}
+	if i == len(s) {
+		return whole, 0, true
+	}
+	if s[i] != '.' || i+1 == len(s) {
+		return 0, 0, false
+	}
+	scale := time.Duration(1e8)
+	for i++; i < len(s); i++ {
+		if !isASCIIDigit(s[i]) {
+			return 0, 0, false
+		}
+		frac += time.Duration(s[i]-'0') * scale
+		scale /= 10
+	}
+	return whole, frac, true
+}
+
+// parseCount parses a non-negative count of ASCII digits, saturating at
+// math.MaxInt64.
+func parseCount(s string) (int64, bool) {
+	whole, frac, ok := parseFixed(trimOWS(s))
+	if !ok || frac != 0 || hasDot(s) {
+		return 0, false
+	}
+	return whole, true
+}
+
+func hasDot(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+func secondsDuration(secs int64) time.Duration {
+	if secs >= int64(MaxRetryAfter/time.Second) {
+		return MaxRetryAfter
+	}
+	return time.Duration(secs) * time.Second
+}
+
+// firstInteger reads a field that is an Integer, or a List whose first
+// member is one; the Integer must not be negative.
+func firstInteger(lines []string) (int64, bool) {
+	if len(lines) == 0 || !validLines(lines) {
+		return 0, false
+	}
+	var n int64
+	found, ok := false, false
+	for _, line := range lines {
+		sfParseList(line, func(v sfValue, _ string) {
+			if !found {
+				found = true
+				n, ok = v.num, v.kind == sfInteger && v.num >= 0
+			}
+		})
+	}
+	return n, ok
+}
+
+// validLines reports whether every line of a field is a valid List.
+func validLines(lines []string) bool {
+	for _, line := range lines {
+		if !sfParseList(line, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+func parsePolicies(lines []string) []QuotaPolicy {
+	if len(lines) == 0 || !validLines(lines) {
+		return nil
+	}
+	var out []QuotaPolicy
+	for _, line := range lines {
+		sfParseList(line, func(v sfValue, params string) {
+			if v.kind != sfString && v.kind != sfToken {
+				return
+			}
+			q := QuotaPolicy{Name: v.text()}
+			hasQ, bad := false, false
+			sfEachParam(params, func(key string, pv sfValue) {
+				switch key {
+				case "q":
+					q.Quota, hasQ = pv.num, true
+					bad = bad || pv.kind != sfInteger || pv.num < 0
+				case "qu":
+					q.Unit = pv.text()
+					bad = bad || (pv.kind != sfString && pv.kind != sfToken)
+				case "w":
+					q.Window = secondsDuration(pv.num)
+					bad = bad || pv.kind != sfInteger || pv.num < 0
+				case "pk":
+					q.PartitionKey = decodeBytes(pv)
+					bad = bad || pv.kind != sfBytes || q.PartitionKey == nil
+				}
+			})
+			if hasQ && !bad {
+				out = append(out, q)
+			}
+		})
+	}
+	return out
+}
+
+func parseServiceLimits(lines []string) []ServiceLimit {
+	if len(lines) == 0 || !validLines(lines) {
+		return nil
+	}
+	var out []ServiceLimit
+	for _, line := range lines {
+		sfParseList(line, func(v sfValue, params string) {
+			if v.kind != sfString && v.kind != sfToken {
+				return
+			}
+			c := ServiceLimit{Policy: v.text()}
+			hasR, bad := false, false
+			sfEachParam(params, func(key string, pv sfValue) {
+				switch key {
+				case "r":
+					c.Remaining, hasR = pv.num, true
+					bad = bad || pv.kind != sfInteger || pv.num < 0
+				case "t":
+					c.Reset, c.HasReset = secondsDuration(pv.num), true
+					bad = bad || pv.kind != sfInteger || pv.num < 0
+				case "pk":
+					c.PartitionKey = decodeBytes(pv)
+					bad = bad || pv.kind != sfBytes || c.PartitionKey == nil
+				}
+			})
+			if hasR && !bad {
+				out = append(out, c)
+			}
+		})
+	}
+	return out
+}
+
+// decodeBytes decodes a Byte Sequence; nil when it is not one or is not
+// valid base64. As RFC 9651 section 4.2.7 asks, missing "=" padding and
+// non-zero pad bits are accepted. An empty sequence decodes to an empty,
+// non-nil slice.
+func decodeBytes(v sfValue) []byte {
+	if v.kind != sfBytes {
+		return nil
+	}
+	s := v.str
+	for len(s) > 0 && s[len(s)-1] == '=' {
+		s = s[:len(s)-1]
+	}
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		return nil
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b
+}

@@ -1,0 +1,237 @@
+package ratelimit_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+// hdrNow is 2026-11-30 06:00:00 UTC, Unix 1796018400.
+var hdrNow = time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
+
+func hdr(kv ...string) http.Header {
+	h := http.Header{}
+	for i := 0; i < len(kv); i += 2 {
+		h.Add(kv[i], kv[i+1])
+	}
+	return h
+}
+
+func TestParse(t *testing.T) {
+	if hdrNow.Unix() != 1796018400 {
+		t.Fatalf("hdrNow is %d", hdrNow.Unix())
+	}
+	tests := []struct {
+		name string
+		h    http.Header
+		want ratelimit.Info
+	}{
+		{"empty", hdr(), ratelimit.Info{}},
+		{"seed 000's 429", hdr(
+			"Retry-After", "1",
+			"X-RateLimit-Limit", "20",
+			"X-RateLimit-Remaining", "0",
+			"X-RateLimit-Reset", "1",
+		), ratelimit.Info{
+			RetryAfter: time.Second, HasRetryAfter: true,
+			Limits: ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
+		}},
+		{"reset as epoch seconds", hdr("X-RateLimit-Reset", "1796018430"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: 30 * time.Second, HasReset: true},
+		}},
+		{"reset as epoch milliseconds", hdr("X-RateLimit-Reset", "1796018430500"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: 30500 * time.Millisecond, HasReset: true},
+		}},
+		{"reset as fractional epoch", hdr("X-RateLimit-Reset", "1796018401.25"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: 1250 * time.Millisecond, HasReset: true},
+		}},
+		{"reset as fractional seconds", hdr("X-RateLimit-Reset", "1.5"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: 1500 * time.Millisecond, HasReset: true},
+		}},
+		{"epoch in the past", hdr("X-RateLimit-Reset", "1700000000"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: 0, HasReset: true},
+		}},
+		{"epoch against Date", hdr("X-RateLimit-Reset", "1796018430", "Date", "Mon, 30 Nov 2026 05:00:00 GMT"), ratelimit.Info{
+			Limits: ratelimit.Limits{Reset: time.Hour + 30*time.Second, HasReset: true},
+		}},
+		{"huge figures saturate", hdr(
+			"X-RateLimit-Limit", "99999999999999999999999",
+			"X-RateLimit-Reset", "99999999999999999999999",
+		), ratelimit.Info{
+			Limits: ratelimit.Limits{Limit: 1<<63 - 1, HasLimit: true, Reset: ratelimit.MaxRetryAfter, HasReset: true},
+		}},
+		{"malformed X-RateLimit figures are ignored", hdr(
+			"X-RateLimit-Limit", "-5",
+			"X-RateLimit-Remaining", "1.0",
+			"X-RateLimit-Reset", "soon",
+		), ratelimit.Info{}},
+		{"one malformed figure leaves the others", hdr(
+			"X-RateLimit-Limit", "20",
+			"X-RateLimit-Remaining", "x",
+		), ratelimit.Info{Limits: ratelimit.Limits{Limit: 20, HasLimit: true}}},
+		{"older draft fields", hdr(
+			"RateLimit-Limit", "100",
+			"RateLimit-Remaining", "7",
+			"RateLimit-Reset", "30",
+		), ratelimit.Info{
+			Limits: ratelimit.Limits{Limit: 100, Remaining: 7, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
+		}},
+		{"draft 03 list in RateLimit-Limit", hdr("RateLimit-Limit", "10, 10;w=1, 50;w=60"), ratelimit.Info{
+			Limits: ratelimit.Limits{Limit: 10, HasLimit: true},
+		}},
+		{"draft 11 fields", hdr(
+			"RateLimit-Policy", `"burst";q=100;w=60, "daily";q=1000;w=86400;qu="requests";pk=:cHJvamVjdDEyMw==:`,
+			"RateLimit", `"burst";r=50;t=30, "daily";r=3;t=3600`,
+		), ratelimit.Info{
+			Limits: ratelimit.Limits{Limit: 1000, Remaining: 3, Reset: time.Hour, HasLimit: true, HasRemaining: true, HasReset: true},
+			Policies: []ratelimit.QuotaPolicy{
+				{Name: "burst", Quota: 100, Window: time.Minute},
+				{Name: "daily", Quota: 1000, Window: 24 * time.Hour, Unit: "requests", PartitionKey: []byte("project123")},
+			},
+			Current: []ratelimit.ServiceLimit{
+				{Policy: "burst", Remaining: 50, Reset: 30 * time.Second, HasReset: true},
+				{Policy: "daily", Remaining: 3, Reset: time.Hour, HasReset: true},
+			},
+		}},
+		{"draft 11 fields over several lines", hdr(
+			"RateLimit", `"a";r=5`,
+			"RateLimit", `"b";r=4;unknown=?1;t=2`,
+		), ratelimit.Info{
+			Limits: ratelimit.Limits{Remaining: 4, Reset: 2 * time.Second, HasRemaining: true, HasReset: true},
+			Current: []ratelimit.ServiceLimit{
+				{Policy: "a", Remaining: 5},
+				{Policy: "b", Remaining: 4, Reset: 2 * time.Second, HasReset: true},
+			},
+		}},
+		{"draft 11 items without their required parameter are left out", hdr(
+			"RateLimit-Policy", `"nop";w=10, "ok";q=5, "neg";q=-1, "dec";q=1.5, "str";q="5", 7;q=1, (1 2);q=3, "esc\"aped";q=9`,
+			"RateLimit", `"x";t=1, "y";r=2;pk=:!!:`,
+		), ratelimit.Info{
+			Policies: []ratelimit.QuotaPolicy{{Name: "ok", Quota: 5}, {Name: `esc"aped`, Quota: 9}},
+		}},
+		{"a malformed line drops the whole field", hdr(
+			"RateLimit", `"a";r=5`,
+			"RateLimit", `"b";r=4,`,
+		), ratelimit.Info{}},
+		{"malformed draft 11 fields are ignored", hdr(
+			"RateLimit-Policy", `"burst";q=100;W=60`,
+			"RateLimit", `burst;r=50;t=30 "x"`,
+		), ratelimit.Info{}},
+		{"X-RateLimit wins over the other sources", hdr(
+			"X-RateLimit-Remaining", "9",
+			"RateLimit-Limit", "100",
+			"RateLimit", `"a";r=5`,
+		), ratelimit.Info{
+			Limits:  ratelimit.Limits{Remaining: 9, HasRemaining: true},
+			Current: []ratelimit.ServiceLimit{{Policy: "a", Remaining: 5}},
+		}},
+		{"token names", hdr("RateLimit", `default;r=1`), ratelimit.Info{
+			Limits:  ratelimit.Limits{Remaining: 1, HasRemaining: true},
+			Current: []ratelimit.ServiceLimit{{Policy: "default", Remaining: 1}},
+		}},
+	}
+	for _, tt := range tests {
+		got := ratelimit.Parse(tt.h, hdrNow)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: Parse (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestParserResetForm(t *testing.T) {
+	tests := []struct {
+		form  ratelimit.ResetForm
+		value string
+		want  time.Duration
+	}{
+		{ratelimit.ResetAuto, "30", 30 * time.Second},
+		{ratelimit.ResetAuto, "999999999", 999999999 * time.Second},
+		{ratelimit.ResetAuto, "1796018430", 30 * time.Second},
+		{ratelimit.ResetSeconds, "1796018430", 1796018430 * time.Second},
+		{ratelimit.ResetUnix, "1796018430", 30 * time.Second},
+		{ratelimit.ResetUnix, "30", 0}, // 1970: in the past
+		{ratelimit.ResetUnixMilli, "1796018400250", 250 * time.Millisecond},
+		{ratelimit.ResetUnixMilli, "1796018430", 0},
+		{ratelimit.ResetUnix, "99999999999999", ratelimit.MaxRetryAfter},
+		{ratelimit.ResetUnixMilli, "9999999999999999999", ratelimit.MaxRetryAfter},
+	}
+	for _, tt := range tests {
+		p := ratelimit.Parser{Reset: tt.form}
+		got := p.Parse(hdr("X-RateLimit-Reset", tt.value), hdrNow)
+		if !got.Limits.HasReset || got.Limits.Reset != tt.want {
+			t.Errorf("Parser{Reset: %d}: X-RateLimit-Reset %q = %v, %v; want %v", tt.form, tt.value, got.Limits.Reset, got.Limits.HasReset, tt.want)
+		}
+	}
+}
+
+func TestInfoWait(t *testing.T) {
+	tests := []struct {
+		name string
+		h    http.Header
+		want raResult
+	}{
+		{"nothing", hdr(), raResult{}},
+		{"Retry-After wins", hdr("Retry-After", "2", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "30"), raResult{2 * time.Second, true}},
+		{"reset when nothing remains", hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "30"), raResult{30 * time.Second, true}},
+		{"no wait while some remain", hdr("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "30"), raResult{}},
+		{"RateLimit field", hdr("RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
+		{"malformed Retry-After falls back", hdr("Retry-After", "1.5", "RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
+	}
+	for _, tt := range tests {
+		d, ok := ratelimit.Parse(tt.h, hdrNow).Wait()
+		if diff := cmp.Diff(tt.want, raResult{d, ok}); diff != "" {
+			t.Errorf("%s: Wait (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestLimitsIsZero(t *testing.T) {
+	if !(ratelimit.Limits{}).IsZero() {
+		t.Error("zero Limits: IsZero false")
+	}
+	if (ratelimit.Limits{HasRemaining: true}).IsZero() {
+		t.Error("Limits with Remaining 0 present: IsZero true")
+	}
+}
+
+func TestParseXRateLimitAllocs(t *testing.T) {
+	h := hdr("Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1")
+	if n := testing.AllocsPerRun(100, func() { ratelimit.Parse(h, hdrNow) }); n != 0 {
+		t.Errorf("Parse of seed 000's 429 header: %v allocations, want 0", n)
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		h    http.Header
+	}{
+		{"XRateLimit", hdr("Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1")},
+		{"Draft11", hdr(
+			"RateLimit-Policy", `"burst";q=100;w=60, "daily";q=1000;w=86400`,
+			"RateLimit", `"burst";r=50;t=30, "daily";r=3;t=3600`,
+		)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ratelimit.Parse(bc.h, hdrNow)
+			}
+		})
+	}
+}
+
+func TestParsePartitionKeys(t *testing.T) {
+	got := ratelimit.Parse(hdr("RateLimit", `"a";r=1;pk=:cHJvamVjdDEyMw:, "b";r=2;pk=:abcde:, "c";r=3;pk=::`), hdrNow).Current
+	want := []ratelimit.ServiceLimit{
+		{Policy: "a", Remaining: 1, PartitionKey: []byte("project123")}, // padding may be left out
+		{Policy: "c", Remaining: 3, PartitionKey: []byte{}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,227 @@
+package ratelimit
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// A Limiter limits requests per key (a token, an API key, a source
+// address) with one token bucket for each key, in the model of
+// golang.org/x/time/rate: a key's bucket holds at most Burst tokens,
+// refills at Rate tokens a second, and a request takes one token or is
+// refused. A key seen for the first time starts with a full bucket.
+//
+// Memory stays bounded however many distinct keys pass: a bucket that has
+// refilled to Burst is indistinguishable from a new one, so the store
+// forgets it (see MemoryStore), which is why a Limiter needs no idle
+// timeout. The state lives in Store; with none, the Limiter keeps its own
+// MemoryStore.
+//
+// Configure a Limiter with its fields, or with NewLimiter, before its
+// first use; do not change them afterwards. A Limiter with zero Rate and
+// Burst refuses every request, as a zero rate.Limiter does. A Limiter must
+// not be copied after first use. It is safe for concurrent use.
+type Limiter struct {
+	Rate  rate.Limit // tokens a key gains a second; rate.Inf allows everything
+	Burst int        // tokens a key's bucket holds at most
+
+	// Policy names the limit in the RateLimit and RateLimit-Policy
+	// headers; empty means "default".
+	Policy string
+
+	// Store holds the buckets. Limiters with different Rate or Burst
+	// must not share a key space in one store. Nil means an in-memory
+	// store of the Limiter's own.
+	Store Store
+
+	mem MemoryStore
+}
+
+// NewLimiter returns a Limiter that allows each key r requests a second
+// with bursts of at most b, its buckets kept in memory.
+func NewLimiter(r rate.Limit, b int) *Limiter {
+	return &Limiter{Rate: r, Burst: b}
+}
+
+// Decision is a limiter's answer to one request: whether it may proceed,
+// and the figures that go into the response's headers (see SetHeaders).
+type Decision struct {
+	OK bool // the request may proceed
+
+	// RetryAfter is, for a refused request, how long until the same
+	// request would be allowed; zero when OK.
+	RetryAfter time.Duration
+
+	Limit     int64         // requests the policy allows in a Window
+	Remaining int64         // requests left now, after this one if OK
+	Reset     time.Duration // until Remaining is back to Limit
+	Window    time.Duration // the policy's window
+
+	// Policy names the limit in the RateLimit headers; empty means
+	// "default".
+	Policy string
+}
+
+// Allow reports whether a request for key may happen now. It is shorthand
+// for AllowAt(key, time.Now()).
+func (l *Limiter) Allow(key string) Decision {
+	return l.AllowAt(key, time.Now())
+}
+
+// AllowAt reports whether a request for key may happen at time t, and
+// takes a token from key's bucket if so. When the store fails, the request
+// is allowed and the decision carries no figures; use Check to see the
+// error.
+func (l *Limiter) AllowAt(key string, t time.Time) Decision {
+	d, err := l.Check(context.Background(), key, t)
+	if err != nil {
+		return Decision{OK: true}
+	}
+	return d
+}
+
+// Check is AllowAt with a context for the store and its error. On error,
+// the decision allows the request and carries no figures.
+func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision, error) {
+	b := Bucket{Rate: l.Rate, Burst: l.Burst}
+	var (
+		d   Decision
+		err error
+	)
+	if l.Store == nil {
+		d, err = l.mem.Take(ctx, key, t, b)
+	} else {
+		d, err = l.Store.Take(ctx, key, t, b)
+	}
+	if err != nil {
+		return Decision{OK: true}, err
+	}
+	d.Limit = int64(l.Burst)
+	d.Window = b.fill()
+	d.Policy = l.Policy
+	return d, nil
+}
+
+// Wrap returns a handler that takes a token from the bucket of key(r)
+// for each request r before it reaches next. An empty key skips limiting
+// (a server in no-auth mode has no token to key a bucket on), as does a
+// failing store.
+//
+// Every limited response carries the decision's headers (see SetHeaders).
+// An allowed request goes on to next; a refused one goes to refuse, which
+// writes the answer in the caller's envelope: the status 429
+// (http.StatusTooManyRequests) and a body. A nil refuse answers 429 with
+// a plain-text body.
+func (l *Limiter) Wrap(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision)) http.Handler {
+	return &limitHandler{next: next, key: key, refuse: refuse, check: l.Check}
+}
+
+// limitHandler is the handler Limiter.Wrap and Guard.Wrap return.
+type limitHandler struct {
+	next   http.Handler
+	key    func(*http.Request) string
+	refuse func(http.ResponseWriter, *http.Request, Decision)
+	check  func(context.Context, string, time.Time) (Decision, error)
+	now    func() time.Time // nil means time.Now
+}
+
+func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	k := h.key(r)
+	if k == "" {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	now := time.Now
+	if h.now != nil {
+		now = h.now
+	}
+	d, err := h.check(r.Context(), k, now())
+	if err != nil {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	d.SetHeaders(w.Header())
+	if d.OK {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	if h.refuse != nil {
+		h.refuse(w, r, d)
+		return
+	}
+	http.Error(w, http.StatusText(http.StatusTooManyRequests), http.StatusTooManyRequests)
+}
+
+// SetHeaders sets the rate-limit fields of a response to d in h:
+//
+//   - for a refused request only, Retry-After: d.RetryAfter in whole
+//     seconds, rounded up, at least 1;
+//   - X-RateLimit-Limit, X-RateLimit-Remaining, and X-RateLimit-Reset in
+//     seconds until the reset, rounded up;
+//   - RateLimit-Policy and RateLimit, the structured fields of
+//     draft-ietf-httpapi-ratelimit-headers-11, such as
+//     `"default";q=20;w=1` and `"default";r=0;t=1` (w, the window in
+//     seconds, rounded up and at least 1, is left out when d.Window is
+//     zero).
+func (d Decision) SetHeaders(h http.Header) {
+	var buf [64]byte
+	if !d.OK {
+		h.Set("Retry-After", strconv.FormatInt(wholeSecondsUp(d.RetryAfter, 1), 10))
+	}
+	h.Set("X-RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(d.Remaining, 10))
+	reset := wholeSecondsUp(d.Reset, 0)
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+
+	name := appendPolicyName(buf[:0], d.Policy)
+	p := append(name, ";q="...)
+	p = strconv.AppendInt(p, d.Limit, 10)
+	if d.Window > 0 {
+		p = append(p, ";w="...)
+		p = strconv.AppendInt(p, wholeSecondsUp(d.Window, 1), 10)
+	}
+	h.Set("RateLimit-Policy", string(p))
+
+	name = appendPolicyName(buf[:0], d.Policy)
+	c := append(name, ";r="...)
+	c = strconv.AppendInt(c, d.Remaining, 10)
+	c = append(c, ";t="...)
+	c = strconv.AppendInt(c, reset, 10)
+	h.Set("RateLimit", string(c))
+}
+
+// wholeSecondsUp returns d in whole seconds, rounded up, and at least least.
+func wholeSecondsUp(d time.Duration, least int64) int64 {
+	s := int64(d / time.Second)
+	if d%time.Second > 0 {
+		s++
+	}
+	if s < least {
+		s = least
+	}
+	return s
+}
+
+// appendPolicyName appends name, or "default" when it is empty, as a
+// structured-field String (RFC 9651): quoted, with " and \ escaped, and
+// bytes outside printable ASCII left out.
+func appendPolicyName(b []byte, name string) []byte {
+	if name == "" {
+		name = "default"
+	}
+	b = append(b, '"')
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,470 @@
+package schemaerr
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// vkind is the JSON type of a decoded value, plus undefined for a property that is absent.
+type vkind uint8
+
+const (
+	kUndefined vkind = iota
+	kNull
+	kBool
+	kNumber
+	kString
+	kArray
+	kObject
+)
+
+// received is zod's name for each kind, as it appears after "received".
+var received = [...]string{
+	kUndefined: "undefined",
+	kNull:      "null",
+	kBool:      "boolean",
+	kNumber:    "number",
+	kString:    "string",
+	kArray:     "array",
+	kObject:    "object",
+}
+
+// value is one node of a decoded document. The values of a document live in one slice in document
+// order, so the first child of a container is the next value and siblings are chained by next.
+// Strings and keys are kept as spans of the input and unescaped only when a check needs them.
+type value struct {
+	kind   vkind
+	esc    bool // the string has escapes
+	kesc   bool // the key has escapes
+	b      bool
+	num    float64
+	s, e   int32 // string content span
+	ks, ke int32 // key span, for object members
+	n      int32 // number of children
+	next   int32 // next sibling, or -1
+}
+
+// limitError is a document the decoder refused for its size or its shape.
+type limitError struct {
+	code  string // codeTooLarge, codeTooDeep, codeTooManyElements, codeInvalidJSON
+	limit int
+	off   int
+	what  string
+}
+
+// decoder parses JSON into a flat slice of values. It is strict (RFC 8259), iterative in
+// everything but nesting, and refuses input deeper than maxDepth or with more than maxElems
+// array elements and object members.
+type decoder struct {
+	data     []byte
+	pos      int
+	vals     []value
+	maxDepth int
+	maxElems int // 0: no limit
+	elems    int
+	err      *limitError
+}
+
+func (d *decoder) reset(data []byte) {
+	d.data = data
+	d.pos = 0
+	d.vals = d.vals[:0]
+	d.elems = 0
+	d.err = nil
+}
+
+// decode parses the whole input; on success the root is d.vals[0].
+func (d *decoder) decode() bool {
+	d.skipSpace()
+	if !d.parse(0) {
+		return false
+	}
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return d.syntax("unexpected data after the top-level value")
+	}
+	return true
+}
+
+func (d *decoder) syntax(what string) bool {
+	if d.err == nil {
+		d.err = &limitError{code: codeInvalidJSON, off: d.pos, what: what}
+	}
+	return false
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) add(v value) int32 {
+	v.next = -1
+	d.vals = append(d.vals, v)
+	return int32(len(d.vals) - 1)
+}
+
+func (d *decoder) parse(depth int) bool {
+	if d.pos >= len(d.data) {
+		return d.syntax("unexpected end of input")
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.parseObject(depth + 1)
+	case '[':
+		return d.parseArray(depth + 1)
+	case '"':
+		s, e, esc, ok := d.parseString()
+		if !ok {
+			return false
+		}
+		d.add(value{kind: kString, s: s, e: e, esc: esc})
+		return true
+	case 't':
+		return d.literal("true", value{kind: kBool, b: true})
+	case 'f':
+		return d.literal("false", value{kind: kBool})
+	case 'n':
+		return d.literal("null", value{kind: kNull})
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return d.parseNumber()
+		}
+		return d.syntax("invalid character " + strconv.QuoteRune(rune(c)))
+	}
+}
+
+func (d *decoder) literal(lit string, v value) bool {
+	if len(d.data)-d.pos < len(lit) || string(d.data[d.pos:d.pos+len(lit)]) != lit {
+		return d.syntax("invalid literal")
+	}
+	d.pos += len(lit)
+	d.add(v)
+	return true
+}
+
+func (d *decoder) enter(depth int) bool {
+	if depth > d.maxDepth {
+		if d.err == nil {
+			d.err = &limitError{code: codeTooDeep, limit: d.maxDepth, off: d.pos}
+		}
+		return false
+	}
+	return true
+}
+
+func (d *decoder) count() bool {
+	d.elems++
+	if d.maxElems > 0 && d.elems > d.maxElems {
+		if d.err == nil {
+			d.err = &limitError{code: codeTooManyElements, limit: d.maxElems, off: d.pos}
+		}
+		return false
+	}
+	return true
+}
+
+func (d *decoder) parseArray(depth int) bool {
+	if !d.enter(depth) {
+		return false
+	}
+	self := d.add(value{kind: kArray})
+	d.pos++ // [
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return true
+	}
+	prev := int32(-1)
+	for {
+		if !d.count() {
+			return false
+		}
+		idx := int32(len(d.vals))
+		if !d.parse(depth) {
+			return false
+		}
+		if prev >= 0 {
+			d.vals[prev].next = idx
+		}
+		prev = idx
+		d.vals[self].n++
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.syntax("unexpected end of input in array")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+		case ']':
+			d.pos++
+			return true
+		default:
+			return d.syntax("expected ',' or ']' in array")
+		}
+	}
+}
+
+func (d *decoder) parseObject(depth int) bool {
+	if !d.enter(depth) {
+		return false
+	}
+	self := d.add(value{kind: kObject})
+	d.pos++ // {
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return true
+	}
+	prev := int32(-1)
+	for {
+		if !d.count() {
+			return false
+		}
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return d.syntax("expected a string key in object")
+		}
+		ks, ke, kesc, ok := d.parseString()
+		if !ok {
+			return false
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return d.syntax("expected ':' after object key")
+		}
+		d.pos++
+		d.skipSpace()
+		idx := int32(len(d.vals))
+		if !d.parse(depth) {
+			return false
+		}
+		m := &d.vals[idx]
+		m.ks, m.ke, m.kesc = ks, ke, kesc
+		if prev >= 0 {
+			d.vals[prev].next = idx
+		}
+		prev = idx
+		d.vals[self].n++
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.syntax("unexpected end of input in object")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+		case '}':
+			d.pos++
+			return true
+		default:
+			return d.syntax("expected ',' or '}' in object")
+		}
+	}
+}
+
+// parseString scans a string token at d.pos and returns the span of its content.
+func (d *decoder) parseString() (s, e int32, esc, ok bool) {
+	d.pos++ // "
+	start := d.pos
+	data := d.data
+	for i := d.pos; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return int32(start), int32(i), esc, true
+		case c == '\\':
+			esc = true
+			i++
+			if i >= len(data) {
+				break
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(data) {
+					d.pos = i
+					return 0, 0, false, d.syntax("unexpected end of input in string escape")
+				}
+				for _, h := range data[i+1 : i+5] {
+					if !isHex(h) {
+						d.pos = i
+						return 0, 0, false, d.syntax("invalid \\u escape in string")
+					}
+				}
+				i += 4
+			default:
+				d.pos = i
+				return 0, 0, false, d.syntax("invalid escape in string")
+			}
+		case c < 0x20:
+			d.pos = i
+			return 0, 0, false, d.syntax("control character in string")
+		}
+	}
+	d.pos = len(data)
+	return 0, 0, false, d.syntax("unexpected end of input in string")
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func (d *decoder) parseNumber() bool {
+	data := d.data
+	start := d.pos
+	i := start
+	if data[i] == '-' {
+		i++
+	}
+	if i >= len(data) {
+		d.pos = i
+		return d.syntax("unexpected end of input in number")
+	}
+	intStart := i
+	switch {
+	case data[i] == '0':
+		i++
+	case data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		d.pos = i
+		return d.syntax("invalid number")
+	}
+	simple := i-intStart <= 15
+	if i < len(data) && data[i] == '.' {
+		simple = false
+		i++
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.pos = i
+			return d.syntax("invalid number")
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		simple = false
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.pos = i
+			return d.syntax("invalid number")
+		}
+	}
+	d.pos = i
+	var f float64
+	if simple {
+		var n int64
+		for _, c := range data[intStart:i] {
+			n = n*10 + int64(c-'0')
+		}
+		f = float64(n)
+		if data[start] == '-' {
+			f = -f
+		}
+	} else {
+		// Out-of-range values become ±Inf, as JSON.parse makes them Infinity.
+		f, _ = strconv.ParseFloat(string(data[start:i]), 64)
+	}
+	d.add(value{kind: kNumber, num: f, s: int32(start), e: int32(i)})
+	return true
+}
+
+// str returns the unescaped string of a string value.
+func (d *decoder) str(v *value) string {
+	return unquote(d.data[v.s:v.e], v.esc)
+}
+
+// key returns the unescaped key of an object member.
+func (d *decoder) key(v *value) string {
+	return unquote(d.data[v.ks:v.ke], v.kesc)
+}
+
+// runeLen is the length of a string value in code points, as zod counts it.
+func (d *decoder) runeLen(v *value) int {
+	if !v.esc {
+		return utf8.RuneCount(d.data[v.s:v.e])
+	}
+	return utf8.RuneCountInString(d.str(v))
+}
+
+// unquote unescapes the content of a JSON string already checked by parseString. A lone
+// surrogate becomes U+FFFD.
+func unquote(raw []byte, esc bool) string {
+	if !esc {
+		return string(raw)
+	}
+	b := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := hex4(raw[i+1 : i+5])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if i+6 < len(raw)+0 && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					r2 := hex4(raw[i+3 : i+7])
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						b = utf8.AppendRune(b, dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			b = utf8.AppendRune(b, r)
+		default: // " \ /
+			b = append(b, raw[i])
+		}
+	}
+	return string(b)
+}
+
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		default:
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
+}

@@ -1,0 +1,88 @@
+// Package schemaerr validates an MCP tool's arguments against the tool's JSON Schema and words
+// the rejection as agents know it.
+//
+// Most MCP servers run on the TypeScript SDK, which validates arguments with zod, so agents have
+// learned zod's sentences. A call whose arguments fail gets an ordinary tool result with isError
+// set and one line per issue:
+//
+//	MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path
+//	Too big: expected number to be <=100 at limit
+//
+// schemaerr produces that text byte for byte from the JSON Schema the SDK publishes for the zod
+// schema (testdata/golden holds 133 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
+// 4.6.7, and a test that captures them again). It also speaks a second dialect, the hint dialect,
+// for servers that refuse bad arguments with a JSON-RPC error carrying a machine code and a
+// did-you-mean instead.
+//
+// # The model
+//
+// [Compile] a tool's input schema once; the [Schema] is safe for concurrent use. [Schema.Validate]
+// takes the call's raw arguments and returns every [Issue] in a fixed order. Then either:
+//
+//   - [Text] frames the issues as the TypeScript SDK does, and [ErrorResult] wraps the text in the
+//     isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a tool the
+//     server does not have.
+//   - [Hints] turns the issues into one [RPCError], code -32602, whose data.code is
+//     unknown_parameter or invalid_parameter. [Schema.Hint] validates, then runs the server's own
+//     checks ([Check]), which answer with their own codes, built with [Unknown] or [Invalid].
+//
+// # zod's rules, on JSON Schema
+//
+// Each JSON Schema keyword is read as the zod schema that publishes it would read it:
+//
+//	type: integer                 z.number().int(): a fraction is "Invalid input: expected int, received number" and nothing else;
+//	                              beyond ±9007199254740991, "Too big: expected int to be <=9007199254740991" and then the bounds
+//	minimum, exclusiveMaximum...  "Too small: expected number to be >=1", "Too big: expected number to be <100"
+//	minLength, maxLength          counted in code points: "Too small: expected string to have >=3 characters"
+//	pattern                       "Invalid string: must match pattern /^[a-z]+$/" (with a format zod knows, "Invalid email address")
+//	minItems, maxItems            an array over its maximum gets that issue alone, its elements unchecked; equal bounds say "exactly"
+//	enum, const                   `Invalid option: expected one of "asc"|"desc"`, "Invalid input: expected true", whatever the type
+//	anyOf, oneOf                  "Invalid input", unless exactly one branch failed only with issues that do not abort
+//	                              (unknown keys, bounds, lengths): then that branch's issues
+//	required                      the property's own schema applied to undefined: "Invalid input: expected array, received undefined"
+//	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in input order
+//	other unknown keys            stripped, no issue
+//
+// Issues come in the order of the schema's properties as the schema writes them (not the input's
+// order, and not sorted), array elements by index; the same arguments always give the same text.
+// Each issue ends with " at " and its path, written "filter.window.hours" or "tags[2]". Numbers
+// print as JavaScript prints them: 100, 2.5, 1e+21. Absent or null arguments are validated as {}.
+//
+// Where zod and JSON Schema disagree, schemaerr follows zod: numbers are float64 (so 1e400 is
+// "received Infinity", and 3.0 is an integer); a string where an array belongs, or the reverse,
+// is also measured against the length bounds; a format keyword is an annotation unless a pattern
+// comes with it (as zod emits them). Keywords zod never emits (not, if/then/else, uniqueItems,
+// contains, propertyNames, dependentRequired, patternProperties) are validated with wording in
+// zod's style.
+//
+// # Schemas
+//
+// JSON Schema 2020-12 is the default when $schema is absent; draft-07 (what the TypeScript SDK
+// publishes), 2019-09, draft-06 and draft-04 are read when $schema names them. Compilation uses
+// github.com/santhosh-tekuri/jsonschema/v6, which checks the schema against its metaschema and
+// resolves $ref; references must stay inside the document. Patterns are ECMAScript regular
+// expressions: \d, \s, \uXXXX, \u{...}, \p{Script=...}, [^] and the like are translated to Go's
+// RE2, and a pattern RE2 cannot run (lookahead, lookbehind, backreferences) fails Compile with a
+// *[PatternError] naming it.
+//
+// # Bad input
+//
+// Arguments larger than MaxBytes (1 MiB), nested deeper than MaxDepth (64), or with more than
+// MaxElements array elements and object members (no bound unless set) are refused with one issue,
+// worded as the TypeScript SDK words its maxToolInputElements refusal:
+//
+//	MCP error -32602: Invalid arguments for tool t: arguments contain more than the maximum of 5 elements
+//
+// The decoder is strict JSON and allocates nothing on the path of valid arguments.
+//
+// # The hint dialect
+//
+// [Hints] writes one sentence per issue, unknown parameters first:
+//
+//	Unknown parameter 'langauge'. Did you mean 'language'?    (data.code unknown_parameter)
+//	Unknown parameter 'xyz'.                                   (no declared name is close)
+//	Missing required parameter 'query'.                        (invalid_parameter)
+//	Invalid value for 'limit': must be between 1 and 50.       (invalid_parameter)
+//
+// The did-you-mean names a declared property within a small edit distance ([Suggest]).
+package schemaerr

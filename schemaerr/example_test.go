@@ -1,0 +1,149 @@
+package schemaerr_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcperr/mcperr/schemaerr"
+)
+
+// getValues is a tool's input schema as the TypeScript SDK publishes it for
+// {path: z.array(z.string()).max(8), limit: z.number().int().min(1).max(100).optional()}.
+const getValues = `{
+	"$schema": "http://json-schema.org/draft-07/schema#",
+	"type": "object",
+	"properties": {
+		"path": {"type": "array", "items": {"type": "string"}, "maxItems": 8},
+		"limit": {"type": "integer", "minimum": 1, "maximum": 100}
+	},
+	"required": ["path"]
+}`
+
+// A server compiles each tool's schema once, then validates every call's arguments and sends the
+// text agents know from the TypeScript SDK.
+func Example() {
+	s, err := schemaerr.Compile([]byte(getValues))
+	if err != nil {
+		panic(err)
+	}
+	args := json.RawMessage(`{"limit":101,"path":["1","2","3","4","5","6","7","8","9"]}`)
+	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(args)))
+	// Output:
+	// MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path
+	// Too big: expected number to be <=100 at limit
+}
+
+// Issues carry zod's code, the path as values, and the message without the path.
+func ExampleSchema_Validate() {
+	s, _ := schemaerr.Compile([]byte(getValues))
+	for _, is := range s.Validate(json.RawMessage(`{"path":["a","b",3],"limit":1.5}`)) {
+		fmt.Printf("%v %s: %s\n", is.Path, is.Code, is.Message)
+	}
+	fmt.Println(s.Validate(json.RawMessage(`{"path":[]}`)) == nil)
+	// Output:
+	// [path 2] invalid_type: Invalid input: expected string, received number
+	// [limit] invalid_type: Invalid input: expected int, received number
+	// true
+}
+
+// A rejected call is a tool result, not a JSON-RPC error.
+func ExampleSchema_Reject() {
+	s, _ := schemaerr.Compile([]byte(getValues))
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s.Reject("vexlo_get_values", nil))
+	// Output:
+	// {"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Invalid input: expected array, received undefined at path"}],"isError":true}
+}
+
+func ExampleUnknownTool() {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(schemaerr.ErrorResult(schemaerr.UnknownTool("vexlo_does_not_exist")))
+	// Output:
+	// {"content":[{"type":"text","text":"MCP error -32602: Tool vexlo_does_not_exist not found"}],"isError":true}
+}
+
+// The hint dialect answers with a JSON-RPC error whose data.code a client can switch on, and a
+// did-you-mean for a misspelt argument.
+func ExampleSchema_Hint() {
+	s, _ := schemaerr.Compile([]byte(`{
+		"type": "object",
+		"properties": {
+			"query": {"type": "string"},
+			"language": {"type": "string", "enum": ["en", "de"]},
+			"limit": {"type": "integer", "minimum": 1, "maximum": 50}
+		},
+		"additionalProperties": false
+	}`))
+	for _, args := range []string{
+		`{"query":"go","langauge":"en"}`,
+		`{"query":"go","limit":500}`,
+		`{"query":"go","language":"fr"}`,
+	} {
+		e, _ := json.Marshal(s.Hint(json.RawMessage(args)))
+		fmt.Println(string(e))
+	}
+	// Output:
+	// {"code":-32602,"message":"Unknown parameter 'langauge'. Did you mean 'language'?","data":{"code":"unknown_parameter"}}
+	// {"code":-32602,"message":"Invalid value for 'limit': must be between 1 and 50.","data":{"code":"invalid_parameter"}}
+	// {"code":-32602,"message":"Invalid value for 'language': must be one of 'en', 'de'.","data":{"code":"invalid_parameter"}}
+}
+
+// A server's own checks run after the schema accepted the arguments and answer with their own
+// codes, such as unknown_signal for a signal name that is not published.
+func ExampleCheck() {
+	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`))
+	published := []string{"cpu_usage", "memory_usage"}
+	knownSignal := func(args json.RawMessage) *schemaerr.RPCError {
+		var a struct{ Signal string }
+		json.Unmarshal(args, &a)
+		for _, p := range published {
+			if p == a.Signal {
+				return nil
+			}
+		}
+		return schemaerr.Unknown("unknown_signal", "signal", a.Signal, published)
+	}
+	e, _ := json.Marshal(s.Hint(json.RawMessage(`{"signal":"cpu_usge"}`), knownSignal))
+	fmt.Println(string(e))
+	fmt.Println(s.Hint(json.RawMessage(`{"signal":"cpu_usage"}`), knownSignal) == nil)
+	// Output:
+	// {"code":-32602,"message":"Unknown signal 'cpu_usge'. Did you mean 'cpu_usage'?","data":{"code":"unknown_signal"}}
+	// true
+}
+
+func ExampleSuggest() {
+	fmt.Println(schemaerr.Suggest("langauge", []string{"query", "language"}))
+	fmt.Println(schemaerr.Suggest("xyz", []string{"query", "language"}))
+	// Output:
+	// language true
+	//  false
+}
+
+// Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time.
+func ExampleCompile_pattern() {
+	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`))
+	fmt.Println(err)
+	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`))
+	fmt.Println(schemaerr.Text("t", s.Validate(json.RawMessage(`{"id":"abc"}`))))
+	// Output:
+	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine
+	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/ at id
+}
+
+// Arguments over a limit are refused before validation, in the SDK's words for its
+// maxToolInputElements option.
+func ExampleSchema_limits() {
+	s, _ := schemaerr.Compile([]byte(getValues))
+	s.MaxElements = 5
+	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))))
+	s.MaxElements = 0 // the default: no bound, as in the SDK
+	deep := strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65)
+	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(deep))))
+	// Output:
+	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments contain more than the maximum of 5 elements
+	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments nest deeper than the maximum of 64 levels
+}

@@ -1,0 +1,198 @@
+package schemaerr
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Issue codes: zod's own issue codes, and four of this package for arguments refused before
+// validation.
+const (
+	CodeInvalidType      = "invalid_type"      // wrong type, or a required property absent
+	CodeInvalidValue     = "invalid_value"     // not one of an enum's values, or not the const
+	CodeInvalidUnion     = "invalid_union"     // no branch of anyOf/oneOf fits (or two of oneOf)
+	CodeInvalidFormat    = "invalid_format"    // a pattern or format mismatch
+	CodeTooBig           = "too_big"           // above maximum, maxLength, maxItems, ...
+	CodeTooSmall         = "too_small"         // below minimum, minLength, minItems, ...
+	CodeNotMultipleOf    = "not_multiple_of"   // multipleOf
+	CodeUnrecognizedKeys = "unrecognized_keys" // keys additionalProperties: false refuses
+	CodeInvalidKey       = "invalid_key"       // a key propertyNames refuses
+	CodeCustom           = "custom"            // not, uniqueItems, contains
+
+	codeInvalidJSON     = "invalid_json"
+	codeTooLarge        = "too_large"
+	codeTooDeep         = "too_deep"
+	codeTooManyElements = "too_many_elements"
+)
+
+// Issue is one reason the arguments were rejected.
+type Issue struct {
+	// Path locates the value: property names (string) and array indices (int), outermost first.
+	// It is empty for an issue about the arguments as a whole.
+	Path []any
+	// Code is zod's issue code (CodeInvalidType, CodeTooBig, ...), or for arguments refused
+	// before validation "invalid_json", "too_large", "too_deep" or "too_many_elements".
+	Code string
+	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
+	Message string
+	// Keys are the unknown keys of an unrecognized_keys issue, in the order the arguments list them.
+	Keys []string
+
+	n     *node  // the schema that raised it
+	check string // what failed: "min", "max", "xmin", "xmax", "int", "safe", "pattern", "enum", ...
+	limit int    // for refusals: the limit exceeded
+}
+
+// String is the issue as the TypeScript SDK prints it: the message, then " at " and the path.
+func (i Issue) String() string {
+	if len(i.Path) == 0 {
+		return i.Message
+	}
+	return i.Message + " at " + DotPath(i.Path)
+}
+
+// DotPath writes a path as the TypeScript SDK does: the first segment as it is, then ".name"
+// for a property and "[n]" for an array index: "filter.window.hours", "tags[2]".
+func DotPath(path []any) string {
+	var b strings.Builder
+	for k, seg := range path {
+		switch seg := seg.(type) {
+		case int:
+			if k == 0 {
+				b.WriteString(strconv.Itoa(seg))
+			} else {
+				b.WriteByte('[')
+				b.WriteString(strconv.Itoa(seg))
+				b.WriteByte(']')
+			}
+		case string:
+			if k > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(seg)
+		}
+	}
+	return b.String()
+}
+
+const (
+	textPrefix     = "MCP error -32602: Input validation error: Invalid arguments for tool "
+	refusalPrefix  = "MCP error -32602: Invalid arguments for tool "
+	unknownPrefix  = "MCP error -32602: Tool "
+	unknownPostfix = " not found"
+)
+
+// Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
+// validation: "MCP error -32602: Input validation error: Invalid arguments for tool <tool>: "
+// followed by the issues, one per line. Arguments refused for their size get the SDK's
+// maxToolInputElements wording instead: "MCP error -32602: Invalid arguments for tool <tool>:
+// arguments contain more than the maximum of N elements". Text of no issues is "".
+func Text(tool string, issues []Issue) string {
+	if len(issues) == 0 {
+		return ""
+	}
+	if len(issues) == 1 && issues[0].limit > 0 || len(issues) == 1 && issues[0].Code == codeInvalidJSON {
+		return refusalPrefix + tool + ": " + issues[0].Message
+	}
+	n := len(textPrefix) + len(tool) + 2
+	for _, is := range issues {
+		n += len(is.Message) + 1
+		if len(is.Path) > 0 {
+			n += 4 + 8*len(is.Path)
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(textPrefix)
+	b.WriteString(tool)
+	b.WriteString(": ")
+	for k, is := range issues {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(is.Message)
+		if len(is.Path) > 0 {
+			b.WriteString(" at ")
+			writePath(&b, is.Path)
+		}
+	}
+	return b.String()
+}
+
+func writePath(b *strings.Builder, path []any) {
+	for k, seg := range path {
+		switch seg := seg.(type) {
+		case int:
+			if k == 0 {
+				b.WriteString(strconv.Itoa(seg))
+			} else {
+				b.WriteByte('[')
+				b.WriteString(strconv.Itoa(seg))
+				b.WriteByte(']')
+			}
+		case string:
+			if k > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(seg)
+		}
+	}
+}
+
+// UnknownTool is the text the TypeScript SDK sends for a call to a tool it does not have:
+// "MCP error -32602: Tool <tool> not found".
+func UnknownTool(tool string) string {
+	return unknownPrefix + tool + unknownPostfix
+}
+
+// jsNumber formats f as JavaScript's Number.prototype.toString does: 100, 2.5, 0.5, 1e+21, 1e-7.
+func jsNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	// shortest round-trip digits and exponent, then ECMAScript's layout rules
+	e := strconv.FormatFloat(math.Abs(f), 'e', -1, 64) // d.ddddde±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	n := x + 1 // position of the decimal point relative to the digits
+	k := len(digits)
+	var s string
+	switch {
+	case k <= n && n <= 21:
+		s = digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		s = digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		s = "0." + strings.Repeat("0", -n) + digits
+	default:
+		sign := "+"
+		if n-1 < 0 {
+			sign = "-"
+		}
+		ex := n - 1
+		if ex < 0 {
+			ex = -ex
+		}
+		if k == 1 {
+			s = digits + "e" + sign + strconv.Itoa(ex)
+		} else {
+			s = digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(ex)
+		}
+	}
+	if f < 0 {
+		return "-" + s
+	}
+	return s
+}

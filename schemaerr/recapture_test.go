@@ -1,0 +1,117 @@
+package schemaerr
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// harnessFiles are the files of testdata/zod the re-capture runs.
+var harnessFiles = []string{"package.json", "package-lock.json", "server.mjs", "drive.mjs", "derived-server.mjs", "derived.mjs"}
+
+// TestRecapture runs the reference harness (testdata/zod: @modelcontextprotocol/sdk 1.32.2 and
+// zod 4.6.7) with node, captures every case again, and checks that the SDK still says what the
+// golden files say and that schemaerr says the same. It installs the harness with npm ci into
+// the user cache directory (mcperr-zod), once per package-lock.json, and is skipped when node or
+// npm is absent, when the install fails (offline), or with -short. It takes 5 to 30 seconds
+// (node starts three SDK servers), so it runs only when MCPERR_NODE=1:
+//
+//	MCPERR_NODE=1 go test -run TestRecapture ./schemaerr
+func TestRecapture(t *testing.T) {
+	if os.Getenv("MCPERR_NODE") != "1" {
+		t.Skip("set MCPERR_NODE=1 to re-capture the golden cases from the TypeScript SDK with node (5-30 s)")
+	}
+	if testing.Short() {
+		t.Skip("-short: not running the TypeScript SDK harness")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: cannot re-capture from the TypeScript SDK (the golden files are still checked by TestGolden)")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed: cannot install the TypeScript SDK harness")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no cache directory for the harness: %v", err)
+	}
+	dir := filepath.Join(cache, "mcperr-zod")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Skipf("cannot create %s: %v", dir, err)
+	}
+	lockChanged := false
+	for _, name := range harnessFiles {
+		src, err := os.ReadFile(filepath.Join("testdata", "zod", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, name)
+		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, src) {
+			continue
+		}
+		if name == "package-lock.json" || name == "package.json" {
+			lockChanged = true
+		}
+		if err := os.WriteFile(dst, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "zod", "package.json")); err != nil || lockChanged {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.Remove(filepath.Join(dir, "package-lock.json")) // install again next time
+			t.Skipf("npm ci in %s failed (offline?): %v\n%s", dir, err, out)
+		}
+	}
+	for _, set := range goldenSets {
+		script := map[string]string{"zod": "drive.mjs", "derived": "derived.mjs"}[set.name]
+		t.Run(set.name, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, set.capture))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, script)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				var ee *exec.ExitError
+				if errors.As(err, &ee) || ctx.Err() != nil {
+					t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
+				}
+				t.Skipf("cannot run node: %v", err)
+			}
+			raw, err := os.ReadFile(filepath.Join(dir, set.capture))
+			if err != nil {
+				t.Fatal(err)
+			}
+			freshTools, fresh := convertCaptures(t, raw)
+			goldenTools, golden := readGolden(t, set.name)
+			if diff := cmp.Diff(normTools(t, goldenTools), normTools(t, freshTools)); diff != "" {
+				t.Errorf("the SDK publishes other schemas now (-golden +fresh):\n%s", diff)
+			}
+			if diff := cmp.Diff(golden, fresh, cmp.Comparer(jsonEqual)); diff != "" {
+				t.Errorf("the SDK answers differently now (-golden +fresh):\n%s", diff)
+			}
+			schemas := compileAll(t, freshTools)
+			for _, c := range fresh {
+				if c.Result == "skip" {
+					continue
+				}
+				if diff := cmp.Diff(c, answer(t, schemas, c)); diff != "" {
+					t.Errorf("%s (-sdk +schemaerr):\n%s", c.Name, diff)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,359 @@
+package schemaerr
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Content is one content block of a tool result.
+type Content struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ToolResult is the tool result the TypeScript SDK returns for a rejected call. It marshals to
+// exactly {"content":[{"type":"text","text":TEXT}],"isError":true}.
+type ToolResult struct {
+	Content []Content `json:"content"`
+	IsError bool      `json:"isError"`
+}
+
+// ErrorResult wraps text (from [Text] or [UnknownTool]) as an isError tool result.
+func ErrorResult(text string) *ToolResult {
+	return &ToolResult{Content: []Content{{Type: "text", Text: text}}, IsError: true}
+}
+
+// Reject validates args and returns the TypeScript SDK's rejection of them as a tool result, or
+// nil when they are valid.
+func (s *Schema) Reject(tool string, args json.RawMessage) *ToolResult {
+	issues := s.Validate(args)
+	if issues == nil {
+		return nil
+	}
+	return ErrorResult(Text(tool, issues))
+}
+
+// InvalidParams is the JSON-RPC error code of the hint dialect.
+const InvalidParams = -32602
+
+// Codes of the hint dialect's data.code.
+const (
+	UnknownParameter = "unknown_parameter" // an argument the schema does not declare
+	InvalidParameter = "invalid_parameter" // a value outside its type, enum, range or pattern, or missing
+)
+
+// RPCError is a JSON-RPC error object. It marshals to exactly
+// {"code":-32602,"message":MESSAGE,"data":{"code":CODE}}, and it is an error.
+type RPCError struct {
+	Code    int        `json:"code"`
+	Message string     `json:"message"`
+	Data    *ErrorData `json:"data,omitempty"`
+}
+
+// ErrorData is the data member of an RPCError: the machine-readable code.
+type ErrorData struct {
+	Code string `json:"code"`
+}
+
+func (e *RPCError) Error() string {
+	if e.Data != nil {
+		return "jsonrpc error " + strconv.Itoa(e.Code) + " (" + e.Data.Code + "): " + e.Message
+	}
+	return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + e.Message
+}
+
+// Invalid returns a -32602 error with the given data.code and message: the form of a server's
+// own refusal, such as seed 004's unknown_signal.
+func Invalid(code, message string) *RPCError {
+	return &RPCError{Code: InvalidParams, Message: message, Data: &ErrorData{Code: code}}
+}
+
+// Unknown returns a -32602 error for a name that is not one of known: "Unknown <noun> 'name'."
+// followed by " Did you mean 'x'?" when a known name is close to it (see [Suggest]). Unknown
+// (UnknownParameter, "parameter", ...) is the hint for an undeclared argument; a server checking
+// its own vocabulary uses its own code: Unknown("unknown_signal", "signal", name, published).
+func Unknown(code, noun, name string, known []string) *RPCError {
+	msg := "Unknown " + noun + " '" + name + "'."
+	if s, ok := Suggest(name, known); ok {
+		msg += " Did you mean '" + s + "'?"
+	}
+	return Invalid(code, msg)
+}
+
+// Suggest returns the name in known closest to name, when one is close enough to be a likely
+// typo: the same name in another case, or within an edit distance (insertions, deletions,
+// substitutions and swaps of neighbours) of 1 for names up to 4 characters, 2 up to 8, and 3
+// beyond. Ties go to the earlier name in known.
+func Suggest(name string, known []string) (string, bool) {
+	best, bestD := "", -1
+	lower := strings.ToLower(name)
+	for _, k := range known {
+		if k == name {
+			continue
+		}
+		if strings.ToLower(k) == lower {
+			return k, true
+		}
+		d := editDistance(lower, strings.ToLower(k))
+		if bestD < 0 || d < bestD {
+			best, bestD = k, d
+		}
+	}
+	n := len([]rune(name))
+	limit := 3
+	switch {
+	case n <= 4:
+		limit = 1
+	case n <= 8:
+		limit = 2
+	}
+	if bestD < 0 || bestD > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the optimal string alignment distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		if a == b {
+			return 0
+		}
+		return 1 << 20
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// A Check is a server's own test of arguments the schema accepted: it returns nil, or the
+// refusal, typically from [Invalid] or [Unknown] with the server's own data.code.
+type Check func(args json.RawMessage) *RPCError
+
+// Hint validates args and answers in the hint dialect: nil when the arguments are valid and
+// every check passes, else a -32602 error whose data.code is unknown_parameter or
+// invalid_parameter (see [Hints]), or the first failing check's own error. Checks run only on
+// arguments the schema accepted.
+func (s *Schema) Hint(args json.RawMessage, checks ...Check) *RPCError {
+	if issues := s.Validate(args); issues != nil {
+		return Hints(issues)
+	}
+	for _, c := range checks {
+		if e := c(args); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Hints words issues in the hint dialect, one sentence each, in one -32602 error. Unknown
+// parameters come first, since a misspelt name often explains the rest, and set data.code to
+// unknown_parameter; otherwise it is invalid_parameter. The sentences:
+//
+//	Unknown parameter 'langauge'. Did you mean 'language'?
+//	Unknown parameter 'xyz'.
+//	Missing required parameter 'query'.
+//	Invalid value for 'limit': must be between 1 and 50.
+//	Invalid value for 'limit': must be an integer.
+//	Invalid value for 'order': must be one of 'asc', 'desc'.
+//	Invalid value for 'query': must be between 3 and 20 characters long.
+//	Invalid value for 'path': must have at most 8 items.
+//	Invalid value for 'service': must match the pattern /^[a-z]+$/.
+//	Invalid value for 'environment': must match one of its accepted forms.
+//
+// Hints of no issues is nil.
+func Hints(issues []Issue) *RPCError {
+	if len(issues) == 0 {
+		return nil
+	}
+	var unknown, other []string
+	for _, is := range issues {
+		if is.Code == CodeUnrecognizedKeys {
+			var known []string
+			if is.n != nil {
+				for _, p := range is.n.props {
+					known = append(known, p.name)
+				}
+			}
+			prefix := ""
+			if len(is.Path) > 0 {
+				prefix = DotPath(is.Path) + "."
+			}
+			for _, k := range is.Keys {
+				msg := "Unknown parameter '" + prefix + k + "'."
+				if s, ok := Suggest(k, known); ok {
+					msg += " Did you mean '" + prefix + s + "'?"
+				}
+				unknown = append(unknown, msg)
+			}
+			continue
+		}
+		other = append(other, hintSentence(is))
+	}
+	code := InvalidParameter
+	if len(unknown) > 0 {
+		code = UnknownParameter
+	}
+	return Invalid(code, strings.Join(append(unknown, other...), " "))
+}
+
+func hintSentence(is Issue) string {
+	name := DotPath(is.Path)
+	if name == "" {
+		switch is.Code {
+		case codeInvalidJSON, codeTooLarge, codeTooDeep, codeTooManyElements:
+			return "Invalid arguments: " + is.Message + "."
+		}
+		return "Invalid arguments: " + lowerFirst(is.Message) + "."
+	}
+	if is.check == "required" || is.Code == CodeInvalidType && strings.HasSuffix(is.Message, "received undefined") {
+		return "Missing required parameter '" + name + "'."
+	}
+	return "Invalid value for '" + name + "': " + allowed(is) + "."
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// allowed says what a value must be, from the schema that refused it.
+func allowed(is Issue) string {
+	n := is.n
+	switch is.check {
+	case "int":
+		return "must be an integer"
+	case "safe":
+		return "must be an integer between -9007199254740991 and 9007199254740991"
+	case "enum":
+		if len(n.enum) == 1 {
+			return "must be " + hintValue(n.enum[0])
+		}
+		parts := make([]string, len(n.enum))
+		for i, v := range n.enum {
+			parts[i] = hintValue(v)
+		}
+		return "must be one of " + strings.Join(parts, ", ")
+	case "type":
+		switch expectedName(n.types) {
+		case "string":
+			return "must be a string"
+		case "number":
+			if n.types&tNumber == 0 {
+				return "must be an integer"
+			}
+			return "must be a number"
+		case "boolean":
+			return "must be true or false"
+		case "array":
+			return "must be an array"
+		case "object":
+			return "must be an object"
+		case "null":
+			return "must be null"
+		}
+		return "has the wrong type"
+	case "min", "max", "xmin", "xmax":
+		switch {
+		case strings.Contains(is.Message, "expected number"):
+			return numberRange(n)
+		case strings.Contains(is.Message, "characters"):
+			return sizeRange(n.minLen, n.maxLen, "characters long", "be")
+		case strings.Contains(is.Message, "expected array") && strings.Contains(is.Message, "items"):
+			return sizeRange(n.minItems, n.maxItems, "items", "have")
+		case strings.Contains(is.Message, "properties"):
+			return sizeRange(n.minProps, n.maxProps, "properties", "have")
+		}
+	case "pattern":
+		return "must match the pattern /" + jsSource(n.pattern.String()) + "/"
+	case "format":
+		return "must be a valid " + zodFormats[n.format]
+	case "multipleOf":
+		return "must be a multiple of " + jsNumber(n.multipleOf)
+	case "anyOf", "oneOf":
+		return "must match one of its accepted forms"
+	}
+	return lowerFirst(is.Message)
+}
+
+func numberRange(n *node) string {
+	lo, hi := "", ""
+	switch {
+	case n.min != nil:
+		lo = jsNumber(*n.min)
+	case n.xmin != nil:
+		lo = jsNumber(*n.xmin)
+	}
+	switch {
+	case n.max != nil:
+		hi = jsNumber(*n.max)
+	case n.xmax != nil:
+		hi = jsNumber(*n.xmax)
+	}
+	switch {
+	case n.min != nil && n.max != nil:
+		return "must be between " + lo + " and " + hi
+	case lo != "" && hi != "":
+		l, h := "at least "+lo, "at most "+hi
+		if n.xmin != nil && n.min == nil {
+			l = "greater than " + lo
+		}
+		if n.xmax != nil && n.max == nil {
+			h = "less than " + hi
+		}
+		return "must be " + l + " and " + h
+	case n.min != nil:
+		return "must be at least " + lo
+	case n.xmin != nil:
+		return "must be greater than " + lo
+	case n.max != nil:
+		return "must be at most " + hi
+	case n.xmax != nil:
+		return "must be less than " + hi
+	}
+	return "is out of range"
+}
+
+func sizeRange(lo, hi int, unit, verb string) string {
+	switch {
+	case lo >= 0 && lo == hi:
+		return "must " + verb + " exactly " + strconv.Itoa(lo) + " " + unit
+	case lo >= 0 && hi >= 0:
+		return "must " + verb + " between " + strconv.Itoa(lo) + " and " + strconv.Itoa(hi) + " " + unit
+	case lo >= 0:
+		return "must " + verb + " at least " + strconv.Itoa(lo) + " " + unit
+	case hi >= 0:
+		return "must " + verb + " at most " + strconv.Itoa(hi) + " " + unit
+	}
+	return "has the wrong size"
+}
+
+// hintValue writes an allowed value in a hint: strings in single quotes.
+func hintValue(v any) string {
+	if s, ok := v.(string); ok {
+		return "'" + s + "'"
+	}
+	return jsPrimitive(v)
+}

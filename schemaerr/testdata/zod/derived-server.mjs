@@ -1,0 +1,84 @@
+// Derived corner cases for schemaerr: more zod shapes on @modelcontextprotocol/sdk 1.32.2 + zod 4.6.7,
+// served over stdio like server.mjs. MAX_ELEMENTS sets the server's maxToolInputElements option.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const options = process.env.MAX_ELEMENTS ? { maxToolInputElements: Number(process.env.MAX_ELEMENTS) } : undefined;
+const server = new McpServer({ name: 'zod-derived', version: '0.0.1' }, options);
+const echo = async (args) => ({ content: [{ type: 'text', text: 'OK ' + JSON.stringify(args ?? null) }] });
+
+server.registerTool('d_lengths', {
+  description: 'length checks on the wrong type',
+  inputSchema: {
+    name: z.string().min(3).max(5).optional(),
+    list: z.array(z.string().min(2)).min(3).max(4).optional(),
+    exact: z.string().length(4).optional(),
+  },
+}, echo);
+
+server.registerTool('d_numbers', {
+  description: 'number bounds and printing',
+  inputSchema: {
+    n: z.number().optional(),
+    i: z.number().int().optional(),
+    pos: z.number().int().positive().optional(),
+    open: z.number().gt(0).lt(10).optional(),
+    step: z.number().multipleOf(5).optional(),
+    big: z.number().max(1e21).optional(),
+    tiny: z.number().min(0.000001).optional(),
+    tinier: z.number().min(1e-7).optional(),
+    neg: z.number().min(-2.5).optional(),
+  },
+}, echo);
+
+server.registerTool('d_values', {
+  description: 'literals, enums, nullable, unions, booleans',
+  inputSchema: {
+    flag: z.boolean().optional(),
+    word: z.literal('x').optional(),
+    one: z.enum(['only']).optional(),
+    nums: z.literal([1, 2]).optional(),
+    maybe: z.string().nullable().optional(),
+    either: z.union([z.string(), z.number()]).optional(),
+    def: z.number().default(5),
+  },
+}, echo);
+
+server.registerTool('d_formats', {
+  description: 'string formats and patterns',
+  inputSchema: {
+    email: z.email().optional(),
+    id: z.uuid().optional(),
+    when: z.iso.datetime().optional(),
+    slash: z.string().regex(/^a\/b$/).optional(),
+    digits: z.string().regex(/^\d{3}$/).optional(),
+  },
+}, echo);
+
+server.registerTool('d_nested', {
+  description: 'nested objects, arrays of strict objects, records, tuples',
+  inputSchema: {
+    w: z.object({ h: z.number() }),
+    rows: z.array(z.object({ a: z.string() }).strict()).optional(),
+    counts: z.record(z.string(), z.number()).optional(),
+    pair: z.tuple([z.string(), z.number()]).optional(),
+  },
+}, echo);
+
+server.registerTool('d_union_min', {
+  description: 'union whose named branch has min(1)',
+  inputSchema: {
+    environment: z.union([
+      z.object({ named: z.array(z.string()).min(1) }).strict(),
+      z.object({ unset: z.literal(true) }).strict(),
+    ]),
+  },
+}, echo);
+
+server.registerTool('d_strict', {
+  description: 'strict object with several properties',
+  inputSchema: z.object({ name: z.string(), limit: z.number().max(10).optional() }).strict(),
+}, echo);
+
+await server.connect(new StdioServerTransport());

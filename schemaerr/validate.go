@@ -1,0 +1,790 @@
+package schemaerr
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER.
+const maxSafeInteger = 1<<53 - 1
+
+// Validate checks a tool call's arguments against the schema and returns every issue, in the
+// order the TypeScript SDK reports them: the schema's properties in the order the schema writes
+// them, array elements by index, unknown keys last. Absent arguments (nil, empty or JSON null)
+// are validated as {}. A nil result means the arguments are valid. The same arguments always
+// give the same issues.
+//
+// Arguments larger than MaxBytes, nested deeper than MaxDepth, with more than MaxElements
+// elements, or that are not JSON are refused with one issue whose [Text] is the SDK's wording
+// for a refused call ("... arguments contain more than the maximum of N elements").
+func (s *Schema) Validate(args json.RawMessage) []Issue {
+	maxBytes := s.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if len(args) > maxBytes {
+		return []Issue{{Code: codeTooLarge, limit: maxBytes,
+			Message: "arguments are larger than the maximum of " + strconv.Itoa(maxBytes) + " bytes"}}
+	}
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+		args = emptyObject
+	}
+	d, _ := s.pool.Get().(*decoder)
+	if d == nil {
+		d = &decoder{}
+	}
+	defer func() {
+		if cap(d.vals) <= 1<<14 {
+			d.reset(nil)
+			s.pool.Put(d)
+		}
+	}()
+	d.maxDepth = s.MaxDepth
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+	d.maxElems = s.MaxElements
+	d.reset(args)
+	if !d.decode() {
+		return []Issue{refusal(d.err)}
+	}
+	ev := evaluator{d: d}
+	ev.eval(s.root, 0)
+	if ev.nfail == 0 {
+		return nil
+	}
+	ev = evaluator{d: d, full: true}
+	ev.eval(s.root, 0)
+	return ev.issues
+}
+
+var emptyObject = json.RawMessage("{}")
+
+func refusal(e *limitError) Issue {
+	switch e.code {
+	case codeTooDeep:
+		return Issue{Code: e.code, limit: e.limit,
+			Message: "arguments nest deeper than the maximum of " + strconv.Itoa(e.limit) + " levels"}
+	case codeTooManyElements:
+		return Issue{Code: e.code, limit: e.limit,
+			Message: "arguments contain more than the maximum of " + strconv.Itoa(e.limit) + " elements"}
+	}
+	return Issue{Code: codeInvalidJSON, Message: "arguments are not valid JSON: " + e.what + " at byte " + strconv.Itoa(e.off)}
+}
+
+// evaluator walks a schema over a decoded document with zod's semantics. In check mode (full
+// false) it only counts failures and notes whether one aborts; in full mode it builds issues.
+type evaluator struct {
+	d       *decoder
+	full    bool
+	nfail   int
+	aborted bool
+	issues  []Issue
+	path    []pathSeg
+	arena   []any
+}
+
+type pathSeg struct {
+	key    any   // a declared property's name, boxed
+	member int32 // the object member whose key this is, or -1
+	idx    int   // an array index, when member is -1 and name is ""
+	name   string
+}
+
+// fail records a failure; it reports true when no issue needs building (check mode).
+func (ev *evaluator) fail(cont bool) bool {
+	ev.nfail++
+	if !cont {
+		ev.aborted = true
+	}
+	return !ev.full
+}
+
+func (ev *evaluator) add(n *node, code, check, msg string) {
+	// the paths of one rejection share one backing array
+	if ev.arena == nil {
+		ev.arena = make([]any, 0, 16)
+	}
+	start := len(ev.arena)
+	for _, p := range ev.path {
+		switch {
+		case p.key != nil:
+			ev.arena = append(ev.arena, p.key)
+		case p.member >= 0:
+			ev.arena = append(ev.arena, ev.d.key(&ev.d.vals[p.member]))
+		case p.name != "" || p.idx < 0:
+			ev.arena = append(ev.arena, p.name)
+		default:
+			ev.arena = append(ev.arena, p.idx)
+		}
+	}
+	var path []any
+	if end := len(ev.arena); end > start {
+		path = ev.arena[start:end:end]
+	} else {
+		path = []any{}
+	}
+	if ev.issues == nil {
+		ev.issues = make([]Issue, 0, 4)
+	}
+	ev.issues = append(ev.issues, Issue{Path: path, Code: code, Message: msg, n: n, check: check})
+}
+
+func (ev *evaluator) pushMember(m int32) {
+	if ev.full {
+		ev.path = append(ev.path, pathSeg{member: m})
+	}
+}
+
+func (ev *evaluator) pushKey(key any) {
+	if ev.full {
+		ev.path = append(ev.path, pathSeg{key: key, member: -1})
+	}
+}
+
+func (ev *evaluator) pushIndex(i int) {
+	if ev.full {
+		ev.path = append(ev.path, pathSeg{member: -1, idx: i})
+	}
+}
+
+func (ev *evaluator) pop() {
+	if ev.full {
+		ev.path = ev.path[:len(ev.path)-1]
+	}
+}
+
+// probe evaluates in check mode and reports whether n failed and whether a failure aborts.
+func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
+	full, nfail, ab := ev.full, ev.nfail, ev.aborted
+	ev.full, ev.nfail, ev.aborted = false, 0, false
+	ev.eval(n, vi)
+	failed, aborted = ev.nfail > 0, ev.aborted
+	ev.full, ev.nfail, ev.aborted = full, nfail, ab
+	return failed, aborted
+}
+
+func (ev *evaluator) kind(vi int32) vkind {
+	if vi < 0 {
+		return kUndefined
+	}
+	return ev.d.vals[vi].kind
+}
+
+// eval applies schema n to value vi (-1: undefined, a required property that is absent).
+func (ev *evaluator) eval(n *node, vi int32) {
+	switch n.boolean {
+	case 1:
+		return
+	case -1:
+		if ev.fail(false) {
+			return
+		}
+		ev.add(n, CodeInvalidType, "never", "Invalid input: expected never, received "+ev.receivedName(vi))
+		return
+	}
+	if n.ref != nil {
+		ev.eval(n.ref, vi)
+		if n.refOnly {
+			return
+		}
+	}
+	k := ev.kind(vi)
+
+	// enum and const: zod's enum and literal say nothing but this about a value they refuse
+	if n.enum != nil && !ev.inEnum(n, vi) {
+		if ev.fail(false) {
+			return
+		}
+		ev.add(n, CodeInvalidValue, "enum", n.msg.enum)
+		return
+	}
+
+	if n.types != 0 && !ev.typeOK(n, vi) {
+		return
+	}
+
+	switch k {
+	case kNumber:
+		ev.number(n, ev.d.vals[vi].num)
+	case kString:
+		ev.str(n, vi)
+	case kArray:
+		if !ev.array(n, vi) {
+			return
+		}
+	case kObject:
+		ev.object(n, vi)
+	}
+
+	for _, x := range n.allOf {
+		ev.eval(x, vi)
+	}
+	if n.nullable != nil {
+		if k != kNull {
+			ev.eval(n.nullable, vi)
+		}
+	} else if len(n.anyOf) > 0 {
+		ev.union(n, n.anyOf, vi, false)
+	}
+	if len(n.oneOf) > 0 {
+		ev.union(n, n.oneOf, vi, true)
+	}
+	if n.not != nil {
+		if failed, _ := ev.probe(n.not, vi); !failed {
+			if !ev.fail(false) {
+				ev.add(n, CodeCustom, "not", "Invalid input")
+			}
+		}
+	}
+	if n.ifN != nil {
+		if failed, _ := ev.probe(n.ifN, vi); !failed {
+			if n.thenN != nil {
+				ev.eval(n.thenN, vi)
+			}
+		} else if n.elseN != nil {
+			ev.eval(n.elseN, vi)
+		}
+	}
+}
+
+func (ev *evaluator) receivedName(vi int32) string {
+	if vi >= 0 {
+		v := &ev.d.vals[vi]
+		if v.kind == kNumber && math.IsInf(v.num, 0) {
+			return jsNumber(v.num)
+		}
+	}
+	return received[ev.kind(vi)]
+}
+
+// typeOK checks the type keyword. A refused value gets zod's invalid_type issue; zod's length
+// checks still measure a wrong-typed value that has a length (a string where an array belongs,
+// or the other way round).
+func (ev *evaluator) typeOK(n *node, vi int32) bool {
+	k := ev.kind(vi)
+	t := n.types
+	var ok bool
+	switch k {
+	case kNull:
+		ok = t&tNull != 0
+	case kBool:
+		ok = t&tBool != 0
+	case kString:
+		ok = t&tString != 0
+	case kArray:
+		ok = t&tArray != 0
+	case kObject:
+		ok = t&tObject != 0
+	case kNumber:
+		f := ev.d.vals[vi].num
+		switch {
+		case math.IsInf(f, 0):
+			ok = false
+		case t&tNumber != 0:
+			ok = true
+		case t&tInteger != 0:
+			if f != math.Trunc(f) {
+				if !ev.fail(false) {
+					ev.add(n, CodeInvalidType, "int", "Invalid input: expected int, received number")
+				}
+				return false
+			}
+			ok = true
+		}
+	}
+	if ok {
+		return true
+	}
+	name := expectedName(t)
+	if name == "" {
+		if !ev.fail(false) {
+			ev.add(n, CodeInvalidUnion, "type", "Invalid input")
+		}
+		return false
+	}
+	if !ev.fail(false) {
+		msg := n.msg.typ[k]
+		if k == kNumber {
+			msg = "Invalid input: expected " + name + ", received " + ev.receivedName(vi)
+		}
+		ev.add(n, CodeInvalidType, "type", msg)
+	}
+	switch {
+	case k == kArray && t&^tNull == tString:
+		ev.lengths(n, "array", "items", int(ev.d.vals[vi].n), n.minLen, n.maxLen)
+	case k == kString && t&^tNull == tArray:
+		ev.lengths(n, "string", "characters", ev.d.runeLen(&ev.d.vals[vi]), n.minItems, n.maxItems)
+	}
+	return false
+}
+
+// expectedName is zod's name for the type a schema wants, or "" when the type is a union of
+// several (zod's union then says only "Invalid input").
+func expectedName(t uint8) string {
+	if t == tNull {
+		return "null"
+	}
+	switch t &^ tNull {
+	case tString:
+		return "string"
+	case tNumber, tInteger, tNumber | tInteger:
+		return "number"
+	case tBool:
+		return "boolean"
+	case tArray:
+		return "array"
+	case tObject:
+		return "object"
+	}
+	return ""
+}
+
+// lengths reports minimum and maximum lengths as zod's length checks do; equal bounds are zod's
+// .length(n), "exactly n".
+func (ev *evaluator) lengths(n *node, origin, unit string, l, min, max int) {
+	if min >= 0 && l < min || max >= 0 && l > max {
+		small, big := lengthMessages(origin, unit, min, max, min == max)
+		ev.bounds(n, l, min, max, small, big)
+	}
+}
+
+// bounds reports a length below min or above max with the given texts.
+func (ev *evaluator) bounds(n *node, l, min, max int, small, big string) {
+	if min >= 0 && l < min {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooSmall, "min", small)
+		}
+	}
+	if max >= 0 && l > max {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooBig, "max", big)
+		}
+	}
+}
+
+func (ev *evaluator) number(n *node, f float64) {
+	intOnly := n.types&tInteger != 0 && n.types&tNumber == 0
+	if intOnly && math.Abs(f) > maxSafeInteger {
+		if f > 0 {
+			if !ev.fail(true) {
+				ev.add(n, CodeTooBig, "safe", "Too big: expected int to be <=9007199254740991")
+			}
+		} else if !ev.fail(true) {
+			ev.add(n, CodeTooSmall, "safe", "Too small: expected int to be >=-9007199254740991")
+		}
+	}
+	// zod writes an int's safe range as minimum/maximum; the safe-range issue above says it
+	if n.min != nil && f < *n.min && !(intOnly && *n.min == -maxSafeInteger) {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooSmall, "min", n.msg.min)
+		}
+	}
+	if n.xmin != nil && f <= *n.xmin {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooSmall, "xmin", n.msg.xmin)
+		}
+	}
+	if n.max != nil && f > *n.max && !(intOnly && *n.max == maxSafeInteger) {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooBig, "max", n.msg.max)
+		}
+	}
+	if n.xmax != nil && f >= *n.xmax {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooBig, "xmax", n.msg.xmax)
+		}
+	}
+	if n.multipleOf > 0 && !isMultiple(f, n.multipleOf) {
+		if !ev.fail(true) {
+			ev.add(n, CodeNotMultipleOf, "multipleOf", n.msg.mult)
+		}
+	}
+}
+
+func isMultiple(f, m float64) bool {
+	q := f / m
+	if math.IsInf(q, 0) || math.IsNaN(q) {
+		return false
+	}
+	r := math.Abs(q - math.Round(q))
+	return r <= 1e-9*math.Max(1, math.Abs(q))
+}
+
+func (ev *evaluator) str(n *node, vi int32) {
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		ev.bounds(n, ev.d.runeLen(&ev.d.vals[vi]), n.minLen, n.maxLen, n.msg.minLen, n.msg.maxLen)
+	}
+	if n.pattern != nil {
+		v := &ev.d.vals[vi]
+		var ok bool
+		if re, isECMA := n.pattern.(*ecmaRegexp); isECMA && !v.esc {
+			ok = re.re.Match(ev.d.data[v.s:v.e])
+		} else {
+			ok = n.pattern.MatchString(ev.d.str(v))
+		}
+		if !ok && !ev.fail(true) {
+			check := "pattern"
+			if _, known := zodFormats[n.format]; known {
+				check = "format"
+			}
+			ev.add(n, CodeInvalidFormat, check, n.msg.pattern)
+		}
+	}
+}
+
+// zodFormats are the words zod uses for a string format it checks, keyed by the JSON Schema
+// format its schemas carry next to the pattern.
+var zodFormats = map[string]string{
+	"email":     "email address",
+	"uri":       "URL",
+	"uuid":      "UUID",
+	"date-time": "ISO datetime",
+	"date":      "ISO date",
+	"time":      "ISO time",
+	"duration":  "ISO duration",
+	"ipv4":      "IPv4 address",
+	"ipv6":      "IPv6 address",
+	"cidrv4":    "IPv4 range",
+	"cidrv6":    "IPv6 range",
+	"base64":    "base64-encoded string",
+	"base64url": "base64url-encoded string",
+	"e164":      "E.164 number",
+	"jwt":       "JWT",
+	"emoji":     "emoji",
+	"nanoid":    "nanoid",
+	"cuid":      "cuid",
+	"cuid2":     "cuid2",
+	"ulid":      "ULID",
+	"xid":       "XID",
+	"ksuid":     "KSUID",
+	"guid":      "GUID",
+	"mac":       "MAC address",
+}
+
+// array checks an array and reports whether evaluation may go on (zod stops at an array over
+// its maximum without looking at its elements).
+func (ev *evaluator) array(n *node, vi int32) bool {
+	count := int(ev.d.vals[vi].n)
+	max := n.maxItems
+	if n.noMoreItems && (max < 0 || len(n.prefix) < max) {
+		max = len(n.prefix)
+	}
+	if max >= 0 && count > max {
+		if !ev.fail(false) {
+			ev.add(n, CodeTooBig, "max", n.msg.maxItems)
+		}
+		return false
+	}
+	if count > 0 && (len(n.prefix) > 0 || n.items != nil) {
+		i := 0
+		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
+			el := n.items
+			if i < len(n.prefix) {
+				el = n.prefix[i]
+			}
+			if el != nil {
+				ev.pushIndex(i)
+				ev.eval(el, m)
+				ev.pop()
+			}
+			i++
+		}
+	}
+	if n.minItems >= 0 && count < n.minItems {
+		if !ev.fail(true) {
+			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
+		}
+	}
+	if n.uniqueItems && count > 1 {
+		var els []int32
+		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
+			els = append(els, m)
+		}
+	dup:
+		for i := range els {
+			for j := i + 1; j < len(els); j++ {
+				if ev.sameValue(els[i], els[j]) {
+					if !ev.fail(true) {
+						ev.add(n, CodeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+					}
+					break dup
+				}
+			}
+		}
+	}
+	if n.contains != nil {
+		matched := 0
+		if count > 0 {
+			for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
+				if failed, _ := ev.probe(n.contains, m); !failed {
+					matched++
+				}
+			}
+		}
+		minC, maxC := 1, -1
+		if p := n.src.MinContains; p != nil {
+			minC = *p
+		}
+		if p := n.src.MaxContains; p != nil {
+			maxC = *p
+		}
+		if matched < minC {
+			if !ev.fail(true) {
+				ev.add(n, CodeTooSmall, "contains", "Too small: expected array to have >="+strconv.Itoa(minC)+" matching items")
+			}
+		} else if maxC >= 0 && matched > maxC {
+			if !ev.fail(true) {
+				ev.add(n, CodeTooBig, "contains", "Too big: expected array to have <="+strconv.Itoa(maxC)+" matching items")
+			}
+		}
+	}
+	return true
+}
+
+func (ev *evaluator) object(n *node, vi int32) {
+	d := ev.d
+	np := len(n.props)
+	var slotsBuf [16]int32
+	var slots []int32
+	if np <= len(slotsBuf) {
+		slots = slotsBuf[:np]
+	} else {
+		slots = make([]int32, np)
+	}
+	for i := range slots {
+		slots[i] = -1
+	}
+	var extraBuf [8]int32
+	extra := extraBuf[:0]
+	if d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = d.vals[m].next {
+			mv := &d.vals[m]
+			var idx int
+			var ok bool
+			if np > 0 {
+				if mv.kesc {
+					idx, ok = n.propIndex[d.key(mv)]
+				} else {
+					idx, ok = n.propIndex[string(d.data[mv.ks:mv.ke])]
+				}
+			}
+			if ok {
+				slots[idx] = m
+			} else {
+				extra = append(extra, m)
+			}
+		}
+	}
+	if len(extra) > 1 {
+		extra = ev.dedupe(extra)
+	}
+
+	for i := range n.props {
+		p := &n.props[i]
+		if m := slots[i]; m >= 0 {
+			ev.pushKey(p.key)
+			ev.eval(p.n, m)
+			ev.pop()
+		} else if p.required {
+			ev.missing(p.n, p.key)
+		}
+	}
+	for _, name := range n.required {
+		if !ev.has(vi, name) {
+			ev.missing(ev.schemaFor(n, name), name)
+		}
+	}
+
+	var unrec []int32
+	for _, m := range extra {
+		matched := false
+		if len(n.patternProp) > 0 {
+			key := d.key(&d.vals[m])
+			for _, pp := range n.patternProp {
+				if pp.re.MatchString(key) {
+					matched = true
+					ev.pushMember(m)
+					ev.eval(pp.n, m)
+					ev.pop()
+				}
+			}
+		}
+		switch {
+		case matched:
+		case n.additional != nil:
+			ev.pushMember(m)
+			ev.eval(n.additional, m)
+			ev.pop()
+		case n.strict:
+			unrec = append(unrec, m)
+		}
+	}
+
+	if n.propNames != nil && d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = d.vals[m].next {
+			mv := d.vals[m]
+			tmp := int32(len(d.vals))
+			d.vals = append(d.vals, value{kind: kString, s: mv.ks, e: mv.ke, esc: mv.kesc, next: -1})
+			failed, _ := ev.probe(n.propNames, tmp)
+			d.vals = d.vals[:tmp]
+			if failed && !ev.fail(false) {
+				ev.pushMember(m)
+				ev.add(n, CodeInvalidKey, "propertyNames", "Invalid key in record")
+				ev.pop()
+			}
+		}
+	}
+	if n.minProps >= 0 || n.maxProps >= 0 {
+		ev.lengths(n, "object", "properties", ev.countKeys(vi), n.minProps, n.maxProps)
+	}
+	for _, dr := range n.depReq {
+		if ev.has(vi, dr.if_) {
+			for _, name := range dr.then {
+				if !ev.has(vi, name) {
+					ev.missing(ev.schemaFor(n, name), name)
+				}
+			}
+		}
+	}
+	for _, ds := range n.depSchemas {
+		if ev.has(vi, ds.if_) {
+			ev.eval(ds.n, vi)
+		}
+	}
+
+	if len(unrec) > 0 && !ev.fail(true) {
+		keys := make([]string, len(unrec))
+		var b strings.Builder
+		b.WriteString("Unrecognized key")
+		if len(keys) > 1 {
+			b.WriteByte('s')
+		}
+		b.WriteString(": ")
+		for i, m := range unrec {
+			keys[i] = d.key(&d.vals[m])
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('"')
+			b.WriteString(keys[i])
+			b.WriteByte('"')
+		}
+		ev.add(n, CodeUnrecognizedKeys, "additionalProperties", b.String())
+		ev.issues[len(ev.issues)-1].Keys = keys
+	}
+}
+
+// missing reports a required property that is absent: zod parses undefined with the property's
+// schema, and when that schema takes undefined the key is still required.
+func (ev *evaluator) missing(n *node, key any) {
+	before := ev.nfail
+	ev.pushKey(key)
+	if n != nil {
+		ev.eval(n, -1)
+	}
+	if ev.nfail == before && !ev.fail(false) {
+		ev.add(n, CodeInvalidType, "required", "Invalid input: expected nonoptional, received undefined")
+	}
+	ev.pop()
+}
+
+// schemaFor is the schema an object applies to property name.
+func (ev *evaluator) schemaFor(n *node, name string) *node {
+	if i, ok := n.propIndex[name]; ok {
+		return n.props[i].n
+	}
+	for _, pp := range n.patternProp {
+		if pp.re.MatchString(name) {
+			return pp.n
+		}
+	}
+	return n.additional
+}
+
+func (ev *evaluator) has(vi int32, name string) bool {
+	d := ev.d
+	if d.vals[vi].n == 0 {
+		return false
+	}
+	for m := vi + 1; m >= 0; m = d.vals[m].next {
+		mv := &d.vals[m]
+		if mv.kesc {
+			if d.key(mv) == name {
+				return true
+			}
+		} else if string(d.data[mv.ks:mv.ke]) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (ev *evaluator) countKeys(vi int32) int {
+	var ms []int32
+	if ev.d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
+			ms = append(ms, m)
+		}
+	}
+	return len(ev.dedupe(ms))
+}
+
+// dedupe keeps the first member of each key, as a JavaScript object keeps a repeated key at its
+// first position, but points it at the last value, as JSON.parse does.
+func (ev *evaluator) dedupe(ms []int32) []int32 {
+	d := ev.d
+	out := ms[:0:0]
+	pos := map[string]int{}
+	for _, m := range ms {
+		k := d.key(&d.vals[m])
+		if i, ok := pos[k]; ok {
+			out[i] = m
+			continue
+		}
+		pos[k] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
+// union applies zod's union rule: the value passes if a branch passes; otherwise, when exactly
+// one branch failed without aborting (only unknown keys, bounds, lengths), that branch's issues
+// are the answer, else one "Invalid input". oneOf also refuses a value two branches take.
+func (ev *evaluator) union(n *node, branches []*node, vi int32, one bool) {
+	passed, nonAborted, pick := 0, 0, -1
+	for i, b := range branches {
+		failed, aborted := ev.probe(b, vi)
+		switch {
+		case !failed:
+			passed++
+		case !aborted:
+			nonAborted++
+			pick = i
+		}
+		if passed > 0 && !one || passed > 1 {
+			break
+		}
+	}
+	switch {
+	case passed == 1 || passed > 1 && !one:
+		return
+	case passed > 1:
+		if !ev.fail(false) {
+			ev.add(n, CodeInvalidUnion, "oneOf", "Invalid input: more than one option matched")
+		}
+	case nonAborted == 1:
+		if ev.full {
+			ev.eval(branches[pick], vi)
+		} else {
+			ev.fail(true)
+		}
+	default:
+		if !ev.fail(false) {
+			ev.add(n, CodeInvalidUnion, "anyOf", "Invalid input")
+		}
+	}
+}
