@@ -14,6 +14,14 @@
 // threw is network_error. On a 429 the error carries the Retry-After delay
 // (60 seconds when the response gave none) and the X-RateLimit-* figures.
 //
+// A tool handler that wraps one upstream call is then three lines:
+//
+//	var page SearchPage
+//	if err := reader.Do(req, &page); err != nil {
+//		return envelope.ErrorResult(err), nil // the kind object, isError
+//	}
+//	return envelope.Success(page)
+//
 // Out, an *Error renders as the JSON kind object inside a tool result
 // ([ErrorResult]), a success as structuredContent plus the same JSON as text
 // ([Success]), and a refusal at the transport as a JSON-RPC error response

@@ -40,7 +40,7 @@ type Error struct {
 	RateLimit *ratelimit.Limits
 
 	// Body is the error envelope as sent (redacted), for members the Shape
-	// does not name, such as seed 004's credits figures. nil for errors
+	// does not name, such as a credit API's credits figures. nil for errors
 	// without an envelope.
 	Body json.RawMessage
 
@@ -99,7 +99,7 @@ func KindOf(err error) errkind.Kind {
 }
 
 // MarshalJSON writes the JSON kind object: "kind" first, then the fields
-// seed 000's table lists for that kind, in its order and with its names,
+// errkind's table lists for that kind, in its order and with its names,
 // leaving out the ones that are empty:
 //
 //	authentication_failed, wrong_role, too_many_values_requested, network_error: message

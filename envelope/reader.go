@@ -83,18 +83,18 @@ type Shape struct {
 	Details string
 
 	// RetryAfter, when set, names a member holding the seconds to wait
-	// before retrying (seed 004's "retry_after_secs"). The Retry-After
+	// before retrying (such as "retry_after_secs"). The Retry-After
 	// header wins over it.
 	RetryAfter string
 }
 
 // NestedShape is the envelope {"error":{"code","message","details"}} that
-// seed 000's API sends; it is what the zero Shape means.
+// most APIs send; it is what the zero Shape means.
 func NestedShape() Shape {
 	return Shape{Key: "error", Code: "code", Message: "message", Details: "details"}
 }
 
-// FlatShape is seed 004's REST error body:
+// FlatShape is the flat REST error body some APIs send instead:
 // {"error":"<message>","code":"<code>","detail":...,"retry_after_secs":N,...}.
 func FlatShape() Shape {
 	return Shape{Key: "error", Flat: true, Code: "code", Details: "detail", RetryAfter: "retry_after_secs"}
@@ -194,25 +194,22 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request) error {
 		return r.finish(err.(*Error), resp, req)
 	}
 	body := *buf
+	// Nothing keeps body once read returns (json.Unmarshal copies what it
+	// keeps, and an Error keeps a copy), so buf goes back to the pool.
+	defer putBuffer(buf)
 	if len(body) == 0 && (status == http.StatusNoContent || status == http.StatusNotModified) {
-		putBuffer(buf)
 		return nil
 	}
 	shape := r.Envelope.resolve()
 	if bytes.Contains(body, shape.quotedKey) {
-		if val, ok := topLevel(body, shape.Key); ok && len(val) > 0 &&
-			((shape.Flat && val[0] == '"') || (!shape.Flat && val[0] == '{')) {
-			// The body stays with the Error (as Error.Body), so buf is
-			// not returned to the pool.
-			e, err := r.decodeEnvelope(&shape, body, val, status)
+		if c, ok := topLevel(body, shape.Key); ok && ((shape.Flat && c == '"') || (!shape.Flat && c == '{')) {
+			e, err := r.decodeEnvelope(&shape, body, status)
 			if err != nil {
 				return r.finish(malformed(status, err, body), resp, req)
 			}
 			return r.finish(e, resp, req)
 		}
 	}
-	// json.Unmarshal copies what it keeps, so buf can be reused after it.
-	defer putBuffer(buf)
 	if v == nil {
 		if !json.Valid(body) {
 			return r.finish(notJSON(status, nil), resp, req)
@@ -250,7 +247,7 @@ func getBuffer(size int64) *[]byte {
 }
 
 func putBuffer(p *[]byte) {
-	if cap(*p) <= maxPooled {
+	if c := cap(*p); c > 0 && c <= maxPooled {
 		bufferPool.Put(p)
 	}
 }
@@ -336,8 +333,10 @@ type flatBody struct {
 	RetryAfterSecs *float64        `json:"retry_after_secs"`
 }
 
-// decodeEnvelope decodes the envelope whose Key member is val.
-func (r *Reader) decodeEnvelope(s *resolved, body, val []byte, status int) (*Error, error) {
+// decodeEnvelope decodes the envelope body, whose top-level object has the
+// Key member. Each path is one json.Unmarshal of the body, which also checks
+// that all of it is JSON.
+func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	// One allocation holds the Error and the decode target.
 	x := &struct {
 		e  Error
@@ -346,7 +345,7 @@ func (r *Reader) decodeEnvelope(s *resolved, body, val []byte, status int) (*Err
 		}
 	}{}
 	e, nb := &x.e, &x.nb
-	e.HTTPStatus, e.Body = status, body
+	e.HTTPStatus = status
 	var retry *float64
 	switch s.fast {
 	case fastNested:
@@ -364,13 +363,14 @@ func (r *Reader) decodeEnvelope(s *resolved, body, val []byte, status int) (*Err
 			retry = fb.RetryAfterSecs
 		}
 	default:
-		var top, members map[string]json.RawMessage
+		var top map[string]json.RawMessage
 		if err := json.Unmarshal(body, &top); err != nil {
 			return nil, err
 		}
-		members = top
+		members := top
 		if !s.Flat {
-			if err := json.Unmarshal(val, &members); err != nil {
+			members = nil // a fresh map: the inner members only
+			if err := json.Unmarshal(top[s.Key], &members); err != nil {
 				return nil, err
 			}
 		}
@@ -398,6 +398,7 @@ func (r *Reader) decodeEnvelope(s *resolved, body, val []byte, status int) (*Err
 	if string(e.Details) == "null" {
 		e.Details = nil
 	}
+	e.Body = bytes.Clone(body)
 	e.Kind = r.Taxonomy.Classify(e.Code, status)
 	if retry != nil && *retry > 0 {
 		e.RetryAfter = secondsToDuration(*retry)

@@ -103,6 +103,14 @@ func TestReadKinds(t *testing.T) {
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 60 * time.Second}},
 		{"429 Retry-After date", 429, env("rate_limited", "slow down"), []string{"Retry-After", now.Add(90 * time.Second).Format(http.TimeFormat)},
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 90 * time.Second}},
+		{"429 reset as an epoch, measured with Now", 429, env("rate_limited", "slow down"),
+			[]string{"Retry-After", "30", "X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", strconv.FormatInt(now.Unix()+30, 10)},
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 30 * time.Second,
+				RateLimit: &ratelimit.Limits{Limit: 100, Remaining: 0, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+		{"429 draft RateLimit-* fields", 429, env("rate_limited", "slow down"),
+			[]string{"Retry-After", "5", "RateLimit-Limit", "10", "RateLimit-Remaining", "0", "RateLimit-Reset", "5"},
+			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 5 * time.Second,
+				RateLimit: &ratelimit.Limits{Limit: 10, Remaining: 0, Reset: 5 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
 		{"internal_error", 500, env("internal_error", "boom"), nil,
 			envelope.Error{Kind: errkind.ServerError, Code: "internal_error", Message: "boom", HTTPStatus: 500}},
 		{"502 unknown code", 502, env("bad_gateway", "upstream"), nil,
@@ -314,6 +322,24 @@ func TestReadCustomShape(t *testing.T) {
 	want := &envelope.Error{Kind: errkind.NotFound, Code: "user_not_found", Message: "no user 7", Details: details(`{"user":7}`), HTTPStatus: 404}
 	if diff := cmp.Diff(want, got, errOpts); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Top-level members never stand in for the nested ones.
+	got = asError(t, r.Read(response(500, `{"id":"top_level_code","text":"top","fault":{"text":"inner"}}`), &trace{}))
+	want = &envelope.Error{Kind: errkind.ServerError, Message: "inner", HTTPStatus: 500}
+	if diff := cmp.Diff(want, got, errOpts); diff != "" {
+		t.Errorf("nested members mixed with top-level ones (-want +got):\n%s", diff)
+	}
+	// A flat shape with its own member names goes through the generic decode.
+	f := reader()
+	f.Envelope = envelope.Shape{Flat: true, Key: "err", Code: "kind", Details: "info", RetryAfter: "wait"}
+	got = asError(t, f.Read(response(503, `{"err":"busy","kind":null,"info":[1],"wait":2.5}`), &trace{}))
+	want = &envelope.Error{Kind: errkind.ServerError, Message: "busy", Details: details(`[1]`), HTTPStatus: 503, RetryAfter: 2500 * time.Millisecond}
+	if diff := cmp.Diff(want, got, errOpts); diff != "" {
+		t.Errorf("generic flat (-want +got):\n%s", diff)
+	}
+	got = asError(t, f.Read(response(400, `{"err":"x","kind":5}`), &trace{}))
+	if got.Kind != errkind.MalformedResponse || got.Message != "response body matched neither the error envelope nor the expected shape (status 400)" {
+		t.Errorf("generic flat, code not a string: %+v", got)
 	}
 	// The default key is no longer the envelope for this reader.
 	var v map[string]any
@@ -537,12 +563,23 @@ func FuzzRead(f *testing.F) {
 			var tr trace
 			err := r.Read(&http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: -1,
 				Header: http.Header{"Retry-After": {string(body)}}}, &tr)
+			e := asErrorNoT(err)
+			if err != nil && e == nil {
+				t.Fatalf("not an *Error: %v", err)
+			}
+			// The sentence follows from the body alone.
+			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
+			switch {
+			case len(body) > 1<<16:
+			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 304)):
+				if e == nil || e.Message != notJSON {
+					t.Fatalf("invalid JSON %q gave %v", body, err)
+				}
+			case json.Valid(body) && e != nil && e.Message == notJSON:
+				t.Fatalf("valid JSON %q reported as invalid", body)
+			}
 			if err == nil {
 				continue
-			}
-			e := asErrorNoT(err)
-			if e == nil {
-				t.Fatalf("not an *Error: %v", err)
 			}
 			if !valid[e.Kind] {
 				t.Fatalf("kind %q", e.Kind)

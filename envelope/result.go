@@ -44,14 +44,14 @@ func ErrorResult(err error) *Result {
 	return &Result{Content: []Content{{Type: "text", Text: string(e.appendJSON(nil))}}, IsError: true}
 }
 
-// TextError renders a tool error written as prose for the agent, seed 003's
-// style: isError and one text block.
+// TextError renders a tool error written as prose for the agent: isError
+// and one text block, such as "Not found in the Vulnetix VDB: ...".
 func TextError(text string) *Result {
 	return &Result{Content: []Content{{Type: "text", Text: text}}, IsError: true}
 }
 
 // JSONError renders a tool error whose text is v's JSON, for a server with
-// its own error object, such as seed 004's
+// its own error object, such as
 // {"error":"insufficient credits","code":"insufficient_credits",...}. A v
 // that does not marshal is rendered as TextError of the marshal error.
 func JSONError(v any) *Result {

@@ -61,8 +61,9 @@ func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPC
 	w.Write(append(b, '\n'))
 }
 
-// Front is an http.Handler that answers seed 003's transport-level refusals
-// before a request reaches the MCP endpoint, checking in this order:
+// Front is an http.Handler that answers the transport-level refusals of MCP
+// over Streamable HTTP before a request reaches the MCP endpoint, checking in
+// this order:
 //
 //	Host or Origin not on the allowlist      403 (no JSON-RPC body)
 //	path not Path and not a Public path      404, -32601

@@ -6,41 +6,45 @@ import (
 )
 
 // topLevel finds the member key of the top-level JSON object in body and
-// returns its value's bytes. It reads only as far as it must and never fails:
-// a body that is not an object, or is not JSON, gives (nil, false), and the
-// decode that follows reports what is wrong with it. A key is compared as
-// written; a key spelled with escapes is unescaped first.
-func topLevel(body []byte, key string) ([]byte, bool) {
+// returns the first byte of its value ('{' for an object, '"' for a string).
+// It reads only as far as it must, skipping the values of the members before
+// key, and never fails: a body that is not an object, or is not JSON, gives
+// (0, false), and the decode that follows reports what is wrong with it. A
+// key is compared as written; a key spelled with escapes is unescaped first.
+func topLevel(body []byte, key string) (byte, bool) {
 	i := skipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
-		return nil, false
+		return 0, false
 	}
 	i++
 	for {
 		i = skipSpace(body, i)
 		if i >= len(body) || body[i] != '"' {
-			return nil, false
+			return 0, false
 		}
 		end := skipString(body, i)
 		if end < 0 {
-			return nil, false
+			return 0, false
 		}
 		match := keyEqual(body[i:end], key)
 		i = skipSpace(body, end)
 		if i >= len(body) || body[i] != ':' {
-			return nil, false
+			return 0, false
 		}
 		i = skipSpace(body, i+1)
-		vend := skipValue(body, i)
-		if vend < 0 {
-			return nil, false
+		if i >= len(body) {
+			return 0, false
 		}
 		if match {
-			return body[i:vend], true
+			return body[i], true
+		}
+		vend := skipValue(body, i)
+		if vend < 0 {
+			return 0, false
 		}
 		i = skipSpace(body, vend)
 		if i >= len(body) || body[i] != ',' {
-			return nil, false
+			return 0, false
 		}
 		i++
 	}

@@ -107,7 +107,8 @@ func (c Code) String() string {
 	return "code(" + strconv.Itoa(int(c)) + ")"
 }
 
-// Retry returns seed 003's retry guidance for the code, as a sentence.
+// Retry returns the retry guidance for the code, as a sentence: whether
+// re-sending can help, and what to change first.
 func (c Code) Retry() string {
 	switch c {
 	case UnsupportedVersion:
@@ -122,7 +123,7 @@ func (c Code) Retry() string {
 	return "No. Fix the request."
 }
 
-// Refusal is one row of seed 003's protocol-error table: a transport-level
+// Refusal is one row of the Streamable HTTP protocol-error table: a transport-level
 // refusal, the HTTP status it travels with, its JSON-RPC code (0 when the
 // response carries no JSON-RPC body, as for 403), its cause and whether a
 // retry can help.
@@ -147,8 +148,9 @@ func UnsupportedMediaType() Refusal {
 		Cause: "Content-Type is not application/json", Retry: "No. Fix the request."}
 }
 
-// Refusals returns seed 003's protocol-error table, one Refusal per row, in
-// its order.
+// Refusals returns the protocol-error table of an MCP server on Streamable
+// HTTP, one Refusal per row: 403, 404 -32601, 405 -32600, 415 -32600,
+// 400 -32602, 400 -32020, 400 -32022 and 429 -32000.
 func Refusals() []Refusal {
 	return []Refusal{
 		{Status: http.StatusForbidden, Cause: "Host or Origin header not on the allowlist (DNS-rebinding protection)", Retry: "No. Fix the request."},

@@ -25,6 +25,18 @@
 // Each kind comes with the agent's next move: stop, fix the argument, try
 // another id, wait and retry, retry at once, or report. The constants'
 // comments say when each is raised and how to tell it from its neighbour.
+// The standard taxonomy:
+//
+//	kind                       raised by                                   next move            retry helps
+//	authentication_failed      401 unauthenticated                         stop                 no
+//	wrong_role                 403 forbidden_role                          stop                 no
+//	not_found                  any *_not_found code, or any other 404      try another id       no
+//	invalid_arguments          invalid_request, invalid_cursor, other 4xx  fix the argument     no
+//	too_many_values_requested  422 too_many_paths                          ask for fewer        no
+//	rate_limited               429                                         wait, then retry     yes
+//	server_error               internal_error, or any status >= 500        report               no
+//	malformed_response         a body neither envelope nor expected shape  report               no
+//	network_error              the request threw (refused, DNS, timeout)   retry                yes
 //
 // Protocol errors, where the request never reached a tool, are JSON-RPC
 // codes ([Code]); the catalogue gives the HTTP status each travels with on

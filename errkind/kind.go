@@ -82,7 +82,7 @@ const (
 )
 
 // Kinds returns the nine kinds of the standard taxonomy in the order of
-// seed 000's table.
+// its table (see the package documentation).
 func Kinds() []Kind {
 	return []Kind{
 		AuthenticationFailed, WrongRole, NotFound, InvalidArguments,

@@ -15,7 +15,7 @@ type Parsed struct {
 
 	Kind              Kind            // "kind"; "" when the object had none (decode Code with your taxonomy)
 	Code              string          // "code", the server's own code
-	Message           string          // "message" (or a seed 004 body's "error" when there is no message)
+	Message           string          // "message" (or a flat body's "error" when there is no message)
 	Details           json.RawMessage // "details" (or "detail"), as sent
 	HTTPStatus        int             // "httpStatus"
 	RetryAfterSeconds *int64          // "retryAfterSeconds" (or "retry_after_secs"), when present
@@ -174,7 +174,7 @@ func appendNew(list []string, s string) []string {
 	return append(list, s)
 }
 
-// object is the JSON kind object, and the seed 004 spellings ParseText also
+// object is the JSON kind object, and the flat-body spellings ParseText also
 // accepts.
 type object struct {
 	Kind              Kind            `json:"kind"`

@@ -79,7 +79,7 @@ func (t *Taxonomy) Advise(k Kind) Advice {
 	return Advice{Move: Report, Note: "report it; the server did not say how to recover"}
 }
 
-// Standard returns seed 000's taxonomy: the nine kinds, their rules in the
+// Standard returns the standard taxonomy: the nine kinds, their rules in the
 // order of its table (code rules before status rules) and their advice. Each
 // call returns a fresh copy that the caller may extend, for example by
 // prepending rules for its own codes.
@@ -130,7 +130,7 @@ var standardRules = []Rule{
 	{StatusMin: 500, Kind: ServerError},
 }
 
-// standardAdvice is seed 000's "next move" column.
+// standardAdvice is the table's "next move" column.
 func standardAdvice(k Kind) (Advice, bool) {
 	switch k {
 	case AuthenticationFailed:

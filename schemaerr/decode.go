@@ -64,6 +64,8 @@ type decoder struct {
 	maxElems int // 0: no limit
 	elems    int
 	err      *limitError
+	path     []pathSeg // the evaluator's path stack, kept between calls
+	scratch  []int32   // property slots of schemas with many properties
 }
 
 func (d *decoder) reset(data []byte) {
@@ -435,7 +437,7 @@ func unquote(raw []byte, esc bool) string {
 			r := hex4(raw[i+1 : i+5])
 			i += 4
 			if utf16.IsSurrogate(r) {
-				if i+6 < len(raw)+0 && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
 					r2 := hex4(raw[i+3 : i+7])
 					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 						b = utf8.AppendRune(b, dec)

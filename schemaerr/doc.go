@@ -9,7 +9,7 @@
 //	Too big: expected number to be <=100 at limit
 //
 // schemaerr produces that text byte for byte from the JSON Schema the SDK publishes for the zod
-// schema (testdata/golden holds 133 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
+// schema (testdata/golden holds 159 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
 // 4.6.7, and a test that captures them again). It also speaks a second dialect, the hint dialect,
 // for servers that refuse bad arguments with a JSON-RPC error carrying a machine code and a
 // did-you-mean instead.
@@ -39,6 +39,8 @@
 //	enum, const                   `Invalid option: expected one of "asc"|"desc"`, "Invalid input: expected true", whatever the type
 //	anyOf, oneOf                  "Invalid input", unless exactly one branch failed only with issues that do not abort
 //	                              (unknown keys, bounds, lengths): then that branch's issues
+//	oneOf of objects with a const z.discriminatedUnion: the property whose const tells the branches apart picks
+//	  property in each branch     one; else "Invalid discriminator value. Expected 'a' | 'b'" at that property
 //	required                      the property's own schema applied to undefined: "Invalid input: expected array, received undefined"
 //	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in input order
 //	other unknown keys            stripped, no issue
@@ -50,8 +52,10 @@
 //
 // Where zod and JSON Schema disagree, schemaerr follows zod: numbers are float64 (so 1e400 is
 // "received Infinity", and 3.0 is an integer); a string where an array belongs, or the reverse,
-// is also measured against the length bounds; a format keyword is an annotation unless a pattern
-// comes with it (as zod emits them). Keywords zod never emits (not, if/then/else, uniqueItems,
+// is also measured against the length bounds. A format keyword names zod's words for a failed
+// pattern ("Invalid email address", `Invalid string: must start with "ab"`); "uri" and "jwt",
+// which zod publishes without a pattern, are checked as zod checks them; other formats without a
+// pattern are annotations. Keywords zod never emits (not, if/then/else, uniqueItems,
 // contains, propertyNames, dependentRequired, patternProperties) are validated with wording in
 // zod's style.
 //
@@ -63,7 +67,8 @@
 // resolves $ref; references must stay inside the document. Patterns are ECMAScript regular
 // expressions: \d, \s, \uXXXX, \u{...}, \p{Script=...}, [^] and the like are translated to Go's
 // RE2, and a pattern RE2 cannot run (lookahead, lookbehind, backreferences) fails Compile with a
-// *[PatternError] naming it.
+// *[PatternError] naming it, unless it comes with a format schemaerr checks in Go instead (zod's
+// ISO duration).
 //
 // # Bad input
 //

@@ -315,3 +315,39 @@ func TestSpecExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedEndings checks every ending of seed 000's "Rejected arguments" table, on schemas of
+// the shape its tools publish (strict objects, as their unknown-key rows show).
+func TestSeedEndings(t *testing.T) {
+	env := `{"anyOf":[{"type":"object","properties":{"named":{"type":"array","items":{"type":"string"}}},"required":["named"],"additionalProperties":false},{"type":"object","properties":{"unset":{"type":"boolean","const":true}},"required":["unset"],"additionalProperties":false}]}`
+	ids := `{"type":"array","items":{"type":"string"},"maxItems":100}`
+	tools := map[string]string{
+		"vexlo_search_traces":         `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":100}},"additionalProperties":false}`,
+		"vexlo_check_trace_status":    `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"traceIds":` + ids + `},"required":["traceIds"],"additionalProperties":false}`,
+		"vexlo_find_related_traces":   `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"traceId":{"type":"string"},"windowHours":{"type":"number","maximum":168}},"required":["traceId"],"additionalProperties":false}`,
+		"vexlo_get_function_examples": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"service":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":5}},"required":["service"],"additionalProperties":false}`,
+		"vexlo_get_function":          `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"service":{"type":"string"},"environment":` + env + `},"required":["service"],"additionalProperties":false}`,
+	}
+	hundredOne := `["t"` + strings.Repeat(`,"t"`, 100) + `]`
+	tests := []struct{ tool, args, ending string }{
+		{"vexlo_search_traces", `{"limit":101}`, "Too big: expected number to be <=100 at limit"},
+		{"vexlo_check_trace_status", `{"traceIds":` + hundredOne + `}`, "Too big: expected array to have <=100 items at traceIds"},
+		{"vexlo_find_related_traces", `{"traceId":"x","windowHours":169}`, "Too big: expected number to be <=168 at windowHours"},
+		{"vexlo_get_function_examples", `{"service":"s","limit":6}`, "Too big: expected number to be <=5 at limit"},
+		{"vexlo_search_traces", `{"teams":["a"]}`, `Unrecognized key: "teams"`},
+		{"vexlo_check_trace_status", `{"traceIds":["t"],"team":"a"}`, `Unrecognized key: "team"`},
+		{"vexlo_get_function", `{"service":"s","environment":"prod"}`, "Invalid input at environment"},
+		{"vexlo_get_function", `{"service":"s","environment":{"named":["a"],"unset":true}}`, "Invalid input at environment"},
+	}
+	for _, tt := range tests {
+		s, err := Compile([]byte(tools[tt.tool]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Text(tt.tool, s.Validate(json.RawMessage(tt.args)))
+		want := "MCP error -32602: Input validation error: Invalid arguments for tool " + tt.tool + ": " + tt.ending
+		if got != want {
+			t.Errorf("%s %s:\n got %q\nwant %q", tt.tool, tt.args, got, want)
+		}
+	}
+}

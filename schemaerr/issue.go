@@ -39,9 +39,10 @@ type Issue struct {
 	// Keys are the unknown keys of an unrecognized_keys issue, in the order the arguments list them.
 	Keys []string
 
-	n     *node  // the schema that raised it
-	check string // what failed: "min", "max", "xmin", "xmax", "int", "safe", "pattern", "enum", ...
-	limit int    // for refusals: the limit exceeded
+	n       *node  // the schema that raised it
+	check   string // what failed: "min", "max", "xmin", "xmax", "int", "safe", "pattern", "enum", ...
+	limit   int    // for refusals: the limit exceeded
+	missing bool   // the value is a required property that is absent
 }
 
 // String is the issue as the TypeScript SDK prints it: the message, then " at " and the path.

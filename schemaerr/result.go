@@ -56,6 +56,7 @@ type ErrorData struct {
 	Code string `json:"code"`
 }
 
+// Error describes the error for logs; the wire form is its JSON.
 func (e *RPCError) Error() string {
 	if e.Data != nil {
 		return "jsonrpc error " + strconv.Itoa(e.Code) + " (" + e.Data.Code + "): " + e.Message
@@ -226,7 +227,7 @@ func hintSentence(is Issue) string {
 		}
 		return "Invalid arguments: " + lowerFirst(is.Message) + "."
 	}
-	if is.check == "required" || is.Code == CodeInvalidType && strings.HasSuffix(is.Message, "received undefined") {
+	if is.missing {
 		return "Missing required parameter '" + name + "'."
 	}
 	return "Invalid value for '" + name + "': " + allowed(is) + "."
@@ -289,9 +290,21 @@ func allowed(is Issue) string {
 	case "pattern":
 		return "must match the pattern /" + jsSource(n.pattern.String()) + "/"
 	case "format":
-		return "must be a valid " + zodFormats[n.format]
+		if rest, ok := strings.CutPrefix(n.msg.pattern, "Invalid string: "); ok {
+			return rest // must start with "ab"
+		}
+		if word, ok := zodFormats[n.format]; ok {
+			return "must be a valid " + word
+		}
+		return "must be a valid " + n.format
 	case "multipleOf":
 		return "must be a multiple of " + jsNumber(n.multipleOf)
+	case "discriminator":
+		parts := make([]string, len(n.discVals))
+		for i, v := range n.discVals {
+			parts[i] = hintValue(v)
+		}
+		return "must be one of " + strings.Join(parts, ", ")
 	case "anyOf", "oneOf":
 		return "must match one of its accepted forms"
 	}

@@ -25,7 +25,7 @@ const (
 const schemaURL = "urn:mcperr:schemaerr:input"
 
 // Schema is a tool's compiled input schema. Create it with [Compile]. Its methods are safe for
-// concurrent use; set the limit fields, if at all, before the first call.
+// concurrent use; set the limit fields, if at all, before sharing it between goroutines.
 type Schema struct {
 	// MaxBytes bounds the size of the arguments in bytes; 0 means DefaultMaxBytes.
 	MaxBytes int
@@ -36,9 +36,8 @@ type Schema struct {
 	// TypeScript SDK's maxToolInputElements option counts them; 0 means no bound (the SDK's default).
 	MaxElements int
 
-	root  *node
-	pool  sync.Pool // *decoder
-	draft int
+	root *node
+	pool sync.Pool // *decoder
 }
 
 // node is one compiled schema, in the form the evaluator walks.
@@ -69,6 +68,7 @@ type node struct {
 	// string
 	minLen, maxLen int // -1 when absent
 	pattern        jsonschema.Regexp
+	assert         func(string) bool // a format zod checks that comes without a pattern
 
 	// array
 	minItems, maxItems int // -1 when absent
@@ -91,6 +91,11 @@ type node struct {
 	depReq      []depReq
 	depSchemas  []depSchema
 
+	// oneOf of objects told apart by one property's const: zod's discriminatedUnion
+	discKey  string
+	discName any   // discKey, boxed for issue paths
+	discVals []any // each branch's const
+
 	msg messages // the issue texts of this schema, written once at compile time
 }
 
@@ -98,6 +103,7 @@ type node struct {
 // rejection builds no strings beyond its paths.
 type messages struct {
 	enum                       string
+	disc                       string
 	typ                        [kObject + 1]string // by received kind
 	min, xmin, max, xmax, mult string
 	minLen, maxLen             string
@@ -107,6 +113,13 @@ type messages struct {
 
 func (n *node) prepare() {
 	m := &n.msg
+	if n.discKey != "" {
+		opts := make([]string, len(n.discVals))
+		for i, v := range n.discVals {
+			opts[i] = "'" + jsString(v) + "'"
+		}
+		m.disc = "Invalid discriminator value. Expected " + strings.Join(opts, " | ")
+	}
 	if n.enum != nil {
 		m.enum = enumMessage(n.enum)
 	}
@@ -136,12 +149,8 @@ func (n *node) prepare() {
 		max = len(n.prefix)
 	}
 	m.minItems, m.maxItems = lengthMessages("array", "items", n.minItems, max, n.minItems == n.maxItems && len(n.prefix) == 0)
-	if n.pattern != nil {
-		if word, known := zodFormats[n.format]; known {
-			m.pattern = "Invalid " + word
-		} else {
-			m.pattern = "Invalid string: must match pattern /" + jsSource(n.pattern.String()) + "/"
-		}
+	if n.pattern != nil || n.assert != nil {
+		m.pattern = formatMessage(n)
 	}
 }
 
@@ -196,6 +205,7 @@ type PatternError struct {
 	Reason  string
 }
 
+// Error names the pattern and what Go's RE2 cannot do with it.
 func (e *PatternError) Error() string {
 	return fmt.Sprintf("schemaerr: pattern %q: %s", e.Pattern, e.Reason)
 }
@@ -217,33 +227,42 @@ func Compile(schema []byte) (*Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
-	var patErr *PatternError
+	// A pattern RE2 cannot run compiles to a stand-in, so that the schema's own check of its
+	// patterns passes (JavaScript would run them); build then replaces it with a Go check of the
+	// format it comes with, or fails with its *PatternError.
 	c.UseRegexpEngine(func(src string) (jsonschema.Regexp, error) {
 		re, err := compileECMA(src)
-		if err != nil && patErr == nil {
-			errors.As(err, &patErr)
+		if err != nil {
+			var pe *PatternError
+			if !errors.As(err, &pe) {
+				return nil, err
+			}
+			return &unsupported{src: src, err: pe}, nil
 		}
-		return re, err
+		return re, nil
 	})
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("schemaerr: %w", err)
 	}
 	sch, err := c.Compile(schemaURL)
 	if err != nil {
-		if patErr != nil {
-			return nil, patErr
-		}
 		return nil, fmt.Errorf("schemaerr: invalid schema: %w", err)
 	}
 	b := builder{memo: map[*jsonschema.Schema]*node{}, orders: orders, formats: formats}
 	root := b.build(sch)
+	if b.err != nil {
+		return nil, b.err
+	}
 	if err := checkLoops(root); err != nil {
 		return nil, err
 	}
 	for _, n := range b.memo {
+		n.discriminate()
+	}
+	for _, n := range b.memo {
 		n.prepare()
 	}
-	return &Schema{root: root, draft: sch.DraftVersion}, nil
+	return &Schema{root: root}, nil
 }
 
 type noLoader struct{}
@@ -253,6 +272,7 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 type builder struct {
+	err     *PatternError // the first pattern neither RE2 nor a format check can run
 	memo    map[*jsonschema.Schema]*node
 	orders  map[string][]string // JSON pointer of a schema -> its properties as written
 	formats map[string]string   // JSON pointer of a schema -> its format
@@ -335,6 +355,16 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 
 	n.minLen, n.maxLen = intOr(s.MinLength), intOr(s.MaxLength)
 	n.pattern = s.Pattern
+	if u, ok := s.Pattern.(*unsupported); ok {
+		if check, ok := formatChecks[n.format]; ok {
+			n.pattern = &formatRegexp{src: u.src, match: check}
+		} else if b.err == nil {
+			b.err = u.err
+		}
+	}
+	if n.pattern == nil {
+		n.assert = formatAsserts[n.format]
+	}
 
 	n.minItems, n.maxItems = intOr(s.MinItems), intOr(s.MaxItems)
 	n.uniqueItems = s.UniqueItems
@@ -391,6 +421,9 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 	}
 	if len(s.PatternProperties) > 0 {
 		for re, x := range s.PatternProperties {
+			if u, ok := re.(*unsupported); ok && b.err == nil {
+				b.err = u.err
+			}
 			n.patternProp = append(n.patternProp, patternProp{re: re, n: b.build(x)})
 		}
 		slices.SortFunc(n.patternProp, func(a, b patternProp) int { return strings.Compare(a.re.String(), b.re.String()) })
@@ -700,4 +733,54 @@ func checkLoops(root *node) error {
 		return nil
 	}
 	return descend(root)
+}
+
+// discriminate recognizes zod's discriminatedUnion: a oneOf whose branches are objects that all
+// require one property with a const (or one-value enum) primitive, a different one each.
+func (n *node) discriminate() {
+	if len(n.oneOf) < 2 {
+		return
+	}
+	for _, p := range n.oneOf[0].props {
+		if !p.required || len(p.n.enum) != 1 {
+			continue
+		}
+		vals := make([]any, 0, len(n.oneOf))
+		seen := map[any]bool{}
+		ok := true
+		for _, br := range n.oneOf {
+			if br.types != tObject {
+				return
+			}
+			i, has := br.propIndex[p.name]
+			if !has || !br.props[i].required || len(br.props[i].n.enum) != 1 {
+				ok = false
+				break
+			}
+			v := br.props[i].n.enum[0]
+			switch v.(type) {
+			case string, float64, bool:
+			default:
+				ok = false
+			}
+			if !ok || seen[v] {
+				ok = false
+				break
+			}
+			seen[v] = true
+			vals = append(vals, v)
+		}
+		if ok {
+			n.discKey, n.discName, n.discVals = p.name, p.name, vals
+			return
+		}
+	}
+}
+
+// jsString is String(v) in JavaScript for a primitive.
+func jsString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return jsPrimitive(v)
 }

@@ -3,6 +3,7 @@ package schemaerr
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -445,6 +446,8 @@ func TestHint(t *testing.T) {
 		{`{"query":"hello","tags":["a",1]}`, Invalid(InvalidParameter, "Invalid value for 'tags[1]': must be a string.")},
 		{`{"query":"hello","slug":"A"}`, Invalid(InvalidParameter, "Invalid value for 'slug': must match the pattern /^[a-z]+$/.")},
 		{`{"query":"hello","exact":false}`, Invalid(InvalidParameter, "Invalid value for 'exact': must be true.")},
+		{`{"query":"hello","filter":{}}`, nil},
+		{`{"query":"hello","filter":{"window":"x"}}`, Invalid(InvalidParameter, "Invalid value for 'filter.window': must be a number.")},
 		{`[]`, Invalid(InvalidParameter, "Invalid arguments: invalid input: expected object, received array.")},
 		{`{"query":"signal:cpu_usge"}`, Invalid("unknown_signal", "Unknown signal 'cpu_usge'. Did you mean 'cpu_usage'?")},
 		{`{"query":"signal:disk"}`, Invalid("unknown_signal", "Unknown signal 'disk'.")},
@@ -469,5 +472,91 @@ func TestReject(t *testing.T) {
 	}
 	if got := Text("t", nil); got != "" {
 		t.Errorf("Text of no issues = %q", got)
+	}
+}
+
+func TestHintMissing(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","required":["order","env"],"properties":{"order":{"enum":["a","b"]},"env":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`)
+	want := Invalid(InvalidParameter, "Missing required parameter 'order'. Missing required parameter 'env'.")
+	if diff := cmp.Diff(want, s.Hint(nil)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestManyProperties covers schemas with more properties than the evaluator keeps on its stack.
+func TestManyProperties(t *testing.T) {
+	props := func(inner string) string {
+		var b strings.Builder
+		for i := 25; i >= 0; i-- {
+			if i < 25 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{"type":"number"}`, i)
+		}
+		if inner != "" {
+			b.WriteString(`,"inner":` + inner)
+		}
+		return `{"type":"object","additionalProperties":false,"properties":{` + b.String() + `}}`
+	}
+	s := mustCompile(t, props(props("")))
+	got := lines(s, `{"p3":"x","inner":{"p20":"y","p0":1,"zz":1},"p24":"z","extra":1}`)
+	want := []string{
+		"Invalid input: expected number, received string at p24",
+		"Invalid input: expected number, received string at p3",
+		"Invalid input: expected number, received string at inner.p20",
+		`Unrecognized key: "zz" at inner`,
+		`Unrecognized key: "extra"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := lines(s, `{"p3":1,"inner":{"p20":2}}`); got != nil {
+		t.Errorf("valid arguments: %v", got)
+	}
+}
+
+func TestFormatChecks(t *testing.T) {
+	tests := []struct {
+		check func(string) bool
+		in    string
+		want  bool
+	}{
+		{isDuration, "P1Y2M3DT4H5M6S", true},
+		{isDuration, "P1.5D", false},
+		{isDuration, "PT1.5S", true},
+		{isDuration, "P1W", true},
+		{isDuration, "PT1H", true},
+		{isDuration, "P1DT1H", true},
+		{isDuration, "P1DTH", false},
+		{isURL, "https://example.com/a?b#c", true},
+		{isURL, "http://[::1]:8080/", true},
+		{isURL, "HTTP://user@host:1/", true},
+		{isURL, "https:///x", true}, // new URL() skips the extra slash
+		{isURL, "1http://x", false},
+		{isJWT, "eyJhbGciOiJub25lIn0.e30.", true},
+		{isJWT, "eyJhbGciOiIifQ.e30.x", false},
+		{isJWT, "bnVsbA.e30.x", false},
+		{isJWT, "a.b", false},
+	}
+	for _, tt := range tests {
+		if got := tt.check(tt.in); got != tt.want {
+			t.Errorf("check(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if lit, ok := regexpLiteral(`a\.b\*`); !ok || lit != "a.b*" {
+		t.Errorf("regexpLiteral = %q, %v", lit, ok)
+	}
+}
+
+func TestHintDiscriminator(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{"t":{"oneOf":[
+		{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"number"}},"required":["kind"]},
+		{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}]}}}`)
+	want := Invalid(InvalidParameter, "Invalid value for 't.kind': must be one of 'a', 'b'.")
+	if diff := cmp.Diff(want, s.Hint(json.RawMessage(`{"t":{"kind":"c"}}`))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := lines(s, `{"t":{"kind":"a","x":"y"}}`); !cmp.Equal(got, []string{"Invalid input: expected number, received string at t.x"}) {
+		t.Errorf("branch issues: %q", got)
 	}
 }

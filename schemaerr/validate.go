@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -51,13 +52,14 @@ func (s *Schema) Validate(args json.RawMessage) []Issue {
 	if !d.decode() {
 		return []Issue{refusal(d.err)}
 	}
-	ev := evaluator{d: d}
+	ev := evaluator{d: d, quit: true}
 	ev.eval(s.root, 0)
 	if ev.nfail == 0 {
 		return nil
 	}
-	ev = evaluator{d: d, full: true}
+	ev = evaluator{d: d, full: true, path: d.path[:0]}
 	ev.eval(s.root, 0)
+	d.path = ev.path[:0] // keep the grown stack for the next call
 	return ev.issues
 }
 
@@ -80,6 +82,7 @@ func refusal(e *limitError) Issue {
 type evaluator struct {
 	d       *decoder
 	full    bool
+	quit    bool // check mode that stops at the first failure
 	nfail   int
 	aborted bool
 	issues  []Issue
@@ -121,11 +124,9 @@ func (ev *evaluator) add(n *node, code, check, msg string) {
 			ev.arena = append(ev.arena, p.idx)
 		}
 	}
-	var path []any
+	var path []any // nil for an issue about the arguments as a whole
 	if end := len(ev.arena); end > start {
 		path = ev.arena[start:end:end]
-	} else {
-		path = []any{}
 	}
 	if ev.issues == nil {
 		ev.issues = make([]Issue, 0, 4)
@@ -159,11 +160,11 @@ func (ev *evaluator) pop() {
 
 // probe evaluates in check mode and reports whether n failed and whether a failure aborts.
 func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
-	full, nfail, ab := ev.full, ev.nfail, ev.aborted
-	ev.full, ev.nfail, ev.aborted = false, 0, false
+	full, quit, nfail, ab := ev.full, ev.quit, ev.nfail, ev.aborted
+	ev.full, ev.quit, ev.nfail, ev.aborted = false, false, 0, false
 	ev.eval(n, vi)
 	failed, aborted = ev.nfail > 0, ev.aborted
-	ev.full, ev.nfail, ev.aborted = full, nfail, ab
+	ev.full, ev.quit, ev.nfail, ev.aborted = full, quit, nfail, ab
 	return failed, aborted
 }
 
@@ -176,6 +177,9 @@ func (ev *evaluator) kind(vi int32) vkind {
 
 // eval applies schema n to value vi (-1: undefined, a required property that is absent).
 func (ev *evaluator) eval(n *node, vi int32) {
+	if ev.quit && ev.nfail > 0 {
+		return
+	}
 	switch n.boolean {
 	case 1:
 		return
@@ -230,7 +234,9 @@ func (ev *evaluator) eval(n *node, vi int32) {
 	} else if len(n.anyOf) > 0 {
 		ev.union(n, n.anyOf, vi, false)
 	}
-	if len(n.oneOf) > 0 {
+	if n.discKey != "" {
+		ev.discriminated(n, vi)
+	} else if len(n.oneOf) > 0 {
 		ev.union(n, n.oneOf, vi, true)
 	}
 	if n.not != nil {
@@ -428,41 +434,16 @@ func (ev *evaluator) str(n *node, vi int32) {
 		}
 		if !ok && !ev.fail(true) {
 			check := "pattern"
-			if _, known := zodFormats[n.format]; known {
+			if n.format != "" {
 				check = "format"
 			}
 			ev.add(n, CodeInvalidFormat, check, n.msg.pattern)
 		}
+	} else if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
+		if !ev.fail(true) {
+			ev.add(n, CodeInvalidFormat, "format", n.msg.pattern)
+		}
 	}
-}
-
-// zodFormats are the words zod uses for a string format it checks, keyed by the JSON Schema
-// format its schemas carry next to the pattern.
-var zodFormats = map[string]string{
-	"email":     "email address",
-	"uri":       "URL",
-	"uuid":      "UUID",
-	"date-time": "ISO datetime",
-	"date":      "ISO date",
-	"time":      "ISO time",
-	"duration":  "ISO duration",
-	"ipv4":      "IPv4 address",
-	"ipv6":      "IPv6 address",
-	"cidrv4":    "IPv4 range",
-	"cidrv6":    "IPv6 range",
-	"base64":    "base64-encoded string",
-	"base64url": "base64url-encoded string",
-	"e164":      "E.164 number",
-	"jwt":       "JWT",
-	"emoji":     "emoji",
-	"nanoid":    "nanoid",
-	"cuid":      "cuid",
-	"cuid2":     "cuid2",
-	"ulid":      "ULID",
-	"xid":       "XID",
-	"ksuid":     "KSUID",
-	"guid":      "GUID",
-	"mac":       "MAC address",
 }
 
 // array checks an array and reports whether evaluation may go on (zod stops at an array over
@@ -553,11 +534,17 @@ func (ev *evaluator) object(n *node, vi int32) {
 	if np <= len(slotsBuf) {
 		slots = slotsBuf[:np]
 	} else {
-		slots = make([]int32, np)
+		// a large schema borrows from the decoder's scratch stack; nested objects push above it
+		start := len(d.scratch)
+		d.scratch = slices.Grow(d.scratch, np)[:start+np]
+		slots = d.scratch[start : start+np]
+		defer func() { d.scratch = d.scratch[:start] }()
 	}
 	for i := range slots {
 		slots[i] = -1
 	}
+	// unknown keys matter only to a strict object, a catchall or pattern properties
+	wantExtra := n.strict || n.additional != nil || len(n.patternProp) > 0
 	var extraBuf [8]int32
 	extra := extraBuf[:0]
 	if d.vals[vi].n > 0 {
@@ -574,7 +561,7 @@ func (ev *evaluator) object(n *node, vi int32) {
 			}
 			if ok {
 				slots[idx] = m
-			} else {
+			} else if wantExtra {
 				extra = append(extra, m)
 			}
 		}
@@ -681,13 +668,18 @@ func (ev *evaluator) object(n *node, vi int32) {
 // missing reports a required property that is absent: zod parses undefined with the property's
 // schema, and when that schema takes undefined the key is still required.
 func (ev *evaluator) missing(n *node, key any) {
-	before := ev.nfail
+	before, first := ev.nfail, len(ev.issues)
 	ev.pushKey(key)
 	if n != nil {
 		ev.eval(n, -1)
 	}
 	if ev.nfail == before && !ev.fail(false) {
 		ev.add(n, CodeInvalidType, "required", "Invalid input: expected nonoptional, received undefined")
+	}
+	for i := first; i < len(ev.issues); i++ {
+		if len(ev.issues[i].Path) == len(ev.path) {
+			ev.issues[i].missing = true
+		}
 	}
 	ev.pop()
 }
@@ -786,5 +778,39 @@ func (ev *evaluator) union(n *node, branches []*node, vi int32, one bool) {
 		if !ev.fail(false) {
 			ev.add(n, CodeInvalidUnion, "anyOf", "Invalid input")
 		}
+	}
+}
+
+// discriminated applies zod's discriminatedUnion: the discriminator property picks the branch,
+// and only that branch speaks.
+func (ev *evaluator) discriminated(n *node, vi int32) {
+	if k := ev.kind(vi); k != kObject {
+		if !ev.fail(false) {
+			ev.add(n, CodeInvalidType, "type", "Invalid input: expected object, received "+ev.receivedName(vi))
+		}
+		return
+	}
+	d := ev.d
+	var val int32 = -1
+	if d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = d.vals[m].next {
+			mv := &d.vals[m]
+			if mv.kesc && d.key(mv) == n.discKey || !mv.kesc && string(d.data[mv.ks:mv.ke]) == n.discKey {
+				val = m // the last one, as JSON.parse keeps
+			}
+		}
+	}
+	if val >= 0 {
+		for i, want := range n.discVals {
+			if ev.equal(val, want) {
+				ev.eval(n.oneOf[i], vi)
+				return
+			}
+		}
+	}
+	if !ev.fail(false) {
+		ev.pushKey(n.discName)
+		ev.add(n, CodeInvalidUnion, "discriminator", n.msg.disc)
+		ev.pop()
 	}
 }

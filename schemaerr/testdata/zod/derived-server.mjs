@@ -56,6 +56,30 @@ server.registerTool('d_formats', {
   },
 }, echo);
 
+server.registerTool('d_formats2', {
+  description: 'formats with lookaround patterns or none',
+  inputSchema: {
+    link: z.url().optional(),
+    token: z.jwt().optional(),
+    span: z.iso.duration().optional(),
+    pre: z.string().startsWith('a.b').optional(),
+    post: z.string().endsWith('z').optional(),
+    has: z.string().includes('q').optional(),
+    up: z.string().uppercase().optional(),
+    low: z.string().lowercase().optional(),
+  },
+}, echo);
+
+server.registerTool('d_discriminated', {
+  description: 'discriminated union',
+  inputSchema: {
+    target: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('trace'), id: z.string().min(3) }),
+      z.object({ kind: z.literal('span'), id: z.string(), parent: z.number() }),
+    ]),
+  },
+}, echo);
+
 server.registerTool('d_nested', {
   description: 'nested objects, arrays of strict objects, records, tuples',
   inputSchema: {
