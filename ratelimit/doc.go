@@ -10,8 +10,9 @@
 // saturates at MaxRetryAfter instead of wrapping, and a malformed value
 // counts as absent, so the delay reported is never negative. A 429 that
 // carries no usable Retry-After reports DefaultRetryAfter (60 seconds,
-// as seed 000's server caps it); RetryAfterOrDefault applies it, and the
-// code that builds the caller's error value (package envelope) calls it.
+// as seed 000's server caps it): the parsers report such a value as
+// absent, and the code that builds the caller's error value applies the
+// default (package envelope does; RetryAfterOrDefault is the shortcut).
 //
 // Parse reads everything else too: the X-RateLimit-Limit, -Remaining and
 // -Reset fields most APIs send (a Reset of 1e9 or more is a Unix epoch,

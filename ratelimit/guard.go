@@ -81,8 +81,8 @@ func (g *Guard) AllowAt(key string, t time.Time) Decision {
 // Check is AllowAt with a context for the store and its error. On error,
 // the decision lets the request pass and carries no figures.
 //
-// A refused decision's RetryAfter is the time left in the block; Limit,
-// Remaining and Reset describe the window.
+// An allowed decision's Remaining and Reset describe the key's window; a
+// refused decision's RetryAfter and Reset are the time left in the block.
 func (g *Guard) Check(ctx context.Context, key string, t time.Time) (Decision, error) {
 	limit, window, block := g.config()
 	s := g.store()
@@ -125,7 +125,7 @@ func (g *Guard) Check(ctx context.Context, key string, t time.Time) (Decision, e
 // it reaches next; it works as Limiter.Wrap does. For seed 003's answer,
 // pass RefuseWith("application/json", []byte(EdgeBody)) as refuse.
 func (g *Guard) Wrap(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision)) http.Handler {
-	return &limitHandler{next: next, key: key, refuse: refuse, check: g.Check}
+	return newLimitHandler(next, key, refuse, g.Check)
 }
 
 // RefuseWith returns a refuse function for Limiter.Wrap and Guard.Wrap

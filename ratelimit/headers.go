@@ -120,11 +120,11 @@ func Parse(h http.Header, now time.Time) Info {
 func (p Parser) Parse(h http.Header, now time.Time) Info {
 	var info Info
 	base := responseNow(h, now)
-	if v := h.Get("Retry-After"); v != "" {
+	if v := firstValue(h, "Retry-After"); v != "" {
 		info.RetryAfter, info.HasRetryAfter = ParseRetryAfter(v, base)
 	}
-	info.Policies = parsePolicies(h.Values("Ratelimit-Policy"))
-	info.Current = parseServiceLimits(h.Values("Ratelimit"))
+	info.Policies = parsePolicies(h["Ratelimit-Policy"])
+	info.Current = parseServiceLimits(h["Ratelimit"])
 
 	info.Limits = p.xRateLimit(h, base)
 	if info.Limits.IsZero() {
@@ -138,13 +138,13 @@ func (p Parser) Parse(h http.Header, now time.Time) Info {
 
 func (p Parser) xRateLimit(h http.Header, base time.Time) Limits {
 	var l Limits
-	if v := h.Get("X-Ratelimit-Limit"); v != "" {
+	if v := firstValue(h, "X-Ratelimit-Limit"); v != "" {
 		l.Limit, l.HasLimit = parseCount(v)
 	}
-	if v := h.Get("X-Ratelimit-Remaining"); v != "" {
+	if v := firstValue(h, "X-Ratelimit-Remaining"); v != "" {
 		l.Remaining, l.HasRemaining = parseCount(v)
 	}
-	if v := h.Get("X-Ratelimit-Reset"); v != "" {
+	if v := firstValue(h, "X-Ratelimit-Reset"); v != "" {
 		l.Reset, l.HasReset = ParseReset(v, p.Reset, base)
 	}
 	return l
@@ -155,10 +155,10 @@ func (p Parser) xRateLimit(h http.Header, base time.Time) Limits {
 // Integer that counts (draft 03's "10, 10;w=1").
 func draftLimits(h http.Header) Limits {
 	var l Limits
-	l.Limit, l.HasLimit = firstInteger(h.Values("Ratelimit-Limit"))
-	l.Remaining, l.HasRemaining = firstInteger(h.Values("Ratelimit-Remaining"))
+	l.Limit, l.HasLimit = firstInteger(h["Ratelimit-Limit"])
+	l.Remaining, l.HasRemaining = firstInteger(h["Ratelimit-Remaining"])
 	var secs int64
-	if secs, l.HasReset = firstInteger(h.Values("Ratelimit-Reset")); l.HasReset {
+	if secs, l.HasReset = firstInteger(h["Ratelimit-Reset"]); l.HasReset {
 		l.Reset = secondsDuration(secs)
 	}
 	return l
@@ -263,23 +263,26 @@ func parseFixed(s string) (whole int64, frac time.Duration, ok bool) {
 	return whole, frac, true
 }
 
-// parseCount parses a non-negative count of ASCII digits, saturating at
-// math.MaxInt64.
+// parseCount parses a count of ASCII digits, after trimming optional
+// whitespace, saturating at math.MaxInt64.
 func parseCount(s string) (int64, bool) {
-	whole, frac, ok := parseFixed(trimOWS(s))
-	if !ok || frac != 0 || hasDot(s) {
+	s = trimOWS(s)
+	if s == "" {
 		return 0, false
 	}
-	return whole, true
-}
-
-func hasDot(s string) bool {
+	var n int64
 	for i := 0; i < len(s); i++ {
-		if s[i] == '.' {
-			return true
+		if !isASCIIDigit(s[i]) {
+			return 0, false
+		}
+		d := int64(s[i] - '0')
+		if n > (math.MaxInt64-d)/10 {
+			n = math.MaxInt64
+		} else {
+			n = n*10 + d
 		}
 	}
-	return false
+	return n, true
 }
 
 func secondsDuration(secs int64) time.Duration {
@@ -407,4 +410,13 @@ func decodeBytes(v sfValue) []byte {
 		b = []byte{}
 	}
 	return b
+}
+
+// firstValue is h.Get for a key already in canonical form: the same
+// lookup, without canonicalizing the key again.
+func firstValue(h http.Header, key string) string {
+	if vs := h[key]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
 }

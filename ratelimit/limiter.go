@@ -59,7 +59,9 @@ type Decision struct {
 	Limit     int64         // requests the policy allows in a Window
 	Remaining int64         // requests left now, after this one if OK
 	Reset     time.Duration // until Remaining is back to Limit
-	Window    time.Duration // the policy's window
+	// Window is the policy's window: a Limiter's is the time an empty
+	// bucket takes to refill (Burst/Rate), a Guard's its Window.
+	Window time.Duration
 
 	// Policy names the limit in the RateLimit headers; empty means
 	// "default".
@@ -77,6 +79,14 @@ func (l *Limiter) Allow(key string) Decision {
 // is allowed and the decision carries no figures; use Check to see the
 // error.
 func (l *Limiter) AllowAt(key string, t time.Time) Decision {
+	if l.Store == nil {
+		// The common case, without the copies of Check.
+		var d Decision
+		b := Bucket{Rate: l.Rate, Burst: l.Burst}
+		l.mem.take(key, t, b, &d)
+		l.complete(&d, b)
+		return d
+	}
 	d, err := l.Check(context.Background(), key, t)
 	if err != nil {
 		return Decision{OK: true}
@@ -100,16 +110,21 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 	if err != nil {
 		return Decision{OK: true}, err
 	}
-	d.Limit = int64(l.Burst)
-	d.Window = b.fill()
-	d.Policy = l.Policy
+	l.complete(&d, b)
 	return d, nil
 }
 
+// complete fills in the figures of d that come from l's configuration.
+func (l *Limiter) complete(d *Decision, b Bucket) {
+	d.Limit = int64(b.Burst)
+	d.Window = b.fill()
+	d.Policy = l.Policy
+}
+
 // Wrap returns a handler that takes a token from the bucket of key(r)
-// for each request r before it reaches next. An empty key skips limiting
-// (a server in no-auth mode has no token to key a bucket on), as does a
-// failing store.
+// for each request r before it reaches next; a nil key keys requests on
+// SourceIP. An empty key skips limiting (a server in no-auth mode has no
+// token to key a bucket on), as does a failing store.
 //
 // Every limited response carries the decision's headers (see SetHeaders).
 // An allowed request goes on to next; a refused one goes to refuse, which
@@ -117,7 +132,14 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 // (http.StatusTooManyRequests) and a body. A nil refuse answers 429 with
 // a plain-text body.
 func (l *Limiter) Wrap(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision)) http.Handler {
-	return &limitHandler{next: next, key: key, refuse: refuse, check: l.Check}
+	return newLimitHandler(next, key, refuse, l.Check)
+}
+
+func newLimitHandler(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision), check func(context.Context, string, time.Time) (Decision, error)) *limitHandler {
+	if key == nil {
+		key = SourceIP
+	}
+	return &limitHandler{next: next, key: key, refuse: refuse, check: check}
 }
 
 // limitHandler is the handler Limiter.Wrap and Guard.Wrap return.
@@ -161,38 +183,50 @@ func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //   - for a refused request only, Retry-After: d.RetryAfter in whole
 //     seconds, rounded up, at least 1;
 //   - X-RateLimit-Limit, X-RateLimit-Remaining, and X-RateLimit-Reset in
-//     seconds until the reset, rounded up;
+//     seconds until the reset, rounded up (and below 1e9, so that no
+//     reader takes it for an epoch time);
 //   - RateLimit-Policy and RateLimit, the structured fields of
 //     draft-ietf-httpapi-ratelimit-headers-11, such as
 //     `"default";q=20;w=1` and `"default";r=0;t=1` (w, the window in
 //     seconds, rounded up and at least 1, is left out when d.Window is
 //     zero).
+//
+// Negative figures are written as 0, and figures too large for a field
+// as its largest value.
 func (d Decision) SetHeaders(h http.Header) {
 	var buf [64]byte
+	limit, remaining := max(d.Limit, 0), max(d.Remaining, 0)
 	if !d.OK {
 		h.Set("Retry-After", strconv.FormatInt(wholeSecondsUp(d.RetryAfter, 1), 10))
 	}
-	h.Set("X-RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
-	h.Set("X-RateLimit-Remaining", strconv.FormatInt(d.Remaining, 10))
 	reset := wholeSecondsUp(d.Reset, 0)
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+	h.Set("X-RateLimit-Limit", strconv.FormatInt(limit, 10))
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(remaining, 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(min(reset, maxResetSeconds), 10))
 
-	name := appendPolicyName(buf[:0], d.Policy)
-	p := append(name, ";q="...)
-	p = strconv.AppendInt(p, d.Limit, 10)
+	p := appendPolicyName(buf[:0], d.Policy)
+	p = append(p, ";q="...)
+	p = strconv.AppendInt(p, min(limit, maxSFInteger), 10)
 	if d.Window > 0 {
 		p = append(p, ";w="...)
-		p = strconv.AppendInt(p, wholeSecondsUp(d.Window, 1), 10)
+		p = strconv.AppendInt(p, min(wholeSecondsUp(d.Window, 1), maxSFInteger), 10)
 	}
 	h.Set("RateLimit-Policy", string(p))
 
-	name = appendPolicyName(buf[:0], d.Policy)
-	c := append(name, ";r="...)
-	c = strconv.AppendInt(c, d.Remaining, 10)
+	c := appendPolicyName(buf[:0], d.Policy)
+	c = append(c, ";r="...)
+	c = strconv.AppendInt(c, min(remaining, maxSFInteger), 10)
 	c = append(c, ";t="...)
-	c = strconv.AppendInt(c, reset, 10)
+	c = strconv.AppendInt(c, min(reset, maxSFInteger), 10)
 	h.Set("RateLimit", string(c))
 }
+
+// maxSFInteger is the largest Integer of a structured field (RFC 9651).
+const maxSFInteger = 999_999_999_999_999
+
+// maxResetSeconds is the largest X-RateLimit-Reset SetHeaders writes:
+// readers take 1e9 and above for an epoch time.
+const maxResetSeconds = 1e9 - 1
 
 // wholeSecondsUp returns d in whole seconds, rounded up, and at least least.
 func wholeSecondsUp(d time.Duration, least int64) int64 {

@@ -20,9 +20,9 @@ const MaxRetryAfter = 1 << 31 * time.Second
 // The parsers in this package never apply it: a missing or malformed
 // Retry-After is reported as absent (ok == false), so the caller can tell
 // the difference. The code that turns a 429 into an error value for an
-// agent applies it (package envelope does, through RetryAfterOrDefault);
-// package retry does not, because a 429 without Retry-After is never
-// retried.
+// agent applies it (package envelope does; RetryAfterOrDefault is the
+// shortcut); package retry does not, because a 429 without Retry-After is
+// never retried.
 const DefaultRetryAfter = 60 * time.Second
 
 // ParseRetryAfter parses the value of a Retry-After field (RFC 9110
@@ -78,10 +78,18 @@ func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 		return 0, false
 	}
 	v := trimOWS(vs[0])
-	if v != "" && isASCIIDigit(v[0]) {
-		return ParseRetryAfter(v, now) // delay-seconds: the Date does not matter
+	if v == "" {
+		return 0, false
 	}
-	return ParseRetryAfter(v, responseNow(h, now))
+	if isASCIIDigit(v[0]) {
+		return parseDelaySeconds(v) // delay-seconds: the Date does not matter
+	}
+	now = responseNow(h, now)
+	sec, ok := parseHTTPDate(v, now)
+	if !ok {
+		return 0, false
+	}
+	return delayUntilUnix(sec, now), true
 }
 
 // RetryAfterOrDefault is RetryAfter for a 429 response: when h carries no

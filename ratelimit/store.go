@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"context"
-	"hash/maphash"
 	"math"
 	"strings"
 	"sync"
@@ -40,10 +39,10 @@ import (
 // The t arguments carry the caller's clock (an injected one in tests); a
 // shared store may use its own clock instead, so that replicas with skewed
 // clocks agree. A store that cannot answer returns an error: a Limiter or
-// a Guard then lets the request through (fails open), and a Budget refuses
-// nothing and charges nothing, so an outage of the store is never an
-// outage of the server; callers that want otherwise use the Check methods,
-// which return the error.
+// a Guard then lets the request through (fails open), and a Budget lets
+// the message or call proceed, so an outage of the store is never an
+// outage of the server. The error is returned to callers of Check and of
+// the Budget's methods, who may decide otherwise.
 //
 // Store implementations must be safe for concurrent use.
 type Store interface {
@@ -77,8 +76,8 @@ func (b Bucket) fill() time.Duration {
 // serverMaxWait is the longest wait a Limiter, a Guard or a Budget reports.
 const serverMaxWait = 1 << 31 * time.Second
 
-// tokensDuration reports how long r takes to produce tokens, within
-// [0, serverMaxWait].
+// tokensDuration reports how long r takes to produce tokens, rounded up
+// to the nanosecond, within [0, serverMaxWait].
 func tokensDuration(r rate.Limit, tokens float64) time.Duration {
 	if tokens <= 0 || r == rate.Inf {
 		return 0
@@ -86,11 +85,15 @@ func tokensDuration(r rate.Limit, tokens float64) time.Duration {
 	if r <= 0 {
 		return serverMaxWait
 	}
-	d := float64(time.Second) * tokens / float64(r)
-	if d >= float64(serverMaxWait) {
+	x := float64(time.Second) * tokens / float64(r)
+	if !(x < float64(serverMaxWait)) {
 		return serverMaxWait
 	}
-	return time.Duration(math.Ceil(d))
+	d := time.Duration(x)
+	if float64(d) < x {
+		d++
+	}
+	return d
 }
 
 // Count is a counter's value and the moment it expires.
@@ -106,15 +109,19 @@ const DefaultMaxKeys = 1 << 20
 // MemoryStore is the Store of one process: it keeps buckets and counters
 // in maps. A bucket that has refilled to its burst, and a counter past its
 // expiry, carry nothing that a new one would not, and are swept away
-// lazily: whenever a map has doubled in size since its last sweep, the
-// next call that adds a key sweeps the whole map, so the cost is amortized
-// over the keys added and no goroutine runs in the background. Memory
-// therefore stays within a small multiple of the keys that are live (seen
-// within a bucket's fill time or a counter's lifetime), and never above
-// MaxKeys: past it, live keys are forgotten too, arbitrarily, which
-// resets them (a forgotten bucket is full again, a forgotten counter
-// zero), so that a flood of distinct keys is served leniently rather than
-// exhausting memory.
+// lazily, with no goroutine in the background. Buckets are swept whenever
+// their map is rebuilt, which happens once lookups of new keys have missed
+// it as often as it has keys; counters whenever their map has doubled in
+// size since the last sweep. Either way the cost is amortized over the
+// keys added, and memory stays within a small multiple of the keys that
+// are live (seen within a bucket's fill time or a counter's lifetime). It
+// never goes above MaxKeys: past it, live keys are forgotten too,
+// arbitrarily, which resets them (a forgotten bucket is full again, a
+// forgotten counter zero), so that a flood of distinct keys is served
+// leniently rather than exhausting memory.
+//
+// A decision for a known key takes no lock of the store's own, only the
+// rate.Limiter's, and allocates nothing.
 //
 // The zero value is ready to use. A MemoryStore must not be copied after
 // first use. It is safe for concurrent use.
@@ -123,34 +130,25 @@ type MemoryStore struct {
 	// of counters, kept at once. Zero means DefaultMaxKeys.
 	MaxKeys int
 
-	// Buckets are spread over shards, each with its own lock, so that
-	// decisions for different keys rarely wait for each other.
-	seedOnce sync.Once
-	seed     maphash.Seed
-	shards   [memShards]memShard
+	// Buckets are found without a lock in read, an immutable map that is
+	// replaced, never changed. New buckets go to dirty, under bmu; once
+	// lookups have missed read as often as read has keys, read is rebuilt
+	// from both, without the buckets that are full: so the rebuilding,
+	// which is also the sweep, costs O(1) a miss.
+	read   atomic.Pointer[map[string]*memBucket]
+	bmu    sync.Mutex
+	dirty  map[string]*memBucket // under bmu
+	misses int                   // under bmu
 
 	mu       sync.Mutex // guards counters and nextC
 	counters map[string]*memCounter
 	nextC    int // sweep counters when len(counters) reaches this
 }
 
-// memShards is the number of shards of a MemoryStore's buckets.
-const memShards = 32
-
-// memShard holds the buckets of the keys that hash to it.
-type memShard struct {
-	mu   sync.RWMutex
-	m    map[string]*memBucket
-	next int                    // sweep when len(m) reaches this
-	_    [64 - (24+8+8)%64]byte // keep shards on separate cache lines
-}
-
 // memBucket is one token bucket of a MemoryStore.
 type memBucket struct {
 	lim *rate.Limiter
-	b   Bucket // the configuration lim was last set to; guarded by the shard's lock
-	// full is when the bucket will be full again, in Unix nanoseconds.
-	full atomic.Int64
+	cfg atomic.Pointer[Bucket] // the configuration lim was last set to
 }
 
 // memCounter is one counter of a MemoryStore.
@@ -159,8 +157,13 @@ type memCounter struct {
 	expires time.Time
 }
 
-// memMinSweep is the size below which a MemoryStore map is never swept.
+// memMinSweep is the size below which a MemoryStore's counters are never
+// swept.
 const memMinSweep = 1024
+
+// memMinPromote is the number of lookups that must miss a MemoryStore's
+// read map before it is rebuilt.
+const memMinPromote = 32
 
 var _ Store = (*MemoryStore)(nil)
 
@@ -174,86 +177,124 @@ func (s *MemoryStore) maxKeys() int {
 // Len reports the number of buckets and counters the store holds now,
 // swept or not: the figure its memory is proportional to.
 func (s *MemoryStore) Len() (buckets, counters int) {
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.RLock()
-		buckets += len(sh.m)
-		sh.mu.RUnlock()
+	s.bmu.Lock()
+	if m := s.read.Load(); m != nil {
+		buckets = len(*m)
 	}
+	buckets += len(s.dirty)
+	s.bmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return buckets, len(s.counters)
 }
 
-func (s *MemoryStore) shard(key string) *memShard {
-	s.seedOnce.Do(func() { s.seed = maphash.MakeSeed() })
-	return &s.shards[maphash.String(s.seed, key)%memShards]
-}
-
 // Take implements Store. It never returns an error.
 func (s *MemoryStore) Take(_ context.Context, key string, t time.Time, b Bucket) (Decision, error) {
-	sh := s.shard(key)
-	sh.mu.RLock()
-	e := sh.m[key]
-	same := e != nil && e.b == b
-	sh.mu.RUnlock()
-	if !same {
-		e = s.bucket(sh, key, t, b)
-	}
-	d := takeToken(e.lim, t, b)
-	e.full.Store(t.Add(d.Reset).UnixNano())
+	var d Decision
+	s.take(key, t, b, &d)
 	return d, nil
 }
 
-// bucket returns key's bucket in sh, set to b: a full new one if sh has
+// take is Take, filling in *d (which is zero) to spare copies.
+func (s *MemoryStore) take(key string, t time.Time, b Bucket, d *Decision) {
+	var e *memBucket
+	if m := s.read.Load(); m != nil {
+		e = (*m)[key]
+	}
+	if e == nil || *e.cfg.Load() != b {
+		e = s.slowBucket(key, t, b)
+	}
+	takeToken(e.lim, t, b, d)
+}
+
+// slowBucket returns key's bucket, set to b: a full new one if there is
 // none.
-func (s *MemoryStore) bucket(sh *memShard, key string, t time.Time, b Bucket) *memBucket {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if e := sh.m[key]; e != nil {
-		if e.b != b {
-			e.lim.SetLimitAt(t, b.Rate)
-			e.lim.SetBurstAt(t, b.Burst)
-			e.b = b
+func (s *MemoryStore) slowBucket(key string, t time.Time, b Bucket) *memBucket {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	read := s.read.Load()
+	var e *memBucket
+	if read != nil {
+		e = (*read)[key]
+	}
+	if e == nil {
+		e = s.dirty[key]
+		s.misses++
+	}
+	if e != nil && *e.cfg.Load() != b {
+		e.lim.SetLimitAt(t, b.Rate)
+		e.lim.SetBurstAt(t, b.Burst)
+		cfg := b
+		e.cfg.Store(&cfg)
+	}
+	n := len(s.dirty)
+	if read != nil {
+		n += len(*read)
+	}
+	if e == nil {
+		n++ // the bucket about to be added
+	}
+	if s.misses >= memMinPromote && (read == nil || s.misses >= len(*read)) || n > s.maxKeys() {
+		s.rebuild(t, n > s.maxKeys())
+		if e != nil && (*s.read.Load())[key] != e {
+			// Dropped as full, before this call could take its token: a
+			// full bucket is as good as a new one, so keep it.
+			e = nil
 		}
-		return e
 	}
-	if sh.m == nil {
-		sh.m = make(map[string]*memBucket)
+	if e == nil {
+		e = &memBucket{lim: rate.NewLimiter(b.Rate, b.Burst)}
+		cfg := b
+		e.cfg.Store(&cfg)
+		if s.dirty == nil {
+			s.dirty = make(map[string]*memBucket)
+		}
+		// Clone, so that a key cut from a larger string does not keep it alive.
+		s.dirty[strings.Clone(key)] = e
 	}
-	if len(sh.m) >= sh.next {
-		s.sweepShard(sh, t)
-	}
-	e := &memBucket{lim: rate.NewLimiter(b.Rate, b.Burst), b: b}
-	// Clone, so that a key cut from a larger string does not keep it alive.
-	sh.m[strings.Clone(key)] = e
 	return e
 }
 
-// sweepShard drops the buckets of sh that are full at t, then, if the
-// shard's share of MaxKeys remains, arbitrary others; sh.mu is held. A
-// take racing with the sweep on a full bucket may be forgotten: at
-// worst, one token too many.
-func (s *MemoryStore) sweepShard(sh *memShard, t time.Time) {
-	now := t.UnixNano()
-	for k, e := range sh.m {
-		if e.full.Load() <= now {
-			delete(sh.m, k)
+// rebuild replaces read with the buckets of read and dirty that are not
+// full at t, then, when full is set (MaxKeys is reached) and more than
+// half of MaxKeys remain, forgets arbitrary others down to half; s.bmu is
+// held. A take racing with the rebuild on a bucket it drops may be
+// forgotten: at worst, one token too many.
+func (s *MemoryStore) rebuild(t time.Time, full bool) {
+	old := s.read.Load()
+	n := len(s.dirty)
+	if old != nil {
+		n += len(*old)
+	}
+	max := s.maxKeys()
+	keep := func(e *memBucket) bool {
+		return e.lim.TokensAt(t) < float64(e.cfg.Load().Burst)
+	}
+	m := make(map[string]*memBucket, min(n, max))
+	add := func(src map[string]*memBucket) {
+		for k, e := range src {
+			if keep(e) {
+				m[k] = e
+			}
 		}
 	}
-	max := s.maxKeys() / memShards
-	if max < 1 {
-		max = 1
+	if old != nil {
+		add(*old)
 	}
-	sh.next = shrink(len(sh.m), max, memMinSweep/memShards, func(drop int) {
-		for k := range sh.m {
+	add(s.dirty)
+	if full && len(m) > max/2 {
+		drop := len(m) - max/2
+		for k := range m {
 			if drop <= 0 {
 				break
 			}
-			delete(sh.m, k)
+			delete(m, k)
 			drop--
 		}
-	})
+	}
+	s.read.Store(&m)
+	s.dirty = nil
+	s.misses = 0
 }
 
 // shrink makes room under max after a sweep left n keys, calling drop
@@ -320,14 +361,16 @@ func (s *MemoryStore) sweepCounters(t time.Time) {
 	})
 }
 
-// takeToken takes one token from lim at t and describes the outcome.
-func takeToken(lim *rate.Limiter, t time.Time, b Bucket) Decision {
+// takeToken takes one token from lim at t and describes the outcome in
+// *d, which is zero.
+func takeToken(lim *rate.Limiter, t time.Time, b Bucket, d *Decision) {
 	ok := lim.AllowN(t, 1)
+	d.OK = ok
 	if b.Rate == rate.Inf {
-		return Decision{OK: ok, Remaining: int64(b.Burst)}
+		d.Remaining = int64(b.Burst)
+		return
 	}
 	tokens := lim.TokensAt(t)
-	d := Decision{OK: ok}
 	if tokens > 0 {
 		// Floor, forgiving the rounding of float arithmetic.
 		d.Remaining = int64(tokens + 1e-9)
@@ -341,7 +384,6 @@ func takeToken(lim *rate.Limiter, t time.Time, b Bucket) Decision {
 			d.RetryAfter = tokensDuration(b.Rate, 1-tokens)
 		}
 	}
-	return d
 }
 
 // saturatingAdd returns a+b, held within the range of int64.

@@ -1,0 +1,15 @@
+module github.com/mcperr/mcperr/bench/retryafter
+
+go 1.26.0
+
+require (
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/mcperr/mcperr v0.0.0
+)
+
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
+
+replace github.com/mcperr/mcperr => ../..
