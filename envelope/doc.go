@@ -12,7 +12,9 @@
 // health body {"status":"degraded"} is data. A body that is neither is
 // malformed_response with the client's own sentence, and a request that
 // threw is network_error. On a 429 the error carries the Retry-After delay
-// (60 seconds when the response gave none) and the X-RateLimit-* figures.
+// (60 seconds when the response gave none) and the X-RateLimit-* figures,
+// and every error read from a response carries that response's header, so
+// a caller can refine the kind on a field such as X-Maintenance-Mode.
 //
 // A tool handler that wraps one upstream call is then three lines:
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,9 @@ import (
 // [Error.MarshalJSON]).
 //
 // No field holds a credential the request carried: Reader removes the
-// Authorization header's value from everything it copies out of a response
-// or an error.
+// values of the request's secret headers (Authorization, by default; see
+// Reader.SecretHeaders) from everything it copies out of a response or an
+// error.
 type Error struct {
 	Kind       errkind.Kind    // what the agent branches on
 	Code       string          // the upstream's own code ("trace_not_found"), "" when it sent none
@@ -43,6 +45,16 @@ type Error struct {
 	// does not name, such as a credit API's credits figures. nil for errors
 	// without an envelope.
 	Body json.RawMessage
+
+	// Header is the header of the upstream's response (not the request's),
+	// so a caller can reclassify on a field such as X-Maintenance-Mode
+	// without reading the response again; nil when no response exists.
+	// Fields that carry credentials are left out: Set-Cookie, and any of
+	// the Reader's SecretHeaders the upstream echoed back; the request's
+	// credentials are redacted from the other values. When nothing had to
+	// be left out or redacted, Header is the response's own map: treat it
+	// as read-only. MarshalJSON never writes it.
+	Header http.Header `json:"-"`
 
 	// Err is the underlying cause, if any: the network error of a request
 	// that threw, the read error, the decode or shape error of a

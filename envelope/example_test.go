@@ -2,6 +2,7 @@ package envelope_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,8 +14,8 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// ExampleErrorResult prints seed 000's not_found object as the tool result
-// an agent receives.
+// ExampleErrorResult prints a not_found kind object as the tool result an
+// agent receives.
 func ExampleErrorResult() {
 	err := &envelope.Error{
 		Kind:       errkind.NotFound,
@@ -32,7 +33,8 @@ func ExampleErrorResult() {
 	// {"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"code\":\"trace_not_found\",\"message\":\"no trace with id deadbeefdeadbeefdeadbeefdeadbeef\",\"details\":{\"trace_id\":\"deadbeefdeadbeefdeadbeefdeadbeef\"}}"}],"isError":true}
 }
 
-// upstream stands in for seed 000's API.
+// upstream stands in for an HTTP API that answers errors in the nested
+// envelope {"error":{"code","message","details"}}.
 func upstream() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -100,7 +102,25 @@ func ExampleReader_Do() {
 	// not_found not_found: trace_not_found: no trace with id deadbeefdeadbeefdeadbeefdeadbeef
 }
 
-// Seed 004's REST API sends a flat error body; its own codes are kinds of a
+// An Error carries the upstream's response header, so a caller can refine
+// the kind on a field the taxonomy does not see.
+func ExampleError_header() {
+	resp := &http.Response{
+		StatusCode: http.StatusServiceUnavailable,
+		Header:     http.Header{"X-Maintenance-Mode": {"true"}},
+		Body:       io.NopCloser(strings.NewReader(`{"error":{"code":"unavailable","message":"back soon"}}`)),
+	}
+	err := new(envelope.Reader).Read(resp, nil)
+	var e *envelope.Error
+	if errors.As(err, &e) && e.Header.Get("X-Maintenance-Mode") == "true" {
+		e.Kind = "maintenance"
+	}
+	fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+	// Output:
+	// {"kind":"maintenance","code":"unavailable","message":"back soon","httpStatus":503}
+}
+
+// A credits API sends a flat error body; its own codes are kinds of a
 // custom taxonomy.
 func ExampleShape() {
 	r := &envelope.Reader{

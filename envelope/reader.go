@@ -451,7 +451,9 @@ func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error 
 	if e.Kind == "" {
 		e.Kind = errkind.ServerError
 	}
-	redact(e, secretsOf(req, r.SecretHeaders))
+	secrets := secretsOf(req, r.SecretHeaders)
+	redact(e, secrets)
+	e.Header = responseHeader(h, r.SecretHeaders, secrets)
 	return e
 }
 

@@ -130,9 +130,12 @@ func TestReadKinds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var v map[string]any
-			err := reader().Read(response(tt.status, tt.body, tt.header...), &v)
+			resp := response(tt.status, tt.body, tt.header...)
+			want := tt.want
+			want.Header = resp.Header.Clone() // the response's header, as it was sent
+			err := reader().Read(resp, &v)
 			got := asError(t, err)
-			if diff := cmp.Diff(&tt.want, got, errOpts); diff != "" {
+			if diff := cmp.Diff(&want, got, errOpts); diff != "" {
 				t.Errorf("Read (-want +got):\n%s", diff)
 			}
 			if v != nil {
@@ -356,6 +359,8 @@ func TestRedaction(t *testing.T) {
 		auth := r.Header.Get("Authorization")
 		cred := strings.TrimPrefix(auth, "Bearer ")
 		escaped := strings.ReplaceAll(cred, "/", `\/`)
+		w.Header().Set("Authorization", auth)
+		w.Header().Set("X-Echo", "seen "+cred)
 		switch r.URL.Path {
 		case "/code":
 			w.WriteHeader(401)
@@ -375,7 +380,7 @@ func TestRedaction(t *testing.T) {
 		t.Helper()
 		e := asError(t, err)
 		b, _ := json.Marshal(e)
-		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Details), string(e.Body), string(b), fmt.Sprint(e.Err), string(envelope.ErrorResult(err).Content[0].Text)} {
+		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Details), string(e.Body), string(b), fmt.Sprint(e.Err), string(envelope.ErrorResult(err).Content[0].Text), fmt.Sprint(e.Header)} {
 			if strings.Contains(s, token) || strings.Contains(s, `vx_s3cr3t\/Token+42`) {
 				t.Errorf("token in %q", s)
 			}
@@ -411,6 +416,61 @@ func TestRedaction(t *testing.T) {
 		resp := &http.Response{StatusCode: 200, Request: req, ContentLength: -1,
 			Body: io.NopCloser(io.MultiReader(strings.NewReader(`{`), errReader{errors.New("stream broke near " + token)}))}
 		check(t, reader().Read(resp, &trace{}))
+	})
+}
+
+// TestErrorHeader: an Error carries the response's header, for a caller
+// to reclassify on, without the fields that hold credentials and with the
+// request's token redacted; the JSON kind object never shows it.
+func TestErrorHeader(t *testing.T) {
+	const token = "vx_s3cr3t"
+	tests := []struct {
+		name    string
+		secrets []string // Reader.SecretHeaders
+		header  []string
+		want    http.Header
+	}{
+		{"plain fields kept", nil,
+			[]string{"X-Maintenance-Mode", "true", "Content-Type", "application/json"},
+			http.Header{"X-Maintenance-Mode": {"true"}, "Content-Type": {"application/json"}}},
+		{"credentials left out and redacted", nil,
+			[]string{"X-Maintenance-Mode", "true", "Set-Cookie", "session=abc", "Authorization", "Bearer " + token,
+				"X-Api-Key", "k", "X-Echo", "got Bearer " + token, "X-Echo", "fine"},
+			http.Header{"X-Maintenance-Mode": {"true"}, "X-Echo": {"got [REDACTED]", "fine"}}},
+		{"own secret headers", []string{"X-Session"},
+			[]string{"X-Session", "s", "Authorization", "kept: not a secret header here", "Set-Cookie", "c=1"},
+			http.Header{"Authorization": {"kept: not a secret header here"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := response(503, `{"error":{"code":"maintenance","message":"down"}}`, tt.header...)
+			resp.Request.Header.Set("Authorization", "Bearer "+token)
+			r := reader()
+			r.SecretHeaders = tt.secrets
+			e := asError(t, r.Read(resp, nil))
+			if diff := cmp.Diff(tt.want, e.Header); diff != "" {
+				t.Errorf("Header (-want +got):\n%s", diff)
+			}
+			for _, v := range []any{e, *e} {
+				b, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if bytes.Contains(b, []byte("Maintenance")) || bytes.Contains(b, []byte("Content-Type")) {
+					t.Errorf("json.Marshal(%T) writes the header: %s", v, b)
+				}
+			}
+		})
+	}
+	t.Run("network error has none", func(t *testing.T) {
+		r := reader()
+		r.Client = &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			return nil, errors.New("refused")
+		})}
+		req, _ := http.NewRequest("GET", "http://x/", nil)
+		if e := asError(t, r.Do(req, nil)); e.Header != nil {
+			t.Errorf("network error Header = %v; want nil", e.Header)
+		}
 	})
 }
 

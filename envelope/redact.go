@@ -41,6 +41,67 @@ func secretsOf(req *http.Request, headers []string) []string {
 	return secrets
 }
 
+// responseHeaderDropped are the response fields an Error's Header leaves
+// out besides the secret headers: the credentials an upstream hands out.
+var responseHeaderDropped = []string{"Set-Cookie", "Set-Cookie2"}
+
+// responseHeader returns the header an Error carries for a response with
+// header h: h itself when it holds nothing to hide, else a copy without
+// the fields that carry credentials (responseHeaderDropped, and the secret
+// headers names, or their defaults, should the upstream echo them) and with
+// secrets replaced in the other values.
+func responseHeader(h http.Header, names, secrets []string) http.Header {
+	if names == nil {
+		names = defaultSecretHeaders
+	}
+	drop := func(k string) bool {
+		for _, n := range responseHeaderDropped {
+			if strings.EqualFold(k, n) {
+				return true
+			}
+		}
+		for _, n := range names {
+			if strings.EqualFold(k, n) {
+				return true
+			}
+		}
+		return false
+	}
+	dirty := func(k string, vs []string) bool {
+		if drop(k) {
+			return true
+		}
+		for _, v := range vs {
+			if redactString(v, secrets) != v {
+				return true
+			}
+		}
+		return false
+	}
+	clean := true
+	for k, vs := range h {
+		if dirty(k, vs) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return h
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		if drop(k) {
+			continue
+		}
+		c := make([]string, len(vs))
+		for i, v := range vs {
+			c[i] = redactString(v, secrets)
+		}
+		out[k] = c
+	}
+	return out
+}
+
 // redact removes every secret from the strings, raw JSON and cause e holds.
 func redact(e *Error, secrets []string) {
 	if len(secrets) == 0 {

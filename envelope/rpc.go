@@ -71,8 +71,13 @@ func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPC
 //	Content-Type other than application/json 415, -32600
 //
 // Every JSON-RPC body it writes has Content-Type: application/json and id
-// null. A request that passes every check goes to Handler; a request for a
-// Public path goes to Handler after the Host and Origin check only.
+// null. A request that passes every check goes to Handler.
+//
+// A request for a Public path goes to Handler after the Host and Origin
+// check only, whatever its method and Content-Type: Front does not answer
+// 405 or 415 there, so a POST or DELETE to "/health" reaches Handler too.
+// A public endpoint that should answer only GET and HEAD checks the method
+// itself.
 type Front struct {
 	// Handler serves the MCP endpoint and the Public paths.
 	Handler http.Handler
@@ -80,8 +85,9 @@ type Front struct {
 	// Path is the MCP endpoint's path; "" means "/mcp".
 	Path string
 
-	// Public lists other paths Handler serves with any method, such as
-	// "/health" or "/.well-known/oauth-protected-resource".
+	// Public lists other paths Handler serves, such as "/health" or
+	// "/.well-known/oauth-protected-resource". Front checks only their
+	// Host and Origin: every method and Content-Type reaches Handler.
 	Public []string
 
 	// AllowedHosts lists the host names (without port) accepted in the Host

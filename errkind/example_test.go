@@ -34,7 +34,7 @@ func ExampleStandard() {
 }
 
 // A server with its own codes declares them as rules ahead of the standard
-// ones. These are seed 004's tool-error codes.
+// ones. These are a credits API's tool-error codes.
 func ExampleTaxonomy() {
 	news := &errkind.Taxonomy{
 		Rules: append([]errkind.Rule{

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Refusal names the limit of a Budget that refused a message or a call,
-// in the words of seed 004's error codes.
+// Refusal names the limit of a Budget that refused a message or a call.
+// Its values are error codes a server can send to the client as they are.
 type Refusal string
 
 const (
@@ -76,8 +76,8 @@ type Verdict struct {
 }
 
 // RetryAfterSeconds returns RetryAfter in whole seconds, rounded up: at
-// least 1 for a refusal, 0 when OK. It is the figure of seed 004's
-// retry_after_secs.
+// least 1 for a refusal, 0 when OK: the figure for a retry_after_secs
+// field or a Retry-After header.
 func (v Verdict) RetryAfterSeconds() int64 {
 	if v.OK {
 		return 0
@@ -226,9 +226,10 @@ func (b *Budget) Reserve(ctx context.Context, key string, p Plan, max int64) (*R
 // can never run, and should be refused before it is reserved.
 //
 // The verdict's Month and Credits give the figures after the charge, or,
-// for a refusal, before it: seed 004's credits_limit, credits_used and
-// credits_remaining are Month's. When the store fails, the call is allowed
-// uncharged and the error returned.
+// for a refusal, before it; a server reporting the month's
+// credits_limit, credits_used and credits_remaining takes them from
+// Month. When the store fails, the call is allowed uncharged and the
+// error returned.
 func (b *Budget) ReserveAt(ctx context.Context, key string, p Plan, max int64, t time.Time) (*Reservation, error) {
 	if max < 0 {
 		max = 0

@@ -10,9 +10,10 @@
 // saturates at MaxRetryAfter instead of wrapping, and a malformed value
 // counts as absent, so the delay reported is never negative. A 429 that
 // carries no usable Retry-After reports DefaultRetryAfter (60 seconds,
-// as seed 000's server caps it): the parsers report such a value as
-// absent, and the code that builds the caller's error value applies the
-// default (package envelope does; RetryAfterOrDefault is the shortcut).
+// long enough for a per-minute limit to reset): the parsers report such
+// a value as absent, and the code that builds the caller's error value
+// applies the default (package envelope does; RetryAfterOrDefault is the
+// shortcut).
 //
 // Parse reads everything else too: the X-RateLimit-Limit, -Remaining and
 // -Reset fields most APIs send (a Reset of 1e9 or more is a Unix epoch,
@@ -37,14 +38,16 @@
 //
 // A Guard counts requests per key in a fixed window and blocks a key that
 // goes over its limit for a block period, the way an edge flood rule does
-// (seed 003: 100 requests per 10 seconds, a 10-second block). A Budget
-// counts what each key spends per minute and per month, priced per call
-// (seed 004's messages and credits).
+// (by default 100 requests per 10 seconds, then a 10-second block). A
+// Budget counts what each key spends per minute and per month: messages,
+// and credits priced per call, reserved at a call's worst case before it
+// runs and settled at its actual price after.
 //
 // The state of all three sits behind the Store interface; MemoryStore
 // keeps it in the process, and replicas of a server that share a store
 // such as Redis implement Store over it without changing their callers.
 //
 // Every method that reads the clock has a twin that takes the time
-// (AllowAt beside Allow), so tests never sleep.
+// (AllowAt beside Allow), and a Limiter's or Guard's Now field sets the
+// clock that Allow and its Wrap middleware read, so tests never sleep.
 package ratelimit

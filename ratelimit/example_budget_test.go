@@ -9,7 +9,7 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 )
 
-// creditsError is how seed 004's server words a Budget's refusal of a
+// creditsError is how a credits API words a Budget's refusal of a
 // priced call: the budget gives the figures, the server the sentence.
 type creditsError struct {
 	Error          string `json:"error"`
@@ -26,7 +26,8 @@ type creditsError struct {
 }
 
 // A key that stops at its monthly allocation of 1,000 credits has spent
-// them all; a call that may cost 3 is refused with seed 004's figures.
+// them all; a call that may cost 3 is refused, and the refusal carries
+// the month's figures.
 func ExampleBudget() {
 	var budget ratelimit.Budget
 	ctx := context.Background()
@@ -88,7 +89,7 @@ func ExampleReservation() {
 	// other now: true minute used: 7 month used: 7
 }
 
-// Seed 004's message limit: every HTTP message takes a token, the
+// A per-minute message limit of 60: every HTTP message takes a token, the
 // handshake included, and the 61st message of a minute is answered 429
 // with message_rate_limited.
 func ExampleBudget_MessageAt() {

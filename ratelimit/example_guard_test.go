@@ -8,11 +8,11 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 )
 
-// Seed 003's edge flood guard in front of POST /mcp: 100 requests per 10
+// An edge flood guard in front of POST /mcp: 100 requests per 10
 // seconds keyed on the colo and the source address, then a 10-second
 // block answered with HTTP 429 and a JSON-RPC -32000 error.
 func ExampleGuard() {
-	var guard ratelimit.Guard // the zero Guard is seed 003's rule
+	var guard ratelimit.Guard // the zero Guard: 100 requests per 10 s, then a 10 s block
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	})

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Seed 000's read limit: 20 requests a second per token. The 21st request
+// A read limit of 20 requests a second per token. The 21st request
 // of a burst is refused, and its response carries these headers.
 func ExampleLimiter() {
 	l := ratelimit.NewLimiter(20, 20)
@@ -80,4 +80,23 @@ func ExampleLimiter_Wrap() {
 	// "Bearer t1": 429 remaining="0" retry-after="1800" {"error":{"code":"rate_limited","message":"too many requests"}}
 	// "": 200 remaining="" retry-after="" {"tags":["prod"]}
 	// "Bearer t2": 200 remaining="1" retry-after="" {"tags":["prod"]}
+}
+
+// A server that runs on its own clock sets Now, and the middleware reads
+// it: the refused token's bucket refills only when that clock moves.
+func ExampleLimiter_now() {
+	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	l := &ratelimit.Limiter{Rate: 1, Burst: 1, Now: func() time.Time { return now }}
+	h := l.Wrap(http.NotFoundHandler(), nil, nil)
+
+	for _, step := range []time.Duration{0, 0, time.Second} {
+		now = now.Add(step)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+		fmt.Println(now.Format(time.TimeOnly), w.Code)
+	}
+	// Output:
+	// 08:00:00 404
+	// 08:00:00 429
+	// 08:00:01 404
 }

@@ -50,7 +50,8 @@ func ExampleRetryAfter() {
 	// 1m0s
 }
 
-// The 429 of seed 000: the figures an error result carries.
+// A 429 from a limit of 20 requests a second: the figures an error result
+// carries.
 func ExampleParse() {
 	h := http.Header{}
 	h.Set("Retry-After", "1")

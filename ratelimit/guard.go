@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// EdgeBody is the body seed 003's edge flood guard answers a blocked
-// request with: a JSON-RPC error -32000 with a null id. Pass it to
-// RefuseWith.
+// EdgeBody is the body an edge flood guard in front of an MCP server
+// answers a blocked request with: a JSON-RPC error -32000 with a null id,
+// telling the client to slow down and retry after a few seconds. Pass it
+// to RefuseWith.
 const EdgeBody = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Rate limited at the edge. Slow down and retry after a few seconds."}}`
 
 // A Guard is a windowed flood guard with a block period, like a CDN's
@@ -20,8 +21,8 @@ const EdgeBody = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"R
 // again in a new window; with a Block shorter than Window, a key still
 // over Limit when its block ends is blocked anew on its next request.
 //
-// The zero Guard is seed 003's rule: 100 requests per 10 seconds, then a
-// 10-second block. A Guard must not be copied after first use, nor its
+// The zero Guard allows 100 requests per 10 seconds, then blocks the key
+// for 10 seconds. A Guard must not be copied after first use, nor its
 // fields changed. It is safe for concurrent use.
 type Guard struct {
 	Limit  int           // requests a key may make in a Window; zero means 100
@@ -36,6 +37,11 @@ type Guard struct {
 	// Store holds the counters. Nil means an in-memory store of the
 	// Guard's own.
 	Store Store
+
+	// Now is the clock that Allow and the handler of Wrap read, so a
+	// server can inject its own; nil means time.Now. AllowAt and Check
+	// take the time as an argument and do not read it.
+	Now func() time.Time
 
 	mem MemoryStore
 }
@@ -62,9 +68,9 @@ func (g *Guard) store() Store {
 }
 
 // Allow reports whether a request from key may pass now. It is shorthand
-// for AllowAt(key, time.Now()).
+// for AllowAt(key, g.Now()), with time.Now when Now is nil.
 func (g *Guard) Allow(key string) Decision {
-	return g.AllowAt(key, time.Now())
+	return g.AllowAt(key, clock(g.Now)())
 }
 
 // AllowAt reports whether a request from key may pass at time t, and
@@ -121,11 +127,12 @@ func (g *Guard) Check(ctx context.Context, key string, t time.Time) (Decision, e
 	return d, nil
 }
 
-// Wrap returns a handler that counts each request r under key(r) before
-// it reaches next; it works as Limiter.Wrap does. For seed 003's answer,
-// pass RefuseWith("application/json", []byte(EdgeBody)) as refuse.
+// Wrap returns a handler that counts each request r under key(r), at the
+// time g.Now reports, before it reaches next; it works as Limiter.Wrap
+// does. To answer a blocked request with a JSON-RPC error, pass
+// RefuseWith("application/json", []byte(EdgeBody)) as refuse.
 func (g *Guard) Wrap(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision)) http.Handler {
-	return newLimitHandler(next, key, refuse, g.Check)
+	return newLimitHandler(next, key, refuse, g.Check, g.Now)
 }
 
 // RefuseWith returns a refuse function for Limiter.Wrap and Guard.Wrap

@@ -27,13 +27,13 @@ func TestEdgeBodyIsTheSeeds(t *testing.T) {
 // the block lifts after its 10 seconds.
 func TestGuardSeed003Load(t *testing.T) {
 	clock := &limiterClock{t: limiterT0}
-	var g Guard // seed 003's defaults
+	g := Guard{Now: clock.now} // seed 003's defaults
 	served := 0
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served++
 		w.WriteHeader(http.StatusOK)
 	})
-	h := withClock(g.Wrap(next, SourceKey("Cf-Ipcountry"), RefuseWith("application/json", []byte(EdgeBody))), clock)
+	h := g.Wrap(next, SourceKey("Cf-Ipcountry"), RefuseWith("application/json", []byte(EdgeBody)))
 
 	type answer struct {
 		Status      int
@@ -102,12 +102,6 @@ func TestGuardSeed003Load(t *testing.T) {
 }
 
 func TestGuardAllowAt(t *testing.T) {
-	type step struct {
-		key  string
-		at   time.Duration
-		n    int
-		want Decision
-	}
 	tests := []struct {
 		name  string
 		g     *Guard
@@ -149,17 +143,7 @@ func TestGuardAllowAt(t *testing.T) {
 		},
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for i, s := range tt.steps {
-				var got Decision
-				for range s.n {
-					got = tt.g.AllowAt(s.key, limiterT0.Add(s.at))
-				}
-				if diff := cmp.Diff(s.want, got); diff != "" {
-					t.Errorf("step %d (%s at %v): decision mismatch (-want +got):\n%s", i, s.key, s.at, diff)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { runSteps(t, tt.g.AllowAt, tt.steps) })
 	}
 }
 

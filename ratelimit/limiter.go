@@ -38,6 +38,11 @@ type Limiter struct {
 	// store of the Limiter's own.
 	Store Store
 
+	// Now is the clock that Allow and the handler of Wrap read, so a
+	// server can inject its own; nil means time.Now. AllowAt and Check
+	// take the time as an argument and do not read it.
+	Now func() time.Time
+
 	mem MemoryStore
 }
 
@@ -69,9 +74,9 @@ type Decision struct {
 }
 
 // Allow reports whether a request for key may happen now. It is shorthand
-// for AllowAt(key, time.Now()).
+// for AllowAt(key, l.Now()), with time.Now when Now is nil.
 func (l *Limiter) Allow(key string) Decision {
-	return l.AllowAt(key, time.Now())
+	return l.AllowAt(key, clock(l.Now)())
 }
 
 // AllowAt reports whether a request for key may happen at time t, and
@@ -122,8 +127,8 @@ func (l *Limiter) complete(d *Decision, b Bucket) {
 }
 
 // Wrap returns a handler that takes a token from the bucket of key(r)
-// for each request r before it reaches next; a nil key keys requests on
-// SourceIP. An empty key skips limiting (a server in no-auth mode has no
+// for each request r, at the time l.Now reports, before it reaches next; a
+// nil key keys requests on SourceIP. An empty key skips limiting (a server in no-auth mode has no
 // token to key a bucket on), as does a failing store.
 //
 // Every limited response carries the decision's headers (see SetHeaders).
@@ -132,14 +137,22 @@ func (l *Limiter) complete(d *Decision, b Bucket) {
 // (http.StatusTooManyRequests) and a body. A nil refuse answers 429 with
 // a plain-text body.
 func (l *Limiter) Wrap(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision)) http.Handler {
-	return newLimitHandler(next, key, refuse, l.Check)
+	return newLimitHandler(next, key, refuse, l.Check, l.Now)
 }
 
-func newLimitHandler(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision), check func(context.Context, string, time.Time) (Decision, error)) *limitHandler {
+// clock returns now, or time.Now when now is nil.
+func clock(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
+}
+
+func newLimitHandler(next http.Handler, key func(*http.Request) string, refuse func(http.ResponseWriter, *http.Request, Decision), check func(context.Context, string, time.Time) (Decision, error), now func() time.Time) *limitHandler {
 	if key == nil {
 		key = SourceIP
 	}
-	return &limitHandler{next: next, key: key, refuse: refuse, check: check}
+	return &limitHandler{next: next, key: key, refuse: refuse, check: check, now: clock(now)}
 }
 
 // limitHandler is the handler Limiter.Wrap and Guard.Wrap return.
@@ -148,7 +161,7 @@ type limitHandler struct {
 	key    func(*http.Request) string
 	refuse func(http.ResponseWriter, *http.Request, Decision)
 	check  func(context.Context, string, time.Time) (Decision, error)
-	now    func() time.Time // nil means time.Now
+	now    func() time.Time
 }
 
 func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -157,11 +170,7 @@ func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	now := time.Now
-	if h.now != nil {
-		now = h.now
-	}
-	d, err := h.check(r.Context(), k, now())
+	d, err := h.check(r.Context(), k, h.now())
 	if err != nil {
 		h.next.ServeHTTP(w, r)
 		return

@@ -19,13 +19,30 @@ import (
 // limiterT0 is the clock's start in the server-side tests.
 var limiterT0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-func TestLimiterAllowAt(t *testing.T) {
-	type step struct {
-		key  string
-		at   time.Duration // since limiterT0
-		n    int           // requests at that time; the last one's decision is compared
-		want Decision
+// step is one moment of a limiter's or a guard's timeline.
+type step struct {
+	key  string
+	at   time.Duration // since limiterT0
+	n    int           // requests at that time; the last one's decision is compared
+	want Decision
+}
+
+// runSteps makes each step's requests with allowAt and compares the last
+// decision of each step with its want.
+func runSteps(t *testing.T, allowAt func(key string, t time.Time) Decision, steps []step) {
+	t.Helper()
+	for i, s := range steps {
+		var got Decision
+		for range s.n {
+			got = allowAt(s.key, limiterT0.Add(s.at))
+		}
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Errorf("step %d (%s at %v): decision mismatch (-want +got):\n%s", i, s.key, s.at, diff)
+		}
 	}
+}
+
+func TestLimiterAllowAt(t *testing.T) {
 	tests := []struct {
 		name  string
 		l     *Limiter
@@ -72,17 +89,7 @@ func TestLimiterAllowAt(t *testing.T) {
 		},
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for i, s := range tt.steps {
-				var got Decision
-				for range s.n {
-					got = tt.l.AllowAt(s.key, limiterT0.Add(s.at))
-				}
-				if diff := cmp.Diff(s.want, got); diff != "" {
-					t.Errorf("step %d (%s at %v): decision mismatch (-want +got):\n%s", i, s.key, s.at, diff)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { runSteps(t, tt.l.AllowAt, tt.steps) })
 	}
 }
 
@@ -227,15 +234,10 @@ func (c *limiterClock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// withClock makes h, a handler of Wrap, read the time from c.
-func withClock(h http.Handler, c *limiterClock) http.Handler {
-	h.(*limitHandler).now = c.now
-	return h
-}
-
 func TestLimiterWrap(t *testing.T) {
 	clock := &limiterClock{t: limiterT0}
 	l := NewLimiter(20, 20)
+	l.Now = clock.now
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"tags":[]}`)
 	})
@@ -245,7 +247,7 @@ func TestLimiterWrap(t *testing.T) {
 		w.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprintf(w, `{"error":{"code":"rate_limited","message":"retry in %v"}}`, d.RetryAfter)
 	}
-	h := withClock(l.Wrap(next, token, refuse), clock)
+	h := l.Wrap(next, token, refuse)
 
 	type answer struct {
 		Status int
@@ -315,7 +317,8 @@ func TestLimiterWrap(t *testing.T) {
 
 func TestLimiterWrapDefaultRefusal(t *testing.T) {
 	clock := &limiterClock{t: limiterT0}
-	h := withClock(NewLimiter(1, 1).Wrap(http.NotFoundHandler(), nil, nil), clock) // keyed on SourceIP
+	l := &Limiter{Rate: 1, Burst: 1, Now: clock.now}
+	h := l.Wrap(http.NotFoundHandler(), nil, nil) // keyed on SourceIP
 	var got []int
 	for range 2 {
 		w := httptest.NewRecorder()
@@ -453,5 +456,50 @@ func TestLimiterAllowZeroAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(1000, func() { l.Allow("known") }); n != 0 {
 		t.Errorf("Allow for a known key: %v allocations, want 0", n)
+	}
+}
+
+// Allow reads the Now field's clock, and time.Now without one: a bucket
+// emptied at the injected time refills only when that clock moves.
+func TestAllowReadsNow(t *testing.T) {
+	type allower interface {
+		Allow(key string) Decision
+		AllowAt(key string, t time.Time) Decision
+	}
+	tests := []struct {
+		name string
+		new  func(now func() time.Time) allower
+	}{
+		{"Limiter", func(now func() time.Time) allower { return &Limiter{Rate: 1, Burst: 1, Now: now} }},
+		{"Guard", func(now func() time.Time) allower { return &Guard{Limit: 1, Window: time.Second, Now: now} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &limiterClock{t: limiterT0}
+			l := tt.new(clock.now)
+			var got []bool
+			for _, d := range []time.Duration{0, 0, time.Second, 0} {
+				clock.advance(d)
+				got = append(got, l.Allow("k").OK)
+			}
+			if diff := cmp.Diff([]bool{true, false, true, false}, got); diff != "" {
+				t.Errorf("decisions with an injected clock mismatch (-want +got):\n%s", diff)
+			}
+
+			// Without Now, the system clock: the token Allow took is
+			// still missing at time.Now (it would be back had Allow
+			// read any time long past), and back two seconds later.
+			l = tt.new(nil)
+			if d := l.Allow("k"); !d.OK {
+				t.Errorf("Allow on the system clock = %+v; want allowed", d)
+			}
+			now := time.Now()
+			if d := l.AllowAt("k", now); d.OK {
+				t.Errorf("AllowAt(time.Now()) after Allow = %+v; want refused", d)
+			}
+			if d := l.AllowAt("k", now.Add(2*time.Second)); !d.OK {
+				t.Errorf("AllowAt(time.Now()+2s) after Allow = %+v; want allowed", d)
+			}
+		})
 	}
 }

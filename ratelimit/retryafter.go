@@ -13,9 +13,10 @@ import (
 // without overflowing time.Duration.
 const MaxRetryAfter = 1 << 31 * time.Second
 
-// DefaultRetryAfter is the delay a 429 reports when it carries no usable
-// Retry-After (seed 000: "a 429 with no Retry-After header reports
-// retryAfterSeconds: 60, the cap the server applies to it").
+// DefaultRetryAfter is the delay to report for a 429 that carries no
+// usable Retry-After: 60 seconds, a cap long enough for a per-minute
+// limit to have reset, so an agent told to wait this long does not come
+// back too early.
 //
 // The parsers in this package never apply it: a missing or malformed
 // Retry-After is reported as absent (ok == false), so the caller can tell

@@ -4,11 +4,11 @@ import (
 	"net/http"
 )
 
-// GetTransport is an http.RoundTripper that applies seed 003's policy: a
+// GetTransport is an http.RoundTripper that re-sends a failed read: a
 // GET or HEAD request that fails with a network error or a 5xx status is
-// sent once more, at once. GET is what the seed names; HEAD is the same
-// request without the body, just as safe to repeat (RFC 9110 section
-// 9.2.1), so it is treated alike. Every other method is sent once.
+// sent once more, at once. Both methods are safe to repeat (RFC 9110
+// section 9.2.1); every other method is sent once, since repeating it
+// could do its work twice.
 //
 // The request goes back as it is, without a second attempt, when its
 // context is done (a cancelled or expired request is not a failure to

@@ -54,14 +54,7 @@ func TestGetTransport(t *testing.T) {
 				}
 			}}
 			req, _ := http.NewRequest(tt.method, u.URL, tt.body)
-			resp, err := tr.RoundTrip(req)
-			if err != nil {
-				got.Err = err.Error()
-			} else {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				got.Status, got.Body = resp.StatusCode, string(b)
-			}
+			got.record(tr.RoundTrip(req))
 			got.Requests = u.requests()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

@@ -10,7 +10,8 @@ import (
 )
 
 // DefaultMaxWait is the longest Retry-After that Transport waits out when
-// its MaxWait is zero (seed 000: "2 seconds or less").
+// its MaxWait is zero: a 429 asking for 2 seconds or less is waited out
+// and sent once more.
 const DefaultMaxWait = 2 * time.Second
 
 // MaxDrain is how many bytes of a response body are read before it is
@@ -19,7 +20,7 @@ const DefaultMaxWait = 2 * time.Second
 // for nothing.
 const MaxDrain = 64 << 10
 
-// Transport is an http.RoundTripper that applies seed 000's policy: a 429
+// Transport is an http.RoundTripper that retries a grazed rate limit: a 429
 // response whose Retry-After asks for at most MaxWait is drained,
 // closed, waited out, and the request sent once more; every other
 // response, and any error, goes back at once.

@@ -102,6 +102,18 @@ type outcome struct {
 	Retries  int             // OnRetry calls
 }
 
+// record notes what RoundTrip returned: the error's text, or the status
+// and the whole body of the response, which it closes.
+func (o *outcome) record(resp *http.Response, err error) {
+	if err != nil {
+		o.Err = err.Error()
+		return
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	o.Status, o.Body = resp.StatusCode, string(b)
+}
+
 func TestTransport(t *testing.T) {
 	post := func(u string) *http.Request {
 		r, _ := http.NewRequest("POST", u, strings.NewReader(`{"q":1}`)) // GetBody set
@@ -173,14 +185,7 @@ func TestTransport(t *testing.T) {
 			if tt.req != nil {
 				req = tt.req(u.URL)
 			}
-			resp, err := tr.RoundTrip(req)
-			if err != nil {
-				got.Err = err.Error()
-			} else {
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				got.Status, got.Body = resp.StatusCode, string(b)
-			}
+			got.record(tr.RoundTrip(req))
 			got.Requests, got.Waits = u.requests(), clock.waits
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

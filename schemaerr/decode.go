@@ -174,15 +174,9 @@ func (d *decoder) count() bool {
 }
 
 func (d *decoder) parseArray(depth int) bool {
-	if !d.enter(depth) {
-		return false
-	}
-	self := d.add(value{kind: kArray})
-	d.pos++ // [
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return true
+	self, done, ok := d.open(depth, kArray, ']')
+	if done || !ok {
+		return ok
 	}
 	prev := int32(-1)
 	for {
@@ -193,38 +187,16 @@ func (d *decoder) parseArray(depth int) bool {
 		if !d.parse(depth) {
 			return false
 		}
-		if prev >= 0 {
-			d.vals[prev].next = idx
-		}
-		prev = idx
-		d.vals[self].n++
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.syntax("unexpected end of input in array")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.skipSpace()
-		case ']':
-			d.pos++
-			return true
-		default:
-			return d.syntax("expected ',' or ']' in array")
+		if done, ok := d.link(self, idx, &prev, ']', "array"); done || !ok {
+			return ok
 		}
 	}
 }
 
 func (d *decoder) parseObject(depth int) bool {
-	if !d.enter(depth) {
-		return false
-	}
-	self := d.add(value{kind: kObject})
-	d.pos++ // {
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return true
+	self, done, ok := d.open(depth, kObject, '}')
+	if done || !ok {
+		return ok
 	}
 	prev := int32(-1)
 	for {
@@ -250,26 +222,52 @@ func (d *decoder) parseObject(depth int) bool {
 		}
 		m := &d.vals[idx]
 		m.ks, m.ke, m.kesc = ks, ke, kesc
-		if prev >= 0 {
-			d.vals[prev].next = idx
-		}
-		prev = idx
-		d.vals[self].n++
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.syntax("unexpected end of input in object")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.skipSpace()
-		case '}':
-			d.pos++
-			return true
-		default:
-			return d.syntax("expected ',' or '}' in object")
+		if done, ok := d.link(self, idx, &prev, '}', "object"); done || !ok {
+			return ok
 		}
 	}
+}
+
+// open starts the array or object of kind k whose opening byte is at
+// d.pos: it adds the container's value and steps past the byte. done
+// reports a container closed at once by end.
+func (d *decoder) open(depth int, k vkind, end byte) (self int32, done, ok bool) {
+	if !d.enter(depth) {
+		return 0, false, false
+	}
+	self = d.add(value{kind: k})
+	d.pos++ // [ or {
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == end {
+		d.pos++
+		return self, true, true
+	}
+	return self, false, true
+}
+
+// link makes the element just parsed at idx the next one of container
+// self after *prev, then consumes the ',' or the closing end after it;
+// done reports the close. in names the container in a syntax error.
+func (d *decoder) link(self, idx int32, prev *int32, end byte, in string) (done, ok bool) {
+	if *prev >= 0 {
+		d.vals[*prev].next = idx
+	}
+	*prev = idx
+	d.vals[self].n++
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.syntax("unexpected end of input in " + in)
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		d.skipSpace()
+		return false, true
+	case end:
+		d.pos++
+		return true, true
+	}
+	return false, d.syntax("expected ',' or '" + string(end) + "' in " + in)
 }
 
 // parseString scans a string token at d.pos and returns the span of its content.

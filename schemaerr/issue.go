@@ -57,23 +57,7 @@ func (i Issue) String() string {
 // for a property and "[n]" for an array index: "filter.window.hours", "tags[2]".
 func DotPath(path []any) string {
 	var b strings.Builder
-	for k, seg := range path {
-		switch seg := seg.(type) {
-		case int:
-			if k == 0 {
-				b.WriteString(strconv.Itoa(seg))
-			} else {
-				b.WriteByte('[')
-				b.WriteString(strconv.Itoa(seg))
-				b.WriteByte(']')
-			}
-		case string:
-			if k > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(seg)
-		}
-	}
+	writePath(&b, path)
 	return b.String()
 }
 
@@ -121,6 +105,7 @@ func Text(tool string, issues []Issue) string {
 	return b.String()
 }
 
+// writePath writes path to b as DotPath returns it.
 func writePath(b *strings.Builder, path []any) {
 	for k, seg := range path {
 		switch seg := seg.(type) {

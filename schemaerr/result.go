@@ -65,7 +65,7 @@ func (e *RPCError) Error() string {
 }
 
 // Invalid returns a -32602 error with the given data.code and message: the form of a server's
-// own refusal, such as seed 004's unknown_signal.
+// own refusal, such as unknown_signal for a name the server does not publish.
 func Invalid(code, message string) *RPCError {
 	return &RPCError{Code: InvalidParams, Message: message, Data: &ErrorData{Code: code}}
 }

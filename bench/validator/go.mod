@@ -1,6 +1,6 @@
 module github.com/mcperr/mcperr/bench/validator
 
-go 1.26.0
+go 1.25.0
 
 require (
 	github.com/google/jsonschema-go v0.4.3

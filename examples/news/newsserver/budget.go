@@ -1,0 +1,137 @@
+package newsserver
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+// account is one API key's state: its plan and its watches. What it spends
+// is counted by the server's ratelimit.Budget under the account's id (never
+// the key itself). The local stdio server uses an account with no key, no
+// limits and no watch store.
+type account struct {
+	id    string
+	key   Key
+	local bool
+
+	mu      sync.Mutex // guards watches
+	watches []*watch
+}
+
+// plan is the account's plan in ratelimit's terms.
+func (a *account) plan() ratelimit.Plan {
+	return ratelimit.Plan{
+		MessagesPerMinute: int64(a.key.MessagesPerMinute),
+		CreditsPerMinute:  a.key.CreditsPerMinute,
+		CreditsPerMonth:   a.key.MonthlyCredits,
+		StopAtAllocation:  a.key.StopsAtAllocation,
+	}
+}
+
+func monthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// seconds writes n seconds for a sentence.
+func seconds(n int64) string {
+	if n == 1 {
+		return "1 second"
+	}
+	return fmt.Sprintf("%d seconds", n)
+}
+
+// usage is an account's credit figures for the month, as the REST headers
+// and tool errors carry them.
+type usage struct {
+	Limit, Used, Remaining int64
+}
+
+func balanceOf(u ratelimit.Usage) *usage { return &usage{u.Limit, u.Used, u.Remaining} }
+
+// figures fills a tool error's month figures.
+func figures(e *ToolError, u ratelimit.Usage) {
+	e.CreditsLimit, e.CreditsUsed, e.CreditsRemaining = ptr(u.Limit), ptr(u.Used), ptr(u.Remaining)
+}
+
+// takeMessage counts one HTTP message of the account at t, or reports how
+// long until its next minute when this one's messages are spent. A budget
+// store that fails lets the message through.
+func (s *Server) takeMessage(ctx context.Context, a *account, t time.Time) (ok bool, retryAfterSecs int64) {
+	v, err := s.budget.MessageAt(ctx, a.id, a.plan(), t)
+	if err != nil || v.OK {
+		return true, 0
+	}
+	return false, v.RetryAfterSeconds()
+}
+
+// balance reads the account's month figures at t (a reservation of
+// nothing).
+func (s *Server) balance(ctx context.Context, a *account, t time.Time) usage {
+	r, _ := s.budget.ReserveAt(ctx, a.id, a.plan(), 0, t)
+	return *balanceOf(r.Month)
+}
+
+// reserve holds the call's worst case against the month and this minute's
+// credits, or refuses it with insufficient_credits or credit_rate_limited.
+// A reservation that passes must be settled (settle).
+func (s *Server) reserve(ctx context.Context, a *account, p Credits, t time.Time) (*ratelimit.Reservation, *ToolError) {
+	if a.local {
+		return nil, nil
+	}
+	r, err := s.budget.ReserveAt(ctx, a.id, a.plan(), p.Max, t)
+	if err != nil || r.OK {
+		return r, nil // a failing store lets the call through uncharged
+	}
+	var e *ToolError
+	switch r.Refusal {
+	case ratelimit.InsufficientCredits:
+		next := monthStart(t).AddDate(0, 1, 0)
+		e = newError(InsufficientCredits,
+			"this call can cost up to %d credits and %d are left this month; the allocation renews at %s. A cheaper call may still fit, or upgrade the plan",
+			p.Max, r.Month.Remaining, next.Format(time.RFC3339))
+	default:
+		e = newError(CreditRateLimited,
+			"this call can cost up to %d credits and this minute's credits are spent (%d of %d a minute left); retry after %s",
+			p.Max, r.Credits.Remaining, r.Credits.Limit, seconds(r.RetryAfterSeconds()))
+	}
+	e.RetryAfterSecs = r.RetryAfterSeconds()
+	e.Credits = &p
+	figures(e, r.Month)
+	return nil, e
+}
+
+// settle charges a reserved call what it cost (0 when it failed) and
+// returns the month's figures after the charge.
+func (s *Server) settle(ctx context.Context, r *ratelimit.Reservation, cost int64, t time.Time) *usage {
+	if r == nil {
+		return nil
+	}
+	r.SettleAt(ctx, cost, t)
+	used := r.Month.Used - r.Reserved() + cost
+	return &usage{r.Month.Limit, used, max(r.Month.Limit-used, 0)}
+}
+
+// spend charges n credits to the account at t, outside any call: tests and
+// the tour use it to stage a spent month (minute false) or a spent minute
+// (minute true, which counts against the month too).
+func (s *Server) spend(ctx context.Context, a *account, n int64, minute bool, t time.Time) {
+	p := ratelimit.Plan{}
+	if minute {
+		p.CreditsPerMinute = 1 << 62
+	}
+	r, _ := s.budget.ReserveAt(ctx, a.id, p, n, t)
+	r.SettleAt(ctx, n, t)
+}
+
+// spendMessages counts n messages of the account at t.
+func (s *Server) spendMessages(ctx context.Context, a *account, n int, t time.Time) {
+	p := ratelimit.Plan{MessagesPerMinute: 1 << 62}
+	for range n {
+		s.budget.MessageAt(ctx, a.id, p, t)
+	}
+}

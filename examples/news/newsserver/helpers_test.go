@@ -1,0 +1,137 @@
+package newsserver
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// clock is an injected clock tests move by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock(s string) *clock {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return &clock{t: t}
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// testNow is the instant of the seed's insufficient_credits example: 394200
+// seconds (4 days 13.5 hours) before the month ends.
+const testNow = "2026-11-26T10:30:00Z"
+
+func newTestServer(t *testing.T) (*Server, *clock) {
+	t.Helper()
+	c := newClock(testNow)
+	return New(Config{Now: c.Now}), c
+}
+
+// callJSON runs a tool for the key's account (or the local account when key
+// is "") and returns the outcome.
+func callJSON(t *testing.T, s *Server, key, tool, args string) outcome {
+	t.Helper()
+	acct := s.local
+	if key != "" {
+		acct = s.account(key)
+		if acct == nil {
+			t.Fatalf("no account %q", key)
+		}
+	}
+	tl := s.tool(tool)
+	if tl == nil {
+		t.Fatalf("no tool %q", tool)
+	}
+	out := s.call(t.Context(), acct, tl, json.RawMessage(args))
+	if out.ok != nil {
+		checkOutput(t, tl, out.ok)
+	}
+	return out
+}
+
+var (
+	schemaMu sync.Mutex
+	compiled = map[string]*jsonschema.Schema{}
+)
+
+// checkOutput fails the test when a payload does not match its tool's
+// outputSchema.
+func checkOutput(t *testing.T, tl *tool, payload any) {
+	t.Helper()
+	schemaMu.Lock()
+	sc := compiled[tl.name]
+	if sc == nil {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tl.output))
+		if err != nil {
+			t.Fatalf("%s: outputSchema is not JSON: %v", tl.name, err)
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		if err := c.AddResource("out.json", doc); err != nil {
+			t.Fatal(err)
+		}
+		if sc, err = c.Compile("out.json"); err != nil {
+			t.Fatalf("%s: outputSchema does not compile: %v", tl.name, err)
+		}
+		compiled[tl.name] = sc
+	}
+	schemaMu.Unlock()
+	b, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Validate(v); err != nil {
+		t.Errorf("%s: structuredContent does not match its outputSchema: %v\n%s", tl.name, err, b)
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}

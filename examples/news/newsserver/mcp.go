@@ -1,0 +1,142 @@
+package newsserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the server's version, as it reports itself in the handshake.
+const Version = "0.1.0"
+
+// MCPServer returns the local MCP server: the eight tools over the index,
+// with no API key and no watch store, so the watch tools answer with the
+// tool error unsupported. Run it on stdio with
+//
+//	s.MCPServer().Run(ctx, &mcp.StdioTransport{})
+func (s *Server) MCPServer() *mcp.Server { return s.mcpServer(false) }
+
+// mcpServer builds the go-sdk server. A hosted one charges the account of
+// the call's Authorization header.
+func (s *Server) mcpServer(hosted bool) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "news", Title: "News index", Version: Version}, &mcp.ServerOptions{
+		Instructions: "Search a news story index. Errors are JSON objects with a code; results carry credits_charged and say whether they are complete (partial, coverage).",
+	})
+	for _, t := range s.tools {
+		srv.AddTool(&mcp.Tool{
+			Name:         t.name,
+			Description:  t.desc,
+			InputSchema:  inputSchema(t.params, true),
+			OutputSchema: json.RawMessage(t.output),
+		}, s.handler(t, hosted))
+	}
+	srv.AddReceivingMiddleware(s.unknownTool)
+	return srv
+}
+
+// unknownTool answers a tools/call naming no tool with JSON-RPC -32601: the
+// request is unroutable (the go-sdk's own answer would be -32602).
+func (s *Server) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			if r, ok := req.(*mcp.CallToolRequest); ok && s.tool(r.Params.Name) == nil {
+				return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(r.Params.Name), strings.Join(s.toolNames(), ", "))}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// unknownToolError travels as JSON-RPC -32601 with its own message. It is
+// not a *jsonrpc.Error, because the go-sdk rewrites the message of any
+// -32601 it is handed to "method not found: \"tools/call\"", which would
+// tell the client the method, rather than the tool, is unknown.
+type unknownToolError struct{ msg string }
+
+func (e *unknownToolError) Error() string { return e.msg }
+
+// As lets the go-sdk find the JSON-RPC code.
+func (e *unknownToolError) As(target any) bool {
+	if p, ok := target.(**jsonrpc.Error); ok {
+		*p = &jsonrpc.Error{Code: int64(errkind.MethodNotFound), Message: e.msg}
+		return true
+	}
+	return false
+}
+
+func (s *Server) toolNames() []string {
+	var names []string
+	for _, t := range s.tools {
+		names = append(names, t.name)
+	}
+	return names
+}
+
+func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		acct := s.local
+		if hosted {
+			var h http.Header
+			if req.Extra != nil {
+				h = req.Extra.Header
+			}
+			acct = s.account(bearer(h))
+			if acct == nil {
+				// The HTTP front refuses a missing or invalid key with a
+				// 401 before any message is read; this is the fallback.
+				return toMCP(envelope.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
+			}
+		}
+		out := s.call(ctx, acct, t, req.Params.Arguments)
+		switch {
+		case out.argErr != nil:
+			return nil, rpcError(out.argErr)
+		case out.toolErr != nil:
+			return toMCP(envelope.JSONError(out.toolErr)), nil
+		}
+		res, err := envelope.Success(out.ok)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: int64(errkind.InternalError), Message: "the result could not be encoded"}
+		}
+		return toMCP(res), nil
+	}
+}
+
+// rpcError is the JSON-RPC -32602 of the hint dialect:
+// {"code":-32602,"message":"Unknown parameter 'langauge'. Did you mean 'language'?","data":{"code":"unknown_parameter"}}.
+func rpcError(e *ArgError) *jsonrpc.Error {
+	data, _ := json.Marshal(struct {
+		Code errkind.Kind `json:"code"`
+	}{e.Code})
+	return &jsonrpc.Error{Code: int64(errkind.InvalidParams), Message: e.Message, Data: data}
+}
+
+// toMCP converts an envelope result to the go-sdk's type, keeping the one
+// encoding of structuredContent.
+func toMCP(r *envelope.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: r.IsError}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	if r.StructuredContent != nil {
+		out.StructuredContent = r.StructuredContent
+	}
+	return out
+}
+
+// bearer returns the key of an "Authorization: Bearer <key>" header, or "".
+func bearer(h http.Header) string {
+	v := h.Get("Authorization")
+	scheme, key, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(key)
+}

@@ -1,0 +1,175 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// serveStdio runs a no-auth Server (its upstream unreachable) on Stdio over
+// input and returns the output lines.
+func serveStdio(t testing.TB, input string) []string {
+	return serveStdioMax(t, input, 0)
+}
+
+func serveStdioMax(t testing.TB, input string, maxLine int) []string {
+	t.Helper()
+	s, err := New(Config{BaseURL: "http://127.0.0.1:1", Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.Run(ctx, &Stdio{In: strings.NewReader(input), Out: &out, Drain: time.Second, MaxLine: maxLine})
+	text := strings.TrimRight(out.String(), "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, "\n")
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+
+func TestStdio(t *testing.T) {
+	parse := `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
+	tests := []struct {
+		name  string
+		input []string
+		want  []string // lines other than initialize's answer, in order
+	}{
+		{"not JSON", []string{"garbage", "{"}, []string{parse, parse}},
+		{"not a message", []string{`"text"`, `[1]`, `{"foo":1}`}, []string{
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+		}},
+		{"bad id or params", []string{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, `{"jsonrpc":"2.0","id":2.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":"x","method":"ping","params":"p"}`}, []string{
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
+			`{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request"}}`,
+		}},
+		{"answers in flight at the end of input", []string{
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vexlo_list_tags"}}`,
+		}, []string{`network_error`}},
+		{"the seed's rejection, unescaped", []string{
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vexlo_get_values","arguments":{"traceId":"x","path":["","AA","AB","AC","AD","AE","AF","AG","AH"]}}}`,
+		}, []string{`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path"}],"isError":true}}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := serveStdio(t, strings.Join(append([]string{initLine}, tt.input...), "\n")+"\n")
+			var got []string
+			for _, l := range lines {
+				switch {
+				case strings.Contains(l, `"serverInfo"`):
+				case strings.Contains(l, `network_error`):
+					got = append(got, "network_error")
+				default:
+					got = append(got, l)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStdioLongLine(t *testing.T) {
+	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", 200<<10) + `"}}`
+	lines := serveStdioMax(t, long+"\n"+initLine+"\n", 100<<10)
+	want := []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`}
+	if len(lines) != 2 || lines[0] != want[0] || !strings.Contains(lines[1], "serverInfo") {
+		t.Errorf("got %.300q", lines)
+	}
+}
+
+func TestUnescapeHTML(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"a \u003c= b \u0026 c \u003e d"`, `"a <= b & c > d"`},
+		{`"\\u003c"`, `"\\u003c"`}, // an escaped backslash, then text
+		{`"\\\u003c"`, `"\\<"`},
+		{`"\u00e9\n"`, `"\u00e9\n"`},
+		{`"tail \`, `"tail \`},
+	}
+	for _, tt := range tests {
+		if got := string(unescapeHTML([]byte(tt.in))); got != tt.want {
+			t.Errorf("unescapeHTML(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzUnescapeHTML: the output is the same JSON value as the input.
+func FuzzUnescapeHTML(f *testing.F) {
+	for _, s := range []string{`"\u003c=8"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`, `"x"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var want any
+		if json.Unmarshal(in, &want) != nil {
+			return
+		}
+		out := unescapeHTML(in)
+		var got any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q became %q, not JSON: %v", in, out, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%q became %q (-want +got):\n%s", in, out, diff)
+		}
+	})
+}
+
+// FuzzStdio: whatever arrives on stdin, the server does not crash and every
+// line it writes is JSON.
+func FuzzStdio(f *testing.F) {
+	f.Add([]byte(initLine + "\ngarbage\n"))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n"))
+	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"vexlo_get_values","arguments":{"path":[1]}}}` + "\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, l := range serveStdio(t, string(in)) {
+			if !json.Valid([]byte(l)) {
+				t.Fatalf("output line is not JSON: %q", l)
+			}
+		}
+	})
+}
+
+// FuzzShape: the one-pass scan of a body's top level agrees with decoding
+// it into a map.
+func FuzzShape(f *testing.F) {
+	for _, s := range []string{`{"tags":["a"],"x":{"y":"}"}}`, `{"a":1,"tags":"s"}`, `{}`, `[1]`, `{"t\u0061gs":[]}`, `{"x":"\\\"","tags":[{}]}`} {
+		f.Add([]byte(s))
+	}
+	want := []member{{"tags", '['}, {"x", '{'}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		found, ok := topMembers(raw, want)
+		if !ok {
+			return
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			t.Fatalf("%q: scanned as an object, does not decode as one", raw)
+		}
+		var exp uint64
+		for i, w := range want {
+			if v := m[w.name]; len(v) > 0 && v[0] == w.start {
+				exp |= 1 << i
+			}
+		}
+		if found != exp {
+			t.Fatalf("%q: scan found %b, decode %b", raw, found, exp)
+		}
+	})
+}

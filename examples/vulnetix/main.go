@@ -1,0 +1,162 @@
+// Command vulnetix is the Vulnetix MCP server: vulnerability lookups from the
+// Vulnetix VDB over MCP Streamable HTTP (protocol revision 2026-07-28,
+// stateless), with every error of seed 003 in the shape the seed gives it.
+//
+// Usage:
+//
+//	go run ./vulnetix -demo                 # with the embedded vdb-api
+//	VULNETIX_API_URL=https://... go run ./vulnetix
+//	go run ./vulnetix -demo-addr 127.0.0.1:8788   # only the embedded vdb-api
+//
+// Flags:
+//
+//	-addr HOST:PORT        listen address of POST /mcp and GET /healthz (default 127.0.0.1:8787)
+//	-demo                  start the embedded vdb-api on loopback and use it
+//	-demo-addr HOST:PORT   run only the embedded vdb-api, on this address
+//	-allow-host NAME       add a Host name to the allowlist (repeatable)
+//	-allow-origin ORIGIN   add an Origin to the allowlist (repeatable)
+//	-edge-limit N          edge flood guard: requests per window per source (default 100)
+//	-edge-window D         its window (default 10s)
+//	-edge-block D          how long a source over the limit is refused (default 10s)
+//	-edge-colo-header H    also key the guard on this CDN location header when present
+//
+// Environment:
+//
+//	VULNETIX_API_URL  base URL of vdb-api (ignored with -demo)
+//	MCP_AEAD_KEY      32 bytes as 64 hex digits; seals login handles. Without
+//	                  it the login tools answer that they cannot run.
+//
+// The caller's credential is the Authorization: Bearer header of each MCP
+// request; it is forwarded to vdb-api and never logged. With -demo, the keys
+// of package vdbdemo work (vdb-demo-community, vdb-demo-quota, ...).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcperr/mcperr/examples/vulnetix/mcpserver"
+	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
+)
+
+// list is a repeatable string flag.
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, ",") }
+func (l *list) Set(v string) error { *l = append(*l, v); return nil }
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "vulnetix:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("vulnetix", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8787", "listen address of POST /mcp and GET /healthz")
+	demo := fs.Bool("demo", false, "start the embedded vdb-api on loopback and use it")
+	demoAddr := fs.String("demo-addr", "", "run only the embedded vdb-api, on this address")
+	var hosts, origins list
+	fs.Var(&hosts, "allow-host", "add a Host name to the allowlist (repeatable)")
+	fs.Var(&origins, "allow-origin", "add an Origin (scheme://host[:port]) to the allowlist (repeatable)")
+	edgeLimit := fs.Int("edge-limit", 100, "edge flood guard: requests per window per source")
+	edgeWindow := fs.Duration("edge-window", 10*time.Second, "edge flood guard window")
+	edgeBlock := fs.Duration("edge-block", 10*time.Second, "how long a source over the limit is refused")
+	colo := fs.String("edge-colo-header", "", "also key the edge guard on this CDN location header when present (only behind a CDN that sets it)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if *demoAddr != "" {
+		log.Info("embedded vdb-api", "addr", *demoAddr)
+		return serve(ctx, *demoAddr, vdbdemo.New(nil), nil)
+	}
+
+	apiURL := os.Getenv("VULNETIX_API_URL")
+	if *demo {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		apiURL = "http://" + ln.Addr().String()
+		go (&http.Server{Handler: vdbdemo.New(nil), ReadHeaderTimeout: 5 * time.Second}).Serve(ln)
+		log.Info("embedded vdb-api (demo keys: see README.md)", "url", apiURL)
+	}
+	if apiURL == "" {
+		log.Warn("VULNETIX_API_URL is not set and -demo is off: every vdb-api call will fail")
+	}
+	var key []byte
+	if v := os.Getenv("MCP_AEAD_KEY"); v != "" {
+		k, err := mcpserver.ParseAEADKey(v)
+		if err != nil {
+			return err
+		}
+		key = k
+	}
+	srv, err := mcpserver.New(mcpserver.Config{
+		APIURL:         apiURL,
+		AEADKey:        key,
+		AllowHosts:     hosts,
+		AllowOrigins:   origins,
+		EdgeLimit:      *edgeLimit,
+		EdgeWindow:     *edgeWindow,
+		EdgeBlock:      *edgeBlock,
+		EdgeColoHeader: *colo,
+		Logger:         log,
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("vulnetix MCP server", "url", "http://"+*addr+"/mcp", "protocol", mcpserver.ProtocolVersion, "login", key != nil)
+	return serve(ctx, *addr, srv, log)
+}
+
+// serve runs h on addr until ctx is done, with timeouts that keep a slow
+// or silent client from holding a connection.
+func serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
+	srv := &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	if log != nil {
+		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			return err
+		}
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRunRefusesBadConfiguration(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		key  string
+		want string
+	}{
+		{"unknown flag", []string{"-nope"}, "", "flag provided but not defined"},
+		{"extra arguments", []string{"serve"}, "", "unexpected arguments"},
+		{"MCP_AEAD_KEY not hex", []string{"-addr", "127.0.0.1:0"}, "zz-secret-zz", "MCP_AEAD_KEY is not hex"},
+		{"MCP_AEAD_KEY too short", []string{"-addr", "127.0.0.1:0"}, "abcd", "MCP_AEAD_KEY is 2 bytes"},
+	}
+	for _, tt := range tests {
+		t.Setenv("MCP_AEAD_KEY", tt.key)
+		t.Setenv("VULNETIX_API_URL", "http://127.0.0.1:1")
+		err := run(tt.args)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error containing %q", tt.name, err, tt.want)
+		}
+		if tt.key != "" && strings.Contains(err.Error(), tt.key) {
+			t.Errorf("%s: the error repeats the key: %v", tt.name, err)
+		}
+	}
+}
