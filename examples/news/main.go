@@ -1,5 +1,5 @@
 // Command news is the news index example MCP server of mcperr: a story index
-// served over MCP and REST with one code vocabulary, seed 004's error
+// served over MCP and REST with one code vocabulary, the news error
 // contract, and credits.
 //
 // Run it on stdio, as a local MCP server over the embedded sample index:
@@ -37,8 +37,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/newsserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
@@ -81,7 +81,10 @@ func run(argv []string) error {
 	defer stop()
 
 	if *addr == "" {
-		err := srv.MCPServer().Run(ctx, &mcp.StdioTransport{})
+		// The shared transport, not the SDK's StdioTransport: a piped
+		// session gets every answer, even those still in flight when the
+		// input ends.
+		err := srv.MCPServer().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}

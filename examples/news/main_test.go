@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,138 +11,43 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/examples/internal/proc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// binary is the program the tests run: this test binary, re-executed with
-// NEWS_TEST_MAIN=1 so that it runs main's code (run) on the real process's
-// stdin and stdout, as the built command does.
+// binary is the news command, built once by TestMain.
 var binary string
 
-func TestMain(m *testing.M) {
-	if os.Getenv("NEWS_TEST_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
-	flag.Parse()
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = exe
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { proc.Main(m, ".", "news", &binary) }
 
 // command runs the server binary with args.
-func command(args ...string) *exec.Cmd {
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "NEWS_TEST_MAIN=1")
-	return cmd
-}
+func command(args ...string) *exec.Cmd { return exec.Command(binary, args...) }
 
-// session is the binary running on stdio.
-type session struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	out   *bufio.Reader
-	trans strings.Builder
-}
-
-func start(t *testing.T, args ...string) *session {
+// start runs the binary on stdio with args.
+func start(t *testing.T, args ...string) *proc.Session {
 	t.Helper()
-	cmd := command(args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &session{t: t, cmd: cmd, in: in, out: bufio.NewReader(out)}
-	t.Cleanup(func() {
-		in.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-			t.Error("the server did not exit when stdin closed")
-		}
-	})
-	return s
-}
-
-// send writes one raw JSON-RPC line and, for a request, returns the
-// response line with its id.
-func (s *session) send(line string) string {
-	s.t.Helper()
-	s.trans.WriteString("> " + line + "\n")
-	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
-		s.t.Fatal(err)
-	}
-	var msg struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.ID == nil {
-		return "" // a notification, or a line that is not JSON
-	}
-	for {
-		resp, err := s.out.ReadString('\n')
-		if err != nil {
-			s.t.Fatalf("reading the response to %s: %v", line, err)
-		}
-		resp = strings.TrimRight(resp, "\n")
-		s.trans.WriteString("< " + resp + "\n")
-		var r struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal([]byte(resp), &r) == nil && bytes.Equal(r.ID, msg.ID) {
-			return resp
-		}
-	}
+	return proc.Start(t, command(args...))
 }
 
 func call(id int, tool, args string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
 }
 
-func (s *session) handshake() {
-	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
-	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+func handshake(s *proc.Session) {
+	s.Send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	s.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	proc.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // TestStdio drives the local server through every row of the seed's tables
@@ -150,7 +55,7 @@ func golden(t *testing.T, name, got string) {
 // a call can meet without an account, and the success shape.
 func TestStdio(t *testing.T) {
 	s := start(t)
-	s.handshake()
+	handshake(s)
 	lines := []string{
 		call(1, "search_storys", `{"query":"wind"}`),
 		call(2, "search_stories", `{"query":"wind","langauge":"en"}`),
@@ -175,17 +80,17 @@ func TestStdio(t *testing.T) {
 		call(21, "watch_events", `{"id":"w-1"}`),
 	}
 	for _, l := range lines {
-		s.send(l)
+		s.Send(l)
 	}
-	golden(t, "stdio.golden", s.trans.String())
+	golden(t, "stdio.golden", s.Transcript())
 }
 
 // TestStdioTools checks the published tools: every inputSchema refuses
 // undeclared arguments, every tool declares an outputSchema.
 func TestStdioTools(t *testing.T) {
 	s := start(t)
-	s.handshake()
-	resp := s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	handshake(s)
+	resp := s.Send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	var r struct {
 		Result struct {
 			Tools []struct {
@@ -218,19 +123,67 @@ func TestStdioTools(t *testing.T) {
 // upstream_unavailable when no shard covering the request answers.
 func TestStdioFailShards(t *testing.T) {
 	s := start(t, "-fail-shards", "2")
-	s.handshake()
-	part := s.send(call(1, "search_stories", `{"query":"harvest","limit":1}`))
+	handshake(s)
+	part := s.Send(call(1, "search_stories", `{"query":"harvest","limit":1}`))
 	if !strings.Contains(part, `\"partial\":true`) || !strings.Contains(part, `\"total_relation\":\"gte\"`) {
 		t.Errorf("with 2 failing shards: %s", part)
 	}
-	none := s.send(call(2, "search_stories", `{"query":"harvest","from":"2026-10-20T00:00:00Z"}`))
+	none := s.Send(call(2, "search_stories", `{"query":"harvest","from":"2026-10-20T00:00:00Z"}`))
 	if !strings.Contains(none, `\"code\":\"upstream_unavailable\"`) || !strings.Contains(none, `"isError":true`) {
 		t.Errorf("range on failing shards only: %s", none)
 	}
 	all := start(t, "-fail-shards", "6")
-	all.handshake()
-	if got := all.send(call(1, "search_stories", `{"query":"harvest"}`)); !strings.Contains(got, `\"code\":\"upstream_unavailable\"`) {
+	handshake(all)
+	if got := all.Send(call(1, "search_stories", `{"query":"harvest"}`)); !strings.Contains(got, `\"code\":\"upstream_unavailable\"`) {
 		t.Errorf("every shard failing: %s", got)
+	}
+}
+
+// TestPipedStdin pipes a whole session into the built binary and closes
+// its stdin right after the last line, as `printf '...' | news` does: every
+// request is answered all the same (the SDK's own StdioTransport drops the
+// answers still in flight when its input ends), and the process exits 0.
+func TestPipedStdin(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"printf","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		call(3, "search_stories", `{"query":"offshore wind","limit":2,"signals":["sentiment","entities"]}`),
+		call(4, "get_article", `{"id":"a-00042"}`),
+		call(5, "get_story", `{"id":"s-0007"}`),
+		call(6, "find_related", `{"id":"a-00042","limit":3}`),
+		call(7, "get_article", `{"id":"a-99999"}`),
+		call(8, "search_stories", `{"query":"wind","limit":"5"}`),
+		call(9, "create_watch", `{"query":"wind"}`),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("news: %v\nstderr: %s", err, stderr.String())
+	}
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil || (m.Result == nil) == (m.Error == nil) {
+			t.Errorf("not an answer (a result or an error): %.200s", l)
+		}
+		ids = append(ids, string(m.ID))
+	}
+	slices.Sort(ids)
+	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("the ids answered (-want +got):\n%s\nstdout:\n%s", diff, stdout.String())
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %s", stderr.String())
 	}
 }
 

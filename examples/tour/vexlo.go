@@ -51,8 +51,8 @@ func vexloTour(ctx context.Context) ([]Line, error) {
 		l, err := Call(ctx, cs, nil, shape, tool, args)
 		lines, failed = append(lines, l), err
 	}
-	const trace = demoapi.SeedTraceID
-	add(cs, "9 paths (seed transcript)", "vexlo_get_values", `{"traceId":"`+trace+`","path":["","AA","AB","AC","AD","AE","AF","AG","AH"]}`)
+	const trace = demoapi.SampleTraceID
+	add(cs, "9 paths (one over the limit)", "vexlo_get_values", `{"traceId":"`+trace+`","path":["","AA","AB","AC","AD","AE","AF","AG","AH"]}`)
 	add(cs, "an argument it does not take", "vexlo_search_traces", `{"teams":["web"]}`)
 	add(cs, "environment: \"prod\"", "vexlo_get_function", `{"service":"checkout","name":"handleCheckout","environment":"prod"}`)
 	add(cs, "a tool that does not exist", "vexlo_delete_trace", `{}`)

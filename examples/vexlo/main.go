@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 )
@@ -102,7 +103,9 @@ func run(ctx context.Context, argv []string, stdin io.ReadCloser, stdout io.Writ
 	if err := s.CheckToken(ctx); err != nil {
 		return fail(1, "%v", err)
 	}
-	err = s.Run(ctx, &mcpserver.Stdio{In: stdin, Out: stdout})
+	// At the end of the input, answers still in flight get the longest an
+	// upstream call can take, and a little more.
+	err = s.Run(ctx, &stdio.Transport{In: stdin, Out: stdout, Drain: mcpserver.DefaultTimeout + 5*time.Second})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		// The client went away or the pipe broke: nothing more can be said
 		// on stdout, and the session is over either way.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,33 +30,13 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 // binary is the vexlo command, built once by TestMain.
 var binary string
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "vexlo-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "vexlo")
-	args := []string{"build", "-o", binary}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building vexlo: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { proc.Main(m, ".", "vexlo", &binary) }
 
 const (
 	initialize06 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}`
 	initialize11 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}`
 	initialized  = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-	seedTrace    = demoapi.SeedTraceID
+	seedTrace    = demoapi.SampleTraceID
 	// secret is the token of the upstreams these tests start; it must
 	// appear in no output.
 	secret = "vxl_test_secret_never_printed"
@@ -153,21 +133,7 @@ func byID(t *testing.T, stdout string) []string {
 // golden compares got with testdata/name.golden, or rewrites it.
 func golden(t *testing.T, name string, lines []string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	got := strings.Join(lines, "\n") + "\n"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	proc.Golden(t, filepath.Join("testdata", name+".golden"), strings.Join(lines, "\n")+"\n", *update)
 }
 
 // TestSeedTranscript replays seed 000's printf transcript over real pipes.
@@ -297,62 +263,33 @@ func TestStartupFailures(t *testing.T) {
 }
 
 // session is a running binary driven one line at a time.
-type session struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr bytes.Buffer
-	all    bytes.Buffer // everything read from stdout
-}
+type session struct{ *proc.Session }
 
 func startSession(t *testing.T, env []string, args ...string) *session {
 	t.Helper()
-	s := &session{t: t, cmd: exec.Command(binary, args...)}
-	s.cmd.Env = env
-	s.cmd.Stderr = &s.stderr
-	var err error
-	if s.in, err = s.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.out = bufio.NewReader(io.TeeReader(out, &s.all))
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	s := &session{}
+	// Registered before proc.Start, so it runs once the process has exited.
 	t.Cleanup(func() {
-		s.in.Close()
-		done := make(chan error, 1)
-		go func() { done <- s.cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			s.cmd.Process.Kill()
-			t.Errorf("vexlo did not exit after its input closed")
+		if s.Session == nil {
+			return // Start failed
 		}
-		if strings.Contains(s.all.String()+s.stderr.String(), secret) {
+		if strings.Contains(s.Stdout()+s.Stderr(), secret) {
 			t.Errorf("the token appears in the output")
 		}
+		if o := s.Others(); len(o) > 0 {
+			t.Errorf("lines that answer no request: %q", o)
+		}
 	})
+	cmd := exec.Command(binary, args...)
+	cmd.Env = env
+	s.Session = proc.Start(t, cmd)
+	s.ExitTimeout = 10 * time.Second
 	return s
 }
 
 // send writes a line and, for a request, returns the answer's text.
 func (s *session) send(line string) string {
-	s.t.Helper()
-	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
-		s.t.Fatal(err)
-	}
-	if !strings.Contains(line, `"id"`) {
-		return ""
-	}
-	got, err := s.out.ReadString('\n')
-	if err != nil {
-		s.t.Fatalf("reading the answer to %s: %v (stderr %q)", line, err, s.stderr.String())
-	}
+	got := s.Send(line)
 	var m struct {
 		Result struct {
 			Content []struct{ Text string }

@@ -1,6 +1,7 @@
 // Command vulnetix is the Vulnetix MCP server: vulnerability lookups from the
 // Vulnetix VDB over MCP Streamable HTTP (protocol revision 2026-07-28,
-// stateless), with every error of seed 003 in the shape the seed gives it.
+// stateless), with every error of the Vulnetix error contract in the shape
+// the contract gives it (see README.md).
 //
 // Usage:
 //

@@ -130,7 +130,7 @@ var (
 )
 
 // New generates the sample index. The same seed gives the same index; the
-// server uses seed 4.
+// server uses New(4).
 func New(seed uint64) *Index {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	ix := &Index{byID: map[string]int{}, storyIdx: map[string]int{}}

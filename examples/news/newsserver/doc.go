@@ -1,5 +1,5 @@
 // Package newsserver is the news index example server of mcperr: a story
-// index served over MCP and REST with one code vocabulary, seed 004's error
+// index served over MCP and REST with one code vocabulary, the news error
 // contract, and credits.
 //
 // Failures travel in the shape that tells a client what to do:
@@ -17,7 +17,7 @@
 //     was priced or ran: suspended, insufficient_credits,
 //     credit_rate_limited, credit_budget_exceeded, upstream_unavailable,
 //     not_found, watch_limit, unsupported. [Taxonomy] declares them as
-//     errkind kinds with the seed's retry advice.
+//     errkind kinds with the contract's retry advice.
 //   - A success carries structuredContent matching the tool's outputSchema
 //     and one text block of the same JSON, encoded once, with
 //     credits_charged; search-shaped results say whether they are complete

@@ -76,7 +76,7 @@ const (
 )
 
 // Taxonomy returns the news server's taxonomy: each code above is its own
-// kind, with the seed's retry guidance as advice. A client reading the REST
+// kind, with the contract's retry guidance as advice. A client reading the REST
 // API classifies a response with it by code, or by status when the body
 // carried none. Each call returns a fresh copy.
 func Taxonomy() *errkind.Taxonomy {

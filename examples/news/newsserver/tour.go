@@ -34,9 +34,9 @@ func (l TourLine) String() string {
 
 // Tour starts the news server in-process (hosted on a loopback port, and
 // the local server over in-memory transports), makes one call for each of
-// seed 004's failure shapes through a real MCP client and plain HTTP, and
-// returns a line for each, in the order of the seed's tables. The clock is
-// fixed at 2026-11-26T10:30:00Z, so the figures match the seed's example.
+// the news error contract's failure shapes through a real MCP client and plain HTTP, and
+// returns a line for each, in the order of the contract's tables. The clock is
+// fixed at 2026-11-26T10:30:00Z, so the figures match the contract's insufficient_credits example.
 func Tour(ctx context.Context) ([]TourLine, error) {
 	var clock atomic.Int64 // the fixed clock, moved on by hand
 	clock.Store(time.Date(2026, 11, 26, 10, 30, 0, 0, time.UTC).UnixNano())

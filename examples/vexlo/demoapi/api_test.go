@@ -42,7 +42,7 @@ func TestErrorCodes(t *testing.T) {
 	write := a.AddToken(RoleWrite, "web").Secret
 	revoked := a.AddToken(RoleRead, "web")
 	a.Revoke(revoked.ID)
-	many := "/v1/traces/" + SeedTraceID + "/values?" + strings.Repeat("path=AA&", MaxPaths+1)
+	many := "/v1/traces/" + SampleTraceID + "/values?" + strings.Repeat("path=AA&", MaxPaths+1)
 	tests := []struct {
 		name, token, target string
 		status              int
@@ -56,7 +56,7 @@ func TestErrorCodes(t *testing.T) {
 		{"hidden team", read, "/v1/traces/" + HiddenTraceID, 404, "trace_not_found", "no trace with id " + HiddenTraceID},
 		{"bad trace id", read, "/v1/traces/0f1a2b3c4d5e6f", 400, "invalid_request", "trace_id must be 32 lowercase hex characters, got 14"},
 		{"empty trace id", read, "/v1/traces/", 400, "invalid_request", "trace_id must be 32 lowercase hex characters, got 0"},
-		{"bad path", read, "/v1/traces/" + SeedTraceID + "/values?path=!!not-base32!!", 400, "invalid_request", `path: "!!not-base32!!" does not decode`},
+		{"bad path", read, "/v1/traces/" + SampleTraceID + "/values?path=!!not-base32!!", 400, "invalid_request", `path: "!!not-base32!!" does not decode`},
 		{"too many paths", read, many, 422, "too_many_paths", "at most 8 paths per request, got 9"},
 		{"bad cursor", read, "/v1/traces?cursor=zzz", 400, "invalid_cursor", `cursor "zzz" was not issued by this server`},
 		{"function not found", read, "/v1/functions/checkout/nope", 404, "function_not_found", "no function nope in service checkout"},
@@ -133,13 +133,13 @@ func TestSuccessShapes(t *testing.T) {
 	}{
 		{"/v1/tokens/self", 200, map[string]any{"id": "tok_1", "role": "read", "teams": []any{"web", "billing"}}},
 		{"/v1/health", 200, map[string]any{"status": "ok"}},
-		{"/v1/traces/" + SeedTraceID + "/values?path=AA&path=AE&path=", 200, map[string]any{
+		{"/v1/traces/" + SampleTraceID + "/values?path=AA&path=AE&path=", 200, map[string]any{
 			"unknown_paths": []any{"AE", ""},
 			"values": map[string]any{"AA": map[string]any{
 				"args": map[string]any{"request_id": "req-1000"}, "return": map[string]any{"status": "ok"}}},
 		}},
-		{"/v1/traces/status?id=" + SeedTraceID + "&id=" + HiddenTraceID, 200, map[string]any{
-			"statuses":    []any{map[string]any{"trace_id": SeedTraceID, "status": "ok"}},
+		{"/v1/traces/status?id=" + SampleTraceID + "&id=" + HiddenTraceID, 200, map[string]any{
+			"statuses":    []any{map[string]any{"trace_id": SampleTraceID, "status": "ok"}},
 			"unknown_ids": []any{HiddenTraceID},
 		}},
 		{"/v1/tags", 200, map[string]any{"tags": []any{"beta", "eu", "mobile"}}},
@@ -209,7 +209,7 @@ func TestAdminRoutes(t *testing.T) {
 // FuzzAPI: whatever the request target, the API answers JSON and never
 // panics.
 func FuzzAPI(f *testing.F) {
-	for _, s := range []string{"/v1/traces?cursor=bzoy&limit=3", "/v1/traces/" + SeedTraceID + "/values?path=AA&path=%21",
+	for _, s := range []string{"/v1/traces?cursor=bzoy&limit=3", "/v1/traces/" + SampleTraceID + "/values?path=AA&path=%21",
 		"/v1/functions/checkout/handleCheckout/examples?environment=prod&limit=9", "/v1/traces//related", "/v1/traces/status?id=x"} {
 		f.Add(s)
 	}

@@ -13,9 +13,9 @@ import (
 // step tree, one byte per level, so the first top-level step is "AA".
 var pathEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// SeedTraceID is the id of the sample trace seed 000's transcript uses. It
-// belongs to the checkout service (team web).
-const SeedTraceID = "0f1a2b3c4d5e6f708192a3b4c5d6e7f8"
+// SampleTraceID is the id of the sample trace the examples and the tour
+// use. It belongs to the checkout service (team web).
+const SampleTraceID = "0f1a2b3c4d5e6f708192a3b4c5d6e7f8"
 
 // BrokenTraceID names a trace whose storage shard is down: every route that
 // reads it answers 500 internal_error, so server_error can be shown.
@@ -117,7 +117,7 @@ func newDataset() *dataset {
 	for i := range 30 {
 		svc := d.services[i%len(d.services)]
 		fn := svc.Functions[(i/len(d.services))%len(svc.Functions)]
-		id := SeedTraceID
+		id := SampleTraceID
 		switch {
 		case i == 0:
 		case i == 2:

@@ -1,5 +1,5 @@
 // Package demoapi is an embedded Vexlo API for the vexlo example server,
-// its tests and the tour: the routes of spec/vexlo.md over sample data.
+// its tests and the tour: the routes of the Vexlo API over sample data.
 //
 // It holds thirty traces of four services owned by three teams, each trace
 // with four steps addressed by base32 paths (the encoding of the step's

@@ -18,7 +18,7 @@ func Example() {
 	api.Revoke(revoked.ID)
 	for _, c := range []struct{ token, path string }{
 		{api.DemoToken().Secret, "/v1/traces/deadbeefdeadbeefdeadbeefdeadbeef"},
-		{api.DemoToken().Secret, "/v1/traces/" + demoapi.SeedTraceID + "/values?path=AA&path=AE"},
+		{api.DemoToken().Secret, "/v1/traces/" + demoapi.SampleTraceID + "/values?path=AA&path=AE"},
 		{revoked.Secret, "/v1/tags"},
 	} {
 		req, _ := http.NewRequest("GET", srv.URL+c.path, nil)

@@ -86,9 +86,9 @@ func BenchmarkCall(b *testing.B) {
 		name, tool, args string
 		isError          bool
 	}{
-		{"success", "vexlo_get_trace", `{"traceId":"` + demoapi.SeedTraceID + `"}`, false},
+		{"success", "vexlo_get_trace", `{"traceId":"` + demoapi.SampleTraceID + `"}`, false},
 		{"not_found", "vexlo_get_trace", `{"traceId":"deadbeefdeadbeefdeadbeefdeadbeef"}`, true},
-		{"schema_rejection", "vexlo_get_values", `{"traceId":"` + demoapi.SeedTraceID + `","path":["","AA","AB","AC","AD","AE","AF","AG","AH"]}`, true},
+		{"schema_rejection", "vexlo_get_values", `{"traceId":"` + demoapi.SampleTraceID + `","path":["","AA","AB","AC","AD","AE","AF","AG","AH"]}`, true},
 	}
 	ctx := context.Background()
 	for _, c := range calls {

@@ -1,6 +1,6 @@
-// Package mcpserver is the Vexlo MCP server of seed 000: the eleven
-// vexlo_* tools of the Vexlo contract (spec/vexlo.md) on the official MCP Go
-// SDK, assembled from the mcperr packages. Command vexlo serves it on stdio.
+// Package mcpserver is the Vexlo MCP server: the eleven vexlo_* tools of
+// the Vexlo error contract (see examples/vexlo/README.md) on the official MCP
+// Go SDK, assembled from the mcperr packages. Command vexlo serves it on stdio.
 //
 // Every failure an agent can see comes from those packages, never from text
 // written in a handler:

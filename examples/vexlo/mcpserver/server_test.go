@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-const seedTrace = demoapi.SeedTraceID
+const seedTrace = demoapi.SampleTraceID
 
 // fixture is a Server in front of an upstream, reached through a real
 // go-sdk client over an in-memory transport.

@@ -9,15 +9,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 )
 
-// serveStdio runs a no-auth Server (its upstream unreachable) on Stdio over
-// input and returns the output lines.
+// serveStdio runs a no-auth Server (its upstream unreachable) on the shared
+// stdio transport over input and returns the output lines.
 func serveStdio(t testing.TB, input string) []string {
-	return serveStdioMax(t, input, 0)
-}
-
-func serveStdioMax(t testing.TB, input string, maxLine int) []string {
 	t.Helper()
 	s, err := New(Config{BaseURL: "http://127.0.0.1:1", Timeout: 200 * time.Millisecond})
 	if err != nil {
@@ -26,7 +23,7 @@ func serveStdioMax(t testing.TB, input string, maxLine int) []string {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s.Run(ctx, &Stdio{In: strings.NewReader(input), Out: &out, Drain: time.Second, MaxLine: maxLine})
+	s.Run(ctx, &stdio.Transport{In: strings.NewReader(input), Out: &out, Drain: time.Second})
 	text := strings.TrimRight(out.String(), "\n")
 	if text == "" {
 		return nil
@@ -36,24 +33,15 @@ func serveStdioMax(t testing.TB, input string, maxLine int) []string {
 
 const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 
+// TestStdio: the Vexlo server over the shared stdio transport (whose own
+// tests are in examples/internal/stdio) answers a call still in flight at
+// the end of the input, and writes the seed's rejection unescaped.
 func TestStdio(t *testing.T) {
-	parse := `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
 	tests := []struct {
 		name  string
 		input []string
 		want  []string // lines other than initialize's answer, in order
 	}{
-		{"not JSON", []string{"garbage", "{"}, []string{parse, parse}},
-		{"not a message", []string{`"text"`, `[1]`, `{"foo":1}`}, []string{
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
-		}},
-		{"bad id or params", []string{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, `{"jsonrpc":"2.0","id":2.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":"x","method":"ping","params":"p"}`}, []string{
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`,
-			`{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request"}}`,
-		}},
 		{"answers in flight at the end of input", []string{
 			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vexlo_list_tags"}}`,
@@ -83,53 +71,8 @@ func TestStdio(t *testing.T) {
 	}
 }
 
-func TestStdioLongLine(t *testing.T) {
-	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("a", 200<<10) + `"}}`
-	lines := serveStdioMax(t, long+"\n"+initLine+"\n", 100<<10)
-	want := []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`}
-	if len(lines) != 2 || lines[0] != want[0] || !strings.Contains(lines[1], "serverInfo") {
-		t.Errorf("got %.300q", lines)
-	}
-}
-
-func TestUnescapeHTML(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`"a \u003c= b \u0026 c \u003e d"`, `"a <= b & c > d"`},
-		{`"\\u003c"`, `"\\u003c"`}, // an escaped backslash, then text
-		{`"\\\u003c"`, `"\\<"`},
-		{`"\u00e9\n"`, `"\u00e9\n"`},
-		{`"tail \`, `"tail \`},
-	}
-	for _, tt := range tests {
-		if got := string(unescapeHTML([]byte(tt.in))); got != tt.want {
-			t.Errorf("unescapeHTML(%s) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
-
-// FuzzUnescapeHTML: the output is the same JSON value as the input.
-func FuzzUnescapeHTML(f *testing.F) {
-	for _, s := range []string{`"\u003c=8"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`, `"x"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		var want any
-		if json.Unmarshal(in, &want) != nil {
-			return
-		}
-		out := unescapeHTML(in)
-		var got any
-		if err := json.Unmarshal(out, &got); err != nil {
-			t.Fatalf("%q became %q, not JSON: %v", in, out, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%q became %q (-want +got):\n%s", in, out, diff)
-		}
-	})
-}
-
-// FuzzStdio: whatever arrives on stdin, the server does not crash and every
-// line it writes is JSON.
+// FuzzStdio: whatever arrives on stdin, the Vexlo server does not crash
+// and every line it writes is JSON.
 func FuzzStdio(f *testing.F) {
 	f.Add([]byte(initLine + "\ngarbage\n"))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n"))

@@ -9,8 +9,8 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// The kinds of the Vulnetix taxonomy: one per row of seed 003's "Tool errors"
-// table (and three the table leaves open: a login handle that was altered, a
+// The kinds of the Vulnetix taxonomy: one per row of the "Tool errors" table
+// of the Vulnetix error contract (skill://vulnetix/errors.md) (and three the table leaves open: a login handle that was altered, a
 // response too large for vdb_request, and a body the server cannot read).
 // Kinds shared with the standard taxonomy keep its names.
 const (
@@ -124,7 +124,7 @@ var shapes = []Shape{
 }
 
 // Shapes returns the message table, one Shape per kind, in the order of
-// seed 003's "Tool errors" table.
+// the contract's "Tool errors" table.
 func Shapes() []Shape { return append([]Shape(nil), shapes...) }
 
 func shapeOf(k errkind.Kind) Shape {
@@ -215,6 +215,6 @@ func sentence(s string) string {
 	return s + "."
 }
 
-// DegradedAdvice is seed 003's guidance for a result with a degraded
+// DegradedAdvice is the contract's guidance for a result with a degraded
 // section: it is not an error, and the section can be asked for alone.
 const DegradedAdvice = "Optionally, request that section alone."

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -19,8 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 )
 
@@ -46,30 +44,12 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // env is a Vulnetix MCP server on loopback in front of the embedded vdb-api.
 type env struct {
 	url   string // the MCP server's base URL
 	api   *vdbdemo.API
 	clock *clock
-	logs  *syncBuffer
+	logs  *proc.Buffer
 	srv   *Server
 }
 
@@ -78,7 +58,7 @@ var testKey = bytes.Repeat([]byte{7}, 32)
 
 func newEnv(t testing.TB, edit func(*Config)) *env {
 	t.Helper()
-	e := &env{clock: newClock(), logs: &syncBuffer{}}
+	e := &env{clock: newClock(), logs: &proc.Buffer{}}
 	e.api = vdbdemo.New(e.clock.Now)
 	upstream := httptest.NewServer(e.api)
 	t.Cleanup(upstream.Close)
@@ -270,23 +250,7 @@ func (e *env) callTool(t testing.TB, tool, args, key string) result {
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	proc.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 var msRE = regexp.MustCompile(`"ms":[0-9]+`)

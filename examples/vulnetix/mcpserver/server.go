@@ -1,7 +1,7 @@
 // Package mcpserver is the Vulnetix MCP server: vulnerability lookups from
 // the Vulnetix VDB (vdb-api) as MCP tools and resources, served over
 // Streamable HTTP in protocol revision 2026-07-28 (stateless), with every
-// error of seed 003 in the shape the seed gives it.
+// error of the Vulnetix error contract in the shape the contract gives it.
 //
 // A failure is one of two things. A protocol error means the request never
 // reached a tool: the HTTP status is not 200 and the body is a JSON-RPC
@@ -59,7 +59,7 @@ import (
 )
 
 // Config configures a Server. The zero value serves loopback clients with
-// seed 003's edge limits and no vdb-api.
+// the contract's edge limits and no vdb-api.
 type Config struct {
 	// APIURL is the base URL of vdb-api, such as "https://api.vdb.vulnetix.com".
 	APIURL string
@@ -208,8 +208,8 @@ func healthz(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"status":"ok"}`+"\n")
 }
 
-// EdgeRefusal is the body of the edge flood guard's 429, exactly as seed
-// 003 gives it.
+// EdgeRefusal is the body of the edge flood guard's 429, exactly as the
+// Vulnetix error contract gives it.
 const EdgeRefusal = ratelimit.EdgeBody
 
 // edge is the flood guard in front of POST /mcp.

@@ -72,12 +72,12 @@ type TourLine struct {
 	// "degraded" for a result with a degraded section, or "HTTP <status>
 	// <code>" for a protocol error and a resources/read error.
 	Kind string
-	Move string // the agent's next move: the taxonomy's advice, or seed 003's retry guidance
+	Move string // the agent's next move: the taxonomy's advice, or the contract's retry guidance
 	Text string // as sent: the tool result's text, or the response body
 }
 
 // Tour starts the embedded vdb-api and the server on loopback, meets every
-// failure shape of seed 003 over real HTTP, and returns one line per shape:
+// failure shape of the Vulnetix error contract over real HTTP, and returns one line per shape:
 // the protocol errors, the edge flood guard, the tool errors, a degraded
 // result and the resources/read errors.
 func Tour(ctx context.Context) ([]TourLine, error) {

@@ -23,7 +23,7 @@ import (
 type Upstream struct {
 	Calls  int   `json:"calls"`  // HTTP requests sent, retries included
 	MS     int64 `json:"ms"`     // wall time spent waiting for vdb-api
-	Bytes  int64 `json:"bytes"`  // response body bytes read
+	Bytes  int64 `json:"bytes"`  // data bytes received: bodies of successful responses (an error's body is not data)
 	Cached bool  `json:"cached"` // served from a cache (this server keeps none)
 }
 
@@ -147,11 +147,6 @@ func (c *vdb) get(ctx context.Context, key, path string, v any, tooLarge func(n 
 		return nil, tooLarge(strconv.FormatInt(resp.ContentLength, 10))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxRaw+1))
-	if acct != nil {
-		acct.mu.Lock()
-		acct.up.Bytes += int64(len(body))
-		acct.mu.Unlock()
-	}
 	if err != nil {
 		return nil, fail(NetworkFailure, "reading the response: "+networkText(err, key))
 	}
@@ -167,6 +162,11 @@ func (c *vdb) get(ctx context.Context, key, path string, v any, tooLarge func(n 
 	}
 	if resp.StatusCode >= 300 { // a non-envelope error body that happened to be JSON
 		return nil, statusFailure(resp.StatusCode, http.StatusText(resp.StatusCode), resp.Header, path, c.reader.Now)
+	}
+	if acct != nil {
+		acct.mu.Lock()
+		acct.up.Bytes += int64(len(body))
+		acct.mu.Unlock()
 	}
 	return body, nil
 }
@@ -195,15 +195,17 @@ func (c *vdb) failure(err error, resp *http.Response, path, key string) *Failure
 	if !errors.As(err, &e) {
 		return fail(UpstreamStatus, resp.StatusCode, "the response could not be read.")
 	}
+	// e.Header is the response's header (X-Maintenance-Mode, Retry-After,
+	// X-RateLimit-Reset), less any field that carried a credential.
 	if e.Body == nil { // no error envelope: not JSON, or not the expected shape
 		if e.HTTPStatus >= 300 {
-			return statusFailure(e.HTTPStatus, "", resp.Header, path, c.reader.Now)
+			return statusFailure(e.HTTPStatus, "", e.Header, path, c.reader.Now)
 		}
 		f := fail(Malformed, e.HTTPStatus, printable(strings.ReplaceAll(e.Message, key, "[redacted]")))
 		f.Status = e.HTTPStatus
 		return f
 	}
-	return statusFailure(e.HTTPStatus, strings.ReplaceAll(e.Message, key, "[redacted]"), resp.Header, path, c.reader.Now)
+	return statusFailure(e.HTTPStatus, strings.ReplaceAll(e.Message, key, "[redacted]"), e.Header, path, c.reader.Now)
 }
 
 // statusFailure words an upstream error status through the taxonomy.

@@ -1,4 +1,17 @@
-package mcpserver
+// Package stdio is the stdio transport the example MCP servers of mcperr
+// share: one JSON-RPC message a line over a pair of streams, as a local MCP
+// server speaks to its client.
+//
+// It exists because the go-sdk's own mcp.StdioTransport (an
+// mcp.IOTransport) does three things a piped server must not do: at the end
+// of the input it ends the session and drops the answers still in flight,
+// so `printf '...' | server` loses the last answers; it ends the session on
+// the first line that is not a JSON-RPC message instead of answering it with
+// an error; and its encoder escapes <, > and & as \u003c, \u003e and
+// \u0026, so a rejection such as "<=8 items" does not read on the wire as
+// other MCP SDKs write it. Transport keeps the SDK's JSON-RPC handling and
+// changes only those three behaviours.
+package stdio
 
 import (
 	"bufio"
@@ -14,40 +27,51 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMaxLine bounds one inbound JSON-RPC line on a Stdio whose MaxLine
-// is zero.
+// DefaultMaxLine bounds one inbound JSON-RPC line on a Transport whose
+// MaxLine is zero.
 const DefaultMaxLine = 16 << 20
+
+// DefaultDrain is how long the end of the input waits for answers still in
+// flight on a Transport whose Drain is zero: long enough for a tool call with
+// a 30-second upstream deadline.
+const DefaultDrain = 35 * time.Second
 
 // parseError is the JSON-RPC answer to a line that is not JSON.
 var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
 
-// Stdio is an mcp.Transport over a pair of streams, one JSON-RPC message a
-// line, that behaves as a stdio MCP server should when its input is piped:
+// Transport is an mcp.Transport over a pair of streams, one JSON-RPC message
+// a line, that behaves as a stdio MCP server should when its input is piped:
 //
 //   - a line that is not JSON is answered with a JSON-RPC parse error
 //     (id null) and skipped, instead of ending the session;
 //   - a line longer than MaxLine is answered the same way;
 //   - at the end of the input, the session stays open until every request
 //     read has been answered (or cancelled), up to Drain, so
-//     `printf '...' | vexlo` gets every answer.
+//     `printf '...' | server` gets every answer;
+//   - <, > and & are written as themselves, not as \u003c, \u003e and
+//     \u0026.
 //
 // The go-sdk's own IOTransport ends the session on the first undecodable
 // byte and drops the answers still in flight when the input ends.
-type Stdio struct {
+//
+// A server on the process's stdio runs with
+//
+//	server.Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+type Transport struct {
 	In  io.Reader
 	Out io.Writer
 	// Drain is how long the end of the input waits for answers still in
-	// flight; zero means DefaultTimeout plus five seconds.
+	// flight; zero means DefaultDrain.
 	Drain time.Duration
 	// MaxLine bounds one inbound line in bytes; zero means DefaultMaxLine.
 	MaxLine int
 }
 
 // Connect implements mcp.Transport.
-func (t *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	drain := t.Drain
 	if drain <= 0 {
-		drain = DefaultTimeout + 5*time.Second
+		drain = DefaultDrain
 	}
 	st := &stdioState{pending: make(map[string]bool), changed: make(chan struct{}, 1)}
 	w := &lineWriter{w: t.Out, st: st}
