@@ -189,6 +189,11 @@ func TestHostedMCPNewProtocol(t *testing.T) {
 			headers: map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool},
 			body:    rpc(id, "tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s,%s}`, tool, args, meta))}
 	}
+	method := func(note string, id int, m string) exchange {
+		return exchange{note: note, method: "POST", path: "/mcp", key: "demo-pro",
+			headers: map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": m},
+			body:    rpc(id, m, fmt.Sprintf(`{%s}`, meta))}
+	}
 	xs := []exchange{
 		call("no key: 401", 1, "", "search_stories", `{"query":"wind"}`),
 		call("unknown tool: -32601 (HTTP 404 on 2026-07-28)", 2, "demo-pro", "nope", `{}`),
@@ -196,6 +201,8 @@ func TestHostedMCPNewProtocol(t *testing.T) {
 		call("unknown signal", 4, "demo-pro", "search_stories", `{"query":"wind","signals":["mood"]}`),
 		call("success", 5, "demo-pro", "find_related", `{"id":"a-00042","limit":2}`),
 		call("tool error", 6, "demo-pro", "get_article", `{"id":"a-00000"}`),
+		method("a capability not declared (prompts): -32601, not an empty list", 7, "prompts/list"),
+		method("a capability not declared (resources): -32601, not an empty list", 8, "resources/list"),
 	}
 	golden(t, "hosted-mcp-2026-07-28.golden", transcript(t, srv, xs))
 }

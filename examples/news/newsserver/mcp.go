@@ -40,14 +40,28 @@ func (s *Server) mcpServer(hosted bool) *mcp.Server {
 			OutputSchema: json.RawMessage(t.output),
 		}, s.handler(t, hosted))
 	}
-	srv.AddReceivingMiddleware(s.unknownTool)
+	srv.AddReceivingMiddleware(s.route)
 	return srv
 }
 
-// unknownTool answers a tools/call naming no tool with JSON-RPC -32601: the
-// request is unroutable (the go-sdk's own answer would be -32602).
-func (s *Server) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+// undeclared holds the methods of the capabilities this server does not
+// declare (it serves tools only). The go-sdk answers them with empty lists,
+// which a client would read as a capability declared and empty.
+var undeclared = map[string]bool{
+	"prompts/list": true, "prompts/get": true,
+	"resources/list": true, "resources/read": true, "resources/templates/list": true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
+	"completion/complete": true,
+}
+
+// route answers JSON-RPC -32601 for a method of a capability the server does
+// not declare, and for a tools/call naming no tool: either request is
+// unroutable (the go-sdk's own answers would be an empty list and -32602).
+func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if undeclared[method] {
+			return nil, &jsonrpc.Error{Code: int64(errkind.MethodNotFound), Message: fmt.Sprintf("Method not found: %q", method)}
+		}
 		if method == "tools/call" {
 			if r, ok := req.(*mcp.CallToolRequest); ok && s.tool(r.Params.Name) == nil {
 				return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(r.Params.Name), strings.Join(s.toolNames(), ", "))}
