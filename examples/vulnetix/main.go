@@ -144,8 +144,12 @@ func serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) e
 	if log != nil {
 		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- srv.Serve(mcpserver.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -76,7 +76,10 @@ func newEnv(t testing.TB, edit func(*Config)) *env {
 		t.Fatal(err)
 	}
 	e.srv = srv
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewUnstartedServer(srv)
+	hs.Listener = Listener(hs.Listener)
+	hs.Config.MaxHeaderBytes = 64 << 10 // as main serves it
+	hs.Start()
 	t.Cleanup(hs.Close)
 	e.url = hs.URL
 	return e

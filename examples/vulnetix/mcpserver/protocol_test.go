@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -305,13 +306,16 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestControlCharacterHeaders sends header values with control characters
-// on a raw connection: Go's HTTP server refuses them with 400 before any
-// handler runs, and closes the connection; it never hangs.
+// TestControlCharacterHeaders sends header values with control characters,
+// and a head over the header bound, on a raw connection: Go's HTTP server
+// refuses them before any handler runs, and Listener turns its plain-text
+// refusal into a JSON-RPC -32600 body with the same status; the connection
+// closes, it never hangs, and the refused header is not echoed.
 func TestControlCharacterHeaders(t *testing.T) {
 	e := newEnv(t, nil)
 	addr := strings.TrimPrefix(e.url, "http://")
-	for _, hdr := range []string{"Mcp-Name: vulnetix\x01vuln", "Mcp-Method: tools/list\x7f", "Authorization: Bearer a\x00b", "X-Evil: \x1b[31m"} {
+	const want = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: %s: the HTTP request could not be read (a malformed or oversized request head)."}}`
+	for _, hdr := range []string{"Mcp-Name: vulnetix\x01vuln", "Mcp-Method: tools/list\x7f", "Authorization: Bearer a\x00b", "X-Evil: \x1b[31m", "X-Big: " + strings.Repeat("a", 100<<10)} {
 		conn, err := net.DialTimeout("tcp", addr, time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -321,12 +325,60 @@ func TestControlCharacterHeaders(t *testing.T) {
 		fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n%s\r\nContent-Length: %d\r\n\r\n%s", hdr, len(body), body)
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
-			t.Fatalf("%q: %v", hdr, err)
+			t.Fatalf("%.40q: %v", hdr, err)
 		}
+		got, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		conn.Close()
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("%q: status %d, want 400", hdr, resp.StatusCode)
+		status := http.StatusBadRequest
+		if strings.HasPrefix(hdr, "X-Big") {
+			status = http.StatusRequestHeaderFieldsTooLarge
+		}
+		if resp.StatusCode != status || resp.Header.Get("Content-Type") != "application/json" || err != nil {
+			t.Errorf("%.40q: status %d, Content-Type %q, %v; want %d, application/json", hdr, resp.StatusCode, resp.Header.Get("Content-Type"), err, status)
+		}
+		if w := fmt.Sprintf(want, http.StatusText(status)); string(got) != w {
+			t.Errorf("%.40q: body\n got %s\nwant %s", hdr, got, w)
+		}
+	}
+}
+
+// TestRewriteRefusal: only net/http's own plain-text refusal is rewritten;
+// a handler's response, whatever its status and type, passes untouched.
+func TestRewriteRefusal(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request", true},
+		{"HTTP/1.1 400 Bad Request: invalid header\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request: invalid header", true},
+		{"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large", true},
+		{"HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nUnsupported transfer encoding", true},
+		{"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nDate: Mon, 30 Nov 2026 08:00:00 GMT\r\n\r\nno", false},
+		{"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nx", false},
+		{"HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nok", false},
+		{"HTTP/1.1 4", false},
+		{"", false},
+		{`{"jsonrpc":"2.0"}`, false},
+	} {
+		out, ok := rewriteRefusal([]byte(tt.in))
+		if ok != tt.want {
+			t.Errorf("%q: rewritten %v, want %v", tt.in, ok, tt.want)
+			continue
+		}
+		if ok {
+			resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(out)), nil)
+			if err != nil {
+				t.Fatalf("%q: the rewrite is not an HTTP response: %v", tt.in, err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			var msg struct {
+				ID    json.RawMessage
+				Error struct{ Code int }
+			}
+			if err := json.Unmarshal(b, &msg); err != nil || msg.Error.Code != -32600 || string(msg.ID) != "null" || resp.StatusCode < 400 {
+				t.Errorf("%q: rewritten to %d %s (%v)", tt.in, resp.StatusCode, b, err)
+			}
 		}
 	}
 }
