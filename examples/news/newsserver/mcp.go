@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/internal/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -108,7 +109,7 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 			if acct == nil {
 				// The HTTP front refuses a missing or invalid key with a
 				// 401 before any message is read; this is the fallback.
-				return toMCP(envelope.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
+				return gosdk.Result(envelope.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
 			}
 		}
 		out := s.call(ctx, acct, t, req.Params.Arguments)
@@ -116,13 +117,13 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 		case out.argErr != nil:
 			return nil, rpcError(out.argErr)
 		case out.toolErr != nil:
-			return toMCP(envelope.JSONError(out.toolErr)), nil
+			return gosdk.Result(envelope.JSONError(out.toolErr)), nil
 		}
 		res, err := envelope.Success(out.ok)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: int64(errkind.InternalError), Message: "the result could not be encoded"}
 		}
-		return toMCP(res), nil
+		return gosdk.Result(res), nil
 	}
 }
 
@@ -133,19 +134,6 @@ func rpcError(e *ArgError) *jsonrpc.Error {
 		Code errkind.Kind `json:"code"`
 	}{e.Code})
 	return &jsonrpc.Error{Code: int64(errkind.InvalidParams), Message: e.Message, Data: data}
-}
-
-// toMCP converts an envelope result to the go-sdk's type, keeping the one
-// encoding of structuredContent.
-func toMCP(r *envelope.Result) *mcp.CallToolResult {
-	out := &mcp.CallToolResult{IsError: r.IsError}
-	for _, c := range r.Content {
-		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
-	}
-	if r.StructuredContent != nil {
-		out.StructuredContent = r.StructuredContent
-	}
-	return out
 }
 
 // bearer returns the key of an "Authorization: Bearer <key>" header, or "".

@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/internal/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -216,7 +217,7 @@ func (s *Server) get(ctx context.Context, path string, q url.Values, v any) erro
 // handler adapts a tool to the SDK's raw handler.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return toMCP(s.call(ctx, t, req.Params.Arguments)), nil
+		return gosdk.Result(s.call(ctx, t, req.Params.Arguments)), nil
 	}
 }
 
@@ -228,27 +229,12 @@ func (s *Server) unknownTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "tools/call" {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if _, known := s.tools[r.Params.Name]; !known {
-					return toMCP(envelope.TextError(schemaerr.UnknownTool(r.Params.Name))), nil
+					return gosdk.Result(envelope.TextError(schemaerr.UnknownTool(r.Params.Name))), nil
 				}
 			}
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// toMCP converts an envelope result to the SDK's.
-func toMCP(r *envelope.Result) *mcp.CallToolResult {
-	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
-	for _, c := range r.Content {
-		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
-	}
-	if r.StructuredContent != nil {
-		out.StructuredContent = r.StructuredContent
-	}
-	if r.Meta != nil {
-		out.Meta = r.Meta
-	}
-	return out
 }
 
 // self is /v1/tokens/self's answer.
