@@ -176,7 +176,7 @@ type field struct {
 // objectFields splits a JSON object into its members, in order, refusing
 // anything else, repeated names and invalid UTF-8.
 func objectFields(raw json.RawMessage) ([]field, *ArgError) {
-	raw = bytes.TrimSpace(raw)
+	raw = bytes.Trim(raw, jsonSpace)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -217,6 +217,10 @@ func objectFields(raw json.RawMessage) ([]field, *ArgError) {
 	}
 	return fields, nil
 }
+
+// jsonSpace is JSON's whitespace (RFC 8259): bytes.TrimSpace would also
+// take \f, \v and Unicode spaces, which make a body invalid JSON.
+const jsonSpace = " \t\n\r"
 
 // The scanners below walk JSON already known to be valid (json.Valid): each
 // returns the index just past what it skips.
@@ -303,7 +307,7 @@ func (p param) want() string {
 // describe renders a received JSON value for a message: short, and never
 // more than 40 characters of it.
 func describe(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
+	v = bytes.Trim(v, jsonSpace)
 	if len(v) == 0 {
 		return "nothing"
 	}
