@@ -30,13 +30,12 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/newsserver"
 )
@@ -94,16 +93,6 @@ func run(argv []string) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	log.Printf("serving MCP at http://%s/mcp and REST at http://%s/v1/", ln.Addr(), ln.Addr())
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return hs.Shutdown(shutdown)
-	}
+	return httpserve.Run(ctx, ln, srv.Handler(), nil)
 }

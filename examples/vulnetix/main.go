@@ -34,18 +34,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/vulnetix/mcpserver"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 )
@@ -86,8 +85,12 @@ func run(args []string) error {
 	defer stop()
 
 	if *demoAddr != "" {
-		log.Info("embedded vdb-api", "addr", *demoAddr)
-		return serve(ctx, *demoAddr, vdbdemo.New(nil), nil)
+		ln, err := net.Listen("tcp", *demoAddr)
+		if err != nil {
+			return err
+		}
+		log.Info("embedded vdb-api", "addr", ln.Addr().String())
+		return httpserve.Run(ctx, ln, vdbdemo.New(nil), nil)
 	}
 
 	apiURL := os.Getenv("VULNETIX_API_URL")
@@ -97,7 +100,7 @@ func run(args []string) error {
 			return err
 		}
 		apiURL = "http://" + ln.Addr().String()
-		go (&http.Server{Handler: vdbdemo.New(nil), ReadHeaderTimeout: 5 * time.Second}).Serve(ln)
+		go httpserve.Run(ctx, ln, vdbdemo.New(nil), nil)
 		log.Info("embedded vdb-api (demo keys: see README.md)", "url", apiURL)
 	}
 	if apiURL == "" {
@@ -126,42 +129,11 @@ func run(args []string) error {
 		return err
 	}
 	log.Info("vulnetix MCP server", "url", "http://"+*addr+"/mcp", "protocol", mcpserver.ProtocolVersion, "login", key != nil)
-	return serve(ctx, *addr, srv, log)
-}
-
-// serve runs h on addr until ctx is done, with timeouts that keep a slow
-// or silent client from holding a connection.
-func serve(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
-	srv := &http.Server{
-		Addr:              addr,
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
-	if log != nil {
-		srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(mcpserver.Listener(ln)) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			return err
-		}
-		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
-	}
+	// mcpserver.Listener answers the request heads net/http refuses by
+	// itself with JSON-RPC bodies, like every other protocol error.
+	return httpserve.Run(ctx, mcpserver.Listener(ln), srv, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
