@@ -163,6 +163,7 @@ type ToolError struct {
 	WatchesLimit     *int         `json:"watches_limit,omitempty"`
 }
 
+// Error returns "code: detail".
 func (e *ToolError) Error() string { return string(e.Code) + ": " + e.Detail }
 
 // Status returns the HTTP status the error travels with over REST.
@@ -180,6 +181,7 @@ type ArgError struct {
 	Message string       // "Unknown parameter 'langauge'. Did you mean 'language'?"
 }
 
+// Error returns the message, as the client reads it.
 func (e *ArgError) Error() string { return e.Message }
 
 func ptr[T any](v T) *T { return &v }

@@ -28,6 +28,8 @@ type TourLine struct {
 	Raw   string       // the body, error or text block as received
 }
 
+// String formats the line as the tour prints it: call, shape, code, next
+// move and raw text in columns.
 func (l TourLine) String() string {
 	return fmt.Sprintf("%-40s %-15s %-22s %-15s %s", l.Call, l.Shape, l.Code, l.Move, l.Raw)
 }

@@ -259,6 +259,7 @@ type StartupError struct {
 	Err    error // the upstream failure, if any (an *envelope.Error)
 }
 
+// Error returns the reason, the line the process prints.
 func (e *StartupError) Error() string { return e.Reason }
 
 // Unwrap returns the upstream failure.
