@@ -1,0 +1,88 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// A success is structuredContent and one text block of the same JSON,
+// encoded once; isError is absent.
+func ExampleSuccess() {
+	res, err := wire.Success(map[string]any{"total": 6, "has_more": false})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res.Meta = map[string]any{"vulnetix/plan": "community"}
+	json.NewEncoder(os.Stdout).Encode(res)
+	// Output:
+	// {"_meta":{"vulnetix/plan":"community"},"content":[{"type":"text","text":"{\"has_more\":false,\"total\":6}"}],"structuredContent":{"has_more":false,"total":6}}
+}
+
+// An error that carries a kind, such as an *envelope.Error, renders as its
+// JSON kind object; any other error is server_error with its text.
+func ExampleErrorResult() {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(wire.ErrorResult(&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "token revoked"}))
+	enc.Encode(wire.ErrorResult(fmt.Errorf("search: %w", errors.New("index <offline>"))))
+	// Output:
+	// {"content":[{"type":"text","text":"{\"kind\":\"authentication_failed\",\"message\":\"token revoked\"}"}],"isError":true}
+	// {"content":[{"type":"text","text":"{\"kind\":\"server_error\",\"message\":\"search: index <offline>\"}"}],"isError":true}
+}
+
+func ExampleTextError() {
+	json.NewEncoder(os.Stdout).Encode(wire.TextError("Not found in the Vulnetix VDB: CVE-2099-0001"))
+	// Output:
+	// {"content":[{"type":"text","text":"Not found in the Vulnetix VDB: CVE-2099-0001"}],"isError":true}
+}
+
+// A server with its own error object sends it as the text of an isError
+// result.
+func ExampleJSONError() {
+	json.NewEncoder(os.Stdout).Encode(wire.JSONError(map[string]any{
+		"error": "insufficient credits", "code": "insufficient_credits", "retry_after_secs": 394200,
+	}))
+	// Output:
+	// {"content":[{"type":"text","text":"{\"code\":\"insufficient_credits\",\"error\":\"insufficient credits\",\"retry_after_secs\":394200}"}],"isError":true}
+}
+
+func ExampleWriteRPCError() {
+	rec := httptest.NewRecorder()
+	wire.WriteRPCError(rec, 0, json.RawMessage(`1`), &wire.RPCError{
+		Code:    errkind.UnsupportedVersion,
+		Message: "Unsupported protocol version: 1900-01-01",
+		Data:    map[string]any{"supported": []string{"2026-07-28"}, "requested": "1900-01-01"},
+	})
+	fmt.Print(rec.Code, " ", rec.Body.String())
+	// Output:
+	// 400 {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 1900-01-01","data":{"requested":"1900-01-01","supported":["2026-07-28"]}}}
+}
+
+// The hint dialect's error carries its machine-readable code as data; the
+// *RPCError is an error, and a client reading one back gets the same code.
+func ExampleRPCError() {
+	var err error = &wire.RPCError{
+		Code:    errkind.InvalidParams,
+		Message: "Unknown parameter 'langauge'. Did you mean 'language'?",
+		Data:    wire.ErrorData{Code: "unknown_parameter"},
+	}
+	b, _ := json.Marshal(err)
+	fmt.Println(string(b))
+	fmt.Println(err)
+
+	var back wire.RPCError
+	json.Unmarshal(b, &back)
+	fmt.Println(back.Code == errkind.InvalidParams, back.DataCode())
+	// Output:
+	// {"code":-32602,"message":"Unknown parameter 'langauge'. Did you mean 'language'?","data":{"code":"unknown_parameter"}}
+	// jsonrpc -32602 (unknown_parameter): Unknown parameter 'langauge'. Did you mean 'language'?
+	// true unknown_parameter
+}

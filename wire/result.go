@@ -1,0 +1,124 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// Content is one content block of a tool result. mcperr writes only text
+// blocks: Type "text" and the Text.
+type Content struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ToolResult is an MCP tool result (a CallToolResult) as plain values: it
+// marshals to the JSON MCP expects, so it can be returned by a server built
+// on any SDK, or on none. isError is written only when true, as the go-sdk
+// and the TypeScript SDK write it; a success omits it.
+//
+// Every constructor sets Content; MCP requires the array, so a result built
+// by hand sets it too (a nil Content marshals as null, as the go-sdk's own
+// type does).
+type ToolResult struct {
+	Meta              map[string]any  `json:"_meta,omitempty"`
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+// A KindError is an error that knows its JSON kind object, the text
+// [ErrorResult] puts in an isError result. *envelope.Error is one; a
+// server's own error type can be one too.
+type KindError interface {
+	error
+	// AppendKindObject appends the JSON kind object, such as
+	// {"kind":"not_found","code":"trace_not_found","message":"..."}, to b
+	// and returns the extended slice.
+	AppendKindObject(b []byte) []byte
+}
+
+// ErrorResult renders err as a tool error an agent can act on: isError, and
+// one text block holding the JSON kind object, such as
+//
+//	{"content":[{"type":"text","text":"{\"kind\":\"authentication_failed\",\"message\":\"token revoked\"}"}],"isError":true}
+//
+// The first [KindError] in err's chain writes the object. An err that holds
+// none is rendered as server_error with err's text as the message, the kind
+// envelope.KindOf reports for it. ErrorResult(nil) returns nil.
+func ErrorResult(err error) *ToolResult {
+	if err == nil {
+		return nil
+	}
+	var text []byte
+	var k KindError
+	if errors.As(err, &k) {
+		text = k.AppendKindObject(nil)
+	} else {
+		text = appendServerError(nil, err.Error())
+	}
+	return &ToolResult{Content: []Content{{Type: "text", Text: string(text)}}, IsError: true}
+}
+
+// appendServerError writes the kind object of an error that carries no kind:
+// {"kind":"server_error","message":...}, the fields envelope.Error writes
+// for that kind and message.
+func appendServerError(b []byte, message string) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, string(errkind.ServerError))
+	if message != "" {
+		b = append(b, `,"message":`...)
+		b = appendString(b, message)
+	}
+	return append(b, '}')
+}
+
+// TextError renders a tool error written as prose for the agent: isError
+// and one text block, such as "Not found in the Vulnetix VDB: ...", or the
+// TypeScript SDK's rejection text from schemaerr.
+func TextError(text string) *ToolResult {
+	return &ToolResult{Content: []Content{{Type: "text", Text: text}}, IsError: true}
+}
+
+// JSONError renders a tool error whose text is v's JSON, for a server with
+// its own error object, such as
+// {"error":"insufficient credits","code":"insufficient_credits",...}. A v
+// that does not marshal is rendered as TextError of the marshal error.
+func JSONError(v any) *ToolResult {
+	b, err := encode(v)
+	if err != nil {
+		return TextError(fmt.Sprintf("wire: could not encode the error: %v", err))
+	}
+	return &ToolResult{Content: []Content{{Type: "text", Text: string(b)}}, IsError: true}
+}
+
+// Success renders a successful result: v's JSON as structuredContent and the
+// same JSON as the one text block, for clients that predate
+// structuredContent. v is encoded once. It must encode to a JSON object, as
+// MCP requires of structuredContent.
+func Success(v any) (*ToolResult, error) {
+	b, err := encode(v)
+	if err != nil {
+		return nil, fmt.Errorf("wire: encoding the result: %w", err)
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, fmt.Errorf("wire: structuredContent must be a JSON object, got %.20s", b)
+	}
+	return &ToolResult{Content: []Content{{Type: "text", Text: string(b)}}, StructuredContent: b}, nil
+}
+
+// encode is json.Marshal without HTML escaping: the text is for an agent,
+// not a browser, so <, > and & stay as they are.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,100 @@
+package wire
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// RPCError is the error object of a JSON-RPC error response: a protocol
+// error, meaning the request never reached a tool. It marshals to
+//
+//	{"code":-32602,"message":"...","data":...}
+//
+// leaving out data when Data is nil. It is an error, so a function can
+// return it as one; errors.As finds it through any wrapping.
+type RPCError struct {
+	Code    errkind.Code `json:"code"`
+	Message string       `json:"message"`
+	// Data is any JSON value: an [ErrorData] for the hint dialect's
+	// machine-readable code, or a server's own object, such as
+	// {"supported":[...],"requested":"..."} for an unsupported version.
+	// Unmarshalling leaves whatever encoding/json decodes into an any.
+	Data any `json:"data,omitempty"`
+}
+
+// ErrorData is the data member of a JSON-RPC error in the hint dialect:
+// the machine-readable code a client switches on, such as
+// {"code":"unknown_parameter"}.
+type ErrorData struct {
+	Code string `json:"code"`
+}
+
+// Error returns "jsonrpc <code>: <message>", with the data's code in
+// parentheses after the number when Data holds one:
+// "jsonrpc -32602 (unknown_parameter): Unknown parameter 'x'.".
+func (e *RPCError) Error() string {
+	s := "jsonrpc " + strconv.Itoa(int(e.Code))
+	if c := e.DataCode(); c != "" {
+		s += " (" + c + ")"
+	}
+	return s + ": " + e.Message
+}
+
+// DataCode returns the code member of Data: the machine-readable code of
+// the hint dialect, whether Data is an [ErrorData] (or a pointer to one) a
+// server built, or the map encoding/json decoded from a response. It is ""
+// when Data holds no string code.
+func (e *RPCError) DataCode() string {
+	switch d := e.Data.(type) {
+	case ErrorData:
+		return d.Code
+	case *ErrorData:
+		if d != nil {
+			return d.Code
+		}
+	case map[string]any:
+		s, _ := d["code"].(string)
+		return s
+	case map[string]string:
+		return d["code"]
+	}
+	return ""
+}
+
+// response is a JSON-RPC error response.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   *RPCError       `json:"error"`
+}
+
+var null = json.RawMessage("null")
+
+// WriteRPCError writes the JSON-RPC error response
+//
+//	{"jsonrpc":"2.0","id":<id>,"error":{"code":...,"message":...,"data":...}}
+//
+// and a newline, with Content-Type: application/json and the given status (0
+// means e.Code.HTTPStatus()). An id that is nil or not valid JSON is written
+// as null, as JSON-RPC requires when the request's id is unknown. Data that
+// does not marshal is left out rather than fail the response.
+func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPCError) {
+	if status == 0 {
+		status = e.Code.HTTPStatus()
+	}
+	if len(id) == 0 || !json.Valid(id) {
+		id = null
+	}
+	b, err := json.Marshal(response{JSONRPC: "2.0", ID: id, Error: e})
+	if err != nil {
+		b, _ = json.Marshal(response{JSONRPC: "2.0", ID: id, Error: &RPCError{Code: e.Code, Message: e.Message}})
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
