@@ -28,11 +28,14 @@
 //     tells the agent to do next, the rules that map an upstream code and HTTP
 //     status to a kind, and the catalogue of JSON-RPC protocol errors. For
 //     clients, telling the two shapes above apart.
-//   - envelope: the shapes on the wire. Reads an upstream *http.Response into
-//     either data or a kind-tagged *envelope.Error, deciding by the body's
-//     shape and never by the status alone; writes MCP tool results and
-//     JSON-RPC errors; fronts an MCP endpoint with the transport-level
+//   - envelope: reads an upstream *http.Response into either data or a
+//     kind-tagged *envelope.Error, deciding by the body's shape and never by
+//     the status alone. Its Front answers an MCP endpoint's transport-level
 //     refusals (Host and Origin, path, method, Content-Type).
+//   - wire: the one model of what a server sends back. MCP tool results
+//     (success as structuredContent and text, errors as the kind object, a
+//     server's own JSON or prose) and JSON-RPC error objects and responses,
+//     as plain values that marshal to exactly MCP's JSON.
 //   - ratelimit: reads Retry-After, X-RateLimit-* and the IETF RateLimit
 //     fields; answers as a server with keyed limits, a flood guard and
 //     per-key budgets.

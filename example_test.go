@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/retry"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // upstream reads bodies by shape (never by status alone) and retries a short 429 once.
@@ -16,19 +17,19 @@ var upstream = &envelope.Reader{Client: &http.Client{Transport: &retry.Transport
 
 // getTrace is the README's quick start: a tool handler that calls an upstream
 // API and returns its answer, or a kind-tagged error.
-func getTrace(ctx context.Context, base, token, id string) *envelope.Result {
+func getTrace(ctx context.Context, base, token, id string) *wire.ToolResult {
 	req, err := http.NewRequestWithContext(ctx, "GET", base+"/v1/traces/"+id, nil)
 	if err != nil {
-		return envelope.ErrorResult(err)
+		return wire.ErrorResult(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+token) // never appears in an error
 	var trace json.RawMessage
 	if err := upstream.Do(req, &trace); err != nil {
-		return envelope.ErrorResult(err)
+		return wire.ErrorResult(err)
 	}
-	res, err := envelope.Success(trace) // structuredContent and one text block, encoded once
+	res, err := wire.Success(trace) // structuredContent and one text block, encoded once
 	if err != nil {
-		return envelope.ErrorResult(err)
+		return wire.ErrorResult(err)
 	}
 	return res
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // A success body shaped like a search result: a few top-level fields and a
@@ -134,6 +135,6 @@ func BenchmarkErrorResult(b *testing.B) {
 	err := r.Read(&http.Response{StatusCode: 404, Body: io.NopCloser(bytes.NewReader(benchEnvelope))}, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		envelope.ErrorResult(err)
+		wire.ErrorResult(err)
 	}
 }

@@ -1,7 +1,5 @@
-// Package envelope turns what crosses the wire into values and back: an
-// upstream HTTP response into the caller's data or a kind-tagged [*Error],
-// and errors and results into the MCP tool results and JSON-RPC error
-// responses a client expects.
+// Package envelope reads an upstream HTTP response into the caller's data or
+// a kind-tagged [*Error].
 //
 // Error or data is decided by the body's shape, never by the status alone.
 // A [Reader] reads the body once, within a size bound, and asks one
@@ -20,15 +18,13 @@
 //
 //	var page SearchPage
 //	if err := reader.Do(req, &page); err != nil {
-//		return envelope.ErrorResult(err), nil // the kind object, isError
+//		return wire.ErrorResult(err), nil // the kind object, isError
 //	}
-//	return envelope.Success(page)
+//	return wire.Success(page)
 //
-// Out, an *Error renders as the JSON kind object inside a tool result
-// ([ErrorResult]), a success as structuredContent plus the same JSON as text
-// ([Success]), and a refusal at the transport as a JSON-RPC error response
-// ([WriteRPCError], [Front]). The values are plain structs: no MCP SDK is
-// imported, so they serve any server.
+// An *Error is a wire.KindError: package wire renders it as the JSON kind
+// object inside an isError tool result, the same object its MarshalJSON
+// writes. Results and JSON-RPC errors themselves are package wire's job.
 //
 // A credential the request carried in its Authorization header never appears
 // in an *Error, whatever the upstream echoes back.

@@ -7,16 +7,16 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
-// ExampleErrorResult prints a not_found kind object as the tool result an
-// agent receives.
-func ExampleErrorResult() {
+// An *Error renders as the JSON kind object, the text of the isError tool
+// result an agent receives (wire.ErrorResult).
+func ExampleError() {
 	err := &envelope.Error{
 		Kind:       errkind.NotFound,
 		Code:       "trace_not_found",
@@ -24,7 +24,7 @@ func ExampleErrorResult() {
 		Details:    json.RawMessage(`{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}`),
 		HTTPStatus: 404,
 	}
-	res := envelope.ErrorResult(err)
+	res := wire.ErrorResult(err)
 	fmt.Println(res.Content[0].Text)
 	b, _ := json.Marshal(res)
 	fmt.Println(string(b))
@@ -76,7 +76,7 @@ func ExampleReader_Read() {
 			Mode   string `json:"mode"`
 		}
 		if err := r.Read(resp, &health); err != nil {
-			fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+			fmt.Println(wire.ErrorResult(err).Content[0].Text)
 			continue
 		}
 		fmt.Printf("data: %+v\n", health)
@@ -115,7 +115,7 @@ func ExampleError_header() {
 	if errors.As(err, &e) && e.Header.Get("X-Maintenance-Mode") == "true" {
 		e.Kind = "maintenance"
 	}
-	fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+	fmt.Println(wire.ErrorResult(err).Content[0].Text)
 	// Output:
 	// {"kind":"maintenance","code":"unavailable","message":"back soon","httpStatus":503}
 }
@@ -132,39 +132,9 @@ func ExampleShape() {
 	resp := &http.Response{StatusCode: 402, Body: io.NopCloser(strings.NewReader(
 		`{"error":"insufficient credits","code":"insufficient_credits","detail":"this call can cost up to 3 credits and 0 are left this month","retry_after_secs":394200}`))}
 	err := r.Read(resp, nil)
-	fmt.Println(envelope.ErrorResult(err).Content[0].Text)
+	fmt.Println(wire.ErrorResult(err).Content[0].Text)
 	// Output:
 	// {"kind":"insufficient_credits","code":"insufficient_credits","message":"insufficient credits","details":"this call can cost up to 3 credits and 0 are left this month","httpStatus":402,"retryAfterSeconds":394200}
-}
-
-func ExampleSuccess() {
-	res, err := envelope.Success(map[string]any{"total": 6, "has_more": false})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	res.Meta = map[string]any{"vulnetix/plan": "community"}
-	json.NewEncoder(os.Stdout).Encode(res)
-	// Output:
-	// {"_meta":{"vulnetix/plan":"community"},"content":[{"type":"text","text":"{\"has_more\":false,\"total\":6}"}],"structuredContent":{"has_more":false,"total":6}}
-}
-
-func ExampleTextError() {
-	json.NewEncoder(os.Stdout).Encode(envelope.TextError("Not found in the Vulnetix VDB: CVE-2099-0001"))
-	// Output:
-	// {"content":[{"type":"text","text":"Not found in the Vulnetix VDB: CVE-2099-0001"}],"isError":true}
-}
-
-func ExampleWriteRPCError() {
-	rec := httptest.NewRecorder()
-	envelope.WriteRPCError(rec, 0, json.RawMessage(`1`), &envelope.RPCError{
-		Code:    errkind.UnsupportedVersion,
-		Message: "Unsupported protocol version: 1900-01-01",
-		Data:    map[string]any{"supported": []string{"2026-07-28"}, "requested": "1900-01-01"},
-	})
-	fmt.Print(rec.Code, " ", rec.Body.String())
-	// Output:
-	// 400 {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 1900-01-01","data":{"requested":"1900-01-01","supported":["2026-07-28"]}}}
 }
 
 func ExampleFront() {

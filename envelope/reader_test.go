@@ -19,6 +19,7 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // now is the clock every test reads through Reader.Now.
@@ -380,7 +381,7 @@ func TestRedaction(t *testing.T) {
 		t.Helper()
 		e := asError(t, err)
 		b, _ := json.Marshal(e)
-		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Details), string(e.Body), string(b), fmt.Sprint(e.Err), string(envelope.ErrorResult(err).Content[0].Text), fmt.Sprint(e.Header)} {
+		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Details), string(e.Body), string(b), fmt.Sprint(e.Err), string(wire.ErrorResult(err).Content[0].Text), fmt.Sprint(e.Header)} {
 			if strings.Contains(s, token) || strings.Contains(s, `vx_s3cr3t\/Token+42`) {
 				t.Errorf("token in %q", s)
 			}

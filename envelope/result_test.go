@@ -14,6 +14,7 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/wire"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -46,9 +47,10 @@ func marshal(t *testing.T, v any) []byte {
 	return append(b, '\n')
 }
 
-// TestErrorResult renders each kind and checks the kind object against
-// seed 000's captures and its table's field order, and the whole tool result
-// against a golden file.
+// TestErrorResult renders each kind through wire.ErrorResult (an *Error is
+// a wire.KindError) and checks the kind object against seed 000's captures
+// and its table's field order, and the whole tool result against a golden
+// file.
 func TestErrorResult(t *testing.T) {
 	full := &ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}
 	tests := []struct {
@@ -91,8 +93,8 @@ func TestErrorResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := envelope.ErrorResult(tt.err)
-			want := &envelope.Result{Content: []envelope.Content{{Type: "text", Text: tt.want}}, IsError: true}
+			res := wire.ErrorResult(tt.err)
+			want := &wire.ToolResult{Content: []wire.Content{{Type: "text", Text: tt.want}}, IsError: true}
 			if diff := cmp.Diff(want, res); diff != "" {
 				t.Errorf("ErrorResult (-want +got):\n%s", diff)
 			}
@@ -109,62 +111,16 @@ func TestErrorResult(t *testing.T) {
 			golden(t, "error_"+tt.name+".json", marshal(t, res))
 		})
 	}
-	if envelope.ErrorResult(nil) != nil {
+	if wire.ErrorResult(nil) != nil {
 		t.Error("ErrorResult(nil) != nil")
 	}
 }
 
 func TestErrorResultWire(t *testing.T) {
-	res := envelope.ErrorResult(&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "token revoked"})
+	res := wire.ErrorResult(&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "token revoked"})
 	got := string(marshal(t, res))
 	want := `{"content":[{"type":"text","text":"{\"kind\":\"authentication_failed\",\"message\":\"token revoked\"}"}],"isError":true}` + "\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestSuccess(t *testing.T) {
-	type story struct {
-		Title string `json:"title"`
-	}
-	type search struct {
-		Total         int     `json:"total"`
-		TotalRelation string  `json:"total_relation"`
-		HasMore       bool    `json:"has_more"`
-		Partial       bool    `json:"partial"`
-		Coverage      string  `json:"coverage"`
-		FromClamped   bool    `json:"from_clamped"`
-		Stories       []story `json:"stories"`
-	}
-	res, err := envelope.Success(search{Total: 1, TotalRelation: "exact", Coverage: "complete", Stories: []story{{Title: "<b>&</b>"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(res.StructuredContent) != res.Content[0].Text {
-		t.Errorf("text block %s differs from structuredContent %s", res.Content[0].Text, res.StructuredContent)
-	}
-	golden(t, "success.json", marshal(t, res))
-
-	res.Meta = map[string]any{"vulnetix/degraded": []string{"vendor-trends"}}
-	golden(t, "success_meta.json", marshal(t, res))
-
-	for _, v := range []any{[]int{1}, "s", nil, make(chan int)} {
-		if _, err := envelope.Success(v); err == nil {
-			t.Errorf("Success(%T) accepted a value that is not a JSON object", v)
-		}
-	}
-}
-
-func TestTextAndJSONError(t *testing.T) {
-	golden(t, "text_error.json", marshal(t, envelope.TextError("Not found in the Vulnetix VDB: CVE-2099-0001")))
-	seed004 := map[string]any{
-		"error": "insufficient credits", "code": "insufficient_credits",
-		"detail":           "this call can cost up to 3 credits and 0 are left this month",
-		"retry_after_secs": 394200, "credits": map[string]int{"min": 3, "max": 3},
-		"credits_limit": 1000, "credits_used": 1000, "credits_remaining": 0,
-	}
-	golden(t, "json_error.json", marshal(t, envelope.JSONError(seed004)))
-	if r := envelope.JSONError(make(chan int)); !r.IsError || r.Content[0].Text == "" {
-		t.Errorf("JSONError of an unencodable value: %+v", r)
 	}
 }

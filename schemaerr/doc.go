@@ -19,12 +19,13 @@
 // [Compile] a tool's input schema once; the [Schema] is safe for concurrent use. [Schema.Validate]
 // takes the call's raw arguments and returns every [Issue] in a fixed order. Then either:
 //
-//   - [Text] frames the issues as the TypeScript SDK does, and [ErrorResult] wraps the text in the
-//     isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a tool the
-//     server does not have.
-//   - [Hints] turns the issues into one [RPCError], code -32602, whose data.code is
+//   - [Text] frames the issues as the TypeScript SDK does, and wire.TextError wraps the text in
+//     the isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a
+//     tool the server does not have.
+//   - [Hints] turns the issues into one error, a -32602 *wire.RPCError whose data.code is
 //     unknown_parameter or invalid_parameter. [Schema.Hint] validates, then runs the server's own
-//     checks ([Check]), which answer with their own codes, built with [Unknown] or [Invalid].
+//     checks ([Check]), which answer with their own codes, built with [Unknown] or [Invalid]. Each
+//     returns a nil error when the arguments pass.
 //
 // # zod's rules, on JSON Schema
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // getValues is a tool's input schema as the TypeScript SDK publishes it for
@@ -61,7 +62,7 @@ func ExampleSchema_Reject() {
 func ExampleUnknownTool() {
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetEscapeHTML(false)
-	enc.Encode(schemaerr.ErrorResult(schemaerr.UnknownTool("vexlo_does_not_exist")))
+	enc.Encode(wire.TextError(schemaerr.UnknownTool("vexlo_does_not_exist")))
 	// Output:
 	// {"content":[{"type":"text","text":"MCP error -32602: Tool vexlo_does_not_exist not found"}],"isError":true}
 }
@@ -97,7 +98,7 @@ func ExampleSchema_Hint() {
 func ExampleCheck() {
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`))
 	published := []string{"cpu_usage", "memory_usage"}
-	knownSignal := func(args json.RawMessage) *schemaerr.RPCError {
+	knownSignal := func(args json.RawMessage) error {
 		var a struct{ Signal string }
 		json.Unmarshal(args, &a)
 		for _, p := range published {

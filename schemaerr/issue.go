@@ -7,7 +7,7 @@ import (
 )
 
 // Issue codes: zod's own issue codes, and four of this package for arguments refused before
-// validation.
+// validation (CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements).
 const (
 	CodeInvalidType      = "invalid_type"      // wrong type, or a required property absent
 	CodeInvalidValue     = "invalid_value"     // not one of an enum's values, or not the const
@@ -20,10 +20,18 @@ const (
 	CodeInvalidKey       = "invalid_key"       // a key propertyNames refuses
 	CodeCustom           = "custom"            // not, uniqueItems, contains
 
-	codeInvalidJSON     = "invalid_json"
-	codeTooLarge        = "too_large"
-	codeTooDeep         = "too_deep"
-	codeTooManyElements = "too_many_elements"
+	CodeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
+	CodeTooLarge        = "too_large"         // the arguments exceed Schema.MaxBytes
+	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Schema.MaxDepth
+	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Schema.MaxElements
+)
+
+// The package's own spellings of the refusal codes.
+const (
+	codeInvalidJSON     = CodeInvalidJSON
+	codeTooLarge        = CodeTooLarge
+	codeTooDeep         = CodeTooDeep
+	codeTooManyElements = CodeTooManyElements
 )
 
 // Issue is one reason the arguments were rejected.
@@ -32,7 +40,7 @@ type Issue struct {
 	// It is empty for an issue about the arguments as a whole.
 	Path []any
 	// Code is zod's issue code (CodeInvalidType, CodeTooBig, ...), or for arguments refused
-	// before validation "invalid_json", "too_large", "too_deep" or "too_many_elements".
+	// before validation CodeInvalidJSON, CodeTooLarge, CodeTooDeep or CodeTooManyElements.
 	Code string
 	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
 	Message string

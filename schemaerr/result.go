@@ -4,77 +4,41 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
-// Content is one content block of a tool result.
-type Content struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-// ToolResult is the tool result the TypeScript SDK returns for a rejected call. It marshals to
-// exactly {"content":[{"type":"text","text":TEXT}],"isError":true}.
-type ToolResult struct {
-	Content []Content `json:"content"`
-	IsError bool      `json:"isError"`
-}
-
-// ErrorResult wraps text (from [Text] or [UnknownTool]) as an isError tool result.
-func ErrorResult(text string) *ToolResult {
-	return &ToolResult{Content: []Content{{Type: "text", Text: text}}, IsError: true}
-}
-
-// Reject validates args and returns the TypeScript SDK's rejection of them as a tool result, or
-// nil when they are valid.
-func (s *Schema) Reject(tool string, args json.RawMessage) *ToolResult {
+// Reject validates args and returns the TypeScript SDK's rejection of them as an isError tool
+// result (wire.TextError of [Text]), or nil when they are valid.
+func (s *Schema) Reject(tool string, args json.RawMessage) *wire.ToolResult {
 	issues := s.Validate(args)
 	if issues == nil {
 		return nil
 	}
-	return ErrorResult(Text(tool, issues))
+	return wire.TextError(Text(tool, issues))
 }
 
-// InvalidParams is the JSON-RPC error code of the hint dialect.
-const InvalidParams = -32602
-
-// Codes of the hint dialect's data.code.
+// Codes of the hint dialect's data.code for arguments the schema refused.
 const (
 	UnknownParameter = "unknown_parameter" // an argument the schema does not declare
 	InvalidParameter = "invalid_parameter" // a value outside its type, enum, range or pattern, or missing
 )
 
-// RPCError is a JSON-RPC error object. It marshals to exactly
-// {"code":-32602,"message":MESSAGE,"data":{"code":CODE}}, and it is an error.
-type RPCError struct {
-	Code    int        `json:"code"`
-	Message string     `json:"message"`
-	Data    *ErrorData `json:"data,omitempty"`
-}
-
-// ErrorData is the data member of an RPCError: the machine-readable code.
-type ErrorData struct {
-	Code string `json:"code"`
-}
-
-// Error describes the error for logs; the wire form is its JSON.
-func (e *RPCError) Error() string {
-	if e.Data != nil {
-		return "jsonrpc error " + strconv.Itoa(e.Code) + " (" + e.Data.Code + "): " + e.Message
-	}
-	return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + e.Message
-}
-
 // Invalid returns a -32602 error with the given data.code and message: the form of a server's
-// own refusal, such as unknown_signal for a name the server does not publish.
-func Invalid(code, message string) *RPCError {
-	return &RPCError{Code: InvalidParams, Message: message, Data: &ErrorData{Code: code}}
+// own refusal, such as unknown_signal for a name the server does not publish. The error is a
+// *wire.RPCError, which errors.As finds, marshalling to exactly
+// {"code":-32602,"message":MESSAGE,"data":{"code":CODE}}.
+func Invalid(code, message string) error {
+	return &wire.RPCError{Code: errkind.InvalidParams, Message: message, Data: wire.ErrorData{Code: code}}
 }
 
-// Unknown returns a -32602 error for a name that is not one of known: "Unknown <noun> 'name'."
-// followed by " Did you mean 'x'?" when a known name is close to it (see [Suggest]). Unknown
-// (UnknownParameter, "parameter", ...) is the hint for an undeclared argument; a server checking
-// its own vocabulary uses its own code: Unknown("unknown_signal", "signal", name, published).
-func Unknown(code, noun, name string, known []string) *RPCError {
+// Unknown returns a -32602 error (a *wire.RPCError) for a name that is not one of known:
+// "Unknown <noun> 'name'." followed by " Did you mean 'x'?" when a known name is close to it (see
+// [Suggest]). Unknown(UnknownParameter, "parameter", ...) is the hint for an undeclared argument;
+// a server checking its own vocabulary uses its own code: Unknown("unknown_signal", "signal",
+// name, published).
+func Unknown(code, noun, name string, known []string) error {
 	msg := "Unknown " + noun + " '" + name + "'."
 	if s, ok := Suggest(name, known); ok {
 		msg += " Did you mean '" + s + "'?"
@@ -149,13 +113,13 @@ func editDistance(a, b string) int {
 
 // A Check is a server's own test of arguments the schema accepted: it returns nil, or the
 // refusal, typically from [Invalid] or [Unknown] with the server's own data.code.
-type Check func(args json.RawMessage) *RPCError
+type Check func(args json.RawMessage) error
 
 // Hint validates args and answers in the hint dialect: nil when the arguments are valid and
-// every check passes, else a -32602 error whose data.code is unknown_parameter or
+// every check passes, else a -32602 *wire.RPCError whose data.code is unknown_parameter or
 // invalid_parameter (see [Hints]), or the first failing check's own error. Checks run only on
 // arguments the schema accepted.
-func (s *Schema) Hint(args json.RawMessage, checks ...Check) *RPCError {
+func (s *Schema) Hint(args json.RawMessage, checks ...Check) error {
 	if issues := s.Validate(args); issues != nil {
 		return Hints(issues)
 	}
@@ -182,8 +146,8 @@ func (s *Schema) Hint(args json.RawMessage, checks ...Check) *RPCError {
 //	Invalid value for 'service': must match the pattern /^[a-z]+$/.
 //	Invalid value for 'environment': must match one of its accepted forms.
 //
-// Hints of no issues is nil.
-func Hints(issues []Issue) *RPCError {
+// The error is a *wire.RPCError. Hints of no issues is nil.
+func Hints(issues []Issue) error {
 	if len(issues) == 0 {
 		return nil
 	}
@@ -222,7 +186,7 @@ func hintSentence(is Issue) string {
 	name := DotPath(is.Path)
 	if name == "" {
 		switch is.Code {
-		case codeInvalidJSON, codeTooLarge, codeTooDeep, codeTooManyElements:
+		case CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements:
 			return "Invalid arguments: " + is.Message + "."
 		}
 		return "Invalid arguments: " + lowerFirst(is.Message) + "."

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcperr/mcperr/wire"
 )
 
 func mustCompile(t testing.TB, schema string) *Schema {
@@ -351,12 +352,12 @@ func TestConcurrentDeterministic(t *testing.T) {
 }
 
 func TestWireShapes(t *testing.T) {
-	res, err := json.Marshal(ErrorResult("MCP error -32602: Tool x not found"))
+	res, err := json.Marshal(wire.TextError("MCP error -32602: Tool x not found"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := `{"content":[{"type":"text","text":"MCP error -32602: Tool x not found"}],"isError":true}`; string(res) != want {
-		t.Errorf("ErrorResult JSON = %s, want %s", res, want)
+		t.Errorf("TextError JSON = %s, want %s", res, want)
 	}
 	rpc, err := json.Marshal(Unknown(UnknownParameter, "parameter", "langauge", []string{"query", "language"}))
 	if err != nil {
@@ -366,8 +367,8 @@ func TestWireShapes(t *testing.T) {
 		t.Errorf("RPCError JSON = %s, want %s", rpc, want)
 	}
 	var e error = Invalid("unknown_signal", "Unknown signal 'x'.")
-	var re *RPCError
-	if !errors.As(e, &re) || re.Data.Code != "unknown_signal" {
+	var re *wire.RPCError
+	if !errors.As(e, &re) || re.DataCode() != "unknown_signal" {
 		t.Errorf("errors.As: %v", e)
 	}
 }
@@ -409,7 +410,7 @@ func TestHint(t *testing.T) {
 		"code":{"type":"string","minLength":4,"maxLength":4},
 		"filter":{"type":"object","additionalProperties":false,"properties":{"window":{"type":"number"}}}}}`)
 	signals := []string{"cpu_usage", "mem_usage"}
-	checkSignal := func(args json.RawMessage) *RPCError {
+	checkSignal := func(args json.RawMessage) error {
 		var a struct{ Query string }
 		if err := json.Unmarshal(args, &a); err != nil {
 			return Invalid(InvalidParameter, err.Error())
@@ -427,7 +428,7 @@ func TestHint(t *testing.T) {
 	}
 	tests := []struct {
 		args string
-		want *RPCError
+		want error
 	}{
 		{`{"query":"hello"}`, nil},
 		{`{"query":"hello","langauge":"en"}`, Invalid(UnknownParameter, "Unknown parameter 'langauge'. Did you mean 'language'?")},
@@ -466,7 +467,7 @@ func TestReject(t *testing.T) {
 	if r := s.Reject("t", json.RawMessage(`{"n":1}`)); r != nil {
 		t.Errorf("Reject(valid) = %v, want nil", r)
 	}
-	want := &ToolResult{Content: []Content{{Type: "text", Text: "MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input: expected number, received string at n"}}, IsError: true}
+	want := &wire.ToolResult{Content: []wire.Content{{Type: "text", Text: "MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input: expected number, received string at n"}}, IsError: true}
 	if diff := cmp.Diff(want, s.Reject("t", json.RawMessage(`{"n":"x"}`))); diff != "" {
 		t.Errorf("Reject (-want +got):\n%s", diff)
 	}

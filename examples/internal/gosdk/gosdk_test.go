@@ -10,21 +10,22 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/examples/internal/gosdk"
+	"github.com/mcperr/mcperr/wire"
 )
 
-// TestResult: the SDK's result marshals to the same JSON as the envelope
+// TestResult: the SDK's result marshals to the same JSON as the wire
 // result it came from, for an error, a success with structuredContent, and
 // a result with _meta.
 func TestResult(t *testing.T) {
-	ok, err := envelope.Success(map[string]any{"total": 6, "partial": false})
+	ok, err := wire.Success(map[string]any{"total": 6, "partial": false})
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta := envelope.TextError("Not found in the Vulnetix VDB: CVE-1999-0001")
+	meta := wire.TextError("Not found in the Vulnetix VDB: CVE-1999-0001")
 	meta.Meta = map[string]any{"vulnetix/plan": "community"}
-	for _, r := range []*envelope.Result{
-		envelope.ErrorResult(&envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace"}),
-		envelope.ErrorResult(errors.New("plain")),
+	for _, r := range []*wire.ToolResult{
+		wire.ErrorResult(&envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace"}),
+		wire.ErrorResult(errors.New("plain")),
 		ok,
 		meta,
 	} {
@@ -44,13 +45,13 @@ func TestResult(t *testing.T) {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(w, g); d != "" {
-			t.Errorf("%s: (-envelope +sdk)\n%s", want, d)
+			t.Errorf("%s: (-wire +sdk)\n%s", want, d)
 		}
 	}
 }
 
 func ExampleResult() {
-	r := envelope.ErrorResult(&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "token revoked"})
+	r := wire.ErrorResult(&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "token revoked"})
 	b, _ := json.Marshal(gosdk.Result(r))
 	fmt.Println(string(b))
 	// Output:

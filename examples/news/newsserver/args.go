@@ -3,6 +3,7 @@ package newsserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // paramKind is the type of a tool argument.
@@ -108,21 +110,31 @@ func inputSchema(params []param, published bool) json.RawMessage {
 func (t *tool) validate(raw json.RawMessage) (*args, *ArgError) {
 	var a *args
 	var aerr *ArgError
-	check := func(r json.RawMessage) *schemaerr.RPCError {
+	check := func(r json.RawMessage) error {
 		a, aerr = parseArgs(r, t.params)
 		if aerr != nil {
 			return schemaerr.Invalid(string(aerr.Code), aerr.Message)
 		}
 		return nil
 	}
-	if e := t.schema.Hint(raw, check); e != nil {
+	if err := t.schema.Hint(raw, check); err != nil {
+		e := hint(err)
 		code := InvalidParameter
-		if e.Data != nil {
-			code = errkind.Kind(e.Data.Code)
+		if c := e.DataCode(); c != "" {
+			code = errkind.Kind(c)
 		}
 		return nil, &ArgError{Code: code, Message: e.Message}
 	}
 	return a, nil
+}
+
+// hint returns the JSON-RPC error schemaerr's hint dialect answers with.
+func hint(err error) *wire.RPCError {
+	var e *wire.RPCError
+	if errors.As(err, &e) {
+		return e
+	}
+	return &wire.RPCError{Code: errkind.InvalidParams, Message: err.Error()}
 }
 
 // parseArgs decodes arguments the schema accepted, and checks what the schema
@@ -140,7 +152,7 @@ func parseArgs(raw json.RawMessage, params []param) (*args, *ArgError) {
 	}
 	for _, f := range fields {
 		if !slices.Contains(declared, f.name) {
-			return nil, &ArgError{Code: UnknownParameter, Message: schemaerr.Unknown(schemaerr.UnknownParameter, "parameter", f.name, declared).Message}
+			return nil, &ArgError{Code: UnknownParameter, Message: hint(schemaerr.Unknown(schemaerr.UnknownParameter, "parameter", f.name, declared)).Message}
 		}
 	}
 	a := &args{set: map[string]bool{}}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/examples/news/newsindex"
+	"github.com/mcperr/mcperr/wire"
 )
 
 var benchArgs = json.RawMessage(`{"query":"offshore wind","language":"en","signals":["sentiment","topics"],"from":"2026-08-10T00:00:00Z","to":"2026-10-20T00:00:00Z","limit":20,"max_credits":10}`)
@@ -71,7 +71,7 @@ func BenchmarkCall(b *testing.B) {
 		if out.ok == nil {
 			b.Fatal(out.toolErr, out.argErr)
 		}
-		if _, err := envelope.Success(out.ok); err != nil {
+		if _, err := wire.Success(out.ok); err != nil {
 			b.Fatal(err)
 		}
 	}

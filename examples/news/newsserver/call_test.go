@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // TestArgErrors: every argument refusal is a -32602 of the right data.code
@@ -83,7 +83,7 @@ func TestInsufficientCredits(t *testing.T) {
 	if out.toolErr == nil {
 		t.Fatalf("got %+v, want insufficient_credits", out)
 	}
-	res := envelope.JSONError(out.toolErr)
+	res := wire.JSONError(out.toolErr)
 	want := `{"error":"insufficient credits","code":"insufficient_credits","detail":"this call can cost up to 3 credits and 0 are left this month; the allocation renews at 2026-12-01T00:00:00Z. A cheaper call may still fit, or upgrade the plan","retry_after_secs":394200,"credits":{"min":3,"max":3},"credits_limit":1000,"credits_used":1000,"credits_remaining":0}`
 	if diff := cmp.Diff(want, res.Content[0].Text); diff != "" {
 		t.Errorf("tool error text (-want +got):\n%s", diff)
@@ -383,7 +383,7 @@ func TestNotFoundAndUnsupported(t *testing.T) {
 func TestSuccessShape(t *testing.T) {
 	s, _ := newTestServer(t)
 	out := callJSON(t, s, "", "search_stories", `{"query":"wind","limit":2}`)
-	res, err := envelope.Success(out.ok)
+	res, err := wire.Success(out.ok)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/examples/internal/gosdk"
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -109,7 +109,7 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 			if acct == nil {
 				// The HTTP front refuses a missing or invalid key with a
 				// 401 before any message is read; this is the fallback.
-				return gosdk.Result(envelope.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
+				return gosdk.Result(wire.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
 			}
 		}
 		out := s.call(ctx, acct, t, req.Params.Arguments)
@@ -117,9 +117,9 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 		case out.argErr != nil:
 			return nil, rpcError(out.argErr)
 		case out.toolErr != nil:
-			return gosdk.Result(envelope.JSONError(out.toolErr)), nil
+			return gosdk.Result(wire.JSONError(out.toolErr)), nil
 		}
-		res, err := envelope.Success(out.ok)
+		res, err := wire.Success(out.ok)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: int64(errkind.InternalError), Message: "the result could not be encoded"}
 		}

@@ -11,7 +11,7 @@
 //   - upstream calls go through retry's Transport (one silent retry of a 429
 //     whose Retry-After is at most 2 seconds) and envelope's Reader (error or
 //     data by the body's shape, never by the status alone);
-//   - failures are rendered by envelope.ErrorResult as the JSON kind object
+//   - failures are rendered by wire.ErrorResult as the JSON kind object
 //     of the errkind taxonomy.
 //
 // Tools are registered with the SDK's low-level Server.AddTool, whose
@@ -36,6 +36,7 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -161,34 +162,34 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.
 // Call runs the tool name with raw JSON arguments (nil means none) and
 // returns its result, as a tools/call would. It is what the SDK handler
 // calls; tests and benchmarks may call it directly.
-func (s *Server) Call(ctx context.Context, name string, arguments json.RawMessage) *envelope.Result {
+func (s *Server) Call(ctx context.Context, name string, arguments json.RawMessage) *wire.ToolResult {
 	t, ok := s.tools[name]
 	if !ok {
-		return envelope.TextError(schemaerr.UnknownTool(name))
+		return wire.TextError(schemaerr.UnknownTool(name))
 	}
 	return s.call(ctx, t, arguments)
 }
 
-func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *envelope.Result {
+func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *wire.ToolResult {
 	if issues := t.schema.Validate(raw); len(issues) > 0 {
-		return envelope.TextError(schemaerr.Text(t.name, issues))
+		return wire.TextError(schemaerr.Text(t.name, issues))
 	}
 	var a args
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &a); err != nil {
 			// The schema accepted what the decoder cannot read; say so as a
 			// server-side failure rather than guess.
-			return envelope.ErrorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
+			return wire.ErrorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
 		}
 	}
 	path, q := t.route(&a)
 	b := &body{want: t.want}
 	if err := s.get(ctx, path, q, b); err != nil {
-		return envelope.ErrorResult(err)
+		return wire.ErrorResult(err)
 	}
-	res, err := envelope.Success(b.raw)
+	res, err := wire.Success(b.raw)
 	if err != nil {
-		return envelope.ErrorResult(err)
+		return wire.ErrorResult(err)
 	}
 	return res
 }
@@ -229,7 +230,7 @@ func (s *Server) unknownTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "tools/call" {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if _, known := s.tools[r.Params.Name]; !known {
-					return gosdk.Result(envelope.TextError(schemaerr.UnknownTool(r.Params.Name))), nil
+					return gosdk.Result(wire.TextError(schemaerr.UnknownTool(r.Params.Name))), nil
 				}
 			}
 		}

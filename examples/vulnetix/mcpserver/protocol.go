@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // ProtocolVersion is the one protocol revision this server serves.
@@ -46,15 +46,15 @@ type refusal struct {
 	method string // the request's method, when it was read (for the log)
 	status int
 	id     json.RawMessage // nil: null
-	err    envelope.RPCError
+	err    wire.RPCError
 }
 
 func refuse(id json.RawMessage, code errkind.Code, msg string, data any) *refusal {
-	return &refusal{status: code.HTTPStatus(), id: id, err: envelope.RPCError{Code: code, Message: msg, Data: data}}
+	return &refusal{status: code.HTTPStatus(), id: id, err: wire.RPCError{Code: code, Message: msg, Data: data}}
 }
 
 func (r *refusal) write(w http.ResponseWriter) {
-	envelope.WriteRPCError(w, r.status, r.id, &r.err)
+	wire.WriteRPCError(w, r.status, r.id, &r.err)
 }
 
 // admitted is a request that passed every check: what the SDK is given.

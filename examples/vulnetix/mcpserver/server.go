@@ -55,6 +55,7 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -200,7 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func healthz(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		envelope.WriteRPCError(w, http.StatusMethodNotAllowed, nil, &envelope.RPCError{Code: errkind.InvalidRequest, Message: "Method not allowed: /healthz answers GET."})
+		wire.WriteRPCError(w, http.StatusMethodNotAllowed, nil, &wire.RPCError{Code: errkind.InvalidRequest, Message: "Method not allowed: /healthz answers GET."})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -239,7 +240,7 @@ func (s *Server) edge(next http.Handler) http.Handler {
 func (s *Server) body(sdk http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tooLarge := func() {
-			envelope.WriteRPCError(w, http.StatusRequestEntityTooLarge, nil, &envelope.RPCError{Code: errkind.InvalidRequest,
+			wire.WriteRPCError(w, http.StatusRequestEntityTooLarge, nil, &wire.RPCError{Code: errkind.InvalidRequest,
 				Message: fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", s.maxBody)})
 		}
 		if r.ContentLength > s.maxBody { // refuse before reading a byte of it
@@ -253,7 +254,7 @@ func (s *Server) body(sdk http.Handler) http.Handler {
 				tooLarge()
 				return
 			}
-			envelope.WriteRPCError(w, http.StatusBadRequest, nil, &envelope.RPCError{Code: errkind.InvalidRequest,
+			wire.WriteRPCError(w, http.StatusBadRequest, nil, &wire.RPCError{Code: errkind.InvalidRequest,
 				Message: "Invalid Request: the body could not be read."})
 			return
 		}
@@ -366,7 +367,7 @@ func (w *rpcWriter) finish() {
 	}
 	h := w.Header()
 	h.Del("X-Content-Type-Options")
-	envelope.WriteRPCError(w.ResponseWriter, w.capture, w.id, &envelope.RPCError{Code: code, Message: printable(strings.TrimSpace(w.text.String()))})
+	wire.WriteRPCError(w.ResponseWriter, w.capture, w.id, &wire.RPCError{Code: code, Message: printable(strings.TrimSpace(w.text.String()))})
 }
 
 // serveSDK runs the SDK's handler and finishes the rewrite.

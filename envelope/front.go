@@ -1,65 +1,16 @@
 package envelope
 
 import (
-	"encoding/json"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
-
-// RPCError is the error member of a JSON-RPC error response: a protocol
-// error, meaning the request never reached a tool.
-type RPCError struct {
-	Code    errkind.Code `json:"code"`
-	Message string       `json:"message"`
-	Data    any          `json:"data,omitempty"`
-}
-
-// Error returns "jsonrpc <code>: <message>".
-func (e *RPCError) Error() string {
-	return "jsonrpc " + strconv.Itoa(int(e.Code)) + ": " + e.Message
-}
-
-// rpcResponse is a JSON-RPC error response.
-type rpcResponse struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   *RPCError       `json:"error"`
-}
-
-var null = json.RawMessage("null")
-
-// WriteRPCError writes the JSON-RPC error response
-//
-//	{"jsonrpc":"2.0","id":<id>,"error":{"code":...,"message":...,"data":...}}
-//
-// with Content-Type: application/json and the given status (0 means
-// e.Code.HTTPStatus()). An id that is nil or not valid JSON is written as
-// null, as JSON-RPC requires when the request's id is unknown.
-func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPCError) {
-	if status == 0 {
-		status = e.Code.HTTPStatus()
-	}
-	if len(id) == 0 || !json.Valid(id) {
-		id = null
-	}
-	b, err := json.Marshal(rpcResponse{JSONRPC: "2.0", ID: id, Error: e})
-	if err != nil {
-		// Data did not marshal; send the error without it.
-		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: id, Error: &RPCError{Code: e.Code, Message: e.Message}})
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)+1))
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
-}
 
 // Front is an http.Handler that answers the transport-level refusals of MCP
 // over Streamable HTTP before a request reaches the MCP endpoint, checking in
@@ -123,23 +74,23 @@ func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f.Handler.ServeHTTP(w, r)
 			return
 		}
-		WriteRPCError(w, http.StatusNotFound, nil, &RPCError{Code: errkind.MethodNotFound,
+		wire.WriteRPCError(w, http.StatusNotFound, nil, &wire.RPCError{Code: errkind.MethodNotFound,
 			Message: "Not found: the MCP endpoint is " + path})
 		return
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		WriteRPCError(w, http.StatusMethodNotAllowed, nil, &RPCError{Code: errkind.InvalidRequest,
+		wire.WriteRPCError(w, http.StatusMethodNotAllowed, nil, &wire.RPCError{Code: errkind.InvalidRequest,
 			Message: "Method not allowed: use POST"})
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		WriteRPCError(w, http.StatusUnsupportedMediaType, nil, &RPCError{Code: errkind.InvalidRequest,
+		wire.WriteRPCError(w, http.StatusUnsupportedMediaType, nil, &wire.RPCError{Code: errkind.InvalidRequest,
 			Message: "Unsupported Media Type: Content-Type must be application/json"})
 		return
 	}
 	if f.Handler == nil {
-		WriteRPCError(w, http.StatusInternalServerError, nil, &RPCError{Code: errkind.InternalError,
+		wire.WriteRPCError(w, http.StatusInternalServerError, nil, &wire.RPCError{Code: errkind.InternalError,
 			Message: "no handler"})
 		return
 	}
