@@ -12,7 +12,8 @@
 //     whose Retry-After is at most 2 seconds) and envelope's Reader (error or
 //     data by the body's shape, never by the status alone);
 //   - failures are rendered by wire.ErrorResult as the JSON kind object
-//     of the errkind taxonomy.
+//     of the Vexlo taxonomy (see Taxonomy): errkind's standard kinds and the
+//     two the Vexlo API adds.
 //
 // Tools are registered with the SDK's low-level Server.AddTool, whose
 // handler receives the raw arguments, so the SDK does not validate them
@@ -87,6 +88,7 @@ type Server struct {
 	token   string
 	timeout time.Duration
 	reader  *envelope.Reader
+	tax     *errkind.Taxonomy
 	tools   map[string]*tool
 	mcp     *mcp.Server
 }
@@ -111,7 +113,9 @@ func New(cfg Config) (*Server, error) {
 	if rt == nil {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
+	tax := Taxonomy()
 	s := &Server{
+		tax:     tax,
 		base:    base,
 		token:   cfg.Token,
 		timeout: timeout,
@@ -122,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 				// the token elsewhere. The 3xx is read as any other response.
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			},
-			Taxonomy: errkind.Standard(),
+			Taxonomy: tax,
 			MaxBytes: cfg.MaxBytes,
 		},
 		tools: make(map[string]*tool, len(tools)),
@@ -179,17 +183,17 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *wire.T
 		if err := json.Unmarshal(raw, &a); err != nil {
 			// The schema accepted what the decoder cannot read; say so as a
 			// server-side failure rather than guess.
-			return wire.ErrorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
+			return s.errorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
 		}
 	}
 	path, q := t.route(&a)
 	b := &body{want: t.want}
 	if err := s.get(ctx, path, q, b); err != nil {
-		return wire.ErrorResult(err)
+		return s.errorResult(err)
 	}
 	res, err := wire.Success(b.raw)
 	if err != nil {
-		return wire.ErrorResult(err)
+		return s.errorResult(err)
 	}
 	return res
 }
