@@ -14,9 +14,9 @@
 //
 // isError is written only when true, as both SDKs write it. ErrorResult
 // asks the first [KindError] in the error's chain (such as an
-// *envelope.Error) to write its kind object; an error that carries no kind is
-// server_error with the error's text as the message, the kind
-// envelope.KindOf reports for it.
+// *envelope.Error) to write its kind object, the errkind.Object; an error
+// that carries no kind is the errkind.Object of kind server_error with the
+// error's text as the message, the kind envelope.KindOf reports for it.
 //
 // A refusal before any tool runs is a protocol error: an [RPCError] with an
 // errkind.Code, a message and optional data. [ErrorData] is the data of the

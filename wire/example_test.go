@@ -86,3 +86,22 @@ func ExampleRPCError() {
 	// jsonrpc -32602 (unknown_parameter): Unknown parameter 'langauge'. Did you mean 'language'?
 	// true unknown_parameter
 }
+
+// quotaError is a server's own error type: it writes its kind object with
+// errkind.Object, so ErrorResult renders it wherever it is wrapped.
+type quotaError struct{ left int64 }
+
+func (e *quotaError) Error() string { return "quota exhausted" }
+
+func (e *quotaError) AppendKindObject(b []byte) []byte {
+	wait := int64(3600)
+	o := errkind.Object{Kind: "quota_exhausted", Message: e.Error(), Remaining: &e.left, RetryAfterSeconds: &wait}
+	return o.AppendJSON(b, []errkind.Field{errkind.FieldMessage, errkind.FieldRemaining})
+}
+
+func ExampleKindError() {
+	err := fmt.Errorf("search: %w", &quotaError{left: 0})
+	fmt.Println(wire.ErrorResult(err).Content[0].Text)
+	// Output:
+	// {"kind":"quota_exhausted","message":"quota exhausted","remaining":0,"retryAfterSeconds":3600}
+}

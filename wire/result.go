@@ -31,9 +31,10 @@ type ToolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-// A KindError is an error that knows its JSON kind object, the text
-// [ErrorResult] puts in an isError result. *envelope.Error is one; a
-// server's own error type can be one too.
+// A KindError is an error that writes its own JSON kind object (an
+// errkind.Object), the text [ErrorResult] puts in an isError result.
+// *envelope.Error is one; a server's own error type can be one too, with
+// errkind.Object's AppendJSON doing the writing.
 type KindError interface {
 	error
 	// AppendKindObject appends the JSON kind object, such as
@@ -48,8 +49,9 @@ type KindError interface {
 //	{"content":[{"type":"text","text":"{\"kind\":\"authentication_failed\",\"message\":\"token revoked\"}"}],"isError":true}
 //
 // The first [KindError] in err's chain writes the object. An err that holds
-// none is rendered as server_error with err's text as the message, the kind
-// envelope.KindOf reports for it. ErrorResult(nil) returns nil.
+// none is rendered as the errkind.Object of kind server_error with err's
+// text as the message, the kind envelope.KindOf reports for it.
+// ErrorResult(nil) returns nil.
 func ErrorResult(err error) *ToolResult {
 	if err == nil {
 		return nil
@@ -59,22 +61,9 @@ func ErrorResult(err error) *ToolResult {
 	if errors.As(err, &k) {
 		text = k.AppendKindObject(nil)
 	} else {
-		text = appendServerError(nil, err.Error())
+		text, _ = errkind.Object{Kind: errkind.ServerError, Message: err.Error()}.MarshalJSON()
 	}
 	return &ToolResult{Content: []Content{{Type: "text", Text: string(text)}}, IsError: true}
-}
-
-// appendServerError writes the kind object of an error that carries no kind:
-// {"kind":"server_error","message":...}, the fields envelope.Error writes
-// for that kind and message.
-func appendServerError(b []byte, message string) []byte {
-	b = append(b, `{"kind":`...)
-	b = appendString(b, string(errkind.ServerError))
-	if message != "" {
-		b = append(b, `,"message":`...)
-		b = appendString(b, message)
-	}
-	return append(b, '}')
 }
 
 // TextError renders a tool error written as prose for the agent: isError

@@ -67,8 +67,8 @@ type kindError struct{ kind, message string }
 func (e *kindError) Error() string { return e.kind + ": " + e.message }
 
 func (e *kindError) AppendKindObject(b []byte) []byte {
-	o, _ := json.Marshal(map[string]string{"kind": e.kind, "message": e.message})
-	return append(b, o...)
+	o := errkind.Object{Kind: errkind.Kind(e.kind), Message: e.message}
+	return o.AppendJSON(b, []errkind.Field{errkind.FieldMessage})
 }
 
 // TestMarshal: every wire type marshals to the JSON MCP and the SDKs use,
