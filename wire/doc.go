@@ -12,7 +12,10 @@
 //	JSONError(v)     isError, and a server's own error object as the text
 //	TextError(s)     isError, and prose (such as the TypeScript SDK's rejection text)
 //
-// isError is written only when true, as both SDKs write it. ErrorResult
+// isError is written only when true: the go-sdk's CallToolResult omits a
+// false isError, the TypeScript SDK writes the member only where a handler
+// or its own rejection set it, and a client reads an absent isError as
+// false. ErrorResult
 // asks the first [KindError] in the error's chain (such as an
 // *envelope.Error) to write its kind object, the errkind.Object; an error
 // that carries no kind is the errkind.Object of kind server_error with the
