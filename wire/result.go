@@ -10,7 +10,8 @@ import (
 )
 
 // Content is one content block of a tool result. mcperr writes only text
-// blocks: Type "text" and the Text.
+// blocks: Type "text" and the Text. Reading a result that holds another
+// kind of block keeps its Type and drops the members a text block lacks.
 type Content struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
