@@ -26,8 +26,15 @@
 // codes ([Code]); the catalogue gives the HTTP status each travels with on
 // Streamable HTTP and the client's move.
 //
-// On the client side, [ParseText] reads a failed tool result's text back:
-// the JSON kind object, or the MCP layer's own sentence, such as
+// On the client side, [Read] takes what a tool call returned, in whichever
+// dialect the server spoke, and gives back the kind, the move and the wait:
+// the kind object; a code object such as {"error":"...","code":"not_found",
+// "retry_after_secs":3}; the MCP TypeScript SDK's texts, such as
 //
 //	MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path
+//
+// a JSON-RPC error, with or without data.code; and prose whose opening a
+// server's taxonomy declares ([Rule].Text). Its time is linear in what it
+// reads. [Object] writes the kind object, and [ObjectSchema] is its JSON
+// Schema, for a tool's outputSchema.
 package errkind

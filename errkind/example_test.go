@@ -133,3 +133,52 @@ func ExampleCode() {
 	// -32021 400 missing required client capability stop
 	// -32022 400 unsupported protocol version       fix_argument
 }
+
+// A client reads whatever a tool call returned, in any dialect, back into
+// the kind, the agent's move and the wait.
+func ExampleRead() {
+	for _, o := range []errkind.Outcome{
+		{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":2,"limit":20,"remaining":0,"resetSeconds":2}`},
+		{IsError: true, Text: `{"error":"not found","code":"story_not_found","retry_after_secs":0}`},
+		{IsError: true, Text: "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path"},
+		{IsError: true, Text: "MCP error -32602: Tool delete_trace not found"},
+		{Code: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: []byte(`{"code":"unknown_parameter"}`)},
+		{Code: errkind.MethodNotFound, Message: "Method not found"},
+		{Text: `{"traces":[]}`},
+	} {
+		r := errkind.Read(o)
+		fmt.Printf("%-22s %-17s %-15s %v\n", r.Dialect, r.Kind, r.Move, r.Wait)
+	}
+	// Output:
+	// kind_object            rate_limited      wait_then_retry 2s
+	// code_object            not_found         try_another_id  0s
+	// invalid_arguments_text invalid_arguments fix_argument    0s
+	// unknown_tool_text      invalid_arguments fix_argument    0s
+	// jsonrpc_error          invalid_arguments fix_argument    0s
+	// jsonrpc_error          invalid_arguments fix_argument    0s
+	// data                                                     0s
+}
+
+// A server whose failures are prose declares their openings as Text rules,
+// so that its clients read them as kinds.
+func ExampleTaxonomy_Read() {
+	tax := errkind.Standard().With(
+		errkind.Rule{Text: "Not found in the VDB: ", Kind: errkind.NotFound},
+		errkind.Rule{Text: "VDB returned HTTP *: the body is not JSON", Kind: errkind.MalformedResponse},
+		errkind.Rule{Text: "VDB returned HTTP ", Kind: errkind.ServerError},
+	)
+	for _, text := range []string{
+		"Not found in the VDB: CVE-2024-35195. Try an alias.",
+		"VDB returned HTTP 200: the body is not JSON (unexpected EOF).",
+		"VDB returned HTTP 500: trend store unavailable.",
+		"Something else went wrong.",
+	} {
+		r := tax.Read(errkind.Outcome{IsError: true, Text: text})
+		fmt.Printf("%-8s %-18s %s\n", r.Dialect, r.Kind, r.Move)
+	}
+	// Output:
+	// prose    not_found          try_another_id
+	// prose    malformed_response report
+	// prose    server_error       report
+	// unknown                     report
+}
