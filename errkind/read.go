@@ -160,11 +160,11 @@ func rpcKind(c Code) Kind {
 // object is the JSON kind object as Read finds it, each member as its raw
 // JSON text, with the spellings of the code objects servers send.
 type object struct {
-	kind, code, message, details, httpStatus string
+	kind, code, message, details, httpStatus          string
 	retryAfterSeconds, limit, remaining, resetSeconds string
 
 	err, detail, status, retryAfterSecs, retryAfter string
-	typ                                              string // an envelope's inner "type"
+	typ                                             string // an envelope's inner "type"
 }
 
 func (o *object) set(key, value string) {
