@@ -1,6 +1,7 @@
 package errkind_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcperr/mcperr/errkind"
@@ -181,4 +182,82 @@ func ExampleTaxonomy_Read() {
 	// prose    malformed_response report
 	// prose    server_error       report
 	// unknown                     report
+}
+
+// The kind object of each standard kind carries the members its advice
+// declares; a known wait is always written.
+func ExampleObject() {
+	wait := int64(30)
+	for _, o := range []errkind.Object{
+		{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id 42", HTTPStatus: 404},
+		{Kind: errkind.Unavailable, Code: "UNAVAILABLE", Message: "back soon", HTTPStatus: 503, RetryAfterSeconds: &wait},
+		{Kind: errkind.AuthenticationFailed, Code: "invalid_api_key", Message: "the key was revoked", HTTPStatus: 401},
+	} {
+		b, _ := o.MarshalJSON()
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"kind":"not_found","code":"trace_not_found","message":"no trace with id 42"}
+	// {"kind":"unavailable","code":"UNAVAILABLE","httpStatus":503,"message":"back soon","retryAfterSeconds":30}
+	// {"kind":"authentication_failed","message":"the key was revoked"}
+}
+
+// A server's own kinds write the members its taxonomy declares for them.
+func ExampleObject_AppendJSON() {
+	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	o := errkind.Object{Kind: tax.Classify("forbidden_role", 403), Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}
+	fmt.Println(string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)))
+	// Output:
+	// {"kind":"wrong_role","message":"read tokens only"}
+}
+
+func ExampleObjectSchema() {
+	var s struct {
+		Title    string   `json:"title"`
+		Required []string `json:"required"`
+	}
+	json.Unmarshal(errkind.ObjectSchema(), &s)
+	fmt.Println(s.Title, s.Required)
+	// Output:
+	// Kind object [kind]
+}
+
+func ExampleNormalizeCode() {
+	for _, c := range []string{"TraceNotFound", "NOT_FOUND", "rate-limit.exceeded", "HTTPError"} {
+		fmt.Println(errkind.NormalizeCode(c))
+	}
+	// Output:
+	// trace_not_found
+	// not_found
+	// rate_limit_exceeded
+	// http_error
+}
+
+func ExampleKinds() {
+	std := errkind.Standard()
+	for _, k := range errkind.Kinds() {
+		a := std.Advise(k)
+		fmt.Printf("%-21s %-17s retry helps: %v\n", k, a.Move, a.Retryable)
+	}
+	// Output:
+	// invalid_arguments     fix_argument      retry helps: false
+	// authentication_failed stop              retry helps: false
+	// permission_denied     stop              retry helps: false
+	// not_found             try_another_id    retry helps: false
+	// conflict              reread_then_retry retry helps: false
+	// rate_limited          wait_then_retry   retry helps: true
+	// unavailable           wait_then_retry   retry helps: true
+	// server_error          report            retry helps: false
+	// malformed_response    report            retry helps: false
+	// network_error         retry_safe        retry helps: true
+}
+
+func ExampleUnknownToolText() {
+	text := errkind.UnknownToolText("delete_trace")
+	fmt.Println(text)
+	fmt.Println(errkind.Read(errkind.Outcome{IsError: true, Text: text}).Dialect)
+	// Output:
+	// MCP error -32602: Tool delete_trace not found
+	// unknown_tool_text
 }
