@@ -26,8 +26,9 @@
 //
 //   - errkind: the taxonomy. Kinds (not_found, rate_limited, ...), what each
 //     tells the agent to do next, the rules that map an upstream code and HTTP
-//     status to a kind, and the catalogue of JSON-RPC protocol errors. For
-//     clients, telling the two shapes above apart.
+//     status to a kind, the JSON kind object and its schema, and the
+//     catalogue of JSON-RPC protocol errors. For clients, errkind.Read reads
+//     any tool outcome back into a kind, a move and a wait.
 //   - envelope: reads an upstream *http.Response into either data or a
 //     kind-tagged *envelope.Error, deciding by the body's shape and never by
 //     the status alone. Its Front answers an MCP endpoint's transport-level

@@ -2,32 +2,65 @@
 // branches on, the move each one calls for, and the rules that map an
 // upstream HTTP API's answer onto them.
 //
-// A [Kind] names what happened in the terms of HTTP, so it fits any API:
-// invalid_arguments, authentication_failed, permission_denied, not_found,
-// conflict, rate_limited, unavailable, server_error, malformed_response,
-// network_error. Each kind comes with [Advice]: the agent's next [Move]
-// (fix the argument, try another id, re-read then retry, wait then retry,
-// retry, stop, or report), whether retrying the same call can help, and
-// which members its JSON kind object carries:
+// A [Kind] names what happened in the terms of HTTP, so it fits any API. The
+// standard kinds and their moves:
+//
+//	kind                   what happened                                   move
+//	invalid_arguments      the call was understood and refused (400, 422)  fix_argument
+//	authentication_failed  the caller is not known (401)                   stop
+//	permission_denied      the caller is known and refused (403)           stop
+//	not_found              the id names nothing the caller can see (404)   try_another_id
+//	conflict               the resource's state moved (409)                reread_then_retry
+//	rate_limited           the caller is too fast for now (429)            wait_then_retry
+//	unavailable            nobody is being served for now (502, 503, 504)  wait_then_retry
+//	server_error           the upstream failed (500)                       report
+//	malformed_response     the answer could not be read                    report
+//	network_error          no answer came back                             retry_safe
+//
+// Each constant's comment says when to use it and how to tell it from its
+// neighbour. A conflict's move is to re-read, not to retry blindly: the
+// same call, unchanged, is not expected to succeed, but the agent can read
+// the resource again and redo its change, or see that it is already done.
+//
+// Each kind comes with [Advice]: its [Move], whether retrying the same call
+// can help, a sentence for the agent, and the members its JSON kind object
+// carries ([Object]):
 //
 //	{"kind":"not_found","code":"trace_not_found","message":"no trace with id ...","details":{...}}
+//	{"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}
+//
+// [ObjectSchema] is that object's JSON Schema, for a tool's outputSchema.
 //
 // A [Taxonomy] decides the kind: an ordered list of [Rule]s, each matching a
 // code (in any case style, with a "*" at either end as a wildcard), a status
 // or a status range; the first rule that matches wins. [Standard] maps the
 // HTTP statuses and the well-known code vocabularies (gRPC and Google API
-// status names, the common API error types) onto the ten kinds. A code a rule
-// knows decides the kind; a code nobody knows falls back on the status, so
-// a newer upstream is less specific rather than unusable. A server whose
-// upstream has codes of its own declares them ahead of the standard rules
-// with [Taxonomy.With], and may declare kinds of its own with their advice.
+// status names, the common API error types) onto the ten kinds. A code a
+// rule knows decides the kind; a code nobody knows falls back on the
+// status, so a newer upstream is less specific rather than unusable. The
+// zero Taxonomy, a nil one, and one whose Rules are nil classify as
+// Standard does. A server whose upstream has codes of its own declares them
+// ahead of the standard rules with [Taxonomy.With], and declares the kinds
+// it adds with their advice.
 //
 // Protocol errors, where the request never reached a tool, are JSON-RPC
 // codes ([Code]); the catalogue gives the HTTP status each travels with on
 // Streamable HTTP and the client's move.
 //
-// On the client side, [ParseText] reads a failed tool result's text back:
-// the JSON kind object, or the MCP layer's own sentence, such as
+// On the client side, [Read] takes what a tool call returned, in whichever
+// dialect the server spoke, and gives back the kind, the move and the wait:
+// the kind object; a code object such as {"error":"...","code":"not_found",
+// "retry_after_secs":3}; the MCP TypeScript SDK's texts, such as
 //
 //	MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path
+//
+// a JSON-RPC error, with or without data.code; and prose whose opening a
+// server's taxonomy declares (Rule.Text). Its time is linear in what it
+// reads. The TypeScript SDK's text frames are constants here
+// ([InvalidArgumentsPrefix], [UnknownToolText]), so that a server writing
+// them and a client reading them share one definition.
+//
+// Kinds and moves are strings: compare them with ==. errkind holds no error
+// type; a Go error carries its kind in a type of its own (such as
+// envelope.Error), which errors.As finds.
 package errkind

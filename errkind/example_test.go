@@ -1,6 +1,7 @@
 package errkind_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcperr/mcperr/errkind"
@@ -132,4 +133,131 @@ func ExampleCode() {
 	// -32020 400 header mismatch                    fix_argument
 	// -32021 400 missing required client capability stop
 	// -32022 400 unsupported protocol version       fix_argument
+}
+
+// A client reads whatever a tool call returned, in any dialect, back into
+// the kind, the agent's move and the wait.
+func ExampleRead() {
+	for _, o := range []errkind.Outcome{
+		{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":2,"limit":20,"remaining":0,"resetSeconds":2}`},
+		{IsError: true, Text: `{"error":"not found","code":"story_not_found","retry_after_secs":0}`},
+		{IsError: true, Text: "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path"},
+		{IsError: true, Text: "MCP error -32602: Tool delete_trace not found"},
+		{Code: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: []byte(`{"code":"unknown_parameter"}`)},
+		{Code: errkind.MethodNotFound, Message: "Method not found"},
+		{Text: `{"traces":[]}`},
+	} {
+		r := errkind.Read(o)
+		fmt.Printf("%-22s %-17s %-15s %v\n", r.Dialect, r.Kind, r.Move, r.Wait)
+	}
+	// Output:
+	// kind_object            rate_limited      wait_then_retry 2s
+	// code_object            not_found         try_another_id  0s
+	// invalid_arguments_text invalid_arguments fix_argument    0s
+	// unknown_tool_text      invalid_arguments fix_argument    0s
+	// jsonrpc_error          invalid_arguments fix_argument    0s
+	// jsonrpc_error          invalid_arguments fix_argument    0s
+	// data                                                     0s
+}
+
+// A server whose failures are prose declares their openings as Text rules,
+// so that its clients read them as kinds.
+func ExampleTaxonomy_Read() {
+	tax := errkind.Standard().With(
+		errkind.Rule{Text: "Not found in the VDB: ", Kind: errkind.NotFound},
+		errkind.Rule{Text: "VDB returned HTTP *: the body is not JSON", Kind: errkind.MalformedResponse},
+		errkind.Rule{Text: "VDB returned HTTP ", Kind: errkind.ServerError},
+	)
+	for _, text := range []string{
+		"Not found in the VDB: CVE-2024-35195. Try an alias.",
+		"VDB returned HTTP 200: the body is not JSON (unexpected EOF).",
+		"VDB returned HTTP 500: trend store unavailable.",
+		"Something else went wrong.",
+	} {
+		r := tax.Read(errkind.Outcome{IsError: true, Text: text})
+		fmt.Printf("%-8s %-18s %s\n", r.Dialect, r.Kind, r.Move)
+	}
+	// Output:
+	// prose    not_found          try_another_id
+	// prose    malformed_response report
+	// prose    server_error       report
+	// unknown                     report
+}
+
+// The kind object of each standard kind carries the members its advice
+// declares; a known wait is always written.
+func ExampleObject() {
+	wait := int64(30)
+	for _, o := range []errkind.Object{
+		{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id 42", HTTPStatus: 404},
+		{Kind: errkind.Unavailable, Code: "UNAVAILABLE", Message: "back soon", HTTPStatus: 503, RetryAfterSeconds: &wait},
+		{Kind: errkind.AuthenticationFailed, Code: "invalid_api_key", Message: "the key was revoked", HTTPStatus: 401},
+	} {
+		b, _ := o.MarshalJSON()
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"kind":"not_found","code":"trace_not_found","message":"no trace with id 42"}
+	// {"kind":"unavailable","code":"UNAVAILABLE","httpStatus":503,"message":"back soon","retryAfterSeconds":30}
+	// {"kind":"authentication_failed","message":"the key was revoked"}
+}
+
+// A server's own kinds write the members its taxonomy declares for them.
+func ExampleObject_AppendJSON() {
+	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	o := errkind.Object{Kind: tax.Classify("forbidden_role", 403), Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}
+	fmt.Println(string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)))
+	// Output:
+	// {"kind":"wrong_role","message":"read tokens only"}
+}
+
+func ExampleObjectSchema() {
+	var s struct {
+		Title    string   `json:"title"`
+		Required []string `json:"required"`
+	}
+	json.Unmarshal(errkind.ObjectSchema(), &s)
+	fmt.Println(s.Title, s.Required)
+	// Output:
+	// Kind object [kind]
+}
+
+func ExampleNormalizeCode() {
+	for _, c := range []string{"TraceNotFound", "NOT_FOUND", "rate-limit.exceeded", "HTTPError"} {
+		fmt.Println(errkind.NormalizeCode(c))
+	}
+	// Output:
+	// trace_not_found
+	// not_found
+	// rate_limit_exceeded
+	// http_error
+}
+
+func ExampleKinds() {
+	std := errkind.Standard()
+	for _, k := range errkind.Kinds() {
+		a := std.Advise(k)
+		fmt.Printf("%-21s %-17s retry helps: %v\n", k, a.Move, a.Retryable)
+	}
+	// Output:
+	// invalid_arguments     fix_argument      retry helps: false
+	// authentication_failed stop              retry helps: false
+	// permission_denied     stop              retry helps: false
+	// not_found             try_another_id    retry helps: false
+	// conflict              reread_then_retry retry helps: false
+	// rate_limited          wait_then_retry   retry helps: true
+	// unavailable           wait_then_retry   retry helps: true
+	// server_error          report            retry helps: false
+	// malformed_response    report            retry helps: false
+	// network_error         retry_safe        retry helps: true
+}
+
+func ExampleUnknownToolText() {
+	text := errkind.UnknownToolText("delete_trace")
+	fmt.Println(text)
+	fmt.Println(errkind.Read(errkind.Outcome{IsError: true, Text: text}).Dialect)
+	// Output:
+	// MCP error -32602: Tool delete_trace not found
+	// unknown_tool_text
 }

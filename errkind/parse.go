@@ -9,7 +9,8 @@ import (
 // Parsed is what [ParseText] read out of a failed tool result's text. JSON
 // says which of the two shapes the text was: the server's JSON kind object
 // (the fields up to ResetSeconds) or the MCP layer's own sentence (the
-// fields from RPCCode on).
+// fields from RPCCode on). New code should use [Read], which also gives the
+// kind, the move and the wait.
 type Parsed struct {
 	JSON bool // the text starts with "{": the server answered with a kind object
 
@@ -41,76 +42,35 @@ type Issue struct {
 	Keys    []string // the keys of `Unrecognized key: "teams"`: ["teams"]
 }
 
-const (
-	mcpErrorPrefix  = "MCP error "
-	validationFrame = "Input validation error: Invalid arguments for tool "
-)
-
-// ParseText tells the two shapes of a failed tool result's text apart and
-// reads out what each carries.
+// ParseText tells the shapes of a failed tool result's text apart and reads
+// out what each carries. It is [Read] of Outcome{IsError: true, Text: text}
+// with the standard taxonomy, in the fields of a Parsed.
 //
-// A text that starts with "{" (after white space) is the server's JSON kind
-// object, decoded into Kind, Code, Message, Details and the rate-limit
-// figures; an object that does not decode leaves JSON set and the fields
-// zero. Anything else is the MCP layer reporting the call, such as
+// A text that starts with "{" (after white space) is a JSON object, decoded
+// into Kind (its "kind" member, not classified), Code, Message, Details and
+// the rate-limit figures; an object that does not decode leaves JSON set
+// and the fields zero. Anything else is the MCP layer reporting the call,
+// such as
 //
-//	MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path
+//	MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path
 //
 // from which ParseText reads the JSON-RPC code, the tool, each issue line and
 // the arguments at fault ("path"), or
 //
-//	MCP error -32602: Tool vexlo_nope not found
+//	MCP error -32602: Tool nope not found
 //
 // which sets UnknownTool. ParseText never fails: a text in neither shape
-// comes back with only Text set.
+// comes back with only Text set. Its time is linear in len(text).
 func ParseText(text string) Parsed {
-	p := Parsed{Text: text}
-	trimmed := strings.TrimLeft(text, " \t\r\n")
-	if strings.HasPrefix(trimmed, "{") {
-		p.JSON = true
-		parseObject(&p, trimmed)
-		return p
-	}
-	rest, ok := strings.CutPrefix(text, mcpErrorPrefix)
-	if !ok {
-		return p
-	}
-	num, rest, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return p
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		return p
-	}
-	p.RPCCode = Code(n)
-	if tool, ok := strings.CutPrefix(rest, "Tool "); ok {
-		if tool, ok := strings.CutSuffix(tool, " not found"); ok && !strings.Contains(tool, "\n") {
-			p.Tool, p.UnknownTool = tool, true
-			return p
-		}
-	}
-	rest, ok = strings.CutPrefix(rest, validationFrame)
-	if !ok {
-		return p
-	}
-	tool, issues, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return p
-	}
-	p.Tool = tool
-	for line := range strings.SplitSeq(issues, "\n") {
-		is := parseIssue(line)
-		p.Issues = append(p.Issues, is)
-		if is.Path != "" {
-			p.Args = appendNew(p.Args, is.Path)
-		} else {
-			for _, k := range is.Keys {
-				if k != "" {
-					p.Args = appendNew(p.Args, k)
-				}
-			}
-		}
+	var t *Taxonomy
+	r := t.readText(text)
+	p := Parsed{Text: text, RPCCode: r.RPCCode, Tool: r.Tool, Issues: r.Issues, Args: r.Args,
+		UnknownTool: r.Dialect == DialectUnknownTool}
+	p.JSON = strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{")
+	if o := r.Object; o != nil {
+		p.Kind, p.Code, p.Message, p.Details, p.HTTPStatus = o.Kind, o.Code, o.Message, o.Details, o.HTTPStatus
+		p.RetryAfterSeconds, p.Limit, p.Remaining, p.ResetSeconds = o.RetryAfterSeconds, o.Limit, o.Remaining, o.ResetSeconds
+		p.Object = json.RawMessage(strings.TrimLeft(text, " \t\r\n"))
 	}
 	return p
 }
@@ -163,53 +123,4 @@ func quoted(s string) []string {
 		keys = append(keys, k)
 	}
 	return keys
-}
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
-// object is the JSON kind object, and the flat-body spellings ParseText also
-// accepts.
-type object struct {
-	Kind              Kind            `json:"kind"`
-	Code              string          `json:"code"`
-	Message           string          `json:"message"`
-	Details           json.RawMessage `json:"details"`
-	HTTPStatus        int             `json:"httpStatus"`
-	RetryAfterSeconds *int64          `json:"retryAfterSeconds"`
-	Limit             *int64          `json:"limit"`
-	Remaining         *int64          `json:"remaining"`
-	ResetSeconds      *int64          `json:"resetSeconds"`
-
-	Error          json.RawMessage `json:"error"`
-	Detail         json.RawMessage `json:"detail"`
-	RetryAfterSecs *int64          `json:"retry_after_secs"`
-}
-
-func parseObject(p *Parsed, text string) {
-	var o object
-	if err := json.Unmarshal([]byte(text), &o); err != nil {
-		return
-	}
-	p.Kind, p.Code, p.Message, p.Details, p.HTTPStatus = o.Kind, o.Code, o.Message, o.Details, o.HTTPStatus
-	p.RetryAfterSeconds, p.Limit, p.Remaining, p.ResetSeconds = o.RetryAfterSeconds, o.Limit, o.Remaining, o.ResetSeconds
-	p.Object = json.RawMessage(text)
-	if p.Message == "" && len(o.Error) > 0 {
-		var s string
-		if json.Unmarshal(o.Error, &s) == nil {
-			p.Message = s
-		}
-	}
-	if p.Details == nil && o.Detail != nil {
-		p.Details = o.Detail
-	}
-	if p.RetryAfterSeconds == nil {
-		p.RetryAfterSeconds = o.RetryAfterSecs
-	}
 }

@@ -12,23 +12,34 @@ import "strings"
 // "*_not_found" matches every code ending in _not_found, "rate_limit*" every
 // code starting with rate_limit and "*Throttl*" every code containing
 // throttl. A "*" anywhere else is literal.
+//
+// Text is for servers whose failures are prose rather than codes: a rule
+// with Text set matches only a failure text (see [Taxonomy.Read]) that
+// starts with it, exactly, where each "*" in Text matches any run of
+// characters. "Not found in the VDB: " matches every text starting so;
+// "HTTP *: the body is not JSON" tells one prose shape from "HTTP *: *". A
+// rule with Text never matches in [Taxonomy.Classify], which has no text.
 type Rule struct {
 	Code      string // the upstream's code, or a pattern of it ("*_not_found")
 	Status    int    // the HTTP status, exactly (404)
 	StatusMin int    // the lowest status matched (400)
 	StatusMax int    // the highest status matched (499)
+	Text      string // the start of a failure's prose, "*" matching any run ("Not found in the VDB: ")
 	Kind      Kind   // the kind a matching response is
 }
 
 // Match reports whether the rule matches a response with this code and
-// status.
+// status; a rule with Text set matches none.
 func (r Rule) Match(code string, status int) bool {
-	return r.match(NormalizeCode(code), status)
+	return r.match(NormalizeCode(code), status, "")
 }
 
-// match is Match for a code already normalized.
-func (r Rule) match(code string, status int) bool {
+// match is Match for a code already normalized, and a failure text ("" when
+// there is none).
+func (r Rule) match(code string, status int, text string) bool {
 	switch {
+	case r.Text != "" && !matchText(r.Text, text):
+		return false
 	case r.Status != 0 && status != r.Status:
 		return false
 	case r.StatusMin != 0 && status < r.StatusMin:
@@ -37,6 +48,27 @@ func (r Rule) match(code string, status int) bool {
 		return false
 	}
 	return r.Code == "" || matchCode(r.Code, code)
+}
+
+// matchText reports whether text starts with pattern, each "*" in pattern
+// matching any run of characters. Each literal part is found at its
+// leftmost place after the one before, which is exact because the match is
+// open at the end; the time is linear in len(text) for a given pattern.
+func matchText(pattern, text string) bool {
+	lit, rest, star := strings.Cut(pattern, "*")
+	if !strings.HasPrefix(text, lit) {
+		return false
+	}
+	text = text[len(lit):]
+	for star {
+		lit, rest, star = strings.Cut(rest, "*")
+		i := strings.Index(text, lit)
+		if i < 0 {
+			return false
+		}
+		text = text[i+len(lit):]
+	}
+	return true
 }
 
 // matchCode reports whether the normalized code matches pattern.
@@ -143,22 +175,33 @@ type Taxonomy struct {
 // when the upstream sent none) and HTTP status (0 when there was none): the
 // Kind of the first rule that matches, else the Fallback.
 func (t *Taxonomy) Classify(code string, status int) Kind {
-	rules, fallback := standardRules, ServerError
-	if t != nil {
-		if t.Rules != nil {
-			rules = t.Rules
-		}
-		if t.Fallback != "" {
-			fallback = t.Fallback
-		}
+	if k, ok := t.classify(NormalizeCode(code), status, ""); ok {
+		return k
 	}
-	code = NormalizeCode(code)
+	return t.fallback()
+}
+
+// classify returns the kind of the first of t's rules that matches a
+// normalized code, a status and a text, and whether one did.
+func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
+	rules := standardRules
+	if t != nil && t.Rules != nil {
+		rules = t.Rules
+	}
 	for _, r := range rules {
-		if r.match(code, status) {
-			return r.Kind
+		if r.match(code, status, text) {
+			return r.Kind, true
 		}
 	}
-	return fallback
+	return "", false
+}
+
+// fallback returns t's Fallback, or ServerError.
+func (t *Taxonomy) fallback() Kind {
+	if t != nil && t.Fallback != "" {
+		return t.Fallback
+	}
+	return ServerError
 }
 
 // Advise returns the advice for a kind: the taxonomy's own entry, else the

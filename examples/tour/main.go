@@ -41,32 +41,25 @@ type Line struct {
 	Text  string // the tool result's text, as sent
 }
 
-// Describe reads a tool result's text as an agent would: a JSON kind object
-// is branched on by its kind, with the taxonomy's advice (nil means
-// errkind.Standard); anything else is the MCP layer's text. A result that
-// is not an error is data.
+// Describe reads a tool result's text as an agent would, with errkind.Read
+// and the server's taxonomy (nil means errkind.Standard): a kind object or
+// a code object is branched on by its kind, with the taxonomy's move; the
+// MCP layer's texts are shown by their shape, in brackets. A result that is
+// not an error is data.
 func Describe(tax *errkind.Taxonomy, shape, text string, isError bool) Line {
 	l := Line{Shape: shape, Text: text}
-	if !isError {
+	r := tax.Read(errkind.Outcome{IsError: isError, Text: text})
+	switch r.Dialect {
+	case errkind.DialectData:
 		l.Kind, l.Move = "(data)", "use it"
-		return l
-	}
-	if tax == nil {
-		tax = errkind.Standard()
-	}
-	p := errkind.ParseText(text)
-	switch {
-	case p.JSON && p.Kind != "":
-		l.Kind, l.Move = string(p.Kind), string(tax.Advise(p.Kind).Move)
-	case p.JSON:
-		k := tax.Classify(p.Code, p.HTTPStatus)
-		l.Kind, l.Move = string(k), string(tax.Advise(k).Move)
-	case p.UnknownTool:
-		l.Kind, l.Move = "(unknown tool)", string(errkind.FixArgument)
-	case len(p.Issues) > 0:
-		l.Kind, l.Move = "(rejected arguments)", string(errkind.FixArgument)
+	case errkind.DialectUnknownTool:
+		l.Kind, l.Move = "(unknown tool)", string(r.Move)
+	case errkind.DialectInvalidArguments:
+		l.Kind, l.Move = "(rejected arguments)", string(r.Move)
+	case errkind.DialectMCPError, errkind.DialectUnknown:
+		l.Kind, l.Move = "(text)", string(r.Move)
 	default:
-		l.Kind, l.Move = "(text)", string(errkind.Report)
+		l.Kind, l.Move = string(r.Kind), string(r.Move)
 	}
 	return l
 }

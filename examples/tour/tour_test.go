@@ -64,3 +64,27 @@ func TestTourOutput(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestDescribe: the tour shows each dialect errkind.Read tells apart.
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		text     string
+		isError  bool
+		kind     string
+		nextMove string
+	}{
+		{`{"kind":"rate_limited","retryAfterSeconds":1}`, true, "rate_limited", "wait_then_retry"},
+		{`{"error":"not found","code":"story_not_found"}`, true, "not_found", "try_another_id"},
+		{"MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input at x", true, "(rejected arguments)", "fix_argument"},
+		{"MCP error -32602: Tool t not found", true, "(unknown tool)", "fix_argument"},
+		{"MCP error -32603: boom", true, "(text)", "report"},
+		{"something odd", true, "(text)", "report"},
+		{`{"a":1}`, false, "(data)", "use it"},
+	}
+	for _, tt := range tests {
+		l := Describe(nil, "s", tt.text, tt.isError)
+		if diff := cmp.Diff([]string{tt.kind, tt.nextMove}, []string{l.Kind, l.Move}); diff != "" {
+			t.Errorf("Describe(%q) (-want +got):\n%s", tt.text, diff)
+		}
+	}
+}

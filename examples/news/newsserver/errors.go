@@ -81,6 +81,8 @@ const (
 // carried none. Each call returns a fresh copy.
 func Taxonomy() *errkind.Taxonomy {
 	t := &errkind.Taxonomy{Advice: map[errkind.Kind]errkind.Advice{}, Fallback: Internal}
+	// The -32601 of an unknown tool carries no data.code; its message names it.
+	t.Rules = append(t.Rules, errkind.Rule{Text: "Unknown tool '", Kind: UnknownTool})
 	for _, c := range catalogue {
 		t.Rules = append(t.Rules, errkind.Rule{Code: string(c.kind), Kind: c.kind})
 		t.Advice[c.kind] = c.advice

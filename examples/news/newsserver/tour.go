@@ -2,7 +2,6 @@ package newsserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -130,21 +129,13 @@ func Tour(ctx context.Context) ([]TourLine, error) {
 		var werr *jsonrpc.Error
 		switch {
 		case errors.As(err, &werr):
-			var data struct {
-				Code errkind.Kind `json:"code"`
-			}
-			json.Unmarshal(werr.Data, &data)
-			if werr.Code == int64(errkind.MethodNotFound) {
-				data.Code = UnknownTool
-			}
-			add(fmt.Sprintf("JSON-RPC %d", werr.Code), data.Code, werr.Message)
+			r := tx.Read(errkind.Outcome{Code: errkind.Code(werr.Code), Message: werr.Message, Data: werr.Data})
+			add(fmt.Sprintf("JSON-RPC %d", werr.Code), r.Kind, werr.Message)
 		case err != nil:
 			return err
 		case res.IsError:
 			text := res.Content[0].(*mcp.TextContent).Text
-			var te ToolError
-			json.Unmarshal([]byte(text), &te)
-			add("tool error", te.Code, text)
+			add("tool error", tx.Read(errkind.Outcome{IsError: true, Text: text}).Kind, text)
 		default:
 			text := res.Content[0].(*mcp.TextContent).Text
 			add("result", Partial, text)

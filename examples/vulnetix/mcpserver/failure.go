@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -142,7 +143,10 @@ const maintenanceCode = "x-maintenance-mode"
 
 // Taxonomy returns the server's taxonomy: rules from an upstream (code,
 // status) to a kind, and each kind's advice. A 503 with X-Maintenance-Mode:
-// true is classified with the code "x-maintenance-mode".
+// true is classified with the code "x-maintenance-mode". For clients, it
+// also names the tool errors' prose: a Text rule per shape of the message
+// table (each verb a "*"), the longest first, so errkind's Read gives a
+// tool error's text its kind.
 func Taxonomy() *errkind.Taxonomy {
 	t := &errkind.Taxonomy{
 		Rules: []errkind.Rule{
@@ -159,7 +163,30 @@ func Taxonomy() *errkind.Taxonomy {
 	for _, s := range shapes {
 		t.Advice[s.Kind] = s.Advice
 	}
+	var prose []errkind.Rule
+	for _, s := range shapes {
+		if s.Kind != InvalidArguments { // "%s": the MCP layer's text, which Read knows
+			prose = append(prose, errkind.Rule{Text: textPattern(s.Format), Kind: s.Kind})
+		}
+	}
+	slices.SortStableFunc(prose, func(a, b errkind.Rule) int { return len(b.Text) - len(a.Text) })
+	t.Rules = append(prose, t.Rules...)
 	return t
+}
+
+// textPattern is a message format as a Text rule: each verb becomes "*".
+func textPattern(format string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(format, '%')
+		if i < 0 || i == len(format)-1 {
+			b.WriteString(format)
+			return b.String()
+		}
+		b.WriteString(format[:i])
+		b.WriteByte('*')
+		format = format[i+2:]
+	}
 }
 
 // Failure is a tool error: a kind of the server's taxonomy and the message

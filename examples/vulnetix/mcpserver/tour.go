@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,52 +16,20 @@ import (
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 )
 
-var (
-	shapeREOnce sync.Once
-	shapeREs    []*regexp.Regexp
-)
-
-// KindOf reads a tool error's text as an agent would and returns the kind
-// of the shape that words it: the shape whose message format matches the
-// whole text, the most specific one when several do. It reports false for
-// a text no shape words.
+// KindOf reads a tool error's text as an agent would, with errkind's Read
+// and the server's taxonomy (whose Text rules are the message table's
+// openings), and returns the kind of the shape that words it: the most
+// specific one when several do. The MCP layer's -32602 texts are
+// InvalidArguments. It reports false for a text no shape words.
 func KindOf(text string) (errkind.Kind, bool) {
-	if strings.HasPrefix(text, "MCP error -32602: ") {
-		return InvalidArguments, true
+	r := Taxonomy().Read(errkind.Outcome{IsError: true, Text: text})
+	switch r.Dialect {
+	case errkind.DialectProse, errkind.DialectInvalidArguments, errkind.DialectUnknownTool:
+		return r.Kind, true
+	case errkind.DialectMCPError:
+		return r.Kind, r.RPCCode == errkind.InvalidParams
 	}
-	shapeREOnce.Do(func() {
-		for _, s := range shapes {
-			var b strings.Builder
-			b.WriteString(`^(?s:`)
-			rest := s.Format
-			for {
-				i := strings.IndexByte(rest, '%')
-				if i < 0 || i == len(rest)-1 {
-					b.WriteString(regexp.QuoteMeta(rest))
-					break
-				}
-				b.WriteString(regexp.QuoteMeta(rest[:i]))
-				if rest[i+1] == 'd' {
-					b.WriteString(`[0-9]+`)
-				} else {
-					b.WriteString(`.*`)
-				}
-				rest = rest[i+2:]
-			}
-			b.WriteString(`)$`)
-			shapeREs = append(shapeREs, regexp.MustCompile(b.String()))
-		}
-	})
-	best, bestLen := errkind.Kind(""), -1
-	for i, s := range shapes {
-		if s.Kind == InvalidArguments || !shapeREs[i].MatchString(text) {
-			continue
-		}
-		if n := len(s.Format); n > bestLen {
-			best, bestLen = s.Kind, n
-		}
-	}
-	return best, bestLen >= 0
+	return "", false
 }
 
 // TourLine is one failure shape as an agent meets it.
@@ -285,8 +252,8 @@ func (t *tourer) tool(call, tool, args, key string, base ...string) {
 	case !isError:
 		l.Kind, l.Move = "(data)", "use it"
 	default:
-		k, _ := KindOf(text)
-		l.Kind, l.Move = string(k), string(Taxonomy().Advise(k).Move)
+		r := Taxonomy().Read(errkind.Outcome{IsError: true, Text: text})
+		l.Kind, l.Move = string(r.Kind), string(r.Move)
 	}
 	t.lines = append(t.lines, l)
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package errkind_test
+
+const raceEnabled = false

@@ -1,0 +1,431 @@
+package errkind
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Outcome is what a tool call returned, as its client received it: a tool
+// result (IsError and the text of its content), or, when Code is not 0, a
+// JSON-RPC error (Code, Message and Data).
+type Outcome struct {
+	IsError bool   // the result's isError
+	Text    string // the result's text blocks, joined by "\n"
+
+	Code    Code            // the JSON-RPC error's code; 0 when the call returned a result
+	Message string          // the JSON-RPC error's message
+	Data    json.RawMessage // the JSON-RPC error's data, as sent; nil when it had none
+}
+
+// Dialect names the shape in which an outcome reached the client.
+type Dialect string
+
+// The dialects [Taxonomy.Read] tells apart.
+const (
+	// DialectData: a result that is not an error.
+	DialectData Dialect = "data"
+	// DialectKindObject: a JSON kind object, {"kind":"not_found",...}.
+	DialectKindObject Dialect = "kind_object"
+	// DialectCodeObject: a JSON object naming a code but no kind, such as
+	// {"error":"not found","code":"not_found","retry_after_secs":3}, or an
+	// envelope {"error":{"code":...,"message":...}}.
+	DialectCodeObject Dialect = "code_object"
+	// DialectInvalidArguments: the MCP TypeScript SDK's text for arguments
+	// that failed the tool's input schema, or were refused for their size.
+	DialectInvalidArguments Dialect = "invalid_arguments_text"
+	// DialectUnknownTool: the TypeScript SDK's text for a tool the server
+	// does not have.
+	DialectUnknownTool Dialect = "unknown_tool_text"
+	// DialectMCPError: any other "MCP error <code>: ..." text.
+	DialectMCPError Dialect = "mcp_error_text"
+	// DialectRPCError: a JSON-RPC error, with or without data.code.
+	DialectRPCError Dialect = "jsonrpc_error"
+	// DialectProse: a failure text that a Text rule of the taxonomy names.
+	DialectProse Dialect = "prose"
+	// DialectUnknown: a failure text in none of the shapes above.
+	DialectUnknown Dialect = "unknown"
+)
+
+// Reading is what [Taxonomy.Read] read out of an outcome: the kind, the
+// agent's move and the wait, and what the outcome's dialect carried.
+type Reading struct {
+	Dialect Dialect
+
+	// Kind is what happened; "" for data, and for a failure in no shape the
+	// taxonomy knows (DialectUnknown).
+	Kind Kind
+	// Move is the agent's next move; "" for data, Report for DialectUnknown.
+	Move Move
+	// Wait is how long the outcome says to wait before retrying, when
+	// HasWait. A wait that is negative or beyond a year is treated as
+	// absent.
+	Wait    time.Duration
+	HasWait bool
+
+	// Code is the server's own code: a kind or code object's "code", or a
+	// JSON-RPC error's data.code; "" when it sent none.
+	Code string
+	// Message is the object's message (or a flat object's "error"), or the
+	// JSON-RPC error's message.
+	Message string
+	// Object is the kind object, or the code object read onto one (its Kind
+	// empty), when the text was one; nil otherwise.
+	Object *Object
+
+	RPCCode Code     // the JSON-RPC code: the error's, or the one an "MCP error" text names
+	Tool    string   // the tool an "MCP error" text names
+	Issues  []Issue  // one per line of an input-validation text
+	Args    []string // the arguments at fault, in order, without repeats
+}
+
+// maxWait bounds a wait read from an outcome; anything longer is treated as
+// absent, as a reset beyond a year is.
+const maxWait = 366 * 24 * time.Hour
+
+// Read reads an outcome with the standard taxonomy; see [Taxonomy.Read].
+func Read(o Outcome) Reading {
+	var t *Taxonomy
+	return t.Read(o)
+}
+
+// Read reads what a tool call returned back into a kind, the agent's move
+// and the wait, in whichever dialect the server spoke:
+//
+//   - a result that is not an error is DialectData;
+//   - a text that starts with "{" is a JSON object: a kind object gives its
+//     kind; an object with a code but no kind ({"error":...,"code":...},
+//     or {"error":{"code":...}}) is classified by its code and status. The
+//     wait is retryAfterSeconds, retry_after_secs or retry_after;
+//   - "MCP error -32602: Input validation error: ..." and the size refusal
+//     are invalid_arguments with the move fix_argument, their issues and
+//     the arguments at fault read out; "MCP error -32602: Tool <t> not
+//     found" likewise, with Tool set;
+//   - a JSON-RPC error is classified by its data.code when a rule knows it,
+//     else by a Text rule matching its message, else by its code
+//     (see [Code.Move]); the wait is data's retry-after member;
+//   - any other failure text is classified by the first Text rule that
+//     matches it (DialectProse), else it is DialectUnknown, reported.
+//
+// The move is the taxonomy's advice for the kind, except where the JSON-RPC
+// code alone decides it. Read never fails, and its time is linear in the
+// size of the outcome.
+func (t *Taxonomy) Read(o Outcome) Reading {
+	if o.Code != 0 {
+		return t.readRPC(o)
+	}
+	if !o.IsError {
+		return Reading{Dialect: DialectData}
+	}
+	return t.readText(o.Text)
+}
+
+func (t *Taxonomy) readText(text string) Reading {
+	var r Reading
+	trimmed := strings.TrimLeft(text, " \t\r\n")
+	if strings.HasPrefix(trimmed, "{") {
+		t.readObject(&r, trimmed)
+		return r
+	}
+	if strings.HasPrefix(text, MCPErrorPrefix) && readMCPText(&r, text) {
+		switch r.Dialect {
+		case DialectInvalidArguments, DialectUnknownTool:
+			r.Kind, r.Move = InvalidArguments, FixArgument
+		default:
+			r.Kind, r.Move = rpcKind(r.RPCCode), r.RPCCode.Move()
+		}
+		return r
+	}
+	if k, ok := t.classify("", 0, text); ok {
+		r.Dialect, r.Kind, r.Move = DialectProse, k, t.Advise(k).Move
+		return r
+	}
+	r.Dialect, r.Move = DialectUnknown, Report
+	return r
+}
+
+// rpcKind is the kind of a protocol error with code c: a request the client
+// can fix is invalid_arguments; the server's failures, and the codes of
+// its own range, are server_error.
+func rpcKind(c Code) Kind {
+	switch c {
+	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch, MissingCapability, UnsupportedVersion:
+		return InvalidArguments
+	}
+	return ServerError
+}
+
+// object is the JSON kind object as Read finds it, each member as its raw
+// JSON text, with the spellings of the code objects servers send.
+type object struct {
+	kind, code, message, details, httpStatus          string
+	retryAfterSeconds, limit, remaining, resetSeconds string
+
+	err, detail, status, retryAfterSecs, retryAfter string
+	typ                                             string // an envelope's inner "type"
+}
+
+func (o *object) set(key, value string) {
+	switch key {
+	case "kind":
+		o.kind = value
+	case "code":
+		o.code = value
+	case "message":
+		o.message = value
+	case "details":
+		o.details = value
+	case "httpStatus":
+		o.httpStatus = value
+	case "retryAfterSeconds":
+		o.retryAfterSeconds = value
+	case "limit":
+		o.limit = value
+	case "remaining":
+		o.remaining = value
+	case "resetSeconds":
+		o.resetSeconds = value
+	case "error":
+		o.err = value
+	case "detail":
+		o.detail = value
+	case "status":
+		o.status = value
+	case "retry_after_secs":
+		o.retryAfterSecs = value
+	case "retry_after":
+		o.retryAfter = value
+	case "type":
+		o.typ = value
+	}
+}
+
+// readObject reads a text that starts with "{": a kind object, a code
+// object or an envelope. A member of the wrong type counts as absent.
+func (t *Taxonomy) readObject(r *Reading, text string) {
+	r.Dialect = DialectUnknown
+	r.Move = Report
+	var o object
+	if !json.Valid([]byte(text)) || !members(text, o.set) {
+		return
+	}
+	kind, _ := str(o.kind)
+	obj := &Object{Kind: Kind(kind), Details: rawJSON(o.details),
+		RetryAfterSeconds: numPtr(o.retryAfterSeconds), Limit: numPtr(o.limit), Remaining: numPtr(o.remaining), ResetSeconds: numPtr(o.resetSeconds)}
+	obj.Code, _ = str(o.code)
+	obj.Message, _ = str(o.message)
+	obj.HTTPStatus = status(o.httpStatus)
+	if obj.RetryAfterSeconds == nil {
+		obj.RetryAfterSeconds = numPtr(o.retryAfterSecs)
+	}
+	if obj.RetryAfterSeconds == nil {
+		obj.RetryAfterSeconds = numPtr(o.retryAfter)
+	}
+	if obj.Details == nil {
+		obj.Details = rawJSON(o.detail)
+	}
+	if obj.HTTPStatus == 0 {
+		obj.HTTPStatus = status(o.status)
+	}
+	if msg, ok := str(o.err); ok && obj.Message == "" {
+		obj.Message = msg
+	} else if strings.HasPrefix(o.err, "{") && obj.Code == "" {
+		readEnvelope(obj, o.err)
+	}
+	r.Object, r.Code, r.Message = obj, obj.Code, obj.Message
+	r.Wait, r.HasWait = wait(obj.RetryAfterSeconds)
+	switch {
+	case obj.Kind != "":
+		r.Dialect, r.Kind = DialectKindObject, obj.Kind
+	case obj.Code != "" || obj.HTTPStatus != 0 || obj.Message != "":
+		r.Dialect, r.Kind = DialectCodeObject, t.Classify(obj.Code, obj.HTTPStatus)
+	default:
+		return
+	}
+	r.Move = t.Advise(r.Kind).Move
+}
+
+// readEnvelope reads the object an envelope {"error":{...}} holds onto obj:
+// its code (a string, or a number that is not an HTTP status), else its
+// status name, else its type; a numeric HTTP status; its message and
+// details. Google's {"code":404,"status":"NOT_FOUND"} gives the code
+// NOT_FOUND and the status 404.
+func readEnvelope(obj *Object, text string) {
+	var in object
+	members(text, in.set)
+	code, ok := str(in.code)
+	if !ok {
+		if st := status(in.code); st != 0 {
+			if obj.HTTPStatus == 0 {
+				obj.HTTPStatus = st
+			}
+		} else if _, isNum := num(in.code); isNum && !strings.ContainsAny(in.code, ".eE") {
+			code = in.code
+		}
+	}
+	if code == "" {
+		code, _ = str(in.status)
+	}
+	if code == "" {
+		code, _ = str(in.typ)
+	}
+	obj.Code = code
+	if obj.Message == "" {
+		obj.Message, _ = str(in.message)
+	}
+	if obj.Details == nil {
+		obj.Details = rawJSON(in.details)
+	}
+}
+
+// wait reads a wait in seconds; a negative one, or one beyond maxWait, is
+// absent.
+func wait(sec *int64) (time.Duration, bool) {
+	if sec == nil || *sec < 0 || *sec > int64(maxWait/time.Second) {
+		return 0, false
+	}
+	return time.Duration(*sec) * time.Second, true
+}
+
+// status reads an HTTP status from a raw JSON integer; 0 for anything
+// else.
+func status(raw string) int {
+	if len(raw) != 3 {
+		return 0
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 100 || n > 999 {
+		return 0
+	}
+	return n
+}
+
+// rpcData is the data of a JSON-RPC error, as Read reads it.
+type rpcData struct{ code, retryAfterSeconds, retryAfterSecs, retryAfter string }
+
+func (d *rpcData) set(key, value string) {
+	switch key {
+	case "code":
+		d.code = value
+	case "retryAfterSeconds":
+		d.retryAfterSeconds = value
+	case "retry_after_secs":
+		d.retryAfterSecs = value
+	case "retry_after":
+		d.retryAfter = value
+	}
+}
+
+func (t *Taxonomy) readRPC(o Outcome) Reading {
+	r := Reading{Dialect: DialectRPCError, RPCCode: o.Code, Message: o.Message}
+	var d rpcData
+	if len(o.Data) > 0 && json.Valid(o.Data) && members(string(o.Data), d.set) {
+		r.Code, _ = str(d.code)
+		w := numPtr(d.retryAfterSeconds)
+		if w == nil {
+			w = numPtr(d.retryAfterSecs)
+		}
+		if w == nil {
+			w = numPtr(d.retryAfter)
+		}
+		r.Wait, r.HasWait = wait(w)
+	}
+	if r.Code != "" {
+		if k, ok := t.classify(NormalizeCode(r.Code), 0, ""); ok {
+			r.Kind, r.Move = k, t.Advise(k).Move
+			return r
+		}
+	}
+	if k, ok := t.classify("", 0, o.Message); ok && o.Message != "" {
+		r.Kind, r.Move = k, t.Advise(k).Move
+		return r
+	}
+	r.Kind, r.Move = rpcKind(o.Code), o.Code.Move()
+	return r
+}
+
+// readMCPText reads "MCP error <code>: <message>", and within it the
+// TypeScript SDK's validation, refusal and unknown-tool texts. It reports
+// false when text is not of that form.
+func readMCPText(r *Reading, text string) bool {
+	rest := text[len(MCPErrorPrefix):]
+	num, _, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		return false
+	}
+	r.RPCCode, r.Dialect = Code(n), DialectMCPError
+	if n != int(InvalidParams) {
+		return true
+	}
+	if tool, ok := strings.CutPrefix(text, UnknownToolPrefix); ok {
+		if tool, ok := strings.CutSuffix(tool, UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
+			r.Tool, r.Dialect = tool, DialectUnknownTool
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(text, InvalidArgumentsPrefix); ok {
+		tool, issues, ok := strings.Cut(rest, ": ")
+		if !ok {
+			return true
+		}
+		r.Tool, r.Dialect = tool, DialectInvalidArguments
+		readIssues(r, issues)
+		return true
+	}
+	if rest, ok := strings.CutPrefix(text, ArgumentsRefusedPrefix); ok {
+		if tool, msg, ok := strings.Cut(rest, ": "); ok {
+			r.Tool, r.Dialect = tool, DialectInvalidArguments
+			r.Issues = []Issue{{Message: msg}}
+		}
+	}
+	return true
+}
+
+// readIssues reads the issue lines of a validation text. Arguments are
+// de-duplicated with a set once there are more than a few, so the time
+// stays linear in the number of lines.
+func readIssues(r *Reading, issues string) {
+	lines := strings.Count(issues, "\n") + 1
+	r.Issues = make([]Issue, 0, lines)
+	var seen map[string]bool
+	add := func(a string) {
+		if seen == nil {
+			for _, x := range r.Args {
+				if x == a {
+					return
+				}
+			}
+			r.Args = append(r.Args, a)
+			if len(r.Args) > 8 {
+				seen = make(map[string]bool, lines)
+				for _, x := range r.Args {
+					seen[x] = true
+				}
+			}
+			return
+		}
+		if !seen[a] {
+			seen[a] = true
+			r.Args = append(r.Args, a)
+		}
+	}
+	for line := range strings.SplitSeq(issues, "\n") {
+		is := parseIssue(line)
+		r.Issues = append(r.Issues, is)
+		if is.Path != "" {
+			add(is.Path)
+			continue
+		}
+		for _, k := range is.Keys {
+			if k != "" {
+				add(k)
+			}
+		}
+	}
+}
