@@ -140,8 +140,13 @@ func outcomeOf(err error) outcome {
 // APIs (testdata/upstream) through a zero Reader, over HTTP, into a
 // map[string]any (a type that accepts any JSON): each must come back as the
 // kind, code, message and wait its golden file names.
+//
+// Until errkind's standard taxonomy is the neutral one (permission_denied,
+// conflict and unavailable among its kinds, codes matched in any case
+// style), the kind and the wait, which follow from it, are only logged.
 func TestReadUpstreamCorpus(t *testing.T) {
 	cases := loadUpstream(t)
+	neutral := errkind.Standard().Classify("", http.StatusConflict) == "conflict"
 	right := 0
 	for _, c := range cases {
 		right++
@@ -156,9 +161,16 @@ func TestReadUpstreamCorpus(t *testing.T) {
 			var v map[string]any
 			got := outcomeOf(r.Do(req, &v))
 			if diff := cmp.Diff(c.want, got); diff != "" {
-				// Measurement only until the Reader reads these dialects.
-				t.Logf("Read (-want +got):\n%s", diff)
 				right--
+				want := c.want
+				if !neutral {
+					want.Kind, want.RetryAfterSeconds = got.Kind, got.RetryAfterSeconds
+				}
+				if cmp.Equal(want, got) {
+					t.Logf("pending the neutral taxonomy (-want +got):\n%s", diff)
+					return
+				}
+				t.Errorf("Read (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -31,10 +31,11 @@ type Error struct {
 	Details    json.RawMessage // the upstream's details, as sent; nil when it sent none
 	HTTPStatus int             // the response's status; 0 when no response exists
 
-	// RetryAfter is how long to wait before retrying: set for a 429 (from
-	// Retry-After; ratelimit.DefaultRetryAfter when the response had no
-	// usable one) and for any error whose envelope carries a retry-after
-	// member.
+	// RetryAfter is how long to wait before retrying, when a wait is known:
+	// the response's Retry-After, whatever the kind; for a rate_limited
+	// error without one, the envelope's retry-after member, the reset of an
+	// exhausted window, or ratelimit.DefaultRetryAfter (see Reader.Read).
+	// Zero means no wait is known.
 	RetryAfter time.Duration
 
 	// RateLimit holds the X-RateLimit-* figures when the response carried
@@ -121,9 +122,15 @@ func KindOf(err error) errkind.Kind {
 //	malformed_response: httpStatus, message
 //
 // Any other kind writes code, message, details, httpStatus,
-// retryAfterSeconds, limit, remaining, resetSeconds, each when set. Seconds
-// are whole and rounded up, so an agent never waits too little;
-// retryAfterSeconds is always written for rate_limited.
+// retryAfterSeconds, limit, remaining, resetSeconds, each when set.
+//
+// A known wait is never dropped: every kind whose list lacks
+// retryAfterSeconds writes it last when RetryAfter is set. rate_limited
+// always writes it: a RetryAfter of zero (a hand-built Error) is written as
+// the 60 seconds the read path reports when the upstream gave no wait
+// (ratelimit.DefaultRetryAfter), never as 0, which would tell an agent to
+// retry at once. Seconds are whole and rounded up, so an agent never waits
+// too little.
 func (e *Error) MarshalJSON() ([]byte, error) {
 	return e.appendJSON(make([]byte, 0, 128+len(e.Message)+len(e.Details))), nil
 }
@@ -134,19 +141,23 @@ func (e *Error) appendJSON(b []byte) []byte {
 	switch e.Kind {
 	case errkind.AuthenticationFailed, errkind.WrongRole, errkind.TooManyValuesRequested, errkind.NetworkError:
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	case errkind.NotFound, errkind.InvalidArguments:
 		b = e.appendCode(b)
 		b = e.appendMessage(b)
 		b = e.appendDetails(b)
+		b = e.appendWait(b)
 	case errkind.RateLimited:
 		b = e.appendRate(b, true)
 	case errkind.ServerError:
 		b = e.appendCode(b)
 		b = e.appendStatus(b)
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	case errkind.MalformedResponse:
 		b = e.appendStatus(b)
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	default:
 		b = e.appendCode(b)
 		b = e.appendMessage(b)
@@ -155,6 +166,16 @@ func (e *Error) appendJSON(b []byte) []byte {
 		b = e.appendRate(b, false)
 	}
 	return append(b, '}')
+}
+
+// appendWait writes retryAfterSeconds for a kind whose field list lacks
+// it, when a wait is known.
+func (e *Error) appendWait(b []byte) []byte {
+	if e.RetryAfter <= 0 {
+		return b
+	}
+	b = append(b, `,"retryAfterSeconds":`...)
+	return strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
 }
 
 func (e *Error) appendCode(b []byte) []byte {
@@ -195,9 +216,12 @@ func (e *Error) appendStatus(b []byte) []byte {
 }
 
 func (e *Error) appendRate(b []byte, always bool) []byte {
-	if always || e.RetryAfter > 0 {
+	if wait := e.RetryAfter; always || wait > 0 {
+		if wait <= 0 {
+			wait = ratelimit.DefaultRetryAfter
+		}
 		b = append(b, `,"retryAfterSeconds":`...)
-		b = strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
+		b = strconv.AppendInt(b, ceilSeconds(wait), 10)
 	}
 	if l := e.RateLimit; l != nil {
 		if l.HasLimit {

@@ -250,12 +250,10 @@ func TestReadMalformed(t *testing.T) {
 			"response body is not valid JSON (status 404)", 404},
 		{"wrong type", response(200, `{"id":5}`), 0, &trace{},
 			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
-		{"array for object", response(500, `[1,2]`), 0, &trace{},
-			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
-		{"shape check fails", response(500, `{"message":"oops"}`), 0, &health{},
-			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
-		{"envelope with a code that is not a string", response(400, `{"error":{"code":7}}`), 0, &trace{},
-			"response body matched neither the error envelope nor the expected shape (status 400)", 400},
+		{"array for object", response(200, `[1,2]`), 0, &trace{},
+			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
+		{"shape check fails", response(200, `{"message":"oops"}`), 0, &health{},
+			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
 		{"read failure", &http.Response{StatusCode: 200, Body: failingBody{strings.NewReader(`{"id":`)}, ContentLength: -1}, 0, &trace{},
 			"could not read the response body (status 200): connection reset by peer", 200},
 		{"over the bound, by Content-Length", response(200, big), 100, &trace{},
@@ -341,12 +339,14 @@ func TestReadCustomShape(t *testing.T) {
 		t.Errorf("generic flat (-want +got):\n%s", diff)
 	}
 	got = asError(t, f.Read(response(400, `{"err":"x","kind":5}`), &trace{}))
-	if got.Kind != errkind.MalformedResponse || got.Message != "response body matched neither the error envelope nor the expected shape (status 400)" {
-		t.Errorf("generic flat, code not a string: %+v", got)
+	want = &envelope.Error{Kind: errkind.InvalidArguments, Code: "5", Message: "x", HTTPStatus: 400}
+	if diff := cmp.Diff(want, got, errOpts); diff != "" {
+		t.Errorf("generic flat, a numeric code (-want +got):\n%s", diff)
 	}
-	// The default key is no longer the envelope for this reader.
+	// The default key is no longer the envelope for this reader: on a 2xx
+	// it is data.
 	var v map[string]any
-	if err := r.Read(response(404, `{"error":{"code":"x"}}`), &v); err != nil {
+	if err := r.Read(response(200, `{"error":{"code":"x"}}`), &v); err != nil {
 		t.Errorf("a body without the custom key: %v", err)
 	}
 }
@@ -627,12 +627,14 @@ func FuzzRead(f *testing.F) {
 			if err != nil && e == nil {
 				t.Fatalf("not an *Error: %v", err)
 			}
-			// The sentence follows from the body alone.
+			// The sentence follows from the body alone, unless the
+			// status and headers tell what happened.
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
+			telling := status == 429 || status == 403 || status == 503
 			switch {
 			case len(body) > 1<<16:
-			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 304)):
-				if e == nil || e.Message != notJSON {
+			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 205 || status == 304)):
+				if e == nil || e.Message != notJSON && !(telling && (e.Kind == errkind.RateLimited || e.Kind == "unavailable")) {
 					t.Fatalf("invalid JSON %q gave %v", body, err)
 				}
 			case json.Valid(body) && e != nil && e.Message == notJSON:
@@ -649,4 +651,140 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadErrorShapes: the rules by which a zero Reader tells an error body
+// from data beyond the configured envelope (the corpus in testdata/upstream
+// shows them on real APIs' bodies).
+func TestReadErrorShapes(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		header []string
+		v      func() any
+		want   *envelope.Error // nil: data
+	}{
+		{"a JSON body on a 5xx that the type does not accept is the upstream's error", 500, `{"message":"oops"}`, nil,
+			func() any { return &health{} },
+			&envelope.Error{Kind: errkind.ServerError, Message: "oops", HTTPStatus: 500}},
+		{"a JSON body on a 4xx into a type without a Shaper is an error", 404, `{"id":"a","message":"Not Found"}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Message: "Not Found", HTTPStatus: 404}},
+		{"an array on a 5xx names nothing: the status decides", 500, `[1,2]`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.ServerError, HTTPStatus: 500}},
+		{"nil v on a 4xx: an error", 400, `{"code":"bad","message":"m"}`, nil,
+			func() any { return nil },
+			&envelope.Error{Kind: errkind.InvalidArguments, Code: "bad", Message: "m", HTTPStatus: 400}},
+		{"a body the Shaper accepts on a 503 is data", 503, `{"status":"degraded"}`, nil,
+			func() any { return &health{} }, nil},
+		{"a body the Shaper accepts on a 503 with Retry-After is still data", 503, `{"status":"degraded"}`, []string{"Retry-After", "30"},
+			func() any { return &health{} }, nil},
+		{"a 429 is never data, whatever the type accepts", 429, `{"status":"slow down"}`, []string{"Retry-After", "7"},
+			func() any { return &health{} },
+			&envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429, RetryAfter: 7 * time.Second}},
+		{"the envelope's code may be a number", 400, `{"error":{"code":7,"message":"m"}}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.InvalidArguments, Code: "7", Message: "m", HTTPStatus: 400}},
+		{"the envelope's code may be an AIP-193 status name", 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"m"}}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Code: "NOT_FOUND", Message: "m", HTTPStatus: 404}},
+		{"the envelope's code may be its type", 404, `{"type":"error","error":{"type":"x_not_found","message":"m"}}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", HTTPStatus: 404}},
+		{"an envelope member of another type is no code", 500, `{"error":{"code":{"a":1},"message":["m"]}}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.ServerError, HTTPStatus: 500}},
+		{"ok false on a 200 is an error", 200, `{"ok":false,"error":"x_not_found"}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", HTTPStatus: 200}},
+		{"ok true is data", 200, `{"ok":true,"id":"a"}`, nil,
+			func() any { return &trace{} }, nil},
+		{"ok that is not false is data", 200, `{"ok":"false","id":"a"}`, nil,
+			func() any { return &trace{} }, nil},
+		{"GraphQL errors with data null", 200, `{"data":null,"errors":[{"message":"m","extensions":{"code":"x_not_found"}}]}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", HTTPStatus: 200}},
+		{"GraphQL errors with data of nulls", 200, `{"errors":[{"message":"m","type":"y_not_found"}],"data":{"a":null,"b":null}}`, nil,
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.NotFound, Code: "y_not_found", Message: "m", HTTPStatus: 200}},
+		{"GraphQL errors beside data are data", 200, `{"errors":[{"message":"m"}],"data":{"a":1}}`, nil,
+			func() any { return &map[string]any{} }, nil},
+		{"an empty errors array is data", 200, `{"errors":[],"data":null}`, nil,
+			func() any { return &map[string]any{} }, nil},
+		{"errors beside other members on a 200 are data", 200, `{"errors":[{"message":"m"}],"id":"a"}`, nil,
+			func() any { return &trace{} }, nil},
+		{"a 403 with Retry-After is rate_limited", 403, `{"message":"slow down"}`, []string{"Retry-After", "60"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.RateLimited, Message: "slow down", HTTPStatus: 403, RetryAfter: time.Minute}},
+		{"a 403 with an unreadable Retry-After is not", 403, `{"message":"no"}`, []string{"Retry-After", "soon"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: envelope.KindOf(reader().Read(response(403, `{}`), nil)), Message: "no", HTTPStatus: 403}},
+		{"a 403 with remaining 0 waits for the reset", 403, `{"message":"quota"}`,
+			[]string{"X-RateLimit-Limit", "10", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", strconv.FormatInt(now.Unix()+90, 10)},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.RateLimited, Message: "quota", HTTPStatus: 403, RetryAfter: 90 * time.Second,
+				RateLimit: &ratelimit.Limits{Limit: 10, Reset: 90 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+		{"a 429 without Retry-After waits 60 seconds, whatever the reset", 429, `{"message":"quota"}`,
+			[]string{"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "5"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.RateLimited, Message: "quota", HTTPStatus: 429, RetryAfter: time.Minute,
+				RateLimit: &ratelimit.Limits{Reset: 5 * time.Second, HasRemaining: true, HasReset: true}}},
+		{"a 503 with Retry-After is unavailable with the wait", 503, `{"message":"maintenance"}`, []string{"Retry-After", "120"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: "unavailable", Message: "maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
+		{"a text/plain 503 with Retry-After is unavailable", 503, "down for maintenance\n", []string{"Content-Type", "text/plain", "Retry-After", "120"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: "unavailable", Message: "down for maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
+		{"Retry-After on any other error is its wait", 400, `{"error":{"code":"invalid_request","message":"m"}}`, []string{"Retry-After", "3"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "m", HTTPStatus: 400, RetryAfter: 3 * time.Second}},
+		{"an HTML 429 is rate_limited with no message", 429, "<html><body>Too Many</body></html>", []string{"Content-Type", "text/html"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429, RetryAfter: time.Minute}},
+		{"a long text/plain body is no message", 429, strings.Repeat("x", 300), []string{"Content-Type", "text/plain"},
+			func() any { return &trace{} },
+			&envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429, RetryAfter: time.Minute}},
+		{"a 205 with no body is data", 205, "", nil, func() any { return &trace{} }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := response(tt.status, tt.body, tt.header...)
+			err := reader().Read(resp, tt.v())
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Read: %v; want data", err)
+				}
+				return
+			}
+			want := *tt.want
+			want.Header = resp.Header.Clone()
+			if diff := cmp.Diff(&want, asError(t, err), errOpts); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadDialectRedaction: the upstream's message and code in any dialect
+// never carry the request's credential.
+func TestReadDialectRedaction(t *testing.T) {
+	const token = "tok_s3cr3t"
+	for _, body := range []string{
+		`{"message":"bad token ` + token + `","code":"` + token + `"}`,
+		`{"error":"invalid_token","error_description":"` + token + ` expired"}`,
+		`{"errors":[{"message":"` + token + `","extensions":{"code":"` + token + `"}}]}`,
+		`{"ok":false,"error":"` + token + `"}`,
+	} {
+		resp := response(401, body, "Content-Type", "application/json")
+		resp.Request.Header.Set("Authorization", "Bearer "+token)
+		e := asError(t, reader().Read(resp, nil))
+		b, _ := json.Marshal(e)
+		for _, s := range []string{e.Error(), e.Code, e.Message, string(e.Body), string(b)} {
+			if strings.Contains(s, token) {
+				t.Errorf("body %s: token in %q", body, s)
+			}
+		}
+	}
 }
