@@ -1,7 +1,11 @@
 package envelope_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,5 +54,85 @@ func TestMarshalWait(t *testing.T) {
 				t.Errorf("MarshalJSON (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestKindOfAgreesWithErrorResult: the kind KindOf reports is the kind
+// ErrorResult renders, for any error.
+func TestKindOfAgreesWithErrorResult(t *testing.T) {
+	for _, err := range []error{
+		errors.New("boom"),
+		fmt.Errorf("wrapped: %w", errors.New("boom")),
+		context.DeadlineExceeded,
+		&envelope.Error{},
+		&envelope.Error{Kind: errkind.NotFound},
+		fmt.Errorf("get: %w", &envelope.Error{Kind: errkind.RateLimited}),
+		&envelope.Error{Kind: "credit_rate_limited"},
+	} {
+		var obj struct {
+			Kind errkind.Kind `json:"kind"`
+		}
+		text := envelope.ErrorResult(err).Content[0].Text
+		if e := json.Unmarshal([]byte(text), &obj); e != nil {
+			t.Fatalf("%v: %s: %v", err, text, e)
+		}
+		if got := envelope.KindOf(err); got != obj.Kind {
+			t.Errorf("KindOf(%v) = %q; ErrorResult renders %q", err, got, obj.Kind)
+		}
+	}
+	if got := envelope.KindOf(nil); got != "" {
+		t.Errorf("KindOf(nil) = %q", got)
+	}
+}
+
+// TestZeroError: an Error built by hand, or left zero, prints and marshals
+// as server_error rather than as an empty kind.
+func TestZeroError(t *testing.T) {
+	tests := []struct {
+		e          *envelope.Error
+		text, json string
+	}{
+		{&envelope.Error{}, "server_error", `{"kind":"server_error"}`},
+		{&envelope.Error{HTTPStatus: 502}, "server_error: HTTP 502", `{"kind":"server_error","httpStatus":502}`},
+		{&envelope.Error{Kind: errkind.NotFound}, "not_found", `{"kind":"not_found"}`},
+		{&envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429}, "rate_limited: HTTP 429", `{"kind":"rate_limited","retryAfterSeconds":60}`},
+		{&envelope.Error{Message: "m", Err: errors.New("cause")}, "server_error: m: cause", `{"kind":"server_error","message":"m"}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{tt.text, tt.json}, []string{tt.e.Error(), string(b)}); diff != "" {
+			t.Errorf("%#v (-want +got):\n%s", tt.e, diff)
+		}
+	}
+	if !errors.Is(&envelope.Error{}, &envelope.Error{Kind: errkind.ServerError}) {
+		t.Error("a zero Error is not a server_error to errors.Is")
+	}
+}
+
+// TestErrTooLarge: a body over the bound is told from a malformed one with
+// errors.Is, and its text does not repeat itself.
+func TestErrTooLarge(t *testing.T) {
+	big := `{"id":"` + strings.Repeat("a", 200) + `"}`
+	for _, cl := range []int64{int64(len(big)), -1} {
+		resp := response(200, big)
+		resp.ContentLength = cl
+		resp.Request.Header.Set("Authorization", "Bearer tok")
+		r := reader()
+		r.MaxBytes = 100
+		err := r.Read(resp, &trace{})
+		if !errors.Is(err, envelope.ErrTooLarge) {
+			t.Errorf("Content-Length %d: errors.Is(err, ErrTooLarge) = false: %v", cl, err)
+		}
+		if got, want := err.Error(), "malformed_response: response body is larger than the 100-byte limit (status 200)"; got != want {
+			t.Errorf("Error() = %q; want %q", got, want)
+		}
+	}
+	for _, body := range []string{`{"id":`, `<html>`, `{"id":5}`} {
+		if err := reader().Read(response(200, body), &trace{}); errors.Is(err, envelope.ErrTooLarge) {
+			t.Errorf("%s: a malformed body is ErrTooLarge", body)
+		}
 	}
 }

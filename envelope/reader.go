@@ -467,9 +467,19 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 }
 
 func tooLarge(status int, limit int64) *Error {
-	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status,
-		Message: fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)}
+	msg := fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)
+	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrTooLarge}}
 }
+
+// sentinel is a cause that reads as the Error's own message (so Error()
+// does not repeat it) and that errors.Is matches to a sentinel error.
+type sentinel struct {
+	msg string
+	is  error
+}
+
+func (s sentinel) Error() string        { return s.msg }
+func (s sentinel) Is(target error) bool { return target == s.is }
 
 func notJSON(status int, err error) *Error {
 	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status,

@@ -550,8 +550,11 @@ func TestErrorMethods(t *testing.T) {
 	if got := envelope.KindOf(wrapped); got != errkind.NotFound {
 		t.Errorf("KindOf = %q", got)
 	}
-	if got := envelope.KindOf(errors.New("x")); got != "" {
-		t.Errorf("KindOf(plain) = %q", got)
+	if got := envelope.KindOf(errors.New("x")); got != errkind.ServerError {
+		t.Errorf("KindOf(plain) = %q; want server_error, as ErrorResult renders it", got)
+	}
+	if got := envelope.KindOf(nil); got != "" {
+		t.Errorf("KindOf(nil) = %q", got)
 	}
 	cause := errors.New("dial tcp: refused")
 	n := &envelope.Error{Kind: errkind.NetworkError, Message: "request failed", Err: cause}
