@@ -144,7 +144,7 @@ func KindOf(err error) errkind.Kind {
 // errkind's table lists for that kind, in its order and with its names,
 // leaving out the ones that are empty:
 //
-//	authentication_failed, wrong_role, too_many_values_requested, network_error: message
+//	authentication_failed, network_error: message
 //	not_found, invalid_arguments: code, message, details
 //	rate_limited: retryAfterSeconds, limit, remaining, resetSeconds
 //	server_error: code, httpStatus, message
@@ -169,7 +169,7 @@ func (e *Error) appendJSON(b []byte) []byte {
 	b = append(b, `{"kind":`...)
 	b = appendString(b, string(e.kind()))
 	switch e.kind() {
-	case errkind.AuthenticationFailed, errkind.WrongRole, errkind.TooManyValuesRequested, errkind.NetworkError:
+	case errkind.AuthenticationFailed, errkind.NetworkError:
 		b = e.appendMessage(b)
 		b = e.appendWait(b)
 	case errkind.NotFound, errkind.InvalidArguments:

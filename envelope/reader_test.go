@@ -78,7 +78,7 @@ func TestReadKinds(t *testing.T) {
 		{"401 unauthenticated", 401, env("unauthenticated", "token revoked"), nil,
 			envelope.Error{Kind: errkind.AuthenticationFailed, Code: "unauthenticated", Message: "token revoked", HTTPStatus: 401}},
 		{"403 forbidden_role", 403, env("forbidden_role", "read tokens only"), nil,
-			envelope.Error{Kind: errkind.WrongRole, Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}},
+			envelope.Error{Kind: errkind.PermissionDenied, Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}},
 		{"404 trace_not_found", 404,
 			`{"error":{"code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}}`, nil,
 			envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id deadbeefdeadbeefdeadbeefdeadbeef",
@@ -89,10 +89,10 @@ func TestReadKinds(t *testing.T) {
 			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "trace_id must be 32 lowercase hex characters, got 14", HTTPStatus: 400}},
 		{"invalid_cursor", 400, env("invalid_cursor", "bad cursor"), nil,
 			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_cursor", Message: "bad cursor", HTTPStatus: 400}},
-		{"any other 4xx", 409, env("conflicting_filters", "pick one"), nil,
-			envelope.Error{Kind: errkind.InvalidArguments, Code: "conflicting_filters", Message: "pick one", HTTPStatus: 409}},
+		{"any other 4xx", 418, env("conflicting_filters", "pick one"), nil,
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "conflicting_filters", Message: "pick one", HTTPStatus: 418}},
 		{"422 too_many_paths", 422, env("too_many_paths", "at most 8 paths"), nil,
-			envelope.Error{Kind: errkind.TooManyValuesRequested, Code: "too_many_paths", Message: "at most 8 paths", HTTPStatus: 422}},
+			envelope.Error{Kind: errkind.InvalidArguments, Code: "too_many_paths", Message: "at most 8 paths", HTTPStatus: 422}},
 		{"429 with figures", 429, env("rate_limited", "slow down"),
 			[]string{"Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1"},
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: time.Second,
@@ -114,7 +114,7 @@ func TestReadKinds(t *testing.T) {
 		{"internal_error", 500, env("internal_error", "boom"), nil,
 			envelope.Error{Kind: errkind.ServerError, Code: "internal_error", Message: "boom", HTTPStatus: 500}},
 		{"502 unknown code", 502, env("bad_gateway", "upstream"), nil,
-			envelope.Error{Kind: errkind.ServerError, Code: "bad_gateway", Message: "upstream", HTTPStatus: 502}},
+			envelope.Error{Kind: errkind.Unavailable, Code: "bad_gateway", Message: "upstream", HTTPStatus: 502}},
 		{"unknown code keeps code and message, falls back on status", 418, env("teapot_mode", "short and stout"), nil,
 			envelope.Error{Kind: errkind.InvalidArguments, Code: "teapot_mode", Message: "short and stout", HTTPStatus: 418}},
 		{"envelope on 200 is an error", 200, env("", "odd"), nil,
@@ -334,7 +334,7 @@ func TestReadCustomShape(t *testing.T) {
 	f := reader()
 	f.Envelope = envelope.Shape{Flat: true, Key: "err", Code: "kind", Details: "info", RetryAfter: "wait"}
 	got = asError(t, f.Read(response(503, `{"err":"busy","kind":null,"info":[1],"wait":2.5}`), &trace{}))
-	want = &envelope.Error{Kind: errkind.ServerError, Message: "busy", Details: details(`[1]`), HTTPStatus: 503, RetryAfter: 2500 * time.Millisecond}
+	want = &envelope.Error{Kind: errkind.Unavailable, Message: "busy", Details: details(`[1]`), HTTPStatus: 503, RetryAfter: 2500 * time.Millisecond}
 	if diff := cmp.Diff(want, got, errOpts); diff != "" {
 		t.Errorf("generic flat (-want +got):\n%s", diff)
 	}

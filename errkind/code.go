@@ -19,9 +19,8 @@ const (
 	ParseError Code = -32700
 	// InvalidRequest (-32600, HTTP 400): the body is JSON but not a valid
 	// JSON-RPC request. The transport also sends it for a method other than
-	// POST (405, with Allow: POST) and a Content-Type other than
-	// application/json (415); see [MethodNotAllowed] and
-	// [UnsupportedMediaType].
+	// POST (HTTP 405, with Allow: POST) and a Content-Type other than
+	// application/json (HTTP 415).
 	InvalidRequest Code = -32600
 	// MethodNotFound (-32601, HTTP 404): the JSON-RPC method is unknown, or
 	// the path is not the MCP endpoint. An unknown tool in a hint-dialect
@@ -34,10 +33,11 @@ const (
 	// InternalError (-32603, HTTP 500): the server failed while handling a
 	// valid request.
 	InternalError Code = -32603
-	// ImplementationDefined (-32000, HTTP 429 on the edge): the first code
-	// of the implementation-defined server range (-32000 to -32099). Its
-	// common use is an edge flood guard refusing the source; it then travels
-	// with HTTP 429 and the client retries after a few seconds.
+	// ImplementationDefined (-32000, HTTP 500 unless the sender says
+	// otherwise): the first code of the implementation-defined server range
+	// (-32000 to -32099), whose meaning is the server's. It has no status of
+	// its own: a sender that uses it for a flood guard's refusal writes HTTP
+	// 429 (with Retry-After) itself.
 	ImplementationDefined Code = -32000
 	// HeaderMismatch (-32020, HTTP 400): an Mcp-Method or Mcp-Name header
 	// disagrees with the body.
@@ -60,10 +60,11 @@ func Codes() []Code {
 }
 
 // HTTPStatus returns the HTTP status the code travels with on Streamable
-// HTTP: 400 for the request errors, 404 for MethodNotFound, 500 for
-// InternalError and 429 for ImplementationDefined (the edge rate limit). A
-// code outside the catalogue reports 500 when it is in the server range
-// (-32099 to -32000) and 400 otherwise.
+// HTTP: 400 for the request errors, 404 for MethodNotFound and 500 for
+// InternalError. Every other code of the server range (-32099 to -32000),
+// ImplementationDefined among them, reports 500: a sender that means
+// something else by it, such as an edge guard's 429, passes its status
+// explicitly. Any other code reports 400.
 func (c Code) HTTPStatus() int {
 	switch c {
 	case ParseError, InvalidRequest, InvalidParams, HeaderMismatch, MissingCapability, UnsupportedVersion:
@@ -72,8 +73,6 @@ func (c Code) HTTPStatus() int {
 		return http.StatusNotFound
 	case InternalError:
 		return http.StatusInternalServerError
-	case ImplementationDefined:
-		return http.StatusTooManyRequests
 	}
 	if c >= -32099 && c <= -32000 {
 		return http.StatusInternalServerError
@@ -107,59 +106,19 @@ func (c Code) String() string {
 	return "code(" + strconv.Itoa(int(c)) + ")"
 }
 
-// Retry returns the retry guidance for the code, as a sentence: whether
-// re-sending can help, and what to change first.
-func (c Code) Retry() string {
+// Move returns the client's next move after a protocol error with this
+// code: [FixArgument] for the request errors (fix the request, or for
+// UnsupportedVersion send it again with a version from data.supported),
+// [Stop] for MissingCapability (the client must declare the capability and
+// start a new session, which an agent's call cannot do), and [Report] for
+// InternalError and every code of the implementation-defined server range,
+// whose meaning only the server knows.
+func (c Code) Move() Move {
 	switch c {
-	case UnsupportedVersion:
-		return "Once, with a version from data.supported."
-	case ImplementationDefined:
-		return "Yes, after a few seconds."
-	case InternalError:
-		return "No. Report it; the same request will fail the same way."
+	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch, UnsupportedVersion:
+		return FixArgument
 	case MissingCapability:
-		return "No. Declare the capability and start a new session."
+		return Stop
 	}
-	return "No. Fix the request."
-}
-
-// Refusal is one row of the Streamable HTTP protocol-error table: a transport-level
-// refusal, the HTTP status it travels with, its JSON-RPC code (0 when the
-// response carries no JSON-RPC body, as for 403), its cause and whether a
-// retry can help.
-type Refusal struct {
-	Status int
-	Code   Code
-	Cause  string
-	Retry  string
-}
-
-// MethodNotAllowed is the refusal of an HTTP method other than POST on the
-// MCP path: 405 with -32600 and an Allow: POST header.
-func MethodNotAllowed() Refusal {
-	return Refusal{Status: http.StatusMethodNotAllowed, Code: InvalidRequest,
-		Cause: "Method other than POST on the MCP path. The response carries Allow: POST.", Retry: "No. Fix the request."}
-}
-
-// UnsupportedMediaType is the refusal of a Content-Type other than
-// application/json: 415 with -32600.
-func UnsupportedMediaType() Refusal {
-	return Refusal{Status: http.StatusUnsupportedMediaType, Code: InvalidRequest,
-		Cause: "Content-Type is not application/json", Retry: "No. Fix the request."}
-}
-
-// Refusals returns the protocol-error table of an MCP server on Streamable
-// HTTP, one Refusal per row: 403, 404 -32601, 405 -32600, 415 -32600,
-// 400 -32602, 400 -32020, 400 -32022 and 429 -32000.
-func Refusals() []Refusal {
-	return []Refusal{
-		{Status: http.StatusForbidden, Cause: "Host or Origin header not on the allowlist (DNS-rebinding protection)", Retry: "No. Fix the request."},
-		{Status: http.StatusNotFound, Code: MethodNotFound, Cause: "Path is not the MCP path (and not one of the public endpoints), or the JSON-RPC method is unknown", Retry: MethodNotFound.Retry()},
-		MethodNotAllowed(),
-		UnsupportedMediaType(),
-		{Status: http.StatusBadRequest, Code: InvalidParams, Cause: "Invalid _meta envelope: a required io.modelcontextprotocol/* key is missing", Retry: InvalidParams.Retry()},
-		{Status: http.StatusBadRequest, Code: HeaderMismatch, Cause: "Mcp-Method or Mcp-Name header disagrees with the body", Retry: HeaderMismatch.Retry()},
-		{Status: http.StatusBadRequest, Code: UnsupportedVersion, Cause: "Unsupported protocol version. data.supported lists what is served.", Retry: UnsupportedVersion.Retry()},
-		{Status: http.StatusTooManyRequests, Code: ImplementationDefined, Cause: "The zone rate-limit rule blocked the source", Retry: ImplementationDefined.Retry()},
-	}
+	return Report
 }

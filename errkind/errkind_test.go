@@ -1,14 +1,16 @@
 package errkind_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// TestStandardClassify covers every row of seed 000's kind table, and the
-// fall-through of an unknown code to its status.
+// TestStandardClassify: the neutral taxonomy's table, a row per status and
+// per well-known code in the case styles APIs use, and the fall-through of
+// an unknown code to its status.
 func TestStandardClassify(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -16,38 +18,94 @@ func TestStandardClassify(t *testing.T) {
 		status int
 		want   errkind.Kind
 	}{
-		{"401 unauthenticated", "unauthenticated", 401, errkind.AuthenticationFailed},
-		{"401 with no code", "", 401, errkind.AuthenticationFailed},
-		{"403 forbidden_role", "forbidden_role", 403, errkind.WrongRole},
-		{"trace_not_found", "trace_not_found", 404, errkind.NotFound},
-		{"function_not_found", "function_not_found", 404, errkind.NotFound},
-		{"*_not_found on another status", "tag_not_found", 400, errkind.NotFound},
-		{"any other 404", "", 404, errkind.NotFound},
-		{"unknown code on 404", "gone_away", 404, errkind.NotFound},
-		{"invalid_request", "invalid_request", 400, errkind.InvalidArguments},
-		{"invalid_cursor", "invalid_cursor", 400, errkind.InvalidArguments},
-		{"any other 4xx", "conflicting_filters", 400, errkind.InvalidArguments},
-		{"409 no code", "", 409, errkind.InvalidArguments},
+		{"400", "", 400, errkind.InvalidArguments},
+		{"422", "", 422, errkind.InvalidArguments},
+		{"any other 4xx", "", 418, errkind.InvalidArguments},
 		{"499", "", 499, errkind.InvalidArguments},
-		{"422 too_many_paths", "too_many_paths", 422, errkind.TooManyValuesRequested},
-		{"422 another code", "service_required", 422, errkind.InvalidArguments},
-		{"429 rate_limited", "rate_limited", 429, errkind.RateLimited},
-		{"429 no code", "", 429, errkind.RateLimited},
-		{"internal_error", "internal_error", 500, errkind.ServerError},
-		{"internal_error on 400", "internal_error", 400, errkind.ServerError},
+		{"INVALID_ARGUMENT", "INVALID_ARGUMENT", 400, errkind.InvalidArguments},
+		{"FAILED_PRECONDITION", "FAILED_PRECONDITION", 400, errkind.InvalidArguments},
+		{"OUT_OF_RANGE", "OUT_OF_RANGE", 400, errkind.InvalidArguments},
+		{"invalid_request_error", "invalid_request_error", 400, errkind.InvalidArguments},
+		{"OAuth invalid_request", "invalid_request", 400, errkind.InvalidArguments},
+		{"ValidationException", "ValidationException", 400, errkind.InvalidArguments},
+		{"hint dialect unknown_parameter", "unknown_parameter", 0, errkind.InvalidArguments},
+
+		{"401", "", 401, errkind.AuthenticationFailed},
+		{"UNAUTHENTICATED", "UNAUTHENTICATED", 401, errkind.AuthenticationFailed},
+		{"invalid_api_key on 400", "invalid_api_key", 400, errkind.AuthenticationFailed},
+		{"authentication_error", "authentication_error", 401, errkind.AuthenticationFailed},
+		{"invalid_token", "invalid_token", 401, errkind.AuthenticationFailed},
+
+		{"403", "", 403, errkind.PermissionDenied},
+		{"PERMISSION_DENIED", "PERMISSION_DENIED", 403, errkind.PermissionDenied},
+		{"permission_error", "permission_error", 403, errkind.PermissionDenied},
+		{"AccessDenied", "AccessDenied", 403, errkind.PermissionDenied},
+		{"AccessDeniedException", "AccessDeniedException", 400, errkind.PermissionDenied},
+
+		{"404", "", 404, errkind.NotFound},
+		{"410", "", 410, errkind.NotFound},
+		{"NOT_FOUND", "NOT_FOUND", 404, errkind.NotFound},
+		{"not_found alone", "not_found", 400, errkind.NotFound},
+		{"x_not_found", "trace_not_found", 404, errkind.NotFound},
+		{"*_not_found on another status", "tag_not_found", 400, errkind.NotFound},
+		{"XNotFound", "TraceNotFound", 404, errkind.NotFound},
+		{"NotFound inside", "ResourceNotFoundException", 400, errkind.NotFound},
+		{"not_found_error", "not_found_error", 404, errkind.NotFound},
+		{"resource_missing", "resource_missing", 404, errkind.NotFound},
+		{"NoSuchKey", "NoSuchKey", 404, errkind.NotFound},
+
+		{"409", "", 409, errkind.Conflict},
+		{"ALREADY_EXISTS", "ALREADY_EXISTS", 409, errkind.Conflict},
+		{"ABORTED", "ABORTED", 409, errkind.Conflict},
+		{"AlreadyExists", "AlreadyExists", 400, errkind.Conflict},
+		{"ResourceAlreadyExistsException", "ResourceAlreadyExistsException", 400, errkind.Conflict},
+		{"Conflict", "Conflict", 409, errkind.Conflict},
+		{"edit_conflict", "edit_conflict", 409, errkind.Conflict},
+		{"conflicting_filters is no conflict", "conflicting_filters", 400, errkind.InvalidArguments},
+
+		{"429", "", 429, errkind.RateLimited},
+		{"RESOURCE_EXHAUSTED", "RESOURCE_EXHAUSTED", 429, errkind.RateLimited},
+		{"rate_limited", "rate_limited", 429, errkind.RateLimited},
+		{"rate_limit_exceeded on 403", "rate_limit_exceeded", 403, errkind.RateLimited},
+		{"RateLimitExceeded", "RateLimitExceeded", 403, errkind.RateLimited},
+		{"secondary rate limit", "secondary_rate_limit", 403, errkind.RateLimited},
+		{"ThrottlingException", "ThrottlingException", 400, errkind.RateLimited},
+		{"Throttled", "Throttled", 400, errkind.RateLimited},
+		{"TooManyRequests", "TooManyRequests", 400, errkind.RateLimited},
+
+		{"502", "", 502, errkind.Unavailable},
+		{"503", "", 503, errkind.Unavailable},
+		{"504", "", 504, errkind.Unavailable},
+		{"529", "", 529, errkind.Unavailable},
+		{"UNAVAILABLE", "UNAVAILABLE", 503, errkind.Unavailable},
+		{"overloaded_error", "overloaded_error", 529, errkind.Unavailable},
+		{"ServiceUnavailable", "ServiceUnavailable", 500, errkind.Unavailable},
+		{"temporarily_unavailable", "temporarily_unavailable", 400, errkind.Unavailable},
+
 		{"500", "", 500, errkind.ServerError},
-		{"503", "", 503, errkind.ServerError},
-		{"599 unknown code", "newer_code", 599, errkind.ServerError},
-		{"envelope on 200", "", 200, errkind.ServerError},
-		{"code rule before status rule", "invalid_request", 404, errkind.InvalidArguments},
-		{"not_found alone is no *_not_found", "not_found", 400, errkind.InvalidArguments},
+		{"501", "", 501, errkind.ServerError},
+		{"any other 5xx", "", 599, errkind.ServerError},
+		{"INTERNAL", "INTERNAL", 500, errkind.ServerError},
+		{"internal_error on 400", "internal_error", 400, errkind.ServerError},
+		{"UNKNOWN", "UNKNOWN", 500, errkind.ServerError},
+		{"DATA_LOSS", "DATA_LOSS", 500, errkind.ServerError},
+		{"api_error", "api_error", 500, errkind.ServerError},
+
+		{"unknown code falls back on 404", "gone_away", 404, errkind.NotFound},
+		{"unknown code falls back on 409", "a_code_from_a_newer_server", 409, errkind.Conflict},
+		{"unknown code falls back on 5xx", "newer_code", 599, errkind.ServerError},
+		{"code beats status", "invalid_request", 404, errkind.InvalidArguments},
+		{"code beats status, 200", "NOT_FOUND", 200, errkind.NotFound},
+		{"envelope on 200 with no code", "", 200, errkind.ServerError},
+		{"no status at all", "", 0, errkind.ServerError},
 	}
 	std := errkind.Standard()
 	var zero errkind.Taxonomy
 	var nilTax *errkind.Taxonomy
+	fallbackOnly := &errkind.Taxonomy{Fallback: errkind.ServerError}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for name, tax := range map[string]*errkind.Taxonomy{"Standard": std, "zero": &zero, "nil": nilTax} {
+			for name, tax := range map[string]*errkind.Taxonomy{"Standard": std, "zero": &zero, "nil": nilTax, "Fallback only": fallbackOnly} {
 				if diff := cmp.Diff(tt.want, tax.Classify(tt.code, tt.status)); diff != "" {
 					t.Errorf("%s.Classify(%q, %d) (-want +got):\n%s", name, tt.code, tt.status, diff)
 				}
@@ -56,28 +114,47 @@ func TestStandardClassify(t *testing.T) {
 	}
 }
 
+// TestNilRulesKeepStandard: a taxonomy that sets only a Fallback keeps the
+// standard rules; only an empty, non-nil Rules drops them.
+func TestNilRulesKeepStandard(t *testing.T) {
+	other := &errkind.Taxonomy{Fallback: "other"}
+	if got := other.Classify("NOT_FOUND", 500); got != errkind.NotFound {
+		t.Errorf("Fallback-only taxonomy classifies NOT_FOUND as %q", got)
+	}
+	if got := other.Classify("", 200); got != "other" {
+		t.Errorf("Fallback-only taxonomy classifies an unmatched failure as %q, want other", got)
+	}
+	none := &errkind.Taxonomy{Rules: []errkind.Rule{}, Fallback: "other"}
+	if got := none.Classify("NOT_FOUND", 404); got != "other" {
+		t.Errorf("empty Rules classifies NOT_FOUND as %q, want the Fallback", got)
+	}
+}
+
 func TestStandardAdvice(t *testing.T) {
 	type row struct {
 		Move      errkind.Move
 		Retryable bool
-		Note      string
 	}
 	want := map[errkind.Kind]row{
-		errkind.AuthenticationFailed:   {errkind.Stop, false, "stop; nothing a call can change. Fix the credential and restart the process"},
-		errkind.WrongRole:              {errkind.Stop, false, "stop"},
-		errkind.NotFound:               {errkind.TryAnotherID, false, "try another id, or accept that it is not there"},
-		errkind.InvalidArguments:       {errkind.FixArgument, false, "fix the argument the message names"},
-		errkind.TooManyValuesRequested: {errkind.FixArgument, false, "ask for fewer paths"},
-		errkind.RateLimited:            {errkind.WaitThenRetry, true, "wait retryAfterSeconds, then retry"},
-		errkind.ServerError:            {errkind.Report, false, "report it; different arguments will not help"},
-		errkind.MalformedResponse:      {errkind.Report, false, "report it; not argument-fixable"},
-		errkind.NetworkError:           {errkind.RetrySafe, true, "safe to retry; every call here is a GET"},
+		errkind.InvalidArguments:     {errkind.FixArgument, false},
+		errkind.AuthenticationFailed: {errkind.Stop, false},
+		errkind.PermissionDenied:     {errkind.Stop, false},
+		errkind.NotFound:             {errkind.TryAnotherID, false},
+		errkind.Conflict:             {errkind.RereadThenRetry, false},
+		errkind.RateLimited:          {errkind.WaitThenRetry, true},
+		errkind.Unavailable:          {errkind.WaitThenRetry, true},
+		errkind.ServerError:          {errkind.Report, false},
+		errkind.MalformedResponse:    {errkind.Report, false},
+		errkind.NetworkError:         {errkind.RetrySafe, true},
 	}
 	got := map[errkind.Kind]row{}
 	std := errkind.Standard()
 	for _, k := range errkind.Kinds() {
 		a := std.Advise(k)
-		got[k] = row{a.Move, a.Retryable, a.Note}
+		got[k] = row{a.Move, a.Retryable}
+		if a.Note == "" || len(a.Fields) == 0 {
+			t.Errorf("%s: no note or no fields: %+v", k, a)
+		}
 		var nilTax *errkind.Taxonomy
 		if diff := cmp.Diff(a, nilTax.Advise(k)); diff != "" {
 			t.Errorf("nil taxonomy advises %s differently (-std +nil):\n%s", k, diff)
@@ -88,6 +165,19 @@ func TestStandardAdvice(t *testing.T) {
 	}
 	if a := std.Advise("no_such_kind"); a.Move != errkind.Report || a.Retryable {
 		t.Errorf("Advise(unknown) = %+v, want Report without retry", a)
+	}
+}
+
+// TestStandardWordsFitAnyAPI: the standard advice names no one upstream's
+// vocabulary.
+func TestStandardWordsFitAnyAPI(t *testing.T) {
+	for _, k := range errkind.Kinds() {
+		note := errkind.Standard().Advise(k).Note
+		for _, w := range []string{"GET", "path", "token", "team", "vexlo", "credit"} {
+			if strings.Contains(note, w) {
+				t.Errorf("%s advice %q names %q", k, note, w)
+			}
+		}
 	}
 }
 
@@ -118,9 +208,21 @@ func TestRuleMatch(t *testing.T) {
 		{errkind.Rule{}, "", 0, true},
 		{errkind.Rule{}, "x", 418, true},
 		{errkind.Rule{Code: "a"}, "a", 1, true},
+		{errkind.Rule{Code: "a"}, "A", 1, true},
 		{errkind.Rule{Code: "a"}, "ab", 1, false},
-		{errkind.Rule{CodeSuffix: "_x"}, "a_x", 1, true},
-		{errkind.Rule{CodeSuffix: "_x"}, "a_y", 1, false},
+		{errkind.Rule{Code: "a"}, "", 1, false},
+		{errkind.Rule{Code: "*_x"}, "a_x", 1, true},
+		{errkind.Rule{Code: "*_x"}, "AnX", 1, true},
+		{errkind.Rule{Code: "*_x"}, "AX", 1, false}, // one word in capitals
+		{errkind.Rule{Code: "*_x"}, "a_y", 1, false},
+		{errkind.Rule{Code: "*_x"}, "x", 1, false},
+		{errkind.Rule{Code: "*NotFound*"}, "x_not_found_y", 1, true},
+		{errkind.Rule{Code: "*NotFound*"}, "NOT_FOUND", 1, true},
+		{errkind.Rule{Code: "rate_limit*"}, "RateLimited", 1, true},
+		{errkind.Rule{Code: "rate_limit*"}, "my_rate_limit", 1, false},
+		{errkind.Rule{Code: "*"}, "anything", 1, true},
+		{errkind.Rule{Code: "a*b"}, "a*b", 1, true},
+		{errkind.Rule{Code: "a*b"}, "axb", 1, false},
 		{errkind.Rule{Status: 404}, "", 404, true},
 		{errkind.Rule{Status: 404}, "", 403, false},
 		{errkind.Rule{StatusMin: 400, StatusMax: 499}, "", 399, false},
@@ -134,6 +236,56 @@ func TestRuleMatch(t *testing.T) {
 		if got := tt.rule.Match(tt.code, tt.status); got != tt.want {
 			t.Errorf("%+v.Match(%q, %d) = %v, want %v", tt.rule, tt.code, tt.status, got, tt.want)
 		}
+	}
+}
+
+func TestNormalizeCode(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"not_found", "not_found"},
+		{"NOT_FOUND", "not_found"},
+		{"NotFound", "not_found"},
+		{"XNotFound", "x_not_found"},
+		{"x-not-found", "x_not_found"},
+		{"x.not.found", "x_not_found"},
+		{"x__not  found", "x_not_found"},
+		{"HTTPError", "http_error"},
+		{"ThrottlingException", "throttling_exception"},
+		{"Error404Page", "error404_page"},
+		{"_lead", "_lead"},
+		{"ünïcode", "ünïcode"},
+	}
+	for _, tt := range tests {
+		if got := errkind.NormalizeCode(tt.in); got != tt.want {
+			t.Errorf("NormalizeCode(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { errkind.NormalizeCode("trace_not_found") }); n != 0 {
+		t.Errorf("NormalizeCode of a normalized code allocates %v times", n)
+	}
+}
+
+// TestWith: With puts rules ahead of the base's, copies the advice, and
+// leaves the base alone.
+func TestWith(t *testing.T) {
+	std := errkind.Standard()
+	tax := std.With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop"}
+	if got := tax.Classify("forbidden_role", 403); got != "wrong_role" {
+		t.Errorf("With: forbidden_role is %q", got)
+	}
+	if got := tax.Classify("", 403); got != errkind.PermissionDenied {
+		t.Errorf("With: a 403 is %q, want the base's permission_denied", got)
+	}
+	if got := std.Classify("forbidden_role", 403); got != errkind.PermissionDenied {
+		t.Errorf("the base changed: forbidden_role is %q", got)
+	}
+	if _, ok := std.Advice["wrong_role"]; ok {
+		t.Errorf("the base's advice changed")
+	}
+	var nilTax *errkind.Taxonomy
+	if got := nilTax.With(errkind.Rule{Code: "x", Kind: "y"}).Classify("", 404); got != errkind.NotFound {
+		t.Errorf("nil.With drops the standard rules: a 404 is %q", got)
 	}
 }
 
@@ -156,6 +308,7 @@ func TestCustomTaxonomy(t *testing.T) {
 		{"message_rate_limited", 429, errkind.RateLimited},
 		{"brand_new_code", 404, errkind.NotFound},
 		{"brand_new_code", 418, errkind.InvalidArguments},
+		{"brand_new_code", 409, errkind.Conflict},
 		{"brand_new_code", 0, errkind.ServerError},
 	}
 	for _, tt := range tests {
@@ -197,59 +350,30 @@ func TestCodes(t *testing.T) {
 		Code   errkind.Code
 		Status int
 		Name   string
-		Retry  string
+		Move   errkind.Move
 	}
 	want := []row{
-		{-32700, 400, "parse error", "No. Fix the request."},
-		{-32600, 400, "invalid request", "No. Fix the request."},
-		{-32601, 404, "method not found", "No. Fix the request."},
-		{-32602, 400, "invalid params", "No. Fix the request."},
-		{-32603, 500, "internal error", "No. Report it; the same request will fail the same way."},
-		{-32000, 429, "implementation-defined", "Yes, after a few seconds."},
-		{-32020, 400, "header mismatch", "No. Fix the request."},
-		{-32021, 400, "missing required client capability", "No. Declare the capability and start a new session."},
-		{-32022, 400, "unsupported protocol version", "Once, with a version from data.supported."},
+		{-32700, 400, "parse error", errkind.FixArgument},
+		{-32600, 400, "invalid request", errkind.FixArgument},
+		{-32601, 404, "method not found", errkind.FixArgument},
+		{-32602, 400, "invalid params", errkind.FixArgument},
+		{-32603, 500, "internal error", errkind.Report},
+		{-32000, 500, "implementation-defined", errkind.Report},
+		{-32020, 400, "header mismatch", errkind.FixArgument},
+		{-32021, 400, "missing required client capability", errkind.Stop},
+		{-32022, 400, "unsupported protocol version", errkind.FixArgument},
 	}
 	var got []row
 	for _, c := range errkind.Codes() {
-		got = append(got, row{c, c.HTTPStatus(), c.String(), c.Retry()})
+		got = append(got, row{c, c.HTTPStatus(), c.String(), c.Move()})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("catalogue (-want +got):\n%s", diff)
 	}
-	if got := errkind.Code(-32050); got.HTTPStatus() != 500 || got.String() != "code(-32050)" {
-		t.Errorf("Code(-32050): status %d, name %q", got.HTTPStatus(), got.String())
+	if got := errkind.Code(-32050); got.HTTPStatus() != 500 || got.String() != "code(-32050)" || got.Move() != errkind.Report {
+		t.Errorf("Code(-32050): status %d, name %q, move %s", got.HTTPStatus(), got.String(), got.Move())
 	}
 	if got := errkind.Code(7).HTTPStatus(); got != 400 {
 		t.Errorf("Code(7).HTTPStatus() = %d, want 400", got)
-	}
-}
-
-// TestRefusals is seed 003's protocol-error table, row by row.
-func TestRefusals(t *testing.T) {
-	type row struct {
-		Status int
-		Code   errkind.Code
-		Retry  string
-	}
-	want := []row{
-		{403, 0, "No. Fix the request."},
-		{404, -32601, "No. Fix the request."},
-		{405, -32600, "No. Fix the request."},
-		{415, -32600, "No. Fix the request."},
-		{400, -32602, "No. Fix the request."},
-		{400, -32020, "No. Fix the request."},
-		{400, -32022, "Once, with a version from data.supported."},
-		{429, -32000, "Yes, after a few seconds."},
-	}
-	var got []row
-	for _, r := range errkind.Refusals() {
-		got = append(got, row{r.Status, r.Code, r.Retry})
-		if r.Cause == "" {
-			t.Errorf("refusal %d %d has no cause", r.Status, r.Code)
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("refusals (-want +got):\n%s", diff)
 	}
 }

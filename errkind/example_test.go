@@ -12,25 +12,48 @@ func ExampleStandard() {
 		code   string
 		status int
 	}{
-		{"trace_not_found", 404},
-		{"invalid_cursor", 400},
-		{"unauthenticated", 401},
-		{"too_many_paths", 422},
-		{"rate_limited", 429},
+		{"TraceNotFound", 404},
+		{"INVALID_ARGUMENT", 400},
+		{"invalid_api_key", 401},
+		{"", 403},
+		{"ALREADY_EXISTS", 409},
+		{"rate_limit_exceeded", 403}, // the code beats the status
+		{"overloaded_error", 529},
 		{"internal_error", 500},
-		{"a_code_from_a_newer_server", 409}, // unknown: falls back on the status
+		{"a_code_from_a_newer_server", 422}, // unknown: falls back on the status
 	} {
 		k := std.Classify(r.code, r.status)
-		fmt.Printf("%d %-27s -> %-25s %s\n", r.status, r.code, k, std.Advise(k).Move)
+		fmt.Printf("%d %-27s -> %-21s %s\n", r.status, r.code, k, std.Advise(k).Move)
 	}
 	// Output:
-	// 404 trace_not_found             -> not_found                 try_another_id
-	// 400 invalid_cursor              -> invalid_arguments         fix_argument
-	// 401 unauthenticated             -> authentication_failed     stop
-	// 422 too_many_paths              -> too_many_values_requested fix_argument
-	// 429 rate_limited                -> rate_limited              wait_then_retry
-	// 500 internal_error              -> server_error              report
-	// 409 a_code_from_a_newer_server  -> invalid_arguments         fix_argument
+	// 404 TraceNotFound               -> not_found             try_another_id
+	// 400 INVALID_ARGUMENT            -> invalid_arguments     fix_argument
+	// 401 invalid_api_key             -> authentication_failed stop
+	// 403                             -> permission_denied     stop
+	// 409 ALREADY_EXISTS              -> conflict              reread_then_retry
+	// 403 rate_limit_exceeded         -> rate_limited          wait_then_retry
+	// 529 overloaded_error            -> unavailable           wait_then_retry
+	// 500 internal_error              -> server_error          report
+	// 422 a_code_from_a_newer_server  -> invalid_arguments     fix_argument
+}
+
+// A server whose upstream has codes of its own puts rules for them ahead of
+// the standard ones, and declares the kinds it adds with their advice.
+func ExampleTaxonomy_With() {
+	tax := errkind.Standard().With(
+		errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"},
+		errkind.Rule{Code: "too_many_paths", Kind: "too_many_values_requested"},
+	)
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	tax.Advice["too_many_values_requested"] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer paths", Fields: []errkind.Field{errkind.FieldMessage}}
+	for _, code := range []string{"forbidden_role", "too_many_paths", "trace_not_found"} {
+		k := tax.Classify(code, 403)
+		fmt.Printf("%s: %s, %s\n", k, tax.Advise(k).Move, tax.Advise(k).Note)
+	}
+	// Output:
+	// wrong_role: stop, stop
+	// too_many_values_requested: fix_argument, ask for fewer paths
+	// not_found: try_another_id, try another id, or accept that it is not there
 }
 
 // A server with its own codes declares them as rules ahead of the standard
@@ -97,31 +120,16 @@ func ExampleParseText() {
 
 func ExampleCode() {
 	for _, c := range errkind.Codes() {
-		fmt.Printf("%d %d %-34s %s\n", c, c.HTTPStatus(), c, c.Retry())
+		fmt.Printf("%d %d %-34s %s\n", c, c.HTTPStatus(), c, c.Move())
 	}
 	// Output:
-	// -32700 400 parse error                        No. Fix the request.
-	// -32600 400 invalid request                    No. Fix the request.
-	// -32601 404 method not found                   No. Fix the request.
-	// -32602 400 invalid params                     No. Fix the request.
-	// -32603 500 internal error                     No. Report it; the same request will fail the same way.
-	// -32000 429 implementation-defined             Yes, after a few seconds.
-	// -32020 400 header mismatch                    No. Fix the request.
-	// -32021 400 missing required client capability No. Declare the capability and start a new session.
-	// -32022 400 unsupported protocol version       Once, with a version from data.supported.
-}
-
-func ExampleRefusals() {
-	for _, r := range errkind.Refusals() {
-		fmt.Printf("%d %6d %s\n", r.Status, r.Code, r.Retry)
-	}
-	// Output:
-	// 403      0 No. Fix the request.
-	// 404 -32601 No. Fix the request.
-	// 405 -32600 No. Fix the request.
-	// 415 -32600 No. Fix the request.
-	// 400 -32602 No. Fix the request.
-	// 400 -32020 No. Fix the request.
-	// 400 -32022 Once, with a version from data.supported.
-	// 429 -32000 Yes, after a few seconds.
+	// -32700 400 parse error                        fix_argument
+	// -32600 400 invalid request                    fix_argument
+	// -32601 404 method not found                   fix_argument
+	// -32602 400 invalid params                     fix_argument
+	// -32603 500 internal error                     report
+	// -32000 500 implementation-defined             report
+	// -32020 400 header mismatch                    fix_argument
+	// -32021 400 missing required client capability stop
+	// -32022 400 unsupported protocol version       fix_argument
 }

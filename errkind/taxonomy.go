@@ -5,23 +5,30 @@ import "strings"
 // Rule maps an upstream (code, status) pair to a Kind. Every field that is
 // set must match; a zero field matches anything, so a Rule with only Kind set
 // matches every response.
+//
+// Code is compared in any case style: "trace_not_found", "TraceNotFound",
+// "TRACE_NOT_FOUND" and "trace-not-found" are the same code (see
+// [NormalizeCode]). A "*" at its start or its end matches any text there, so
+// "*_not_found" matches every code ending in _not_found, "rate_limit*" every
+// code starting with rate_limit and "*Throttl*" every code containing
+// throttl. A "*" anywhere else is literal.
 type Rule struct {
-	Code       string // the upstream's code, exactly ("invalid_request")
-	CodeSuffix string // a suffix of the upstream's code ("_not_found")
-	Status     int    // the HTTP status, exactly (404)
-	StatusMin  int    // the lowest status matched (400)
-	StatusMax  int    // the highest status matched (499)
-	Kind       Kind   // the kind a matching response is
+	Code      string // the upstream's code, or a pattern of it ("*_not_found")
+	Status    int    // the HTTP status, exactly (404)
+	StatusMin int    // the lowest status matched (400)
+	StatusMax int    // the highest status matched (499)
+	Kind      Kind   // the kind a matching response is
 }
 
 // Match reports whether the rule matches a response with this code and
 // status.
 func (r Rule) Match(code string, status int) bool {
+	return r.match(NormalizeCode(code), status)
+}
+
+// match is Match for a code already normalized.
+func (r Rule) match(code string, status int) bool {
 	switch {
-	case r.Code != "" && code != r.Code:
-		return false
-	case r.CodeSuffix != "" && !strings.HasSuffix(code, r.CodeSuffix):
-		return false
 	case r.Status != 0 && status != r.Status:
 		return false
 	case r.StatusMin != 0 && status < r.StatusMin:
@@ -29,36 +36,125 @@ func (r Rule) Match(code string, status int) bool {
 	case r.StatusMax != 0 && status > r.StatusMax:
 		return false
 	}
+	return r.Code == "" || matchCode(r.Code, code)
+}
+
+// matchCode reports whether the normalized code matches pattern.
+func matchCode(pattern, code string) bool {
+	if code == "" {
+		return false
+	}
+	lead := strings.HasPrefix(pattern, "*")
+	trail := len(pattern) > 1 && strings.HasSuffix(pattern, "*")
+	if lead {
+		pattern = pattern[1:]
+	}
+	if trail {
+		pattern = pattern[:len(pattern)-1]
+	}
+	p := NormalizeCode(pattern)
+	switch {
+	case lead && trail:
+		return strings.Contains(code, p)
+	case lead:
+		return strings.HasSuffix(code, p)
+	case trail:
+		return strings.HasPrefix(code, p)
+	}
+	return code == p
+}
+
+// NormalizeCode returns code in one case style, lower snake case, so that
+// codes written in any style compare equal: "XNotFound", "x-not-found",
+// "X_NOT_FOUND" and "x.not.found" all become "x_not_found". A word boundary
+// is a '_', '-', '.', ' ' or '/', a lower-case letter or digit followed by
+// an upper-case one, or the last capital of an acronym followed by a
+// lower-case letter ("HTTPError" is "http_error"). Runs of separators become
+// one '_'. A code already in that style is returned as it is, without
+// allocating.
+func NormalizeCode(code string) string {
+	if normalized(code) {
+		return code
+	}
+	b := make([]byte, 0, len(code)+4)
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case isSep(c):
+			if len(b) == 0 || b[len(b)-1] != '_' {
+				b = append(b, '_')
+			}
+		case 'A' <= c && c <= 'Z':
+			if i > 0 && len(b) > 0 && b[len(b)-1] != '_' {
+				prev := code[i-1]
+				lowerPrev := 'a' <= prev && prev <= 'z' || '0' <= prev && prev <= '9'
+				acronymEnd := 'A' <= prev && prev <= 'Z' && i+1 < len(code) && 'a' <= code[i+1] && code[i+1] <= 'z'
+				if lowerPrev || acronymEnd {
+					b = append(b, '_')
+				}
+			}
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isSep(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/'
+}
+
+// normalized reports whether NormalizeCode would return code unchanged.
+func normalized(code string) bool {
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if 'A' <= c && c <= 'Z' || c != '_' && isSep(c) || c == '_' && i > 0 && code[i-1] == '_' {
+			return false
+		}
+	}
 	return true
 }
 
 // A Taxonomy maps upstream failures to kinds and kinds to advice. It is data:
-// Rules is an ordered list and the first rule that matches wins, so a server
-// puts its code rules before its status rules and a code the taxonomy does
-// not know falls through to the status.
+// Rules is an ordered list and the first rule that matches wins, so a
+// taxonomy puts its code rules before its status rules, and a code no rule
+// knows falls through to the status.
 //
-// The zero value and a nil *Taxonomy classify and advise as [Standard] does.
-// A Taxonomy is safe for concurrent use as long as nobody modifies it.
+// The zero value and a nil *Taxonomy classify and advise as [Standard] does;
+// so does a Taxonomy whose Rules are nil, whatever its Fallback. To add
+// rules ahead of another taxonomy's, use [Taxonomy.With]. A Taxonomy is
+// safe for concurrent use as long as nobody modifies it.
 type Taxonomy struct {
-	Rules    []Rule          // in order; nil (with no Fallback) means Standard's rules
-	Advice   map[Kind]Advice // a kind missing here is advised as Standard advises it
-	Fallback Kind            // the kind when no rule matches; "" means ServerError
+	// Rules are tried in order; the first that matches decides the kind.
+	// nil means Standard's rules; an empty, non-nil slice means no rules, so
+	// that every failure is the Fallback.
+	Rules []Rule
+
+	// Advice is each kind's advice; a kind missing here is advised as
+	// Standard advises it (see [Taxonomy.Advise]).
+	Advice map[Kind]Advice
+
+	// Fallback is the kind when no rule matches; "" means ServerError.
+	Fallback Kind
 }
 
 // Classify returns the kind of an upstream failure with the given code (""
-// when the upstream sent none) and HTTP status: the Kind of the first rule
-// that matches, else the Fallback.
+// when the upstream sent none) and HTTP status (0 when there was none): the
+// Kind of the first rule that matches, else the Fallback.
 func (t *Taxonomy) Classify(code string, status int) Kind {
-	rules := standardRules
-	fallback := ServerError
-	if t != nil && (t.Rules != nil || t.Fallback != "") {
-		rules = t.Rules
+	rules, fallback := standardRules, ServerError
+	if t != nil {
+		if t.Rules != nil {
+			rules = t.Rules
+		}
 		if t.Fallback != "" {
 			fallback = t.Fallback
 		}
 	}
+	code = NormalizeCode(code)
 	for _, r := range rules {
-		if r.Match(code, status) {
+		if r.match(code, status) {
 			return r.Kind
 		}
 	}
@@ -66,7 +162,7 @@ func (t *Taxonomy) Classify(code string, status int) Kind {
 }
 
 // Advise returns the advice for a kind: the taxonomy's own entry, else the
-// standard entry for the nine standard kinds, else Report with no retry.
+// standard entry for the ten standard kinds, else Report with no retry.
 func (t *Taxonomy) Advise(k Kind) Advice {
 	if t != nil {
 		if a, ok := t.Advice[k]; ok {
@@ -79,78 +175,179 @@ func (t *Taxonomy) Advise(k Kind) Advice {
 	return Advice{Move: Report, Note: "report it; the server did not say how to recover"}
 }
 
-// Standard returns the standard taxonomy: the nine kinds, their rules in the
-// order of its table (code rules before status rules) and their advice. Each
-// call returns a fresh copy that the caller may extend, for example by
-// prepending rules for its own codes.
+// With returns a copy of t whose rules are rules followed by t's own (for a
+// nil or zero t, Standard's), with the same Fallback and a copy of its
+// Advice that the caller may extend. t itself is not changed. It is how a
+// server declares its own codes ahead of a taxonomy it builds on:
 //
-//	code                 status      kind
-//	*_not_found          any         not_found
-//	invalid_request      any         invalid_arguments
-//	invalid_cursor       any         invalid_arguments
-//	internal_error       any         server_error
-//	unauthenticated      any         authentication_failed
-//	forbidden_role       any         wrong_role
-//	too_many_paths       any         too_many_values_requested
-//	rate_limited         any         rate_limited
-//	any                  401         authentication_failed
-//	any                  403         wrong_role
-//	any                  404         not_found
-//	any                  429         rate_limited
-//	any                  400-499     invalid_arguments
-//	any                  500-599+    server_error
-//	(no match)                       server_error
+//	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+//	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop"}
+func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
+	base := standardRules
+	n := &Taxonomy{Advice: map[Kind]Advice{}}
+	if t != nil {
+		if t.Rules != nil {
+			base = t.Rules
+		}
+		for k, a := range t.Advice {
+			n.Advice[k] = a
+		}
+		n.Fallback = t.Fallback
+	}
+	n.Rules = make([]Rule, 0, len(rules)+len(base))
+	n.Rules = append(append(n.Rules, rules...), base...)
+	return n
+}
+
+// Standard returns the standard taxonomy: the ten kinds of [Kinds], their
+// rules and their advice. Each call returns a fresh copy that the caller
+// may change; [Taxonomy.With] adds rules ahead of its own.
+//
+// A code a rule knows decides the kind, whatever the status; a code nobody
+// knows (or none) falls back on the status. Codes match in any case style
+// (see [Rule]):
+//
+//	kind                   codes                                                   status             move
+//	authentication_failed  unauthenticated, unauthorized, invalid_api_key,         401                stop
+//	                       invalid_token, invalid_client, authentication*
+//	permission_denied      permission_denied, permission_error, access_denied*,    403                stop
+//	                       forbidden*, insufficient_scope
+//	not_found              not_found, *not_found*, resource_missing, no_such_*     404, 410           try_another_id
+//	conflict               already_exists, *already_exists*, aborted, conflict,    409                reread_then_retry
+//	                       conflict_*, *_conflict
+//	rate_limited           resource_exhausted, *rate_limit*, *throttl*,            429                wait_then_retry
+//	                       too_many_requests
+//	unavailable            unavailable, *_unavailable, service_unavailable*,       502, 503, 504, 529 wait_then_retry
+//	                       overloaded*, deadline_exceeded
+//	server_error           internal, internal_*, unknown, data_loss, api_error,    500, 501, 505-599  report
+//	                       unimplemented, not_implemented
+//	invalid_arguments      invalid_argument, failed_precondition, out_of_range,    400, 422, any
+//	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
+//	                       invalid_param*, unknown_param*, missing_param*
+//	malformed_response     (the client could not read the answer)                                     report
+//	network_error          (no answer came back)                                                      retry_safe
+//
+// A status below 400 with no code a rule knows, such as an error envelope on
+// a 200, is the Fallback, server_error.
 func Standard() *Taxonomy {
 	t := &Taxonomy{
 		Rules:    append([]Rule(nil), standardRules...),
-		Advice:   make(map[Kind]Advice, 9),
+		Advice:   make(map[Kind]Advice, 10),
 		Fallback: ServerError,
 	}
 	for _, k := range Kinds() {
-		t.Advice[k], _ = standardAdvice(k)
+		a, _ := standardAdvice(k)
+		a.Fields = append([]Field(nil), a.Fields...)
+		t.Advice[k] = a
 	}
 	return t
 }
 
-// standardRules is read only; Standard hands out copies.
+// standardRules is read only; Standard hands out copies. The more specific
+// codes come first: an authentication or permission code is checked before
+// the broad invalid_* and not_found patterns.
 var standardRules = []Rule{
-	{CodeSuffix: "_not_found", Kind: NotFound},
-	{Code: "invalid_request", Kind: InvalidArguments},
-	{Code: "invalid_cursor", Kind: InvalidArguments},
-	{Code: "internal_error", Kind: ServerError},
 	{Code: "unauthenticated", Kind: AuthenticationFailed},
-	{Code: "forbidden_role", Kind: WrongRole},
-	{Code: "too_many_paths", Kind: TooManyValuesRequested},
-	{Code: "rate_limited", Kind: RateLimited},
+	{Code: "unauthorized", Kind: AuthenticationFailed},
+	{Code: "invalid_api_key", Kind: AuthenticationFailed},
+	{Code: "invalid_token", Kind: AuthenticationFailed},
+	{Code: "invalid_client", Kind: AuthenticationFailed},
+	{Code: "authentication*", Kind: AuthenticationFailed},
+
+	{Code: "permission_denied", Kind: PermissionDenied},
+	{Code: "permission_error", Kind: PermissionDenied},
+	{Code: "access_denied*", Kind: PermissionDenied},
+	{Code: "forbidden*", Kind: PermissionDenied},
+	{Code: "insufficient_scope", Kind: PermissionDenied},
+
+	{Code: "resource_exhausted", Kind: RateLimited},
+	{Code: "*rate_limit*", Kind: RateLimited},
+	{Code: "*throttl*", Kind: RateLimited},
+	{Code: "too_many_requests", Kind: RateLimited},
+
+	{Code: "*not_found*", Kind: NotFound},
+	{Code: "resource_missing", Kind: NotFound},
+	{Code: "no_such_*", Kind: NotFound},
+
+	{Code: "already_exists", Kind: Conflict},
+	{Code: "*already_exists*", Kind: Conflict},
+	{Code: "aborted", Kind: Conflict},
+	{Code: "conflict", Kind: Conflict},
+	{Code: "conflict_*", Kind: Conflict},
+	{Code: "*_conflict", Kind: Conflict},
+
+	{Code: "unavailable", Kind: Unavailable},
+	{Code: "*_unavailable", Kind: Unavailable},
+	{Code: "service_unavailable*", Kind: Unavailable},
+	{Code: "overloaded*", Kind: Unavailable},
+	{Code: "deadline_exceeded", Kind: Unavailable},
+
+	{Code: "internal", Kind: ServerError},
+	{Code: "internal_*", Kind: ServerError},
+	{Code: "unknown", Kind: ServerError},
+	{Code: "data_loss", Kind: ServerError},
+	{Code: "api_error", Kind: ServerError},
+	{Code: "unimplemented", Kind: ServerError},
+	{Code: "not_implemented", Kind: ServerError},
+
+	{Code: "invalid_argument", Kind: InvalidArguments},
+	{Code: "failed_precondition", Kind: InvalidArguments},
+	{Code: "out_of_range", Kind: InvalidArguments},
+	{Code: "invalid_request*", Kind: InvalidArguments},
+	{Code: "bad_request", Kind: InvalidArguments},
+	{Code: "validation*", Kind: InvalidArguments},
+	{Code: "invalid_param*", Kind: InvalidArguments},
+	{Code: "unknown_param*", Kind: InvalidArguments},
+	{Code: "missing_param*", Kind: InvalidArguments},
+
+	{Status: 400, Kind: InvalidArguments},
 	{Status: 401, Kind: AuthenticationFailed},
-	{Status: 403, Kind: WrongRole},
+	{Status: 403, Kind: PermissionDenied},
 	{Status: 404, Kind: NotFound},
+	{Status: 410, Kind: NotFound},
+	{Status: 409, Kind: Conflict},
+	{Status: 422, Kind: InvalidArguments},
 	{Status: 429, Kind: RateLimited},
+	{Status: 502, Kind: Unavailable},
+	{Status: 503, Kind: Unavailable},
+	{Status: 504, Kind: Unavailable},
+	{Status: 529, Kind: Unavailable},
 	{StatusMin: 400, StatusMax: 499, Kind: InvalidArguments},
 	{StatusMin: 500, Kind: ServerError},
 }
 
-// standardAdvice is the table's "next move" column.
+// The standard kinds' objects: which members each carries besides "kind".
+var (
+	messageOnly   = []Field{FieldMessage}
+	codeMessage   = []Field{FieldCode, FieldMessage, FieldDetails}
+	statusMessage = []Field{FieldCode, FieldHTTPStatus, FieldMessage}
+	rateFields    = []Field{FieldRetryAfter, FieldLimit, FieldRemaining, FieldReset}
+)
+
+// standardAdvice is the table's "move" column, with the sentence an agent
+// reads and the members of each kind's object.
 func standardAdvice(k Kind) (Advice, bool) {
 	switch k {
-	case AuthenticationFailed:
-		return Advice{Move: Stop, Note: "stop; nothing a call can change. Fix the credential and restart the process"}, true
-	case WrongRole:
-		return Advice{Move: Stop, Note: "stop"}, true
-	case NotFound:
-		return Advice{Move: TryAnotherID, Note: "try another id, or accept that it is not there"}, true
 	case InvalidArguments:
-		return Advice{Move: FixArgument, Note: "fix the argument the message names"}, true
-	case TooManyValuesRequested:
-		return Advice{Move: FixArgument, Note: "ask for fewer paths"}, true
+		return Advice{Move: FixArgument, Note: "fix the argument the message names", Fields: codeMessage}, true
+	case AuthenticationFailed:
+		return Advice{Move: Stop, Note: "stop; the credential was refused and no call can fix it. Fix the credential", Fields: messageOnly}, true
+	case PermissionDenied:
+		return Advice{Move: Stop, Note: "stop; the caller may not make this call. Make another, or change the permission", Fields: codeMessage}, true
+	case NotFound:
+		return Advice{Move: TryAnotherID, Note: "try another id, or accept that it is not there", Fields: codeMessage}, true
+	case Conflict:
+		return Advice{Move: RereadThenRetry, Note: "read the resource again, then redo the change with what was read, or stop if it is already done", Fields: codeMessage}, true
 	case RateLimited:
-		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds, then retry"}, true
+		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds, then retry", Fields: rateFields}, true
+	case Unavailable:
+		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds (a few seconds, growing, when absent), then retry", Fields: []Field{FieldCode, FieldHTTPStatus, FieldMessage, FieldRetryAfter}}, true
 	case ServerError:
-		return Advice{Move: Report, Note: "report it; different arguments will not help"}, true
+		return Advice{Move: Report, Note: "report it; different arguments will not help", Fields: statusMessage}, true
 	case MalformedResponse:
-		return Advice{Move: Report, Note: "report it; not argument-fixable"}, true
+		return Advice{Move: Report, Note: "report it; not argument-fixable", Fields: []Field{FieldHTTPStatus, FieldMessage}}, true
 	case NetworkError:
-		return Advice{Move: RetrySafe, Retryable: true, Note: "safe to retry; every call here is a GET"}, true
+		return Advice{Move: RetrySafe, Retryable: true, Note: "retry a read; retry a write only if it is idempotent", Fields: messageOnly}, true
 	}
 	return Advice{}, false
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 )
 
 // TestVexloSection: the vexlo section shows the nine kinds of seed 000, the
@@ -30,10 +31,10 @@ func TestVexloSection(t *testing.T) {
 			t.Errorf("%+v", l)
 		}
 	}
-	want := []string{"(rejected arguments)", "(unknown tool)", "(data)"}
-	for _, k := range errkind.Kinds() {
-		want = append(want, string(k))
-	}
+	want := []string{"(rejected arguments)", "(unknown tool)", "(data)",
+		string(errkind.AuthenticationFailed), string(mcpserver.WrongRole), string(errkind.NotFound),
+		string(errkind.InvalidArguments), string(mcpserver.TooManyValuesRequested), string(errkind.RateLimited),
+		string(errkind.ServerError), string(errkind.MalformedResponse), string(errkind.NetworkError)}
 	slices.Sort(got)
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {

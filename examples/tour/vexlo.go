@@ -44,11 +44,12 @@ func vexloTour(ctx context.Context) ([]Line, error) {
 
 	var lines []Line
 	var failed error
+	tax := mcpserver.Taxonomy()
 	add := func(cs *mcp.ClientSession, shape, tool, args string) {
 		if failed != nil {
 			return
 		}
-		l, err := Call(ctx, cs, nil, shape, tool, args)
+		l, err := Call(ctx, cs, tax, shape, tool, args)
 		lines, failed = append(lines, l), err
 	}
 	const trace = demoapi.SampleTraceID

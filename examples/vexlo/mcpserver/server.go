@@ -12,7 +12,8 @@
 //     whose Retry-After is at most 2 seconds) and envelope's Reader (error or
 //     data by the body's shape, never by the status alone);
 //   - failures are rendered by envelope.ErrorResult as the JSON kind object
-//     of the errkind taxonomy.
+//     of the Vexlo taxonomy (see Taxonomy): errkind's standard kinds and the
+//     two the Vexlo API adds.
 //
 // Tools are registered with the SDK's low-level Server.AddTool, whose
 // handler receives the raw arguments, so the SDK does not validate them
@@ -86,6 +87,7 @@ type Server struct {
 	token   string
 	timeout time.Duration
 	reader  *envelope.Reader
+	tax     *errkind.Taxonomy
 	tools   map[string]*tool
 	mcp     *mcp.Server
 }
@@ -110,7 +112,9 @@ func New(cfg Config) (*Server, error) {
 	if rt == nil {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
+	tax := Taxonomy()
 	s := &Server{
+		tax:     tax,
 		base:    base,
 		token:   cfg.Token,
 		timeout: timeout,
@@ -121,7 +125,7 @@ func New(cfg Config) (*Server, error) {
 				// the token elsewhere. The 3xx is read as any other response.
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			},
-			Taxonomy: errkind.Standard(),
+			Taxonomy: tax,
 			MaxBytes: cfg.MaxBytes,
 		},
 		tools: make(map[string]*tool, len(tools)),
@@ -178,17 +182,17 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *envelo
 		if err := json.Unmarshal(raw, &a); err != nil {
 			// The schema accepted what the decoder cannot read; say so as a
 			// server-side failure rather than guess.
-			return envelope.ErrorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
+			return s.errorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
 		}
 	}
 	path, q := t.route(&a)
 	b := &body{want: t.want}
 	if err := s.get(ctx, path, q, b); err != nil {
-		return envelope.ErrorResult(err)
+		return s.errorResult(err)
 	}
 	res, err := envelope.Success(b.raw)
 	if err != nil {
-		return envelope.ErrorResult(err)
+		return s.errorResult(err)
 	}
 	return res
 }

@@ -218,3 +218,20 @@ func sentence(s string) string {
 // DegradedAdvice is the contract's guidance for a result with a degraded
 // section: it is not an error, and the section can be asked for alone.
 const DegradedAdvice = "Optionally, request that section alone."
+
+// retryGuidance is the Vulnetix error contract's "Retry" sentence for a
+// protocol error with code c: the words the contract's retry table gives
+// beside errkind's move for c.
+func retryGuidance(c errkind.Code) string {
+	switch c {
+	case errkind.UnsupportedVersion:
+		return "Once, with a version from data.supported."
+	case errkind.ImplementationDefined: // only the edge guard's 429 sends it
+		return "Yes, after a few seconds."
+	case errkind.InternalError:
+		return "No. Report it; the same request will fail the same way."
+	case errkind.MissingCapability:
+		return "No. Declare the capability and start a new session."
+	}
+	return "No. Fix the request."
+}

@@ -233,10 +233,10 @@ func (t *tourer) protocol(call, method, path string, h map[string]string, body s
 	var r struct {
 		Error *struct{ Code errkind.Code } `json:"error"`
 	}
-	kind, move := "HTTP "+strconv.Itoa(status), errkind.InvalidRequest.Retry()
+	kind, move := "HTTP "+strconv.Itoa(status), retryGuidance(errkind.InvalidRequest)
 	if json.Unmarshal([]byte(text), &r) == nil && r.Error != nil {
 		kind += " " + strconv.Itoa(int(r.Error.Code))
-		move = r.Error.Code.Retry()
+		move = retryGuidance(r.Error.Code)
 	}
 	t.lines = append(t.lines, TourLine{Call: call, Kind: kind, Move: move, Text: text})
 }
@@ -319,7 +319,7 @@ func (t *tourer) resource(call, uri, key string) {
 	l := TourLine{Call: call, Kind: "HTTP " + strconv.Itoa(status), Text: text}
 	if json.Unmarshal([]byte(text), &r) == nil && r.Error != nil {
 		l.Kind += " " + strconv.Itoa(int(r.Error.Code))
-		l.Move = r.Error.Code.Retry()
+		l.Move = retryGuidance(r.Error.Code)
 		if k, ok := KindOf(r.Error.Message); ok { // the tool's text: its advice
 			l.Move = shapeOf(k).Advice.Note
 		}
