@@ -38,7 +38,7 @@ func TestMarshalWait(t *testing.T) {
 			&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "m", RetryAfter: time.Second},
 			`{"kind":"authentication_failed","message":"m","retryAfterSeconds":1}`},
 		{"unavailable with a wait",
-			&envelope.Error{Kind: "unavailable", Message: "m", HTTPStatus: 503, RetryAfter: 2 * time.Minute},
+			&envelope.Error{Kind: errkind.Unavailable, Message: "m", HTTPStatus: 503, RetryAfter: 2 * time.Minute},
 			`{"kind":"unavailable","message":"m","httpStatus":503,"retryAfterSeconds":120}`},
 		{"no wait known, none written",
 			&envelope.Error{Kind: errkind.NotFound, Message: "m"},

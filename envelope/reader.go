@@ -381,15 +381,11 @@ func (r *Reader) telling(h http.Header, status int) errkind.Kind {
 			return ""
 		}
 		if _, ok := ratelimit.RetryAfter(h, r.now()); ok {
-			return unavailable
+			return errkind.Unavailable
 		}
 	}
 	return ""
 }
-
-// unavailable is the standard taxonomy's kind for an upstream that is down
-// or overloaded for a while.
-const unavailable errkind.Kind = "unavailable"
 
 func (r *Reader) now() time.Time {
 	if r.Now != nil {

@@ -637,7 +637,7 @@ func FuzzRead(f *testing.F) {
 			switch {
 			case len(body) > 1<<16:
 			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 205 || status == 304)):
-				if e == nil || e.Message != notJSON && !(telling && (e.Kind == errkind.RateLimited || e.Kind == "unavailable")) {
+				if e == nil || e.Message != notJSON && !(telling && (e.Kind == errkind.RateLimited || e.Kind == errkind.Unavailable)) {
 					t.Fatalf("invalid JSON %q gave %v", body, err)
 				}
 			case json.Valid(body) && e != nil && e.Message == notJSON:
@@ -736,10 +736,10 @@ func TestReadErrorShapes(t *testing.T) {
 				RateLimit: &ratelimit.Limits{Reset: 5 * time.Second, HasRemaining: true, HasReset: true}}},
 		{"a 503 with Retry-After is unavailable with the wait", 503, `{"message":"maintenance"}`, []string{"Retry-After", "120"},
 			func() any { return &trace{} },
-			&envelope.Error{Kind: "unavailable", Message: "maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
+			&envelope.Error{Kind: errkind.Unavailable, Message: "maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
 		{"a text/plain 503 with Retry-After is unavailable", 503, "down for maintenance\n", []string{"Content-Type", "text/plain", "Retry-After", "120"},
 			func() any { return &trace{} },
-			&envelope.Error{Kind: "unavailable", Message: "down for maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
+			&envelope.Error{Kind: errkind.Unavailable, Message: "down for maintenance", HTTPStatus: 503, RetryAfter: 2 * time.Minute}},
 		{"Retry-After on any other error is its wait", 400, `{"error":{"code":"invalid_request","message":"m"}}`, []string{"Retry-After", "3"},
 			func() any { return &trace{} },
 			&envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "m", HTTPStatus: 400, RetryAfter: 3 * time.Second}},
