@@ -130,7 +130,14 @@ type dialect struct {
 //   - both, when the top level has none: from the first member of an
 //     "errors" array (JSON:API, Cloudflare, GitHub's field errors).
 //   - details: "details", else "errors".
+//
+// It looks one level down at most (into the first error, or an "error"
+// object), so a body nested deep costs what a flat one does.
 func readDialect(m map[string]json.RawMessage) dialect {
+	return readDialectAt(m, 0)
+}
+
+func readDialectAt(m map[string]json.RawMessage, depth int) dialect {
 	var d dialect
 	d.code = firstCode(m)
 	for _, k := range []string{"message", "Message", "detail", "error_description", "title"} {
@@ -142,9 +149,9 @@ func readDialect(m map[string]json.RawMessage) dialect {
 	if d.message == "" {
 		d.message = jiraMessage(m)
 	}
-	if d.code == "" || d.message == "" {
+	if depth == 0 && (d.code == "" || d.message == "") {
 		if first := firstError(m["errors"]); first != nil {
-			inner := readDialect(first)
+			inner := readDialectAt(first, depth+1)
 			if d.code == "" {
 				d.code = inner.code
 			}
@@ -153,13 +160,13 @@ func readDialect(m map[string]json.RawMessage) dialect {
 			}
 		}
 	}
-	if d.code == "" && d.message == "" {
+	if depth == 0 && d.code == "" && d.message == "" {
 		// An {"error":{...}} object under a Reader configured for
 		// another envelope key.
 		if raw := m["error"]; len(raw) > 0 && raw[0] == '{' {
 			var inner map[string]json.RawMessage
 			if json.Unmarshal(raw, &inner) == nil {
-				return readDialect(inner)
+				return readDialectAt(inner, depth+1)
 			}
 		}
 	}
