@@ -2,17 +2,23 @@
 // a kind-tagged [*Error].
 //
 // Error or data is decided by the body's shape, never by the status alone.
-// A [Reader] reads the body once, within a size bound, and asks one
-// question: is its top-level object the upstream's error envelope,
-// {"error":{"code","message","details"}} by default? If so, the envelope's
-// code and the status go through an [errkind.Taxonomy] to a kind. If not,
-// the body is decoded into the caller's value, whatever the status, so a 503
-// health body {"status":"degraded"} is data. A body that is neither is
-// malformed_response with the client's own sentence, and a request that
-// threw is network_error. On a 429 the error carries the Retry-After delay
-// (60 seconds when the response gave none) and the X-RateLimit-* figures,
-// and every error read from a response carries that response's header, so
-// a caller can refine the kind on a field such as X-Maintenance-Mode.
+// A [Reader] reads the body once, within a size bound. The upstream's error
+// envelope ({"error":{...}} by default), {"ok":false} bodies and GraphQL
+// responses that failed are errors at any status; at 4xx and 5xx any other
+// JSON body is an error too, read in the dialects public APIs use (RFC 9457
+// problem details, {"message"}, {"errors":[...]}, OAuth 2, Kubernetes
+// Status, ...), unless the caller's type accepts it as its shape (see
+// [Shaper]), so a 503 health body {"status":"degraded"} can be data. The
+// upstream's code and the status go through an [errkind.Taxonomy] to a
+// kind. Headers decide when the body cannot: a 429, or a 403 with
+// Retry-After or no requests remaining, is rate_limited, and a 503 with
+// Retry-After is unavailable. A body that is neither is malformed_response
+// with the client's own sentence, and a request that threw is
+// network_error. An error carries the wait whenever one is known (60
+// seconds for a rate_limited one that gave none) and the X-RateLimit-*
+// figures, and every error read from a response carries that response's
+// header, so a caller can refine the kind on a field such as
+// X-Maintenance-Mode.
 //
 // A tool handler that wraps one upstream call is then three lines:
 //

@@ -25,16 +25,17 @@ import (
 // Reader.SecretHeaders) from everything it copies out of a response or an
 // error.
 type Error struct {
-	Kind       errkind.Kind    // what the agent branches on
+	Kind       errkind.Kind    // what the agent branches on; "" reads, prints and marshals as server_error
 	Code       string          // the upstream's own code ("trace_not_found"), "" when it sent none
 	Message    string          // the upstream's message, or the client's sentence for malformed_response and network_error
 	Details    json.RawMessage // the upstream's details, as sent; nil when it sent none
 	HTTPStatus int             // the response's status; 0 when no response exists
 
-	// RetryAfter is how long to wait before retrying: set for a 429 (from
-	// Retry-After; ratelimit.DefaultRetryAfter when the response had no
-	// usable one) and for any error whose envelope carries a retry-after
-	// member.
+	// RetryAfter is how long to wait before retrying, when a wait is known:
+	// the response's Retry-After, whatever the kind; for a rate_limited
+	// error without one, the envelope's retry-after member, the reset of an
+	// exhausted window, or ratelimit.DefaultRetryAfter (see Reader.Read).
+	// Zero means no wait is known.
 	RetryAfter time.Duration
 
 	// RateLimit holds the X-RateLimit-* figures when the response carried
@@ -64,15 +65,20 @@ type Error struct {
 
 // Error returns "kind: code: message", leaving out the parts that are empty,
 // followed by the cause when there is one the message does not already
-// include.
+// include. An Error with neither code nor message names its status
+// ("server_error: HTTP 502"); a zero Error prints "server_error".
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(string(e.Kind))
+	b.WriteString(string(e.kind()))
 	for _, s := range []string{e.Code, e.Message} {
 		if s != "" {
 			b.WriteString(": ")
 			b.WriteString(s)
 		}
+	}
+	if e.Code == "" && e.Message == "" && e.HTTPStatus != 0 {
+		b.WriteString(": HTTP ")
+		b.WriteString(strconv.Itoa(e.HTTPStatus))
 	}
 	if e.Err != nil {
 		if cause := e.Err.Error(); !strings.Contains(e.Message, cause) {
@@ -83,31 +89,55 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// kind is e's Kind, with the empty kind read as server_error: the kind the
+// Reader gives a failure it cannot name, and the kind ErrorResult gives an
+// error that holds no *Error.
+func (e *Error) kind() errkind.Kind {
+	if e.Kind == "" {
+		return errkind.ServerError
+	}
+	return e.Kind
+}
+
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is an *Error whose non-empty Kind and Code equal
-// e's, so a test or a caller can write
+// Is reports whether target is an *Error whose non-empty Kind and Code
+// equal e's, so a test or a caller can write
 //
 //	errors.Is(err, &envelope.Error{Kind: errkind.NotFound})
+//	errors.Is(err, &envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found"})
 //
-// without comparing strings.
+// without comparing strings. Only Kind and Code take part: a target's
+// Message, HTTPStatus and other fields are ignored, and a target with
+// neither matches every *Error. errors.Is also looks past an *Error into
+// its cause (Err): a sentinel such as [ErrTooLarge] or
+// context.DeadlineExceeded.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok {
 		return false
 	}
-	return (t.Kind == "" || t.Kind == e.Kind) && (t.Code == "" || t.Code == e.Code)
+	return (t.Kind == "" || t.Kind == e.kind()) && (t.Code == "" || t.Code == e.Code)
 }
 
-// KindOf returns the kind of the first *Error in err's chain, or "" when err
-// is nil or holds none.
+// ErrTooLarge is the cause (Error.Err) of the malformed_response a Reader
+// returns for a body over its MaxBytes bound, so a caller can tell "too
+// large" from "malformed" with errors.Is(err, envelope.ErrTooLarge).
+var ErrTooLarge = errors.New("response body too large")
+
+// KindOf returns the kind ErrorResult renders err as: the kind of the
+// first *Error in err's chain, server_error for an err that holds none (or
+// an *Error with no kind), and "" only for a nil err.
 func KindOf(err error) errkind.Kind {
+	if err == nil {
+		return ""
+	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Kind
+		return e.kind()
 	}
-	return ""
+	return errkind.ServerError
 }
 
 // MarshalJSON writes the JSON kind object: "kind" first, then the fields
@@ -121,32 +151,43 @@ func KindOf(err error) errkind.Kind {
 //	malformed_response: httpStatus, message
 //
 // Any other kind writes code, message, details, httpStatus,
-// retryAfterSeconds, limit, remaining, resetSeconds, each when set. Seconds
-// are whole and rounded up, so an agent never waits too little;
-// retryAfterSeconds is always written for rate_limited.
+// retryAfterSeconds, limit, remaining, resetSeconds, each when set. An
+// empty Kind is written as server_error.
+//
+// A known wait is never dropped: every kind whose list lacks
+// retryAfterSeconds writes it last when RetryAfter is set. rate_limited
+// always writes it: a RetryAfter of zero (a hand-built Error) is written as
+// the 60 seconds the read path reports when the upstream gave no wait
+// (ratelimit.DefaultRetryAfter), never as 0, which would tell an agent to
+// retry at once. Seconds are whole and rounded up, so an agent never waits
+// too little.
 func (e *Error) MarshalJSON() ([]byte, error) {
 	return e.appendJSON(make([]byte, 0, 128+len(e.Message)+len(e.Details))), nil
 }
 
 func (e *Error) appendJSON(b []byte) []byte {
 	b = append(b, `{"kind":`...)
-	b = appendString(b, string(e.Kind))
-	switch e.Kind {
+	b = appendString(b, string(e.kind()))
+	switch e.kind() {
 	case errkind.AuthenticationFailed, errkind.NetworkError:
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	case errkind.NotFound, errkind.InvalidArguments:
 		b = e.appendCode(b)
 		b = e.appendMessage(b)
 		b = e.appendDetails(b)
+		b = e.appendWait(b)
 	case errkind.RateLimited:
 		b = e.appendRate(b, true)
 	case errkind.ServerError:
 		b = e.appendCode(b)
 		b = e.appendStatus(b)
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	case errkind.MalformedResponse:
 		b = e.appendStatus(b)
 		b = e.appendMessage(b)
+		b = e.appendWait(b)
 	default:
 		b = e.appendCode(b)
 		b = e.appendMessage(b)
@@ -155,6 +196,16 @@ func (e *Error) appendJSON(b []byte) []byte {
 		b = e.appendRate(b, false)
 	}
 	return append(b, '}')
+}
+
+// appendWait writes retryAfterSeconds for a kind whose field list lacks
+// it, when a wait is known.
+func (e *Error) appendWait(b []byte) []byte {
+	if e.RetryAfter <= 0 {
+		return b
+	}
+	b = append(b, `,"retryAfterSeconds":`...)
+	return strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
 }
 
 func (e *Error) appendCode(b []byte) []byte {
@@ -195,9 +246,12 @@ func (e *Error) appendStatus(b []byte) []byte {
 }
 
 func (e *Error) appendRate(b []byte, always bool) []byte {
-	if always || e.RetryAfter > 0 {
+	if wait := e.RetryAfter; always || wait > 0 {
+		if wait <= 0 {
+			wait = ratelimit.DefaultRetryAfter
+		}
 		b = append(b, `,"retryAfterSeconds":`...)
-		b = strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
+		b = strconv.AppendInt(b, ceilSeconds(wait), 10)
 	}
 	if l := e.RateLimit; l != nil {
 		if l.HasLimit {

@@ -60,6 +60,20 @@ func upstream() *httptest.Server {
 
 // A tool handler reads the upstream's answer once: data, or an error that
 // renders as the kind object. A 503 whose body is the expected shape is data.
+// healthBody is a health check's answer. As a Shaper it accepts a body
+// with a status, so a 503 that carries one is data, not an error.
+type healthBody struct {
+	Status string `json:"status"`
+	Mode   string `json:"mode"`
+}
+
+func (h *healthBody) CheckShape() error {
+	if h.Status == "" {
+		return errors.New(`no "status"`)
+	}
+	return nil
+}
+
 func ExampleReader_Read() {
 	srv := upstream()
 	defer srv.Close()
@@ -71,10 +85,7 @@ func ExampleReader_Read() {
 			fmt.Println(err)
 			return
 		}
-		var health struct {
-			Status string `json:"status"`
-			Mode   string `json:"mode"`
-		}
+		var health healthBody
 		if err := r.Read(resp, &health); err != nil {
 			fmt.Println(wire.ErrorResult(err).Content[0].Text)
 			continue

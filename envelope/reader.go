@@ -22,8 +22,8 @@ const DefaultMaxBytes = 10 << 20
 
 // A Reader turns upstream HTTP responses into the caller's data or an
 // *Error. Its zero value is ready to use: http.DefaultClient, the [errkind.Standard]
-// taxonomy, the nested envelope {"error":{"code","message","details"}} and a
-// 10 MiB bound. A Reader is safe for concurrent use as long as its fields
+// taxonomy, the nested envelope {"error":{"code","message","details"}}, the
+// error bodies public APIs send (see [Reader.Read]) and a 10 MiB bound. A Reader is safe for concurrent use as long as its fields
 // are not changed.
 type Reader struct {
 	// Client sends the requests of Do; nil means http.DefaultClient.
@@ -51,10 +51,13 @@ type Reader struct {
 
 // Shaper is implemented by success types that can tell whether a decoded
 // body really is their shape. Read calls CheckShape on the decoded value
-// (when it implements Shaper) and reports a non-nil error as a
+// (when it implements Shaper). Below status 400 a non-nil error is a
 // malformed_response: "matched neither the error envelope nor the expected
-// shape". JSON ignores unknown members, so without a Shaper any JSON object
-// that is not the error envelope decodes into a struct.
+// shape". At 400 and above, a nil error makes the body data (a 503 health
+// body that says "degraded"), and a non-nil one makes it the upstream's
+// error. JSON ignores unknown members, so without a Shaper any JSON object
+// that is not an error shape decodes into a struct below 400, and none is
+// data at 400 and above.
 type Shaper interface {
 	CheckShape() error
 }
@@ -146,22 +149,48 @@ func (s Shape) resolve() resolved {
 	return r
 }
 
-// Read reads and closes resp's body and decodes it. When the body is the
-// error envelope, Read returns an *Error classified by the taxonomy, with the
-// upstream's code, message and details, the status, and on a 429 (or any
-// rate_limited kind) the Retry-After delay and X-RateLimit-* figures.
-// Otherwise it decodes the body into v (a pointer, as for json.Unmarshal; nil
-// discards the body after checking it is JSON) and returns nil, whatever the
-// status: a 503 whose body is the expected shape is data.
+// Read reads and closes resp's body and decodes it into v (a pointer, as
+// for json.Unmarshal; nil discards the body after checking it is JSON), or
+// returns an *Error classified by the taxonomy. Error or data is decided
+// by the body's shape, and by the status only where the shape leaves it
+// open:
 //
-// A body that cannot be read, is over the bound, is not JSON, or decodes into
-// neither the envelope nor v (or fails v's [Shaper] check) is an *Error of
-// kind malformed_response whose message is the client's own sentence, such
-// as "response body is not valid JSON (status 502)". A 204 or 304 with an
-// empty body leaves v as it is and returns nil.
+//   - At any status, these bodies are errors: the configured envelope
+//     (by default {"error":{...}}, whose code is its "code" member, a string
+//     or a number, else its "status" name or "type"); {"ok": false, ...};
+//     and a GraphQL response whose errors array is non-empty while data is
+//     absent, null or all nulls (code from the first error's
+//     extensions.code, else its type; message from its message).
+//   - At a status of 400 or more, any other JSON body is an error too,
+//     unless v is a [Shaper] whose check accepts it (a 503 health body
+//     {"status":"degraded"}; never on a 429). Its code and message are the
+//     upstream's own, read in the common dialects: RFC 9457 problem
+//     details (detail, else title), {"message":...}, {"errors":[...]},
+//     OAuth 2's error and error_description, Kubernetes Status, Jira's
+//     errorMessages, AWS's __type.
+//   - Headers decide when the body cannot: a 429, or a 403 that carries
+//     Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field with
+//     nothing left, is rate_limited; a 503 with Retry-After is unavailable;
+//     each whatever its body says (unless its code names a kind the status
+//     alone would not give) and even when the body is not JSON.
+//   - Any other body of a status below 400 is data.
 //
-// The body is read once and decoded once: a body that does not mention the
-// envelope's key is decoded straight into v.
+// The error carries the status, the upstream's details, and a wait
+// (RetryAfter) whenever one is known: Retry-After, whatever the kind; for
+// a rate_limited error without it, a retry-after member of the envelope,
+// else (except on a 429) the reset of an exhausted window, else 60
+// seconds. X-RateLimit-* figures go into RateLimit.
+//
+// A body that cannot be read, is over the bound, is not JSON (with no
+// telling header), or on a status below 400 decodes into neither an error
+// shape nor v (or fails v's [Shaper] check) is an *Error of kind
+// malformed_response whose message is the client's own sentence, such as
+// "response body is not valid JSON (status 502)". A 204, 205 or 304 with
+// an empty body leaves v as it is and returns nil.
+//
+// The body is read once and decoded once: a success body that mentions
+// none of the keys "error", "errors" and "ok" (and the envelope's key) is
+// decoded straight into v.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
@@ -197,18 +226,24 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request) error {
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
-	if len(body) == 0 && (status == http.StatusNoContent || status == http.StatusNotModified) {
+	if len(body) == 0 && (status == http.StatusNoContent || status == http.StatusResetContent || status == http.StatusNotModified) {
 		return nil
 	}
 	shape := r.Envelope.resolve()
-	if bytes.Contains(body, shape.quotedKey) {
-		if c, ok := topLevel(body, shape.Key); ok && ((shape.Flat && c == '"') || (!shape.Flat && c == '{')) {
-			e, err := r.decodeEnvelope(&shape, body, status)
-			if err != nil {
-				return r.finish(malformed(status, err, body), resp, req)
-			}
-			return r.finish(e, resp, req)
+	failed := status >= 400
+	// A success body pays for the error shapes only when it mentions one
+	// of their keys; then one pass over its top level decides.
+	if failed || mentionsErrorKey(body, &shape) {
+		e, err := r.errorShape(&shape, body, status)
+		if err != nil {
+			return r.finish(malformed(status, err, body), resp, req)
 		}
+		if e != nil {
+			return r.finish(r.classify(e, resp.Header), resp, req)
+		}
+	}
+	if failed {
+		return r.failed(body, v, resp, req)
 	}
 	if v == nil {
 		if !json.Valid(body) {
@@ -225,6 +260,138 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request) error {
 		}
 	}
 	return nil
+}
+
+var (
+	quotedOK     = []byte(`"ok"`)
+	quotedErrors = []byte(`"errors"`)
+	errorPrefix  = []byte(`"error`)
+)
+
+// mentionsErrorKey reports whether body holds, anywhere, a key that could
+// make it an error shape: the envelope's key, "errors" or "ok". Most
+// success bodies hold none, and skip the top-level scan.
+func mentionsErrorKey(body []byte, s *resolved) bool {
+	if s.Key == "error" {
+		// `"error` finds "error" and "errors" in one search.
+		return bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK)
+	}
+	return bytes.Contains(body, s.quotedKey) || bytes.Contains(body, quotedErrors) || bytes.Contains(body, quotedOK)
+}
+
+// errorShape reads body when its top level is an error at any status: the
+// configured envelope, {"ok": false, ...}, or a GraphQL response that
+// failed as a whole. It returns nil, nil for any other body. The Error's
+// Kind is left for classify.
+func (r *Reader) errorShape(s *resolved, body []byte, status int) (*Error, error) {
+	top := scanTop(body, s.Key)
+	if len(top.env) > 0 && ((s.Flat && top.env[0] == '"') || (!s.Flat && top.env[0] == '{')) {
+		return r.decodeEnvelope(s, body, status)
+	}
+	var d dialect
+	switch {
+	case string(top.ok) == "false":
+		m, err := decodeTop(body)
+		if err != nil {
+			return nil, err
+		}
+		d = readDialect(m)
+	case top.graphQLFailed():
+		if !json.Valid(body) {
+			return nil, errNotJSON
+		}
+		d = graphQLError(top.errors)
+	default:
+		return nil, nil
+	}
+	return &Error{HTTPStatus: status, Code: d.code, Message: d.message, Details: d.details, Body: bytes.Clone(body)}, nil
+}
+
+var errNotJSON = errors.New("invalid JSON")
+
+// decodeTop decodes body as a JSON object.
+func decodeTop(body []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// failed reads the body of a status of 400 or more that is no error shape
+// of errorShape. A body v's type accepts (a Shaper whose check passes) is
+// data, except on a 429. Any other JSON body is an error in one of the
+// common dialects (see readDialect), classified by its code and the
+// status. A body that is not JSON is an error only when the headers tell
+// what happened (see telling); otherwise it is malformed_response.
+func (r *Reader) failed(body []byte, v any, resp *http.Response, req *http.Request) error {
+	status := resp.StatusCode
+	var m map[string]json.RawMessage
+	valid := json.Valid(body)
+	if i := skipSpace(body, 0); valid && i < len(body) && body[i] == '{' {
+		m, _ = decodeTop(body)
+	}
+	if !valid {
+		if k := r.telling(resp.Header, status); k != "" {
+			e := &Error{Kind: k, HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+			return r.finish(e, resp, req)
+		}
+		return r.finish(notJSON(status, nil), resp, req)
+	}
+	if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
+		if json.Unmarshal(body, v) == nil && sh.CheckShape() == nil {
+			return nil
+		}
+	}
+	d := readDialect(m) // a nil map (an array, a string...) names nothing
+	e := &Error{HTTPStatus: status, Code: d.code, Message: d.message, Details: d.details, Body: bytes.Clone(body)}
+	return r.finish(r.classify(e, resp.Header), resp, req)
+}
+
+// classify sets e's kind from its code and status. When the headers tell
+// what happened (see telling) and the code says nothing more than the
+// status does, the headers decide.
+func (r *Reader) classify(e *Error, h http.Header) *Error {
+	e.Kind = r.Taxonomy.Classify(e.Code, e.HTTPStatus)
+	if k := r.telling(h, e.HTTPStatus); k != "" && (e.Code == "" || e.Kind == r.Taxonomy.Classify("", e.HTTPStatus)) {
+		e.Kind = k
+	}
+	return e
+}
+
+// telling returns the kind the headers of a response with this status
+// give, whatever its body: rate_limited for a 429, and for a 403 that
+// carries Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field with
+// nothing left; unavailable for a 503 that carries Retry-After. Otherwise
+// "".
+func (r *Reader) telling(h http.Header, status int) errkind.Kind {
+	switch status {
+	case http.StatusTooManyRequests:
+		return errkind.RateLimited
+	case http.StatusForbidden:
+		if len(h["Retry-After"]) == 0 && !hasRateHeaders(h) {
+			return ""
+		}
+		info := ratelimit.Parse(h, r.now())
+		if info.HasRetryAfter || info.Limits.HasRemaining && info.Limits.Remaining == 0 {
+			return errkind.RateLimited
+		}
+	case http.StatusServiceUnavailable:
+		if len(h["Retry-After"]) == 0 {
+			return ""
+		}
+		if _, ok := ratelimit.RetryAfter(h, r.now()); ok {
+			return errkind.Unavailable
+		}
+	}
+	return ""
+}
+
+func (r *Reader) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
 }
 
 // bufferPool holds read buffers of at most maxPooled bytes, so reading a
@@ -296,9 +463,19 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 }
 
 func tooLarge(status int, limit int64) *Error {
-	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status,
-		Message: fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)}
+	msg := fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)
+	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrTooLarge}}
 }
+
+// sentinel is a cause that reads as the Error's own message (so Error()
+// does not repeat it) and that errors.Is matches to a sentinel error.
+type sentinel struct {
+	msg string
+	is  error
+}
+
+func (s sentinel) Error() string        { return s.msg }
+func (s sentinel) Is(target error) bool { return target == s.is }
 
 func notJSON(status int, err error) *Error {
 	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status,
@@ -322,6 +499,8 @@ func malformed(status int, err error, body []byte) *Error {
 
 type nestedBody struct {
 	Code    string          `json:"code"`
+	Status  string          `json:"status"`
+	Type    string          `json:"type"`
 	Message string          `json:"message"`
 	Details json.RawMessage `json:"details"`
 }
@@ -335,7 +514,8 @@ type flatBody struct {
 
 // decodeEnvelope decodes the envelope body, whose top-level object has the
 // Key member. Each path is one json.Unmarshal of the body, which also checks
-// that all of it is JSON.
+// that all of it is JSON; a member of another type than the common one
+// (a numeric code) takes the generic path, a second decode.
 func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	// One allocation holds the Error and the decode target.
 	x := &struct {
@@ -347,24 +527,42 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	e, nb := &x.e, &x.nb
 	e.HTTPStatus = status
 	var retry *float64
-	switch s.fast {
+	fast := s.fast
+	switch fast {
 	case fastNested:
-		if err := json.Unmarshal(body, nb); err != nil {
+		err := json.Unmarshal(body, nb)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			fast = 0
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
-		e.Code, e.Message, e.Details = nb.Error.Code, nb.Error.Message, nb.Error.Details
+		n := &nb.Error
+		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
+		if e.Code == "" {
+			e.Code = nestedCode(n.Status, n.Type)
+		}
 	case fastFlat:
 		var fb flatBody
-		if err := json.Unmarshal(body, &fb); err != nil {
+		err := json.Unmarshal(body, &fb)
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			fast = 0
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
 		e.Code, e.Message, e.Details = fb.Code, fb.Error, fb.Detail
 		if s.RetryAfter != "" {
 			retry = fb.RetryAfterSecs
 		}
-	default:
-		var top map[string]json.RawMessage
-		if err := json.Unmarshal(body, &top); err != nil {
+	}
+	if fast == 0 {
+		top, err := decodeTop(body)
+		if err != nil {
 			return nil, err
 		}
 		members := top
@@ -374,16 +572,22 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 				return nil, err
 			}
 		}
-		var err error
-		if e.Code, err = member(members, s.Code); err != nil {
-			return nil, err
+		// A string code, else (nested) the code of the common dialects,
+		// else a numeric code.
+		e.Code, _ = stringOf(members[s.Code])
+		if e.Code == "" && !s.Flat {
+			e.Code = firstCode(members)
+		}
+		if e.Code == "" {
+			e.Code, _ = numberOf(members[s.Code])
 		}
 		msgKey := s.Message
 		if msgKey == "" {
 			msgKey = s.Key
 		}
-		if e.Message, err = member(members, msgKey); err != nil {
-			return nil, err
+		e.Message, _ = stringOf(members[msgKey])
+		if e.Message == "" && !s.Flat {
+			e.Message = readDialect(members).message
 		}
 		e.Details = members[s.Details]
 		if s.RetryAfter != "" {
@@ -399,24 +603,23 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		e.Details = nil
 	}
 	e.Body = bytes.Clone(body)
-	e.Kind = r.Taxonomy.Classify(e.Code, status)
 	if retry != nil && *retry > 0 {
 		e.RetryAfter = secondsToDuration(*retry)
 	}
 	return e, nil
 }
 
-// member decodes the string member name of m; absent or null is "".
-func member(m map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := m[name]
-	if !ok || string(raw) == "null" {
-		return "", nil
+// nestedCode is the code of an envelope whose "code" member is empty: its
+// "status" when that is a status name (AIP-193's "NOT_FOUND"), else its
+// "type" (Stripe's and Anthropic's error types).
+func nestedCode(status, typ string) string {
+	if isStatusName(status) {
+		return status
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("envelope member %q: %w", name, err)
+	if typ == "about:blank" || typ == "error" {
+		return ""
 	}
-	return s, nil
+	return typ
 }
 
 func secondsToDuration(s float64) time.Duration {
@@ -426,25 +629,31 @@ func secondsToDuration(s float64) time.Duration {
 	return time.Duration(math.Ceil(s * float64(time.Second)))
 }
 
-// finish adds what the response's headers say about rate limits and removes
-// the request's credentials from everything e holds.
+// finish adds what the response's headers say about waiting and rate
+// limits, and removes the request's credentials from everything e holds.
+//
+// The wait: Retry-After whenever the response carries one, whatever the
+// kind. Without it, a rate_limited error (or any error of a 429) waits what
+// its body said (a retry-after member) and otherwise 60 seconds; one that
+// is not a 429 first tries the reset of an exhausted window
+// (X-RateLimit-Remaining: 0 or a RateLimit field with nothing left). A 429
+// without Retry-After keeps the 60 seconds even when a reset is given.
 func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error {
 	h := resp.Header
 	limited := resp.StatusCode == http.StatusTooManyRequests || e.Kind == errkind.RateLimited
-	if limited || hasRateHeaders(h) {
-		now := time.Now
-		if r.Now != nil {
-			now = r.Now
-		}
-		t := now()
-		if limited {
-			if d, ok := ratelimit.RetryAfter(h, t); ok {
+	if limited || len(h["Retry-After"]) > 0 || hasRateHeaders(h) {
+		info := ratelimit.Parse(h, r.now())
+		switch {
+		case info.HasRetryAfter:
+			e.RetryAfter = info.RetryAfter
+		case limited && e.RetryAfter == 0:
+			if d, ok := info.Wait(); ok && resp.StatusCode != http.StatusTooManyRequests && d > 0 {
 				e.RetryAfter = d
-			} else if e.RetryAfter == 0 {
+			} else {
 				e.RetryAfter = ratelimit.DefaultRetryAfter
 			}
 		}
-		if l := ratelimit.Parse(h, t).Limits; !l.IsZero() {
+		if l := info.Limits; !l.IsZero() {
 			e.RateLimit = &l
 		}
 	}

@@ -251,12 +251,10 @@ func TestReadMalformed(t *testing.T) {
 			"response body is not valid JSON (status 404)", 404},
 		{"wrong type", response(200, `{"id":5}`), 0, &trace{},
 			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
-		{"array for object", response(500, `[1,2]`), 0, &trace{},
-			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
-		{"shape check fails", response(500, `{"message":"oops"}`), 0, &health{},
-			"response body matched neither the error envelope nor the expected shape (status 500)", 500},
-		{"envelope with a code that is not a string", response(400, `{"error":{"code":7}}`), 0, &trace{},
-			"response body matched neither the error envelope nor the expected shape (status 400)", 400},
+		{"array for object", response(200, `[1,2]`), 0, &trace{},
+			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
+		{"shape check fails", response(200, `{"message":"oops"}`), 0, &health{},
+			"response body matched neither the error envelope nor the expected shape (status 200)", 200},
 		{"read failure", &http.Response{StatusCode: 200, Body: failingBody{strings.NewReader(`{"id":`)}, ContentLength: -1}, 0, &trace{},
 			"could not read the response body (status 200): connection reset by peer", 200},
 		{"over the bound, by Content-Length", response(200, big), 100, &trace{},
@@ -342,12 +340,14 @@ func TestReadCustomShape(t *testing.T) {
 		t.Errorf("generic flat (-want +got):\n%s", diff)
 	}
 	got = asError(t, f.Read(response(400, `{"err":"x","kind":5}`), &trace{}))
-	if got.Kind != errkind.MalformedResponse || got.Message != "response body matched neither the error envelope nor the expected shape (status 400)" {
-		t.Errorf("generic flat, code not a string: %+v", got)
+	want = &envelope.Error{Kind: errkind.InvalidArguments, Code: "5", Message: "x", HTTPStatus: 400}
+	if diff := cmp.Diff(want, got, errOpts); diff != "" {
+		t.Errorf("generic flat, a numeric code (-want +got):\n%s", diff)
 	}
-	// The default key is no longer the envelope for this reader.
+	// The default key is no longer the envelope for this reader: on a 2xx
+	// it is data.
 	var v map[string]any
-	if err := r.Read(response(404, `{"error":{"code":"x"}}`), &v); err != nil {
+	if err := r.Read(response(200, `{"error":{"code":"x"}}`), &v); err != nil {
 		t.Errorf("a body without the custom key: %v", err)
 	}
 }
@@ -551,8 +551,11 @@ func TestErrorMethods(t *testing.T) {
 	if got := envelope.KindOf(wrapped); got != errkind.NotFound {
 		t.Errorf("KindOf = %q", got)
 	}
-	if got := envelope.KindOf(errors.New("x")); got != "" {
-		t.Errorf("KindOf(plain) = %q", got)
+	if got := envelope.KindOf(errors.New("x")); got != errkind.ServerError {
+		t.Errorf("KindOf(plain) = %q; want server_error, as ErrorResult renders it", got)
+	}
+	if got := envelope.KindOf(nil); got != "" {
+		t.Errorf("KindOf(nil) = %q", got)
 	}
 	cause := errors.New("dial tcp: refused")
 	n := &envelope.Error{Kind: errkind.NetworkError, Message: "request failed", Err: cause}
@@ -598,46 +601,76 @@ func asErrorNoT(err error) *envelope.Error {
 	return e
 }
 
-// FuzzRead: any bytes as a body with any status never panic and always give
-// nil or an *Error of a valid kind.
+// FuzzRead: any bytes as a body, with any status and any header, never
+// panic and always give nil or an *Error of a valid kind that marshals;
+// a body that is not JSON is the client's sentence unless the status and
+// headers tell what happened; a JSON body is never called invalid; at 400
+// and above a JSON body never decodes into a type without a Shaper. The
+// seeds are the upstream corpus (testdata/upstream) and the edges of
+// each error shape.
 func FuzzRead(f *testing.F) {
+	for _, c := range loadUpstream(f) {
+		var h strings.Builder
+		for k, vs := range c.header {
+			for _, v := range vs {
+				fmt.Fprintf(&h, "%s: %s\n", k, v)
+			}
+		}
+		f.Add(c.status, h.String(), c.body)
+	}
 	for _, s := range []string{
 		`{"error":{"code":"trace_not_found","message":"m","details":{"a":[1,"}"]}}}`,
 		`{"status":"degraded","mode":"shape_only"}`,
 		`{"error":"x","code":"y"}`,
-		`{"error":{}}`, `{"error":{"code":1}}`, `{"error"`, `{"\u0065rror":{}}`,
+		`{"error":{}}`, `{"error":{"code":1}}`, `{"error":{"code":1e400,"status":"A"}}`, `{"error"`, `{"\u0065rror":{}}`,
 		`[]`, `null`, ``, `<html>`, `{"id":"a","steps":["\"error\""]}`,
+		`{"ok":false}`, `{"ok":false,"error":{"code":1}}`, `{"ok":false`, `{"\u006fk":false}`,
+		`{"errors":[{"message":"m"}]}`, `{"errors":[{"message":1}],"data":{"a":null}}`, `{"errors":[null],"data":null}`,
+		`{"errors":[{"message":"m","extensions":{"code":7}}],"data":{"a":null,"b":1}}`, `{"errors":[],"data":null}`,
+		`{"errorMessages":[1,""],"errors":{"a":{"b":1},"c":"d"}}`, `{"errors":{"":"x"}}`, `{"__type":"a#b:c"}`,
+		`{"code":-1.5e3,"message":"m"}`, `{"type":"about:blank","title":"t"}`, `{"status":"NOT_FOUND"}`,
 	} {
-		for _, status := range []int{200, 404, 429, 503} {
-			f.Add(status, []byte(s))
+		for _, status := range []int{200, 403, 404, 429, 503} {
+			f.Add(status, "Retry-After: 5\nX-RateLimit-Remaining: 0\nContent-Type: text/plain", []byte(s))
 		}
 	}
-	valid := map[errkind.Kind]bool{}
+	valid := map[errkind.Kind]bool{"insufficient_credits": true}
 	for _, k := range errkind.Kinds() {
 		valid[k] = true
 	}
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
+	f.Fuzz(func(t *testing.T, status int, header string, body []byte) {
+		h := http.Header{}
+		for _, line := range strings.Split(header, "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok {
+				h.Add(k, strings.TrimSpace(v))
+			}
+		}
 		for _, shape := range []envelope.Shape{{}, envelope.FlatShape(), {Key: "e", Code: "c"}} {
 			r := reader()
 			r.Envelope = shape
 			r.MaxBytes = 1 << 16
+			r.Taxonomy = errkind.Standard().With(errkind.Rule{Code: "insufficient_credits", Kind: "insufficient_credits"})
 			var tr trace
 			err := r.Read(&http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: -1,
-				Header: http.Header{"Retry-After": {string(body)}}}, &tr)
+				Header: h.Clone()}, &tr)
 			e := asErrorNoT(err)
 			if err != nil && e == nil {
 				t.Fatalf("not an *Error: %v", err)
 			}
-			// The sentence follows from the body alone.
+			// The sentence follows from the body alone, unless the
+			// status and headers tell what happened.
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
+			telling := status == 429 || status == 403 || status == 503
 			switch {
 			case len(body) > 1<<16:
-			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 304)):
-				if e == nil || e.Message != notJSON {
+			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 205 || status == 304)):
+				if e == nil || e.Message != notJSON && !(telling && (e.Kind == errkind.RateLimited || e.Kind == errkind.Unavailable)) {
 					t.Fatalf("invalid JSON %q gave %v", body, err)
 				}
 			case json.Valid(body) && e != nil && e.Message == notJSON:
 				t.Fatalf("valid JSON %q reported as invalid", body)
+			case json.Valid(body) && status >= 400 && err == nil:
+				t.Fatalf("status %d: JSON %q into a type without a Shaper is data", status, body)
 			}
 			if err == nil {
 				continue
@@ -648,6 +681,10 @@ func FuzzRead(f *testing.F) {
 			if b, err := json.Marshal(e); err != nil || !json.Valid(b) {
 				t.Fatalf("kind object does not marshal: %v %s", err, b)
 			}
+			if e.RetryAfter < 0 || e.RetryAfter > ratelimit.MaxRetryAfter {
+				t.Fatalf("RetryAfter %v", e.RetryAfter)
+			}
+			_ = e.Error()
 		}
 	})
 }

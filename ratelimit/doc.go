@@ -21,7 +21,9 @@
 // reset; a Parser can fix the form), and the RateLimit-Policy and
 // RateLimit structured fields of draft-ietf-httpapi-ratelimit-headers-11
 // as well as the RateLimit-Limit, -Remaining and -Reset fields of its
-// earlier drafts. A malformed field is ignored, and Retry-After wins where
+// earlier drafts. A reset is believed only when it is bounded: one in the
+// past, more than a year away (MaxReset) or too large to count is absent,
+// like a malformed field. A malformed field is ignored, and Retry-After wins where
 // it and the limit fields both say how long to wait (Info.Wait). None of
 // these functions panic, whatever bytes a header holds.
 //

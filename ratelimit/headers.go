@@ -157,9 +157,8 @@ func draftLimits(h http.Header) Limits {
 	var l Limits
 	l.Limit, l.HasLimit = firstInteger(h["Ratelimit-Limit"])
 	l.Remaining, l.HasRemaining = firstInteger(h["Ratelimit-Remaining"])
-	var secs int64
-	if secs, l.HasReset = firstInteger(h["Ratelimit-Reset"]); l.HasReset {
-		l.Reset = secondsDuration(secs)
+	if secs, ok := firstInteger(h["Ratelimit-Reset"]); ok {
+		l.Reset, l.HasReset = resetSeconds(secs)
 	}
 	return l
 }
@@ -187,11 +186,21 @@ func currentLimits(current []ServiceLimit, policies []QuotaPolicy) Limits {
 	return l
 }
 
+// MaxReset is the furthest reset a rate-limit header is believed about: a
+// window that resets more than a year away says nothing a client can wait
+// for, and is read as absent.
+const MaxReset = 365 * 24 * time.Hour
+
+// maxResetSecs is MaxReset in whole seconds.
+const maxResetSecs = int64(MaxReset / time.Second)
+
 // ParseReset parses an X-RateLimit-Reset value written in the given form
 // and reports the time until the reset, measured from now for an epoch.
-// A reset in the past is 0; a later one than MaxRetryAfter saturates to
-// it. The value is ASCII digits with an optional fraction, after
-// trimming optional whitespace.
+// The value is ASCII digits with an optional fraction, after trimming
+// optional whitespace. A reset that is bounded in time is the only one
+// reported: an epoch in the past, a reset more than MaxReset away, and a
+// value too large to count (9223372036854775807) are absent, as a
+// malformed value is, never a date thousands of years ahead.
 func ParseReset(value string, form ResetForm, now time.Time) (time.Duration, bool) {
 	v := trimOWS(value)
 	whole, frac, ok := parseFixed(v)
@@ -208,26 +217,46 @@ func ParseReset(value string, form ResetForm, now time.Time) (time.Duration, boo
 			form = ResetSeconds
 		}
 	}
-	const maxSec = int64(MaxRetryAfter / time.Second)
 	switch form {
 	case ResetSeconds:
-		if whole >= maxSec {
-			return MaxRetryAfter, true
+		if whole > maxResetSecs || whole == maxResetSecs && frac > 0 {
+			return 0, false
 		}
 		return time.Duration(whole)*time.Second + frac, true
 	case ResetUnix:
-		// Beyond year 9999 the time package cannot count; saturate there.
-		if whole > 253402300799 {
-			return MaxRetryAfter, true
-		}
-		return delayUntil(time.Unix(whole, int64(frac)), now), true
+		return resetAt(whole, frac, now)
 	case ResetUnixMilli:
-		if whole > 253402300799999 {
-			return MaxRetryAfter, true
-		}
-		return delayUntil(time.UnixMilli(whole).Add(frac/1000), now), true
+		return resetAt(whole/1000, time.Duration(whole%1000)*time.Millisecond+frac/1000, now)
 	}
 	return 0, false
+}
+
+// resetAt reports the time from now until the Unix time sec plus frac
+// (less than a second), when that time is neither before now nor more
+// than MaxReset after it. It cannot overflow for any sec >= 0 and now.
+func resetAt(sec int64, frac time.Duration, now time.Time) (time.Duration, bool) {
+	n := now.Unix()
+	if n < 0 && sec > math.MaxInt64+n {
+		return 0, false // sec - n would overflow: far beyond MaxReset
+	}
+	diff := sec - n
+	if diff < -1 || diff > maxResetSecs+1 {
+		return 0, false
+	}
+	d := time.Duration(diff)*time.Second + frac - time.Duration(now.Nanosecond())
+	if d < 0 || d > MaxReset {
+		return 0, false
+	}
+	return d, true
+}
+
+// resetSeconds is a reset given in whole seconds from now (a RateLimit
+// field's t, a draft RateLimit-Reset); more than MaxReset is absent.
+func resetSeconds(secs int64) (time.Duration, bool) {
+	if secs < 0 || secs > maxResetSecs {
+		return 0, false
+	}
+	return time.Duration(secs) * time.Second, true
 }
 
 // parseFixed parses 1*DIGIT [ "." 1*DIGIT ], saturating the whole part at
@@ -375,7 +404,9 @@ func parseServiceLimits(lines []string) []ServiceLimit {
 					c.Remaining, hasR = pv.num, true
 					bad = bad || pv.kind != sfInteger || pv.num < 0
 				case "t":
-					c.Reset, c.HasReset = secondsDuration(pv.num), true
+					// A reset more than MaxReset away is absent; the
+					// item stays.
+					c.Reset, c.HasReset = resetSeconds(pv.num)
 					bad = bad || pv.kind != sfInteger || pv.num < 0
 				case "pk":
 					c.PartitionKey = decodeBytes(pv)

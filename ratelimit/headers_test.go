@@ -52,17 +52,15 @@ func TestParse(t *testing.T) {
 		{"reset as fractional seconds", hdr("X-RateLimit-Reset", "1.5"), ratelimit.Info{
 			Limits: ratelimit.Limits{Reset: 1500 * time.Millisecond, HasReset: true},
 		}},
-		{"epoch in the past", hdr("X-RateLimit-Reset", "1700000000"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: 0, HasReset: true},
-		}},
+		{"an epoch in the past is no reset", hdr("X-RateLimit-Reset", "1700000000"), ratelimit.Info{}},
 		{"epoch against Date", hdr("X-RateLimit-Reset", "1796018430", "Date", "Mon, 30 Nov 2026 05:00:00 GMT"), ratelimit.Info{
 			Limits: ratelimit.Limits{Reset: time.Hour + 30*time.Second, HasReset: true},
 		}},
-		{"huge figures saturate", hdr(
+		{"a huge limit saturates; a huge reset is no reset", hdr(
 			"X-RateLimit-Limit", "99999999999999999999999",
 			"X-RateLimit-Reset", "99999999999999999999999",
 		), ratelimit.Info{
-			Limits: ratelimit.Limits{Limit: 1<<63 - 1, HasLimit: true, Reset: ratelimit.MaxRetryAfter, HasReset: true},
+			Limits: ratelimit.Limits{Limit: 1<<63 - 1, HasLimit: true},
 		}},
 		{"malformed X-RateLimit figures are ignored", hdr(
 			"X-RateLimit-Limit", "-5",
@@ -147,24 +145,67 @@ func TestParserResetForm(t *testing.T) {
 		form  ratelimit.ResetForm
 		value string
 		want  time.Duration
+		ok    bool
 	}{
-		{ratelimit.ResetAuto, "30", 30 * time.Second},
-		{ratelimit.ResetAuto, "999999999", 999999999 * time.Second},
-		{ratelimit.ResetAuto, "1796018430", 30 * time.Second},
-		{ratelimit.ResetSeconds, "1796018430", 1796018430 * time.Second},
-		{ratelimit.ResetUnix, "1796018430", 30 * time.Second},
-		{ratelimit.ResetUnix, "30", 0}, // 1970: in the past
-		{ratelimit.ResetUnixMilli, "1796018400250", 250 * time.Millisecond},
-		{ratelimit.ResetUnixMilli, "1796018430", 0},
-		{ratelimit.ResetUnix, "99999999999999", ratelimit.MaxRetryAfter},
-		{ratelimit.ResetUnixMilli, "9999999999999999999", ratelimit.MaxRetryAfter},
+		{ratelimit.ResetAuto, "30", 30 * time.Second, true},
+		{ratelimit.ResetAuto, "31536000", ratelimit.MaxReset, true},
+		{ratelimit.ResetAuto, "31536001", 0, false}, // more than a year away
+		{ratelimit.ResetAuto, "999999999", 0, false},
+		{ratelimit.ResetAuto, "1796018430", 30 * time.Second, true},
+		{ratelimit.ResetSeconds, "1796018430", 0, false},
+		{ratelimit.ResetUnix, "1796018430", 30 * time.Second, true},
+		{ratelimit.ResetUnix, "1796018400", 0, true}, // now
+		{ratelimit.ResetUnix, "30", 0, false},        // 1970: in the past
+		{ratelimit.ResetUnixMilli, "1796018400250", 250 * time.Millisecond, true},
+		{ratelimit.ResetUnixMilli, "1796018430", 0, false},
+		{ratelimit.ResetUnix, "99999999999999", 0, false},
+		{ratelimit.ResetUnixMilli, "9999999999999999999", 0, false},
 	}
 	for _, tt := range tests {
 		p := ratelimit.Parser{Reset: tt.form}
 		got := p.Parse(hdr("X-RateLimit-Reset", tt.value), hdrNow)
-		if !got.Limits.HasReset || got.Limits.Reset != tt.want {
-			t.Errorf("Parser{Reset: %d}: X-RateLimit-Reset %q = %v, %v; want %v", tt.form, tt.value, got.Limits.Reset, got.Limits.HasReset, tt.want)
+		if got.Limits.HasReset != tt.ok || got.Limits.Reset != tt.want {
+			t.Errorf("Parser{Reset: %d}: X-RateLimit-Reset %q = %v, %v; want %v, %v", tt.form, tt.value, got.Limits.Reset, got.Limits.HasReset, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestResetBounded: a reset in the past, more than a year away, or too
+// large to count is absent, never a date thousands of years ahead (an
+// upstream sent X-RateLimit-Reset: 9223372036854775807 and a reader
+// printed year 292277026596; 1000000000 is 2001, in the past).
+func TestResetBounded(t *testing.T) {
+	for _, v := range []string{"9223372036854775807", "9223372036854775808", "1000000000", "1000000000000", "99999999999999999999999"} {
+		for _, form := range []ratelimit.ResetForm{ratelimit.ResetAuto, ratelimit.ResetSeconds, ratelimit.ResetUnix, ratelimit.ResetUnixMilli} {
+			if d, ok := ratelimit.ParseReset(v, form, hdrNow); ok {
+				t.Errorf("ParseReset(%q, %d) = %v, true; want absent", v, form, d)
+			}
+		}
+		info := ratelimit.Parse(hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", v), hdrNow)
+		if info.Limits.HasReset {
+			t.Errorf("X-RateLimit-Reset %q read as %v", v, info.Limits.Reset)
+		}
+		if d, ok := info.Wait(); ok {
+			t.Errorf("X-RateLimit-Reset %q: Wait = %v", v, d)
+		}
+	}
+	// The RateLimit field's t and the draft RateLimit-Reset: beyond a year
+	// is no reset, and the rest of the field stays.
+	info := ratelimit.Parse(hdr("RateLimit", `"q";r=0;t=999999999999999`, "RateLimit-Policy", `"q";q=10`), hdrNow)
+	want := []ratelimit.ServiceLimit{{Policy: "q", Remaining: 0}}
+	if diff := cmp.Diff(want, info.Current); diff != "" {
+		t.Errorf("RateLimit t beyond a year (-want +got):\n%s", diff)
+	}
+	if info.Limits.HasReset {
+		t.Errorf("RateLimit t beyond a year: Limits %+v", info.Limits)
+	}
+	info = ratelimit.Parse(hdr("RateLimit-Remaining", "0", "RateLimit-Reset", "40000000"), hdrNow)
+	if info.Limits.HasReset || !info.Limits.HasRemaining {
+		t.Errorf("RateLimit-Reset beyond a year: Limits %+v", info.Limits)
+	}
+	info = ratelimit.Parse(hdr("RateLimit", `"q";r=0;t=31536000`), hdrNow)
+	if !info.Limits.HasReset || info.Limits.Reset != ratelimit.MaxReset {
+		t.Errorf("RateLimit t of a year: Limits %+v", info.Limits)
 	}
 }
 

@@ -28,6 +28,9 @@ func FuzzDecisionSetHeaders(f *testing.F) {
 			Reset:    time.Duration(min(secs, maxResetSeconds)) * time.Second,
 			HasLimit: true, HasRemaining: true, HasReset: true,
 		}
+		if want.Reset > MaxReset { // the reader believes no reset beyond a year
+			want.Reset, want.HasReset = 0, false
+		}
 		if diff := cmp.Diff(want, info.Limits); diff != "" {
 			t.Errorf("%+v: limits read back (-want +got):\n%s\nheaders: %v", d, diff, h)
 		}
