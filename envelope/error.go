@@ -90,7 +90,7 @@ func (e *Error) Error() string {
 }
 
 // kind is e's Kind, with the empty kind read as server_error: the kind the
-// Reader gives a failure it cannot name, and the kind ErrorResult gives an
+// Reader gives a failure it cannot name, and the kind wire.ErrorResult gives an
 // error that holds no *Error.
 func (e *Error) kind() errkind.Kind {
 	if e.Kind == "" {
@@ -126,7 +126,7 @@ func (e *Error) Is(target error) bool {
 // large" from "malformed" with errors.Is(err, envelope.ErrTooLarge).
 var ErrTooLarge = errors.New("response body too large")
 
-// KindOf returns the kind ErrorResult renders err as: the kind of the
+// KindOf returns the kind wire.ErrorResult renders err as: the kind of the
 // first *Error in err's chain, server_error for an err that holds none (or
 // an *Error with no kind), and "" only for a nil err.
 func KindOf(err error) errkind.Kind {

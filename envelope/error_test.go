@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // TestMarshalWait: a known wait is written whatever the kind, and a
@@ -72,7 +73,7 @@ func TestKindOfAgreesWithErrorResult(t *testing.T) {
 		var obj struct {
 			Kind errkind.Kind `json:"kind"`
 		}
-		text := envelope.ErrorResult(err).Content[0].Text
+		text := wire.ErrorResult(err).Content[0].Text
 		if e := json.Unmarshal([]byte(text), &obj); e != nil {
 			t.Fatalf("%v: %s: %v", err, text, e)
 		}

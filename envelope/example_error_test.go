@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // errors.Is matches an *Error by the target's non-empty Kind and Code,
@@ -48,7 +49,7 @@ func ExampleError_Is() {
 // the result ErrorResult renders; so is an *Error left without a kind.
 func ExampleKindOf() {
 	fmt.Println(envelope.KindOf(errors.New("boom")))
-	fmt.Println(envelope.ErrorResult(errors.New("boom")).Content[0].Text)
+	fmt.Println(wire.ErrorResult(errors.New("boom")).Content[0].Text)
 	fmt.Println(envelope.KindOf(&envelope.Error{}), (&envelope.Error{}).Error())
 	fmt.Printf("%q\n", envelope.KindOf(nil))
 	// Output:
