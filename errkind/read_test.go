@@ -156,6 +156,15 @@ func TestReadDetails(t *testing.T) {
 	if r.RPCCode != errkind.InvalidParams || r.Message != "m" {
 		t.Errorf("JSON-RPC error: %+v", r)
 	}
+	// The TypeScript SDK's words as a JSON-RPC error's message.
+	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Tool nope not found"})
+	if r.Tool != "nope" || r.Kind != errkind.InvalidArguments || r.Move != errkind.FixArgument {
+		t.Errorf("unknown tool as a JSON-RPC error: %+v", r)
+	}
+	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Input validation error: Invalid arguments for tool t: Invalid input at x"})
+	if diff := cmp.Diff([]string{"x"}, r.Args); diff != "" || r.Tool != "t" || r.Dialect != errkind.DialectRPCError {
+		t.Errorf("validation as a JSON-RPC error: %+v (-want +got args):\n%s", r, diff)
+	}
 }
 
 // manyIssues is a validation text of n issue lines, each naming a distinct
