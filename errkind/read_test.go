@@ -228,6 +228,25 @@ func BenchmarkReadKindObject(b *testing.B) {
 	benchRead(b, errkind.Outcome{IsError: true, Text: `{"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}`})
 }
 
+// BenchmarkUnmarshalObject is the anchor of BenchmarkReadKindObject: the
+// same text decoded by json.Unmarshal into an Object, which reads no kind,
+// move or wait.
+func BenchmarkUnmarshalObject(b *testing.B) {
+	text := []byte(`{"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}`)
+	b.ReportAllocs()
+	n := 0
+	cpu := threadCPU(func() {
+		for b.Loop() {
+			var o errkind.Object
+			if json.Unmarshal(text, &o) != nil {
+				b.Fatal("does not decode")
+			}
+			n++
+		}
+	})
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
+}
+
 func BenchmarkReadRateLimited(b *testing.B) {
 	benchRead(b, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}`})
 }
