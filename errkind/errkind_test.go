@@ -377,3 +377,22 @@ func TestCodes(t *testing.T) {
 		t.Errorf("Code(7).HTTPStatus() = %d, want 400", got)
 	}
 }
+
+// BenchmarkClassify classifies a code no standard rule knows, so every rule
+// is tried before the status decides: the worst case.
+func BenchmarkClassify(b *testing.B) {
+	std := errkind.Standard()
+	b.ReportAllocs()
+	for b.Loop() {
+		std.Classify("a_code_from_a_newer_server", 503)
+	}
+}
+
+// BenchmarkClassifyCaseStyle classifies a code that must be normalized.
+func BenchmarkClassifyCaseStyle(b *testing.B) {
+	std := errkind.Standard()
+	b.ReportAllocs()
+	for b.Loop() {
+		std.Classify("ResourceNotFoundException", 400)
+	}
+}

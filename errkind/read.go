@@ -105,7 +105,9 @@ func Read(o Outcome) Reading {
 //     found" likewise, with Tool set;
 //   - a JSON-RPC error is classified by its data.code when a rule knows it,
 //     else by a Text rule matching its message, else by its code
-//     (see [Code.Move]); the wait is data's retry-after member;
+//     (see [Code.Move]); the wait is data's retry-after member. A -32602
+//     whose message is the TypeScript SDK's words ("Tool <t> not found",
+//     "Input validation error: ...") gives its tool and issues too;
 //   - any other failure text is classified by the first Text rule that
 //     matches it (DialectProse), else it is DialectUnknown, reported.
 //
@@ -320,6 +322,9 @@ func (d *rpcData) set(key, value string) {
 
 func (t *Taxonomy) readRPC(o Outcome) Reading {
 	r := Reading{Dialect: DialectRPCError, RPCCode: o.Code, Message: o.Message}
+	if o.Code == InvalidParams {
+		readSDKMessage(&r, o.Message)
+	}
 	var d rpcData
 	if len(o.Data) > 0 && json.Valid(o.Data) && members(string(o.Data), d.set) {
 		r.Code, _ = str(d.code)
@@ -385,6 +390,29 @@ func readMCPText(r *Reading, text string) bool {
 		}
 	}
 	return true
+}
+
+// readSDKMessage reads the tool and the issues from the message of a
+// JSON-RPC -32602 error that carries the TypeScript SDK's words without the
+// "MCP error -32602: " of their text form: "Tool <t> not found", or
+// "Input validation error: Invalid arguments for tool <t>: <issues>".
+func readSDKMessage(r *Reading, msg string) {
+	const (
+		unknown    = "Tool "
+		validation = "Input validation error: Invalid arguments for tool "
+	)
+	if tool, ok := strings.CutPrefix(msg, unknown); ok {
+		if tool, ok := strings.CutSuffix(tool, UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
+			r.Tool = tool
+		}
+		return
+	}
+	if rest, ok := strings.CutPrefix(msg, validation); ok {
+		if tool, issues, ok := strings.Cut(rest, ": "); ok {
+			r.Tool = tool
+			readIssues(r, issues)
+		}
+	}
 }
 
 // readIssues reads the issue lines of a validation text. Arguments are

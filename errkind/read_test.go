@@ -156,6 +156,15 @@ func TestReadDetails(t *testing.T) {
 	if r.RPCCode != errkind.InvalidParams || r.Message != "m" {
 		t.Errorf("JSON-RPC error: %+v", r)
 	}
+	// The TypeScript SDK's words as a JSON-RPC error's message.
+	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Tool nope not found"})
+	if r.Tool != "nope" || r.Kind != errkind.InvalidArguments || r.Move != errkind.FixArgument {
+		t.Errorf("unknown tool as a JSON-RPC error: %+v", r)
+	}
+	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Input validation error: Invalid arguments for tool t: Invalid input at x"})
+	if diff := cmp.Diff([]string{"x"}, r.Args); diff != "" || r.Tool != "t" || r.Dialect != errkind.DialectRPCError {
+		t.Errorf("validation as a JSON-RPC error: %+v (-want +got args):\n%s", r, diff)
+	}
 }
 
 // manyIssues is a validation text of n issue lines, each naming a distinct
@@ -217,6 +226,25 @@ func TestReadLinear(t *testing.T) {
 // busy machine does not inflate.
 func BenchmarkReadKindObject(b *testing.B) {
 	benchRead(b, errkind.Outcome{IsError: true, Text: `{"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}`})
+}
+
+// BenchmarkUnmarshalObject is the anchor of BenchmarkReadKindObject: the
+// same text decoded by json.Unmarshal into an Object, which reads no kind,
+// move or wait.
+func BenchmarkUnmarshalObject(b *testing.B) {
+	text := []byte(`{"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}`)
+	b.ReportAllocs()
+	n := 0
+	cpu := threadCPU(func() {
+		for b.Loop() {
+			var o errkind.Object
+			if json.Unmarshal(text, &o) != nil {
+				b.Fatal("does not decode")
+			}
+			n++
+		}
+	})
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
 }
 
 func BenchmarkReadRateLimited(b *testing.B) {
