@@ -499,8 +499,6 @@ func malformed(status int, err error, body []byte) *Error {
 
 type nestedBody struct {
 	Code    string          `json:"code"`
-	Status  string          `json:"status"`
-	Type    string          `json:"type"`
 	Message string          `json:"message"`
 	Details json.RawMessage `json:"details"`
 }
@@ -530,9 +528,12 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	fast := s.fast
 	switch fast {
 	case fastNested:
+		// The common envelope, a string code, decodes once; one without
+		// a code (its status name or type may be the code) or with a
+		// member of another type (a numeric code) takes the generic path.
 		err := json.Unmarshal(body, nb)
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if errors.As(err, &te) || err == nil && nb.Error.Code == "" {
 			fast = 0
 			break
 		}
@@ -541,9 +542,6 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
-		if e.Code == "" {
-			e.Code = nestedCode(n.Status, n.Type)
-		}
 	case fastFlat:
 		var fb flatBody
 		err := json.Unmarshal(body, &fb)
@@ -609,18 +607,6 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	return e, nil
 }
 
-// nestedCode is the code of an envelope whose "code" member is empty: its
-// "status" when that is a status name (AIP-193's "NOT_FOUND"), else its
-// "type" (Stripe's and Anthropic's error types).
-func nestedCode(status, typ string) string {
-	if isStatusName(status) {
-		return status
-	}
-	if typ == "about:blank" || typ == "error" {
-		return ""
-	}
-	return typ
-}
 
 func secondsToDuration(s float64) time.Duration {
 	if s >= float64(ratelimit.MaxRetryAfter/time.Second) || math.IsNaN(s) {
