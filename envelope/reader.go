@@ -607,7 +607,6 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	return e, nil
 }
 
-
 func secondsToDuration(s float64) time.Duration {
 	if s >= float64(ratelimit.MaxRetryAfter/time.Second) || math.IsNaN(s) {
 		return ratelimit.MaxRetryAfter
