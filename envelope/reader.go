@@ -62,9 +62,10 @@ type Shaper interface {
 	CheckShape() error
 }
 
-// Shape describes an upstream's error body. Error or data is decided by
-// whether the body's top-level object has the member Key holding an object
-// (nested) or a string (flat). Empty member names take their defaults.
+// Shape describes an upstream's own error envelope: a body whose top-level
+// object has the member Key holding an object (nested) or a string (flat)
+// is an error at any status. Empty member names take their defaults. The
+// other error bodies a Reader knows (see [Reader.Read]) need no Shape.
 type Shape struct {
 	// Key is the top-level member that marks an error body; "" means "error".
 	Key string
@@ -188,9 +189,10 @@ func (s Shape) resolve() resolved {
 // "response body is not valid JSON (status 502)". A 204, 205 or 304 with
 // an empty body leaves v as it is and returns nil.
 //
-// The body is read once and decoded once: a success body that mentions
+// The body is read once, within the bound. A success body that mentions
 // none of the keys "error", "errors" and "ok" (and the envelope's key) is
-// decoded straight into v.
+// decoded straight into v, with no further work; one that mentions one is
+// scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
@@ -511,9 +513,10 @@ type flatBody struct {
 }
 
 // decodeEnvelope decodes the envelope body, whose top-level object has the
-// Key member. Each path is one json.Unmarshal of the body, which also checks
-// that all of it is JSON; a member of another type than the common one
-// (a numeric code) takes the generic path, a second decode.
+// Key member. The common envelope (a string code) is one json.Unmarshal of
+// the body, which also checks that all of it is JSON; an envelope without
+// a string code (a numeric code, a status name, a type) takes the generic
+// path, a second decode into maps.
 func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	// One allocation holds the Error and the decode target.
 	x := &struct {
