@@ -328,10 +328,16 @@ func decodeTop(body []byte) (map[string]json.RawMessage, error) {
 // what happened (see telling); otherwise it is malformed_response.
 func (r *Reader) failed(body []byte, v any, resp *http.Response, req *http.Request) error {
 	status := resp.StatusCode
+	// An object is decoded (which checks it is JSON) once; anything else
+	// is only checked.
 	var m map[string]json.RawMessage
-	valid := json.Valid(body)
-	if i := skipSpace(body, 0); valid && i < len(body) && body[i] == '{' {
-		m, _ = decodeTop(body)
+	var valid bool
+	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' {
+		var err error
+		m, err = decodeTop(body)
+		valid = err == nil
+	} else {
+		valid = json.Valid(body)
 	}
 	if !valid {
 		if k := r.telling(resp.Header, status); k != "" {
