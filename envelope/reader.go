@@ -286,8 +286,12 @@ func mentionsErrorKey(body []byte, s *resolved) bool {
 // failed as a whole. It returns nil, nil for any other body. The Error's
 // Kind is left for classify.
 func (r *Reader) errorShape(s *resolved, body []byte, status int) (*Error, error) {
-	top := scanTop(body, s.Key)
-	if len(top.env) > 0 && ((s.Flat && top.env[0] == '"') || (!s.Flat && top.env[0] == '{')) {
+	start := byte('{')
+	if s.Flat {
+		start = '"'
+	}
+	top := scanTop(body, s.Key, start)
+	if len(top.env) > 0 && top.env[0] == start {
 		return r.decodeEnvelope(s, body, status)
 	}
 	var d dialect
