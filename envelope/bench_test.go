@@ -110,6 +110,18 @@ func BenchmarkRead(b *testing.B) {
 	})
 	sink := new(benchPage) // an error read leaves the success value unused
 	b.Run("error", func(b *testing.B) { benchRead(b, 404, benchEnvelope, func() any { return sink }) })
+	b.Run("error-dialect", func(b *testing.B) { benchRead(b, 404, benchDialect, func() any { return sink }) })
+}
+
+// benchDialect is an error body in a dialect other than the envelope:
+// GitHub's {"message"} with a documentation link.
+var benchDialect = []byte(`{"message":"Not Found","documentation_url":"https://docs.github.com/rest/repos/repos#get-a-repository","status":"404"}`)
+
+// dialectType is what a caller would unmarshal benchDialect into by hand.
+type dialectType struct {
+	Message          string `json:"message"`
+	DocumentationURL string `json:"documentation_url"`
+	Status           string `json:"status"`
 }
 
 func BenchmarkUnmarshal(b *testing.B) {
@@ -122,6 +134,7 @@ func BenchmarkUnmarshal(b *testing.B) {
 		benchUnmarshal(b, mentionError(benchBody(64<<10)), func() any { return new(benchPage) })
 	})
 	b.Run("error", func(b *testing.B) { benchUnmarshal(b, benchEnvelope, func() any { return new(envelopeType) }) })
+	b.Run("error-dialect", func(b *testing.B) { benchUnmarshal(b, benchDialect, func() any { return new(dialectType) }) })
 }
 
 // mentionError puts "error" in the body's last item, so Read must scan the

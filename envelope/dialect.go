@@ -24,10 +24,12 @@ type topSpans struct {
 }
 
 // scanTop fills the spans of body's top-level object in one pass that
-// skips every other value. A body that is not an object, or not JSON as
-// far as the scan reads, gives what was found so far; the decode that
-// follows reports what is wrong with it.
-func scanTop(body []byte, key string) topSpans {
+// skips every other value. It stops at the envelope's key when its value
+// opens with start ('{' for a nested envelope, '"' for a flat one): the
+// envelope decides, whatever follows. A body that is not an object, or not
+// JSON as far as the scan reads, gives what was found so far; the decode
+// that follows reports what is wrong with it.
+func scanTop(body []byte, key string, start byte) topSpans {
 	var s topSpans
 	i := skipSpace(body, 0)
 	if i >= len(body) || body[i] != '{' {
@@ -49,13 +51,18 @@ func scanTop(body []byte, key string) topSpans {
 			return s
 		}
 		i = skipSpace(body, i+1)
+		isKey := keyEqual(q, key)
+		if isKey && i < len(body) && body[i] == start {
+			s.env = body[i:]
+			return s
+		}
 		vend := skipValue(body, i)
 		if vend < 0 {
 			return s
 		}
 		v := body[i:vend]
 		switch {
-		case keyEqual(q, key):
+		case isKey:
 			s.env = v
 		case keyEqual(q, "ok"):
 			s.ok = v

@@ -42,9 +42,12 @@ type Error struct {
 	// them; nil otherwise.
 	RateLimit *ratelimit.Limits
 
-	// Body is the error envelope as sent (redacted), for members the Shape
-	// does not name, such as a credit API's credits figures. nil for errors
-	// without an envelope.
+	// Body is the JSON error body as sent (redacted): the envelope or any
+	// other error shape Reader.Read reads, for members the Error does not
+	// carry, such as a credit API's credits figures or a request id. nil
+	// when the error was not read from a JSON body (a body that is not
+	// JSON, over the bound or unreadable, a malformed_response, a network
+	// error).
 	Body json.RawMessage
 
 	// Header is the header of the upstream's response (not the request's),

@@ -46,6 +46,7 @@ func TestRatios(t *testing.T) {
 		{"success 1 KiB", 200, benchBody(1 << 10), func() any { return new(benchPage) }, 1.25},
 		{"success 64 KiB", 200, benchBody(64 << 10), func() any { return new(benchPage) }, 1.10},
 		{"error envelope", 404, benchEnvelope, func() any { return new(envelopeType) }, 1.50},
+		{"error in another dialect", 404, benchDialect, func() any { return new(dialectType) }, 0},
 		{"success 1 KiB, mentions \"error\"", 200, mentionError(benchBody(1 << 10)), func() any { return new(benchPage) }, 0},
 		{"success 64 KiB, mentions \"error\"", 200, mentionError(benchBody(64 << 10)), func() any { return new(benchPage) }, 0},
 	}

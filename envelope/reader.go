@@ -62,9 +62,10 @@ type Shaper interface {
 	CheckShape() error
 }
 
-// Shape describes an upstream's error body. Error or data is decided by
-// whether the body's top-level object has the member Key holding an object
-// (nested) or a string (flat). Empty member names take their defaults.
+// Shape describes an upstream's own error envelope: a body whose top-level
+// object has the member Key holding an object (nested) or a string (flat)
+// is an error at any status. Empty member names take their defaults. The
+// other error bodies a Reader knows (see [Reader.Read]) need no Shape.
 type Shape struct {
 	// Key is the top-level member that marks an error body; "" means "error".
 	Key string
@@ -188,9 +189,10 @@ func (s Shape) resolve() resolved {
 // "response body is not valid JSON (status 502)". A 204, 205 or 304 with
 // an empty body leaves v as it is and returns nil.
 //
-// The body is read once and decoded once: a success body that mentions
+// The body is read once, within the bound. A success body that mentions
 // none of the keys "error", "errors" and "ok" (and the envelope's key) is
-// decoded straight into v.
+// decoded straight into v, with no further work; one that mentions one is
+// scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
@@ -284,8 +286,12 @@ func mentionsErrorKey(body []byte, s *resolved) bool {
 // failed as a whole. It returns nil, nil for any other body. The Error's
 // Kind is left for classify.
 func (r *Reader) errorShape(s *resolved, body []byte, status int) (*Error, error) {
-	top := scanTop(body, s.Key)
-	if len(top.env) > 0 && ((s.Flat && top.env[0] == '"') || (!s.Flat && top.env[0] == '{')) {
+	start := byte('{')
+	if s.Flat {
+		start = '"'
+	}
+	top := scanTop(body, s.Key, start)
+	if len(top.env) > 0 && top.env[0] == start {
 		return r.decodeEnvelope(s, body, status)
 	}
 	var d dialect
@@ -326,10 +332,16 @@ func decodeTop(body []byte) (map[string]json.RawMessage, error) {
 // what happened (see telling); otherwise it is malformed_response.
 func (r *Reader) failed(body []byte, v any, resp *http.Response, req *http.Request) error {
 	status := resp.StatusCode
+	// An object is decoded (which checks it is JSON) once; anything else
+	// is only checked.
 	var m map[string]json.RawMessage
-	valid := json.Valid(body)
-	if i := skipSpace(body, 0); valid && i < len(body) && body[i] == '{' {
-		m, _ = decodeTop(body)
+	var valid bool
+	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' {
+		var err error
+		m, err = decodeTop(body)
+		valid = err == nil
+	} else {
+		valid = json.Valid(body)
 	}
 	if !valid {
 		if k := r.telling(resp.Header, status); k != "" {
@@ -499,8 +511,6 @@ func malformed(status int, err error, body []byte) *Error {
 
 type nestedBody struct {
 	Code    string          `json:"code"`
-	Status  string          `json:"status"`
-	Type    string          `json:"type"`
 	Message string          `json:"message"`
 	Details json.RawMessage `json:"details"`
 }
@@ -513,9 +523,10 @@ type flatBody struct {
 }
 
 // decodeEnvelope decodes the envelope body, whose top-level object has the
-// Key member. Each path is one json.Unmarshal of the body, which also checks
-// that all of it is JSON; a member of another type than the common one
-// (a numeric code) takes the generic path, a second decode.
+// Key member. The common envelope (a string code) is one json.Unmarshal of
+// the body, which also checks that all of it is JSON; an envelope without
+// a string code (a numeric code, a status name, a type) takes the generic
+// path, a second decode into maps.
 func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	// One allocation holds the Error and the decode target.
 	x := &struct {
@@ -530,9 +541,12 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	fast := s.fast
 	switch fast {
 	case fastNested:
+		// The common envelope, a string code, decodes once; one without
+		// a code (its status name or type may be the code) or with a
+		// member of another type (a numeric code) takes the generic path.
 		err := json.Unmarshal(body, nb)
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if errors.As(err, &te) || err == nil && nb.Error.Code == "" {
 			fast = 0
 			break
 		}
@@ -541,9 +555,6 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
-		if e.Code == "" {
-			e.Code = nestedCode(n.Status, n.Type)
-		}
 	case fastFlat:
 		var fb flatBody
 		err := json.Unmarshal(body, &fb)
@@ -607,19 +618,6 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		e.RetryAfter = secondsToDuration(*retry)
 	}
 	return e, nil
-}
-
-// nestedCode is the code of an envelope whose "code" member is empty: its
-// "status" when that is a status name (AIP-193's "NOT_FOUND"), else its
-// "type" (Stripe's and Anthropic's error types).
-func nestedCode(status, typ string) string {
-	if isStatusName(status) {
-		return status
-	}
-	if typ == "about:blank" || typ == "error" {
-		return ""
-	}
-	return typ
 }
 
 func secondsToDuration(s float64) time.Duration {

@@ -5,51 +5,6 @@ import (
 	"encoding/json"
 )
 
-// topLevel finds the member key of the top-level JSON object in body and
-// returns the first byte of its value ('{' for an object, '"' for a string).
-// It reads only as far as it must, skipping the values of the members before
-// key, and never fails: a body that is not an object, or is not JSON, gives
-// (0, false), and the decode that follows reports what is wrong with it. A
-// key is compared as written; a key spelled with escapes is unescaped first.
-func topLevel(body []byte, key string) (byte, bool) {
-	i := skipSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return 0, false
-	}
-	i++
-	for {
-		i = skipSpace(body, i)
-		if i >= len(body) || body[i] != '"' {
-			return 0, false
-		}
-		end := skipString(body, i)
-		if end < 0 {
-			return 0, false
-		}
-		match := keyEqual(body[i:end], key)
-		i = skipSpace(body, end)
-		if i >= len(body) || body[i] != ':' {
-			return 0, false
-		}
-		i = skipSpace(body, i+1)
-		if i >= len(body) {
-			return 0, false
-		}
-		if match {
-			return body[i], true
-		}
-		vend := skipValue(body, i)
-		if vend < 0 {
-			return 0, false
-		}
-		i = skipSpace(body, vend)
-		if i >= len(body) || body[i] != ',' {
-			return 0, false
-		}
-		i++
-	}
-}
-
 // keyEqual reports whether the quoted JSON string q equals key.
 func keyEqual(q []byte, key string) bool {
 	inner := q[1 : len(q)-1]

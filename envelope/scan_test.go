@@ -1,11 +1,17 @@
 package envelope
 
-import "testing"
+import (
+	"testing"
 
-func TestTopLevel(t *testing.T) {
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestScanTop: the top-level scan finds the members that decide whether a
+// body is an error, and only at the top level.
+func TestScanTop(t *testing.T) {
 	tests := []struct {
 		body string
-		want byte // 0: not found
+		want byte // the first byte of the envelope's value; 0: not found
 	}{
 		{`{"error":{}}`, '{'},
 		{` { "error" : "x" } `, '"'},
@@ -24,9 +30,22 @@ func TestTopLevel(t *testing.T) {
 		{``, 0},
 	}
 	for _, tt := range tests {
-		got, ok := topLevel([]byte(tt.body), "error")
-		if ok != (tt.want != 0) || got != tt.want {
-			t.Errorf("topLevel(%s) = %q, %v; want %q", tt.body, got, ok, tt.want)
+		s := scanTop([]byte(tt.body), "error", '{')
+		var got byte
+		if len(s.env) > 0 {
+			got = s.env[0]
 		}
+		if got != tt.want {
+			t.Errorf("scanTop(%s).env starts %q; want %q", tt.body, got, tt.want)
+		}
+	}
+	// The other members, with the envelope's key absent.
+	s := scanTop([]byte(`{"ok":false,"data":{"a":null},"errors":[{"message":"m"}],"extensions":{}}`), "error", '{')
+	got := []string{string(s.ok), string(s.data), string(s.errors)}
+	if diff := cmp.Diff([]string{"false", `{"a":null}`, `[{"message":"m"}]`}, got); diff != "" || s.other {
+		t.Errorf("spans (-want +got):\n%s\nother %v", diff, s.other)
+	}
+	if s := scanTop([]byte(`{"errors":[],"id":1}`), "error", '{'); !s.other {
+		t.Error("a member besides data, errors and extensions is not recorded")
 	}
 }

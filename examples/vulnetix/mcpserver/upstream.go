@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/retry"
 )
 
@@ -250,17 +251,15 @@ func subject(path string) string {
 }
 
 // resetTime is the daily quota's reset: X-RateLimit-Reset in epoch seconds
-// (or seconds from now when small), else the next UTC midnight.
+// (or seconds from now when small), else the next UTC midnight. A reset in
+// the past, more than a year away, or too large to count is no reset.
 func resetTime(h http.Header, now func() time.Time) time.Time {
 	t := time.Now()
 	if now != nil {
 		t = now()
 	}
-	if v, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-RateLimit-Reset")), 10, 64); err == nil && v >= 0 {
-		if v >= 1e9 {
-			return time.Unix(v, 0).UTC()
-		}
-		return t.Add(time.Duration(v) * time.Second).UTC().Truncate(time.Second)
+	if d, ok := ratelimit.ParseReset(h.Get("X-RateLimit-Reset"), ratelimit.ResetAuto, t); ok {
+		return t.Add(d).UTC().Truncate(time.Second)
 	}
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, time.UTC)
