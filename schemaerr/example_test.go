@@ -123,15 +123,17 @@ func ExampleSuggest() {
 	//  false
 }
 
-// Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time.
+// Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time,
+// naming the module whose engine runs it (see WithPatterns). A pattern that needs the u flag is
+// printed with it, as JavaScript prints the RegExp.
 func ExampleCompile_pattern() {
 	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`))
 	fmt.Println(err)
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`))
 	fmt.Println(schemaerr.Text("t", s.Validate(json.RawMessage(`{"id":"abc"}`))))
 	// Output:
-	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine
-	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/ at id
+	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine; to run it, import github.com/mcperr/mcperr/ecmaregexp and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})
+	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/u at id
 }
 
 // Arguments over a limit are refused before validation, in the SDK's words for its

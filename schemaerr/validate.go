@@ -227,6 +227,9 @@ func (ev *evaluator) eval(n *node, vi int32) {
 	for _, x := range n.allOf {
 		ev.eval(x, vi)
 	}
+	if k == kString && len(n.allOf) > 0 {
+		ev.assert(n, vi)
+	}
 	if n.nullable != nil {
 		if k != kNull {
 			ev.eval(n.nullable, vi)
@@ -315,6 +318,9 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 	if !ev.fail(false) {
 		msg := n.msg.typ[k]
 		if k == kNumber {
+			if n.record {
+				name = "record"
+			}
 			msg = "Invalid input: expected " + name + ", received " + ev.receivedName(vi)
 		}
 		ev.add(n, CodeInvalidType, "type", msg)
@@ -411,13 +417,12 @@ func (ev *evaluator) number(n *node, f float64) {
 	}
 }
 
+// isMultiple is zod's floatSafeRemainder(f, m) == 0: the quotient is within 4 x 2^-52 (relative,
+// at least absolute) of the integer JavaScript's Math.round gives.
 func isMultiple(f, m float64) bool {
 	q := f / m
-	if math.IsInf(q, 0) || math.IsNaN(q) {
-		return false
-	}
-	r := math.Abs(q - math.Round(q))
-	return r <= 1e-9*math.Max(1, math.Abs(q))
+	r := math.Floor(q + 0.5)
+	return math.Abs(q-r) < 4*0x1p-52*math.Max(math.Abs(q), 1)
 }
 
 func (ev *evaluator) str(n *node, vi int32) {
@@ -428,20 +433,29 @@ func (ev *evaluator) str(n *node, vi int32) {
 		v := &ev.d.vals[vi]
 		var ok bool
 		if re, isECMA := n.pattern.(*ecmaRegexp); isECMA && !v.esc {
-			ok = re.re.Match(ev.d.data[v.s:v.e])
+			ok = re.match(ev.d.data[v.s:v.e])
 		} else {
 			ok = n.pattern.MatchString(ev.d.str(v))
 		}
 		if !ok && !ev.fail(true) {
 			check := "pattern"
-			if n.format != "" {
+			if n.word != "" {
 				check = "format"
 			}
 			ev.add(n, CodeInvalidFormat, check, n.msg.pattern)
 		}
-	} else if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
+	}
+	if len(n.allOf) == 0 {
+		ev.assert(n, vi)
+	}
+}
+
+// assert runs a format zod checks without a pattern (url, jwt). zod's format check comes after
+// its pattern checks, which a schema with several patterns lists in allOf.
+func (ev *evaluator) assert(n *node, vi int32) {
+	if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
 		if !ev.fail(true) {
-			ev.add(n, CodeInvalidFormat, "format", n.msg.pattern)
+			ev.add(n, CodeInvalidFormat, "format", n.msg.format)
 		}
 	}
 }
@@ -527,6 +541,10 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 }
 
 func (ev *evaluator) object(n *node, vi int32) {
+	if n.record {
+		ev.record(n, vi)
+		return
+	}
 	d := ev.d
 	np := len(n.props)
 	var slotsBuf [16]int32
@@ -643,6 +661,13 @@ func (ev *evaluator) object(n *node, vi int32) {
 		}
 	}
 
+	ev.unrecognized(n, unrec)
+}
+
+// unrecognized reports the keys a strict object or an enum-keyed record does not know, as one
+// issue after the object's others.
+func (ev *evaluator) unrecognized(n *node, unrec []int32) {
+	d := ev.d
 	if len(unrec) > 0 && !ev.fail(true) {
 		keys := make([]string, len(unrec))
 		var b strings.Builder
@@ -663,6 +688,68 @@ func (ev *evaluator) object(n *node, vi int32) {
 		ev.add(n, CodeUnrecognizedKeys, "additionalProperties", b.String())
 		ev.issues[len(ev.issues)-1].Keys = keys
 	}
+}
+
+// record applies zod's z.record. Keyed by an enum, it walks the enum's keys in order, a missing
+// key's value being undefined, and reports the keys outside the enum as unrecognized. Otherwise
+// it walks the arguments' keys: a key the key schema refuses is "Invalid key in record" and its
+// value goes unchecked.
+func (ev *evaluator) record(n *node, vi int32) {
+	d := ev.d
+	var ms []int32
+	if d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = d.vals[m].next {
+			ms = append(ms, m)
+		}
+		ms = ev.dedupe(ms)
+	}
+	var unrec []int32
+	if n.recordKeys != nil {
+		for _, key := range n.recordKeys {
+			m := int32(-1)
+			for _, x := range ms {
+				if d.key(&d.vals[x]) == key {
+					m = x
+				}
+			}
+			if n.additional != nil {
+				ev.pushKey(key)
+				ev.eval(n.additional, m)
+				ev.pop()
+			}
+		}
+		for _, m := range ms {
+			if !slices.Contains(n.recordKeys, d.key(&d.vals[m])) {
+				unrec = append(unrec, m)
+			}
+		}
+	} else {
+		for _, m := range ms {
+			mv := d.vals[m]
+			tmp := int32(len(d.vals))
+			d.vals = append(d.vals, value{kind: kString, s: mv.ks, e: mv.ke, esc: mv.kesc, next: -1})
+			failed, _ := ev.probe(n.propNames, tmp)
+			d.vals = d.vals[:tmp]
+			switch {
+			case failed && n.keyEnum:
+				unrec = append(unrec, m)
+			case failed:
+				if !ev.fail(false) {
+					ev.pushMember(m)
+					ev.add(n, CodeInvalidKey, "propertyNames", "Invalid key in record")
+					ev.pop()
+				}
+			case n.additional != nil:
+				ev.pushMember(m)
+				ev.eval(n.additional, m)
+				ev.pop()
+			}
+		}
+	}
+	if n.minProps >= 0 || n.maxProps >= 0 {
+		ev.lengths(n, "object", "properties", len(ms), n.minProps, n.maxProps)
+	}
+	ev.unrecognized(n, unrec)
 }
 
 // missing reports a required property that is absent: zod parses undefined with the property's
