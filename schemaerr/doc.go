@@ -31,7 +31,8 @@
 //
 // Each JSON Schema keyword is read as the zod schema that publishes it would read it:
 //
-//	type: integer                 z.number().int(): a fraction is "Invalid input: expected int, received number" and nothing else;
+//	type: integer                 z.number().int(): a fraction is "Invalid input: expected int, received number" and nothing else
+//	                              (an array holding it, at any depth, skips its minItems check);
 //	                              beyond ±9007199254740991, "Too big: expected int to be <=9007199254740991" and then the bounds
 //	minimum, exclusiveMaximum...  "Too small: expected number to be >=1", "Too big: expected number to be <100"
 //	minLength, maxLength          counted in code points: "Too small: expected string to have >=3 characters"

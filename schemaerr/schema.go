@@ -463,15 +463,6 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 		slices.SortFunc(n.patternProp, func(a, b patternProp) int { return strings.Compare(a.re.String(), b.re.String()) })
 	}
 	n.propNames = b.build(s.PropertyNames)
-	if n.propNames != nil && len(n.props) == 0 && len(n.patternProp) == 0 {
-		n.record = true
-		if keys, ok := stringEnum(n.propNames); ok {
-			n.keyEnum = true
-			if len(n.required) > 0 && len(n.required) == len(keys) {
-				n.recordKeys = keys
-			}
-		}
-	}
 	n.minProps, n.maxProps = intOr(s.MinProperties), intOr(s.MaxProperties)
 	dep := s.DependentRequired
 	if dep == nil && len(s.Dependencies) > 0 {
@@ -494,7 +485,31 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 		n.depReq = append(n.depReq, depReq{if_: k, then: v})
 	}
 	slices.SortFunc(n.depReq, func(a, b depReq) int { return strings.Compare(a.if_, b.if_) })
+	n.recognizeRecord()
 	return n
+}
+
+// recognizeRecord marks the object schema zod publishes for z.record: propertyNames, a value
+// schema in additionalProperties, and no properties; keyed by an enum, required lists every key
+// (z.partialRecord: none).
+func (n *node) recognizeRecord() {
+	if n.propNames == nil || len(n.props) > 0 || len(n.patternProp) > 0 || n.strict ||
+		len(n.depReq) > 0 || len(n.depSchemas) > 0 {
+		return
+	}
+	keys, isEnum := stringEnum(n.propNames)
+	switch {
+	case isEnum && len(n.required) == len(keys):
+		for i, k := range keys {
+			if n.required[i] != k {
+				return
+			}
+		}
+		n.recordKeys = keys
+	case len(n.required) > 0:
+		return
+	}
+	n.record, n.keyEnum = true, isEnum
 }
 
 // stringEnum is the values of a schema that is an enum of strings.

@@ -85,6 +85,9 @@ type evaluator struct {
 	quit    bool // check mode that stops at the first failure
 	nfail   int
 	aborted bool
+	// explicit counts zod's explicitly aborting issues (a non-integer for an int): they skip
+	// the length checks of every array that holds them
+	explicit int
 	issues  []Issue
 	path    []pathSeg
 	arena   []any
@@ -160,11 +163,11 @@ func (ev *evaluator) pop() {
 
 // probe evaluates in check mode and reports whether n failed and whether a failure aborts.
 func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
-	full, quit, nfail, ab := ev.full, ev.quit, ev.nfail, ev.aborted
+	full, quit, nfail, ab, ex := ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit
 	ev.full, ev.quit, ev.nfail, ev.aborted = false, false, 0, false
 	ev.eval(n, vi)
 	failed, aborted = ev.nfail > 0, ev.aborted
-	ev.full, ev.quit, ev.nfail, ev.aborted = full, quit, nfail, ab
+	ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit = full, quit, nfail, ab, ex
 	return failed, aborted
 }
 
@@ -297,6 +300,7 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 			ok = true
 		case t&tInteger != 0:
 			if f != math.Trunc(f) {
+				ev.explicit++
 				if !ev.fail(false) {
 					ev.add(n, CodeInvalidType, "int", "Invalid input: expected int, received number")
 				}
@@ -474,6 +478,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 		}
 		return false
 	}
+	explicit := ev.explicit
 	if count > 0 && (len(n.prefix) > 0 || n.items != nil) {
 		i := 0
 		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
@@ -489,7 +494,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 			i++
 		}
 	}
-	if n.minItems >= 0 && count < n.minItems {
+	if n.minItems >= 0 && count < n.minItems && ev.explicit == explicit {
 		if !ev.fail(true) {
 			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
 		}

@@ -156,4 +156,14 @@ server.registerTool('d_multiple', {
   },
 }, echo);
 
+server.registerTool('d_int_arrays', {
+  description: "a non-integer for an int aborts explicitly: the arrays holding it skip their length checks",
+  inputSchema: {
+    ints: z.array(z.number().int()).min(2).optional(),
+    mixed: z.array(z.union([z.number().int(), z.boolean()])).min(2).optional(),
+    nested: z.array(z.object({ n: z.number().int() })).min(2).optional(),
+    strs: z.array(z.string()).min(2).optional(),
+  },
+}, echo);
+
 await server.connect(new StdioServerTransport());

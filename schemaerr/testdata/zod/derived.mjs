@@ -182,6 +182,11 @@ cases.push(
   ['multipleOf 7 given 1e15+1', 'd_multiple', { m7: 1e15 + 1 }],
   ['multipleOf 0.1 given 0.3', 'd_multiple', { tenth: 0.3 }],
   ['multipleOf 0.1 given 0.35', 'd_multiple', { tenth: 0.35 }],
+  ['int array too short with a fraction', 'd_int_arrays', { ints: [1.5] }],
+  ['int array too short with a string', 'd_int_arrays', { ints: ['x'] }],
+  ['union array too short with a fraction', 'd_int_arrays', { mixed: [1.5] }],
+  ['object array too short with a fraction inside', 'd_int_arrays', { nested: [{ n: 1.5 }] }],
+  ['string array too short with a number', 'd_int_arrays', { strs: [1] }],
 );
 
 
