@@ -88,9 +88,9 @@ type evaluator struct {
 	// explicit counts zod's explicitly aborting issues (a non-integer for an int): they skip
 	// the length checks of every array that holds them
 	explicit int
-	issues  []Issue
-	path    []pathSeg
-	arena   []any
+	issues   []Issue
+	path     []pathSeg
+	arena    []any
 }
 
 type pathSeg struct {
