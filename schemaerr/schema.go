@@ -129,10 +129,7 @@ func (n *node) prepare() {
 	if n.enum != nil {
 		m.enum = enumMessage(n.enum)
 	}
-	if name := expectedName(n.types); name != "" {
-		if name == "object" && n.record {
-			name = "record"
-		}
+	if name := n.typeName(expectedName(n.types)); name != "" {
 		for k := range m.typ {
 			m.typ[k] = "Invalid input: expected " + name + ", received " + received[k]
 		}
@@ -167,6 +164,17 @@ func (n *node) prepare() {
 			m.pattern = m.format
 		}
 	}
+}
+
+// typeName is zod's name for the type n wants, given the JSON type's: a record or a tuple says so.
+func (n *node) typeName(name string) string {
+	switch {
+	case name == "object" && n.record:
+		return "record"
+	case name == "array" && len(n.prefix) > 0:
+		return "tuple"
+	}
+	return name
 }
 
 // lengthMessages are zod's texts for a length below min and above max; equal bounds are zod's

@@ -239,8 +239,14 @@ func TestSemantics(t *testing.T) {
 		name, schema, args string
 		want               []string
 	}{
+		// a zod tuple checks the items of an array too long for it
 		{"2020-12 is the default draft: prefixItems", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":false}}}`,
-			`{"p":[1,2]}`, []string{"Too big: expected array to have <=1 items at p"}},
+			`{"p":[1,2]}`, []string{"Too big: expected array to have <=1 items at p", "Invalid input: expected string, received number at p[0]"}},
+		// and refuses one too short alone
+		{"tuple too short", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"minItems":2}}}`,
+			`{"p":[1]}`, []string{"Too small: expected array to have >=2 items at p"}},
+		{"tuple of the wrong type", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}]}}}`,
+			`{"p":1}`, []string{"Invalid input: expected tuple, received number at p"}},
 		{"2020-12 prefixItems element", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}]}}}`,
 			`{"p":["a","b"]}`, []string{"Invalid input: expected number, received string at p[1]"}},
 		{"$ref into $defs", `{"$defs":{"n":{"type":"number","maximum":3}},"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"b":{"$ref":"#/$defs/n"}}}`,

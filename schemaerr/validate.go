@@ -2,6 +2,7 @@ package schemaerr
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -322,17 +323,14 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 	if !ev.fail(false) {
 		msg := n.msg.typ[k]
 		if k == kNumber {
-			if n.record {
-				name = "record"
-			}
-			msg = "Invalid input: expected " + name + ", received " + ev.receivedName(vi)
+			msg = "Invalid input: expected " + n.typeName(name) + ", received " + ev.receivedName(vi)
 		}
 		ev.add(n, CodeInvalidType, "type", msg)
 	}
 	switch {
 	case k == kArray && t&^tNull == tString:
 		ev.lengths(n, "array", "items", int(ev.d.vals[vi].n), n.minLen, n.maxLen)
-	case k == kString && t&^tNull == tArray:
+	case k == kString && t&^tNull == tArray && len(n.prefix) == 0: // a tuple has no length checks
 		ev.lengths(n, "string", "characters", ev.d.runeLen(&ev.d.vals[vi]), n.minItems, n.maxItems)
 	}
 	return false
@@ -472,11 +470,21 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 	if n.noMoreItems && (max < 0 || len(n.prefix) < max) {
 		max = len(n.prefix)
 	}
+	// a zod tuple refuses a short array alone, and checks the items of a long one
+	tuple := len(n.prefix) > 0
+	if tuple && n.minItems >= 0 && count < n.minItems {
+		if !ev.fail(false) {
+			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
+		}
+		return false
+	}
 	if max >= 0 && count > max {
 		if !ev.fail(false) {
 			ev.add(n, CodeTooBig, "max", n.msg.maxItems)
 		}
-		return false
+		if !tuple {
+			return false
+		}
 	}
 	explicit := ev.explicit
 	if count > 0 && (len(n.prefix) > 0 || n.items != nil) {
@@ -494,7 +502,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 			i++
 		}
 	}
-	if n.minItems >= 0 && count < n.minItems && ev.explicit == explicit {
+	if !tuple && n.minItems >= 0 && count < n.minItems && ev.explicit == explicit {
 		if !ev.fail(true) {
 			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
 		}
@@ -818,11 +826,14 @@ func (ev *evaluator) countKeys(vi int32) int {
 }
 
 // dedupe keeps the first member of each key, as a JavaScript object keeps a repeated key at its
-// first position, but points it at the last value, as JSON.parse does.
+// first position, but points it at the last value, as JSON.parse does; and it orders the members
+// as a JavaScript object lists its keys: array indices ("0", "10") first, ascending, then the
+// others as written.
 func (ev *evaluator) dedupe(ms []int32) []int32 {
 	d := ev.d
 	out := ms[:0:0]
 	pos := map[string]int{}
+	indices := false
 	for _, m := range ms {
 		k := d.key(&d.vals[m])
 		if i, ok := pos[k]; ok {
@@ -831,8 +842,39 @@ func (ev *evaluator) dedupe(ms []int32) []int32 {
 		}
 		pos[k] = len(out)
 		out = append(out, m)
+		if _, ok := arrayIndex(k); ok {
+			indices = true
+		}
+	}
+	if indices {
+		slices.SortStableFunc(out, func(a, b int32) int {
+			x, xok := arrayIndex(d.key(&d.vals[a]))
+			y, yok := arrayIndex(d.key(&d.vals[b]))
+			switch {
+			case xok && yok:
+				return cmp.Compare(x, y)
+			case xok:
+				return -1
+			case yok:
+				return 1
+			}
+			return 0
+		})
 	}
 	return out
+}
+
+// arrayIndex reports whether a key is a JavaScript array index (a canonical integer below
+// 2^32-1), which an object lists before its other keys.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || k != "0" && k[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n >= 1<<32-1 {
+		return 0, false
+	}
+	return n, true
 }
 
 // union applies zod's union rule: the value passes if a branch passes; otherwise, when exactly

@@ -166,4 +166,12 @@ server.registerTool('d_int_arrays', {
   },
 }, echo);
 
+server.registerTool('d_tuples', {
+  description: 'a tuple refuses a short array alone and checks the items of a long one',
+  inputSchema: {
+    pair: z.tuple([z.string().max(1), z.number()]).optional(),
+    opt: z.tuple([z.string(), z.number().optional()]).optional(),
+  },
+}, echo);
+
 await server.connect(new StdioServerTransport());

@@ -187,6 +187,11 @@ cases.push(
   ['union array too short with a fraction', 'd_int_arrays', { mixed: [1.5] }],
   ['object array too short with a fraction inside', 'd_int_arrays', { nested: [{ n: 1.5 }] }],
   ['string array too short with a number', 'd_int_arrays', { strs: [1] }],
+  ['tuple given a string', 'd_tuples', { pair: 'x' }],
+  ['tuple too short: that alone', 'd_tuples', { pair: ['ab'] }],
+  ['tuple too long: that, then its items', 'd_tuples', { pair: ['ab', 'x', 2] }],
+  ['tuple with an optional item left out', 'd_tuples', { opt: ['a'] }],
+  ['tuple with an optional item, empty', 'd_tuples', { opt: [] }],
 );
 
 
@@ -196,6 +201,10 @@ const dupKeys = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"nam
 cases.push(['number given 1e400 (Infinity)', null, null, infinity]);
 cases.push(['int given -1e400 (-Infinity)', null, null, intInfinity]);
 cases.push(['strict with a repeated unknown key', null, null, dupKeys]);
+const indexKeys = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_strict","arguments":{"name":"n","zz":1,"10":1,"2":1}}}';
+const indexRecord = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_records","arguments":{"counts":{"b":"x","7":"y"}}}}';
+cases.push(['strict: unknown keys that are array indices come first, ascending', null, null, indexKeys]);
+cases.push(['record: keys that are array indices come first', null, null, indexRecord]);
 
 await run({}, cases);
 await run({ MAX_ELEMENTS: '5' }, [

@@ -131,7 +131,32 @@ function genNumber() {
   return { zod: n, valid: () => valid, near: () => pick(near), numeric: true };
 }
 
+// zod's other string formats, each with strings near it
+const formats = [
+  [() => z.iso.datetime(), ['2024-01-01T00:00:00Z', '2024-01-01', '2024-13-01T00:00:00Z', 'x']],
+  [() => z.iso.date(), ['2024-01-01', '2024-02-30', '01/02/2024']],
+  [() => z.ipv4(), ['127.0.0.1', '256.0.0.1', '::1']],
+  [() => z.ipv6(), ['::1', '127.0.0.1', '2001:db8::1']],
+  [() => z.base64(), ['aGVsbG8=', 'aGVsbG8', '!!']],
+  [() => z.cuid(), ['cjld2cjxh0000qzrmn831i7rn', 'x']],
+  [() => z.ulid(), ['01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x']],
+  [() => z.nanoid(), ['V1StGXR8_Z5jdHi6B-myT', 'short']],
+  [() => z.e164(), ['+14155552671', '4155552671']],
+  [() => z.guid(), ['550e8400-e29b-41d4-a716-446655440000', 'x']],
+];
+
+function genFormat() {
+  const [mk, near] = pick(formats);
+  let s = mk();
+  if (chance(0.08)) { s = s.max(int(5, 30)); undec('check order'); }
+  return { zod: s, valid: () => near[0], near: () => pick([...near, '', 5, null]) };
+}
+
 function genLeaf(depth) {
+  if (chance(0.06)) return genFormat();
+  if (chance(0.04)) { const vs = pick([['a', 'b'], [1, 2, 3], ['x', 1, true]]); return { zod: z.literal(vs), valid: () => vs[0], near: () => pick([...vs, 'c', 4, false, null]) }; }
+  if (chance(0.04)) { const n = pick([z.number().positive(), z.number().nonnegative(), z.number().negative(), z.int().positive(), z.number().int().min(-5).max(5)]); return { zod: n, valid: () => 1, near: () => pick([0, -1, 1, 1.5, -0.5, 6, -6, '1', null]) }; }
+  if (chance(0.03)) { const s = z.string().nonempty(); return { zod: s, valid: () => 'x', near: () => pick(['', 'x', 1]) }; }
   switch (int(0, 9)) {
     case 0: case 1: case 2: return genString();
     case 3: case 4: return genNumber();
@@ -143,6 +168,20 @@ function genLeaf(depth) {
 }
 
 function genComposite(depth) {
+  if (chance(0.12)) {
+    // a union of objects, strict or not: zod's union reports the one branch that failed without aborting
+    const a = genObject(depth), b = genObject(depth);
+    return { zod: z.union([a.zod, b.zod]), valid: () => a.valid(), near: () => (chance(0.5) ? a : b).near() };
+  }
+  if (chance(0.06)) {
+    const xs = [genLeaf(depth), genLeaf(depth)];
+    return { zod: z.tuple(xs.map((x) => x.zod)), valid: () => { const v = xs.map((x) => x.valid()); return v.includes(undefined) ? undefined : v; }, near: () => pick([xs.map((x) => x.near()), [xs[0].valid()], [], [xs[0].valid(), xs[1].valid(), 1], 'x']) };
+  }
+  if (chance(0.05)) {
+    const v = genLeaf(depth);
+    const zr = z.record(z.string().min(2), v.zod);
+    return { zod: zr, valid: () => (v.valid() === undefined ? undefined : { ab: v.valid() }), near: () => { const o = {}; for (const k of shuffle(['a', 'ab', 'abc', '']).slice(0, int(0, 3))) o[k] = chance(0.6) ? v.valid() : v.near(); return o; } };
+  }
   switch (int(0, 6)) {
     case 0: {
       const el = genLeaf(depth);
@@ -262,6 +301,7 @@ function genTool(i) {
       if (v[k] === undefined) delete v[k];
     }
     if (chance(0.08)) v[pick(['extra', 'zz'])] = 1;
+    if (chance(0.03)) { v['10'] = 1; v['2'] = 1; }
     args.push(v);
   }
   return { name: `t${seed}_${i}`, input, args, undecidable };
