@@ -157,6 +157,9 @@ function genLeaf(depth) {
   if (chance(0.04)) { const vs = pick([['a', 'b'], [1, 2, 3], ['x', 1, true]]); return { zod: z.literal(vs), valid: () => vs[0], near: () => pick([...vs, 'c', 4, false, null]) }; }
   if (chance(0.04)) { const n = pick([z.number().positive(), z.number().nonnegative(), z.number().negative(), z.int().positive(), z.number().int().min(-5).max(5)]); return { zod: n, valid: () => 1, near: () => pick([0, -1, 1, 1.5, -0.5, 6, -6, '1', null]) }; }
   if (chance(0.03)) { const s = z.string().nonempty(); return { zod: s, valid: () => 'x', near: () => pick(['', 'x', 1]) }; }
+  if (chance(0.03)) { const a = pick([z.any(), z.unknown()]); return { zod: a, valid: () => 1, near: () => pick([null, 'x', [], undefined]) }; }
+  if (chance(0.03)) { const vs = pick([['a', 'b'], ['on', 'off', 'auto']]); return { zod: z.union(vs.map((v) => z.literal(v))), valid: () => vs[0], near: () => pick([...vs, 'x', 1, null]) }; }
+  if (chance(0.03)) { const el = genString(); return { zod: z.array(el.zod).nonempty(), valid: () => [el.valid()], near: () => pick([[], [el.near()], 'x']) }; }
   switch (int(0, 9)) {
     case 0: case 1: case 2: return genString();
     case 3: case 4: return genNumber();
@@ -257,8 +260,9 @@ function genObject(depth, fixed = {}, fixedValid = {}) {
     shape[name] = gens[name].zod;
   }
   let o = z.object(shape);
-  const strict = chance(0.3);
-  if (strict) o = o.strict();
+  const mode = R();
+  if (mode < 0.3) o = o.strict();
+  else if (mode < 0.38) o = o.passthrough();
   return {
     zod: o,
     valid: () => { const v = { ...fixedValid }; for (const [k, g] of Object.entries(gens)) { const x = g.valid(); if (x === undefined) return undefined; v[k] = x; } return v; },
