@@ -53,15 +53,50 @@ func (e Engine) Compile(pattern string, unicode bool) (schemaerr.Matcher, error)
 	if re.MatchTimeout <= 0 {
 		re.MatchTimeout = DefaultTimeout
 	}
-	return matcher{re}, nil
+	return matcher{re: re, units: !unicode}, nil
 }
 
-type matcher struct{ re *regexp2.Regexp }
+type matcher struct {
+	re    *regexp2.Regexp
+	units bool // no u flag: match UTF-16 code units
+}
 
-// MatchRunes reports whether the pattern matches in s; a timeout is no match.
-func (m matcher) MatchRunes(s []rune) bool {
-	ok, err := m.re.MatchRunes(s)
+// MatchString reports whether the pattern matches in s as JavaScript's test does; a timeout is
+// no match. Without the u flag a string with a character beyond U+FFFF is matched as its UTF-16
+// code units (each a rune); other strings have one unit per code point and match as they are.
+func (m matcher) MatchString(s string) bool {
+	var ok bool
+	var err error
+	if m.units && hasAstral(s) {
+		ok, err = m.re.MatchRunes(utf16Runes(s))
+	} else {
+		ok, err = m.re.MatchString(s)
+	}
 	return ok && err == nil
+}
+
+// hasAstral reports whether s has a character beyond U+FFFF (four bytes in UTF-8).
+func hasAstral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xf0 {
+			return true
+		}
+	}
+	return false
+}
+
+// utf16Runes is s with each character beyond U+FFFF as its two surrogates.
+func utf16Runes(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for _, c := range s {
+		if c > 0xffff {
+			hi, lo := utf16.EncodeRune(c)
+			out = append(out, hi, lo)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // surrogateEscapes writes each character beyond U+FFFF of a pattern without the u flag as the

@@ -278,7 +278,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 				if err != nil {
 					return &unsupported{src: src, err: &PatternError{Pattern: src, Reason: "the ECMAScript engine cannot compile it: " + err.Error()}}, nil
 				}
-				return &engineRegexp{src: src, m: m, unicode: unicode}, nil
+				return &engineRegexp{src: src, m: m}, nil
 			}
 			return &unsupported{src: src, err: needsEngine(pe)}, nil
 		}
