@@ -34,7 +34,7 @@ const shuffle = (xs) => { const a = [...xs]; for (let i = a.length - 1; i > 0; i
 const plainNames = ['name', 'limit', 'query', 'tags', 'id', 'mode', 'count', 'filter', 'page', 'options', 'env', 'target', 'level', 'email', 'url', 'since', 'kind', 'value', 'items', 'labels'];
 const oddNames = ['first name', 'prénom', 'a[0]', '100%', 'say "hi"', '名前', 'x.y', 'key/path', 'tilde~', 'emoji😀', '%20', 'a b[c]'];
 const words = ['', 'a', 'ab', 'abc', 'hello', 'Hello', 'HELLO', 'sk-abc', 'sk-', 'abc.json', 'x.json', 'foo-bar', 'foo_bar', '123', '12345', 'a1b2', 'user@example.com', 'bad@', 'https://example.com/x', 'http://a b', 'ftp://x', 'mailto:x', 'not a url', '550e8400-e29b-41d4-a716-446655440000', '550e8400-e29b-41d4-a716-44665544000Z', 'Émile', 'émile', 'ÿ', '😀', '😀😀', 'a😀', '日本語', 'tab\there', 'line\nbreak', ' padded ', 'ZZZ', 'prod', 'dev', 'staging', 'low', 'mid', 'high', 'true', 'null'];
-const enumPools = [['asc', 'desc'], ['low', 'high'], ['low', 'mid', 'high'], ['prod', 'dev', 'staging'], ['a', 'b', 'c', 'd'], ['json', 'text'], ['GET', 'POST', 'PUT']];
+const enumPools = [['asc', 'desc'], ['low', 'high'], ['low', 'mid', 'high'], ['prod', 'dev', 'staging'], ['a', 'b', 'c', 'd'], ['json', 'text'], ['GET', 'POST', 'PUT'], ['say "hi"', 'back\\slash', 'é'], ['1', '2', '10']];
 // patterns MCP authors write, as [regex, strings near it]
 const patterns = [
   [/^[a-z]+$/, ['abc', 'ABC', 'a1', '']],
@@ -165,7 +165,7 @@ function genLeaf(depth) {
     case 3: case 4: return genNumber();
     case 5: return { zod: z.boolean(), valid: () => true, near: () => pick([true, false, 'true', 0, null]) };
     case 6: { const vs = pick(enumPools); return { zod: z.enum(vs), valid: () => vs[0], near: () => pick([...vs, 'x', vs[0].toUpperCase(), 1, null]) }; }
-    case 7: { const v = pick(['on', 'v1', 42, true, 0]); return { zod: z.literal(v), valid: () => v, near: () => pick([v, 'off', 43, false, null, String(v)]) }; }
+    case 7: { const v = pick(['on', 'v1', 42, true, 0, 'a"b', -1.5, false]); return { zod: z.literal(v), valid: () => v, near: () => pick([v, 'off', 43, false, null, String(v)]) }; }
     default: return depth > 0 ? genComposite(depth - 1) : genString();
   }
 }
@@ -227,7 +227,7 @@ function genComposite(depth) {
       return { zod: z.union([a.zod, b.zod]), valid: () => a.valid(), near: () => chance(0.5) ? a.near() : b.near() };
     }
     case 3: {
-      const tags = shuffle(['a', 'b', 'c', 'email', 'sms']).slice(0, int(2, 3));
+      const tags = shuffle(chance(0.8) ? ['a', 'b', 'c', 'email', 'sms'] : ['a"b', 1, 2, true]).slice(0, int(2, 3));
       const branches = tags.map((t) => genObject(depth, { kind: z.literal(t) }, { kind: t }));
       return {
         zod: z.discriminatedUnion('kind', branches.map((b) => b.zod)),
@@ -304,7 +304,7 @@ function genTool(i) {
       else if (r < 0.93) { /* missing */ } else v[k] = pick(['x', 1, null, [], {}, 1.5]);
       if (v[k] === undefined) delete v[k];
     }
-    if (chance(0.08)) v[pick(['extra', 'zz'])] = 1;
+    if (chance(0.08)) v[pick(['extra', 'zz', 'q"uote', 'new\nline'])] = 1;
     if (chance(0.03)) { v['10'] = 1; v['2'] = 1; }
     args.push(v);
   }
