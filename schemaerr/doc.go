@@ -40,13 +40,16 @@
 //	                              several patterns (allOf) are worded each as the check that wrote it: startsWith,
 //	                              endsWith, includes, zod's own format patterns, or a regex (printed /u when it needs the flag)
 //	minItems, maxItems            an array over its maximum gets that issue alone, its elements unchecked; equal bounds say "exactly"
+//	prefixItems (items: [...])    z.tuple: "expected tuple"; a short array gets "Too small" alone, a long one "Too big" and then
+//	                              its items are checked
 //	enum, const                   `Invalid option: expected one of "asc"|"desc"`, "Invalid input: expected true", whatever the type
 //	anyOf, oneOf                  "Invalid input", unless exactly one branch failed only with issues that do not abort
 //	                              (unknown keys, bounds, lengths): then that branch's issues
 //	oneOf of objects with a const z.discriminatedUnion: the property whose const tells the branches apart picks
 //	  property in each branch     one; else "Invalid discriminator value. Expected 'a' | 'b'" at that property
 //	required                      the property's own schema applied to undefined: "Invalid input: expected array, received undefined"
-//	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in input order
+//	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in the
+//	                              order a JavaScript object lists them: array indices ("2", "10") first, then as written
 //	propertyNames, no properties  z.record: "expected record"; keyed by an enum, the enum's keys in order (a missing one is
 //	                              undefined) and the others unrecognized; else a refused key is "Invalid key in record"
 //	                              and its value is not checked
