@@ -22,8 +22,9 @@ import (
 // undecidable lists what a JSON Schema cannot express: zod features whose published schema is
 // the same as another zod schema's that answers the same arguments with other text. Each has its
 // evidence in testdata/differential/undecidable.json (written by testdata/zod/undecidable.mjs),
-// which TestUndecidableEvidence checks; the differential test leaves cases that use them out of
-// its agreement rate.
+// which TestUndecidableEvidence checks. The generator marks a case with one of these names when
+// its answer depends on the feature (the same tool built without it answers otherwise); the
+// differential test leaves those cases out of its agreement rate.
 var undecidable = []string{
 	"refine",                  // a refinement runs code the schema does not carry
 	"custom message",          // a check's own message replaces zod's words

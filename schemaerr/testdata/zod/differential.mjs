@@ -1,8 +1,10 @@
 // Differential generator for schemaerr: random zod tool schemas of the kinds MCP authors write,
 // registered in the real @modelcontextprotocol/sdk (1.32.2, zod 4.6.7), called with random
 // near-valid arguments. Writes one JSON document: the tools' published input schemas and, per call,
-// the arguments and the SDK's answer. A case whose schema uses a zod feature a JSON Schema cannot
-// express (see undecidable.mjs) carries that feature's name in "undecidable".
+// the arguments and the SDK's answer. A case whose answer depends on a zod feature a JSON Schema
+// cannot express (see undecidable.mjs) carries that feature's name in "undecidable": the tool is
+// built a second time as its twin, with the feature replaced by the reading schemaerr takes, and
+// the case is undecidable when the twin publishes another schema or the SDK answers it otherwise.
 //
 //   node differential.mjs SEED TOOLS CALLS_PER_TOOL > out.json
 //
@@ -16,16 +18,15 @@ const seed = Number(process.argv[2] ?? 1);
 const ntools = Number(process.argv[3] ?? 50);
 const ncalls = Number(process.argv[4] ?? 10);
 
-// mulberry32: a small seeded PRNG, so a run is reproducible from its seed
-function rng(a) {
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const R = rng(seed * 7919 + 17);
+// mulberry32: a small seeded PRNG, so a run is reproducible from its seed; its state can be
+// rewound to build a tool's twin from the same draws
+let rstate = seed * 7919 + 17;
+const R = () => {
+  rstate |= 0; rstate = (rstate + 0x6d2b79f5) | 0;
+  let t = Math.imul(rstate ^ (rstate >>> 15), 1 | rstate);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const chance = (p) => R() < p;
 const int = (lo, hi) => lo + Math.floor(R() * (hi - lo + 1));
 const pick = (xs) => xs[Math.floor(R() * xs.length)];
@@ -59,8 +60,15 @@ const patterns = [
 ];
 const prefixes = ['sk-', 'https://', 'a.b', 'x[', '$'];
 
-let undecidable = null; // the first zod feature of the current tool no JSON Schema can express
-const undec = (name) => { if (!undecidable) undecidable = name; };
+// A tool that uses a zod feature no JSON Schema can express is built twice from the same draws:
+// as written, and as its twin, where each such feature is replaced by the reading schemaerr
+// takes (no refinement, no custom message, the canonical check order, ...). A case is
+// undecidable when the two publish the same schema and the SDK answers them differently; a
+// feature without a twin (twinless) makes every case of its tool undecidable.
+let undecidable = null; // the first such feature of the current tool
+let twinless = false;
+let twin = false; // building the twin
+const undec = (name, hasTwin = true) => { if (!undecidable) undecidable = name; if (!hasTwin) twinless = true; };
 
 // A generated schema: zod, a valid value (or undefined when none), and near-valid values.
 function genString() {
@@ -74,11 +82,11 @@ function genString() {
   else {
     if (min !== undefined) s = s.min(min);
     if (max !== undefined) s = s.max(max);
-    if (min !== undefined && min === max) undec('min equal max');
+    if (min !== undefined && min === max) { undec('min equal max'); if (twin) s = z.string().length(min); }
   }
   const fmt = chance(0.25) ? pick(['email', 'url', 'uuid']) : null;
   if (fmt) {
-    if (chance(0.03) && (min !== undefined || max !== undefined)) {
+    if (chance(0.03) && (min !== undefined || max !== undefined) && !twin) {
       // the format before the lengths: zod reports in check order, the schema cannot say it
       s = fmt === 'email' ? z.email() : fmt === 'url' ? z.url() : z.uuid();
       if (min !== undefined) s = s.min(min);
@@ -95,21 +103,24 @@ function genString() {
     switch (int(0, 3)) {
       case 0: {
         const [re, xs] = pick(patterns);
-        if (checks.includes(re)) undec('repeated check');
-        s = s.regex(re); near.push(...xs); checks.push(re);
-        if (re.flags.includes('i') || (re.flags.includes('u') && !/\\[pPu]\{/.test(re.source))) undec('regex flags');
-        if (fmt === 'url') undec('format overwritten');
+        const repeated = checks.includes(re);
+        const flagged = re.flags.includes('i') || (re.flags.includes('u') && !/\\[pPu]\{/.test(re.source));
+        if (repeated) undec('repeated check');
+        if (flagged) undec('regex flags');
+        if (!(twin && repeated)) s = s.regex(twin && flagged ? new RegExp(re.source) : re);
+        near.push(...xs); checks.push(re);
+        if (fmt === 'url') undec('format overwritten', false);
         break;
       }
-      case 1: { if (fmt === 'url') undec('format overwritten'); const p = pick(prefixes); s = s.startsWith(p); near.push(p + 'x', 'x' + p, p); valid = p + valid; break; }
-      case 2: { if (fmt === 'url') undec('format overwritten'); const p = pick(['.json', 'ed', ']', '%']); s = s.endsWith(p); near.push('x' + p, p + 'x'); valid = valid + p; break; }
-      case 3: { if (fmt === 'url') undec('format overwritten'); const p = pick(['@', 'abc', ' ', '-']); s = s.includes(p); near.push('x' + p + 'y', 'xy'); break; }
+      case 1: { if (fmt === 'url') undec('format overwritten', false); const p = pick(prefixes); s = s.startsWith(p); near.push(p + 'x', 'x' + p, p); valid = p + valid; break; }
+      case 2: { if (fmt === 'url') undec('format overwritten', false); const p = pick(['.json', 'ed', ']', '%']); s = s.endsWith(p); near.push('x' + p, p + 'x'); valid = valid + p; break; }
+      case 3: { if (fmt === 'url') undec('format overwritten', false); const p = pick(['@', 'abc', ' ', '-']); s = s.includes(p); near.push('x' + p + 'y', 'xy'); break; }
     }
   }
-  if (chance(0.004)) { s = s.trim(); undec('trim'); near.push(' x ', ' hello '); }
-  if (chance(0.004)) { s = s.toLowerCase(); undec('toLowerCase'); }
-  if (chance(0.004)) { s = s.refine((v) => v !== 'hello', { message: 'no hello' }); undec('refine'); }
-  if (chance(0.004)) { s = z.string().min(min ?? 2, { message: 'too short!' }); undec('custom message'); }
+  if (chance(0.004)) { if (!twin) s = s.trim(); undec('trim'); near.push(' x ', ' hello '); }
+  if (chance(0.004)) { if (!twin) s = s.toLowerCase(); undec('toLowerCase'); }
+  if (chance(0.004)) { if (!twin) s = s.refine((v) => v !== 'hello', { message: 'no hello' }); undec('refine'); }
+  if (chance(0.004)) { s = twin ? z.string().min(min ?? 2) : z.string().min(min ?? 2, { message: 'too short!' }); undec('custom message'); }
   if (min !== undefined) near.push('x'.repeat(Math.max(0, min - 1)), 'x'.repeat(min), '😀'.repeat(min), 'é'.repeat(Math.max(0, min - 1)));
   if (max !== undefined) near.push('x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(max), 'é'.repeat(max + 1));
   near.push(5, null, true, ['a'], {});
@@ -125,30 +136,31 @@ function genNumber() {
   if (chance(0.4)) { lo = pick([0, 1, -10, 0.5]); n = chance(0.7) ? n.min(lo) : n.gt(lo); near.push(lo, lo - 1, lo - 0.5, lo + 1); }
   if (chance(0.4)) { const hi = pick([10, 100, 168, 1000, 2.5]); n = chance(0.7) ? n.max(hi) : n.lt(hi); near.push(hi, hi + 1, hi + 0.5, hi - 1); }
   if (chance(0.15)) { const m = pick([3, 5, 0.5, 0.25, 0.1, 0.01, 7]); n = n.multipleOf(m); near.push(m * 3, m * 3 + 1, 1e9, 1e15 + 1, m * 1e8, 0.3, 0.7); }
-  if (chance(0.004)) { n = z.coerce.number(); undec('coerce'); }
-  if (chance(0.004)) { n = n.refine((v) => v !== 3); undec('refine'); }
+  if (chance(0.004)) { n = twin ? z.number() : z.coerce.number(); undec('coerce'); }
+  if (chance(0.004)) { if (!twin) n = n.refine((v) => v !== 3); undec('refine'); }
   const valid = isInt ? Math.max(lo, 0) + 1 : Math.max(lo, 0) + 1;
   return { zod: n, valid: () => valid, near: () => pick(near), numeric: true };
 }
 
 // zod's other string formats, each with strings near it
 const formats = [
-  [() => z.iso.datetime(), ['2024-01-01T00:00:00Z', '2024-01-01', '2024-13-01T00:00:00Z', 'x']],
-  [() => z.iso.date(), ['2024-01-01', '2024-02-30', '01/02/2024']],
-  [() => z.ipv4(), ['127.0.0.1', '256.0.0.1', '::1']],
-  [() => z.ipv6(), ['::1', '127.0.0.1', '2001:db8::1']],
-  [() => z.base64(), ['aGVsbG8=', 'aGVsbG8', '!!']],
-  [() => z.cuid(), ['cjld2cjxh0000qzrmn831i7rn', 'x']],
-  [() => z.ulid(), ['01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x']],
-  [() => z.nanoid(), ['V1StGXR8_Z5jdHi6B-myT', 'short']],
-  [() => z.e164(), ['+14155552671', '4155552671']],
-  [() => z.guid(), ['550e8400-e29b-41d4-a716-446655440000', 'x']],
+  [() => z.iso.datetime(), 'datetime', ['2024-01-01T00:00:00Z', '2024-01-01', '2024-13-01T00:00:00Z', 'x']],
+  [() => z.iso.date(), 'date', ['2024-01-01', '2024-02-30', '01/02/2024']],
+  [() => z.ipv4(), 'ipv4', ['127.0.0.1', '256.0.0.1', '::1']],
+  [() => z.ipv6(), 'ipv6', ['::1', '127.0.0.1', '2001:db8::1']],
+  [() => z.base64(), 'base64', ['aGVsbG8=', 'aGVsbG8', '!!']],
+  [() => z.cuid(), 'cuid', ['cjld2cjxh0000qzrmn831i7rn', 'x']],
+  [() => z.ulid(), 'ulid', ['01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x']],
+  [() => z.nanoid(), 'nanoid', ['V1StGXR8_Z5jdHi6B-myT', 'short']],
+  [() => z.e164(), 'e164', ['+14155552671', '4155552671']],
+  [() => z.guid(), 'guid', ['550e8400-e29b-41d4-a716-446655440000', 'x']],
 ];
 
 function genFormat() {
-  const [mk, near] = pick(formats);
+  const [mk, method, near] = pick(formats);
   let s = mk();
-  if (chance(0.08)) { s = s.max(int(5, 30)); undec('check order'); }
+  // the format schema is its own first check; the twin chains the length first, as schemaerr reads it
+  if (chance(0.08)) { const max = int(5, 30); s = twin ? z.string().max(max)[method]() : s.max(max); undec('check order'); }
   return { zod: s, valid: () => near[0], near: () => pick([...near, '', 5, null]) };
 }
 
@@ -192,7 +204,7 @@ function genComposite(depth) {
       const min = chance(0.4) ? int(0, 2) : undefined, max = chance(0.4) ? (chance(0.1) ? min ?? 1 : int((min ?? 0) + 1, (min ?? 0) + 3)) : undefined;
       if (min !== undefined) a = a.min(min);
       if (max !== undefined) a = a.max(max);
-      if (min !== undefined && min === max) undec('min equal max');
+      if (min !== undefined && min === max) { undec('min equal max'); if (twin) a = z.array(el.zod).length(min); }
       const n = Math.max(min ?? 1, 1);
       return {
         zod: a,
@@ -223,8 +235,10 @@ function genComposite(depth) {
     case 2: {
       const a = genLeaf(depth), b = genLeaf(depth);
       // zod publishes a union of two equal branches as one; its text is still the union's
-      try { if (JSON.stringify(z.toJSONSchema(a.zod)) === JSON.stringify(z.toJSONSchema(b.zod))) undec('union of equal branches'); } catch { }
-      return { zod: z.union([a.zod, b.zod]), valid: () => a.valid(), near: () => chance(0.5) ? a.near() : b.near() };
+      let equal = false;
+      try { equal = JSON.stringify(z.toJSONSchema(a.zod)) === JSON.stringify(z.toJSONSchema(b.zod)); } catch { }
+      if (equal) undec('union of equal branches');
+      return { zod: equal && twin ? a.zod : z.union([a.zod, b.zod]), valid: () => a.valid(), near: () => chance(0.5) ? a.near() : b.near() };
     }
     case 3: {
       const tags = shuffle(chance(0.8) ? ['a', 'b', 'c', 'email', 'sms'] : ['a"b', 1, 2, true]).slice(0, int(2, 3));
@@ -282,7 +296,23 @@ function genObject(depth, fixed = {}, fixedValid = {}) {
 }
 
 function genTool(i) {
+  const start = rstate;
+  twin = false;
+  const t = genToolOnce(i);
+  if (t.undecidable && !t.twinless) {
+    const end = rstate;
+    rstate = start;
+    twin = true;
+    t.twin = genToolOnce(i).input;
+    twin = false;
+    rstate = end;
+  }
+  return t;
+}
+
+function genToolOnce(i) {
   undecidable = null;
+  twinless = false;
   const n = int(1, 6);
   const shape = {};
   const gens = {};
@@ -308,7 +338,7 @@ function genTool(i) {
     if (chance(0.03)) { v['10'] = 1; v['2'] = 1; }
     args.push(v);
   }
-  return { name: `t${seed}_${i}`, input, args, undecidable };
+  return { name: `t${seed}_${i}`, input, args, undecidable, twinless };
 }
 
 const tools = [];
@@ -322,6 +352,7 @@ for (let b = 0; b < tools.length; b += batch) {
   for (const t of part) {
     try {
       server.registerTool(t.name, { inputSchema: t.input }, async () => ({ content: [{ type: 'text', text: 'OK' }] }));
+      if (t.twin) server.registerTool(t.name + '_twin', { inputSchema: t.twin }, async () => ({ content: [{ type: 'text', text: 'OK' }] }));
     } catch (e) {
       t.skip = String(e);
     }
@@ -343,6 +374,9 @@ for (let b = 0; b < tools.length; b += batch) {
   for (const t of part) {
     if (!published.has(t.name)) continue;
     out.tools[t.name] = published.get(t.name);
+    // the twin settles each case only if it publishes the very same schema
+    const twinName = t.name + '_twin';
+    const twinSame = t.twin && published.has(twinName) && JSON.stringify(published.get(twinName)) === JSON.stringify(published.get(t.name));
     const seen = new Set();
     for (const a of t.args) {
       const key = JSON.stringify(a);
@@ -352,7 +386,12 @@ for (let b = 0; b < tools.length; b += batch) {
       const text = res.content?.[0]?.text ?? '';
       const c = { tool: t.name, arguments: a, result: res.isError ? 'isError' : 'ok' };
       if (res.isError) c.text = text;
-      if (t.undecidable) c.undecidable = t.undecidable;
+      if (t.undecidable && !twinSame) c.undecidable = t.undecidable;
+      if (twinSame) {
+        const tw = await client.callTool({ name: twinName, arguments: JSON.parse(JSON.stringify(a)) });
+        const twText = tw.content?.[0]?.text ?? '';
+        if (!!tw.isError !== !!res.isError || twText.split(twinName).join(t.name) !== text) c.undecidable = t.undecidable;
+      }
       out.cases.push(c);
     }
   }
