@@ -222,7 +222,8 @@ const (
 )
 
 // PatternError is a pattern in a schema that cannot run on Go's regexp engine, such as one with
-// lookahead or a backreference.
+// lookahead or a backreference. Its Reason names the module whose engine runs it (ECMAModule,
+// through [WithPatterns]).
 type PatternError struct {
 	Pattern string // the pattern as the schema writes it
 	Reason  string
@@ -242,10 +243,9 @@ func needsEngine(pe *PatternError) *PatternError {
 // Compile compiles a tool's input schema (JSON Schema 2020-12, or the draft its $schema names:
 // draft-07, 2019-09, draft-06, draft-04; 2020-12 when $schema is absent). Patterns are ECMAScript
 // regular expressions, translated to Go's RE2; a pattern RE2 cannot run (lookaround,
-// backreferences) fails here with a *PatternError. References must stay inside the document: a
-// schema that loads another URL fails.
-//
-// Options: [WithPatterns] runs the patterns RE2 cannot through a full ECMAScript engine.
+// backreferences) fails here with a *PatternError, unless [WithPatterns] gives Compile an
+// ECMAScript engine to run it. References must stay inside the document: a schema that loads
+// another URL fails.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	var cfg config
 	for _, o := range opts {
