@@ -2,6 +2,7 @@ package ecmaregexp
 
 import (
 	"testing"
+	"time"
 
 	"github.com/mcperr/mcperr/schemaerr"
 )
@@ -32,3 +33,44 @@ func BenchmarkEngineValid(b *testing.B)   { benchValidate(b, benchEngineSchema, 
 func BenchmarkRE2Valid(b *testing.B)      { benchValidate(b, benchRE2Schema, benchValid, true) }
 func BenchmarkEngineInvalid(b *testing.B) { benchValidate(b, benchEngineSchema, benchInvalid, false) }
 func BenchmarkRE2Invalid(b *testing.B)    { benchValidate(b, benchRE2Schema, benchInvalid, false) }
+
+// BenchmarkEngineRatio interleaves batches of the engine's schema and RE2's on the same
+// arguments, so that both see the same machine load, and reports engine-valid-x and
+// engine-invalid-x: the engine's time over RE2's.
+func BenchmarkEngineRatio(b *testing.B) {
+	eng, err := schemaerr.Compile(benchEngineSchema, schemaerr.WithPatterns(Engine{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	re2, err := schemaerr.Compile(benchRE2Schema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const batch = 200
+	var tEngValid, tRE2Valid, tEngInvalid, tRE2Invalid time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		for range batch {
+			_ = re2.Validate(benchValid)
+		}
+		t1 := time.Now()
+		for range batch {
+			_ = eng.Validate(benchValid)
+		}
+		t2 := time.Now()
+		for range batch {
+			_ = schemaerr.Text("t", re2.Validate(benchInvalid))
+		}
+		t3 := time.Now()
+		for range batch {
+			_ = schemaerr.Text("t", eng.Validate(benchInvalid))
+		}
+		t4 := time.Now()
+		tRE2Valid += t1.Sub(t0)
+		tEngValid += t2.Sub(t1)
+		tRE2Invalid += t3.Sub(t2)
+		tEngInvalid += t4.Sub(t3)
+	}
+	b.ReportMetric(float64(tEngValid)/float64(tRE2Valid), "engine-valid-x")
+	b.ReportMetric(float64(tEngInvalid)/float64(tRE2Invalid), "engine-invalid-x")
+}
