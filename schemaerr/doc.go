@@ -9,8 +9,9 @@
 //	Too big: expected number to be <=100 at limit
 //
 // schemaerr produces that text byte for byte from the JSON Schema the SDK publishes for the zod
-// schema (testdata/golden holds 159 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
-// 4.6.7, and a test that captures them again). It also speaks a second dialect, the hint dialect,
+// schema (testdata/golden holds 192 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
+// 4.6.7, and a test that captures them again; a differential test registers random zod tool
+// schemas in the SDK and compares every answer a JSON Schema can decide, byte for byte). It also speaks a second dialect, the hint dialect,
 // for servers that refuse bad arguments with a JSON-RPC error carrying a machine code and a
 // did-you-mean instead.
 //
@@ -31,19 +32,29 @@
 //
 // Each JSON Schema keyword is read as the zod schema that publishes it would read it:
 //
-//	type: integer                 z.number().int(): a fraction is "Invalid input: expected int, received number" and nothing else;
+//	type: integer                 z.number().int(): a fraction is "Invalid input: expected int, received number" and nothing else
+//	                              (an array holding it, at any depth, skips its minItems check);
 //	                              beyond ±9007199254740991, "Too big: expected int to be <=9007199254740991" and then the bounds
 //	minimum, exclusiveMaximum...  "Too small: expected number to be >=1", "Too big: expected number to be <100"
 //	minLength, maxLength          counted in code points: "Too small: expected string to have >=3 characters"
-//	pattern                       "Invalid string: must match pattern /^[a-z]+$/" (with a format zod knows, "Invalid email address")
+//	pattern                       "Invalid string: must match pattern /^[a-z]+$/" (with a format zod knows, "Invalid email address");
+//	                              several patterns (allOf) are worded each as the check that wrote it: startsWith,
+//	                              endsWith, includes, zod's own format patterns, or a regex (printed /u when it needs the flag)
 //	minItems, maxItems            an array over its maximum gets that issue alone, its elements unchecked; equal bounds say "exactly"
+//	prefixItems (items: [...])    z.tuple: "expected tuple"; a short array gets "Too small" alone, a long one "Too big" and then
+//	                              its items are checked
 //	enum, const                   `Invalid option: expected one of "asc"|"desc"`, "Invalid input: expected true", whatever the type
 //	anyOf, oneOf                  "Invalid input", unless exactly one branch failed only with issues that do not abort
 //	                              (unknown keys, bounds, lengths): then that branch's issues
 //	oneOf of objects with a const z.discriminatedUnion: the property whose const tells the branches apart picks
 //	  property in each branch     one; else "Invalid discriminator value. Expected 'a' | 'b'" at that property
 //	required                      the property's own schema applied to undefined: "Invalid input: expected array, received undefined"
-//	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in input order
+//	additionalProperties: false   one "Unrecognized key: "a"" (or keys) issue after the object's other issues, keys in the
+//	                              order a JavaScript object lists them: array indices ("2", "10") first, then as written
+//	propertyNames, no properties  z.record: "expected record"; keyed by an enum, the enum's keys in order (a missing one is
+//	                              undefined) and the others unrecognized; else a refused key is "Invalid key in record"
+//	                              and its value is not checked
+//	multipleOf                    zod's tolerance: the quotient within 4 x 2^-52 (relative) of an integer
 //	other unknown keys            stripped, no issue
 //
 // Issues come in the order of the schema's properties as the schema writes them (not the input's
@@ -67,9 +78,12 @@
 // github.com/santhosh-tekuri/jsonschema/v6, which checks the schema against its metaschema and
 // resolves $ref; references must stay inside the document. Patterns are ECMAScript regular
 // expressions: \d, \s, \uXXXX, \u{...}, \p{Script=...}, [^] and the like are translated to Go's
-// RE2, and a pattern RE2 cannot run (lookahead, lookbehind, backreferences) fails Compile with a
-// *[PatternError] naming it, unless it comes with a format schemaerr checks in Go instead (zod's
-// ISO duration).
+// RE2. A pattern without the u flag (one with no \p{...} or \u{...}) matches UTF-16 code units as
+// in JavaScript: "^.$" refuses an emoji. A pattern RE2 cannot run (lookahead, lookbehind,
+// backreferences) fails Compile with a *[PatternError] naming it and the module that runs it,
+// unless it comes with a format schemaerr checks in Go instead (zod's ISO duration); importing
+// github.com/mcperr/mcperr/ecmaregexp and compiling with [WithPatterns] runs such patterns on a
+// full ECMAScript engine, with a match timeout.
 //
 // # Bad input
 //

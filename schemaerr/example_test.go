@@ -2,6 +2,7 @@ package schemaerr_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -124,15 +125,17 @@ func ExampleSuggest() {
 	//  false
 }
 
-// Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time.
+// Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time,
+// naming the module whose engine runs it (see WithPatterns). A pattern that needs the u flag is
+// printed with it, as JavaScript prints the RegExp.
 func ExampleCompile_pattern() {
 	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`))
 	fmt.Println(err)
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`))
 	fmt.Println(schemaerr.Text("t", s.Validate(json.RawMessage(`{"id":"abc"}`))))
 	// Output:
-	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine
-	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/ at id
+	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine; to run it, import github.com/mcperr/mcperr/ecmaregexp and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})
+	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/u at id
 }
 
 // Arguments over a limit are refused before validation, in the SDK's words for its
@@ -147,4 +150,39 @@ func ExampleSchema_limits() {
 	// Output:
 	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments contain more than the maximum of 5 elements
 	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments nest deeper than the maximum of 64 levels
+}
+
+// passwordRule stands in for the engine of github.com/mcperr/mcperr/ecmaregexp, which a program
+// passes instead (schemaerr.WithPatterns(ecmaregexp.Engine{})); it knows one pattern with
+// lookahead, so that the example stays inside this module.
+type passwordRule struct{}
+
+func (passwordRule) Compile(pattern string, unicode bool) (schemaerr.Matcher, error) {
+	if pattern != `^(?=.*[A-Z])(?=.*\d).{8,}$` {
+		return nil, fmt.Errorf("stand-in engine: %q unknown", pattern)
+	}
+	return passwordMatcher{}, nil
+}
+
+type passwordMatcher struct{}
+
+func (passwordMatcher) MatchString(s string) bool {
+	return strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(s, "0123456789") && len(s) >= 8
+}
+
+// A pattern RE2 cannot run compiles when Compile is given an ECMAScript engine.
+func ExampleWithPatterns() {
+	schema := []byte(`{"type":"object","properties":{"password":{"type":"string","pattern":"^(?=.*[A-Z])(?=.*\\d).{8,}$"}}}`)
+	_, err := schemaerr.Compile(schema)
+	var pe *schemaerr.PatternError
+	fmt.Println(errors.As(err, &pe))
+	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(passwordRule{}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(schemaerr.Text("signup", s.Validate(json.RawMessage(`{"password":"password1"}`))))
+	// Output:
+	// true
+	// MCP error -32602: Input validation error: Invalid arguments for tool signup: Invalid string: must match pattern /^(?=.*[A-Z])(?=.*\d).{8,}$/ at password
 }

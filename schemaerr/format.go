@@ -36,15 +36,16 @@ var zodFormats = map[string]string{
 	"mac":       "MAC address",
 }
 
-// formatMessage is zod's text for a string that fails the schema's pattern or format check.
-func formatMessage(n *node) string {
-	src := ""
-	if n.pattern != nil {
-		src = n.pattern.String()
-	}
-	switch n.format {
+// wordMessage is zod's text for a string that fails the check named word ("" for a regex,
+// "starts_with", "email", ...) whose pattern is src.
+func wordMessage(word, src string) string {
+	switch word {
 	case "":
-		return "Invalid string: must match pattern /" + jsSource(src) + "/"
+		flags := ""
+		if needsUnicode(src) {
+			flags = "u"
+		}
+		return "Invalid string: must match pattern /" + jsSource(src) + "/" + flags
 	case "starts_with":
 		if lit, ok := regexpLiteral(strings.TrimSuffix(strings.TrimPrefix(src, "^"), ".*")); ok {
 			return `Invalid string: must start with "` + lit + `"`
@@ -58,10 +59,103 @@ func formatMessage(n *node) string {
 			return `Invalid string: must include "` + lit + `"`
 		}
 	}
-	if word, ok := zodFormats[n.format]; ok {
-		return "Invalid " + word
+	if w, ok := zodFormats[word]; ok {
+		return "Invalid " + w
 	}
-	return "Invalid " + n.format
+	return "Invalid " + word
+}
+
+// wordPatterns decides which zod check each of a string schema's patterns came from. zod
+// publishes one check's pattern as "pattern" and several as an allOf of {"pattern"} entries in
+// the order the checks were chained, and sets "format" to the last check that has a format (a
+// regex has none, and removes it). So the last pattern is the format's when the format has a
+// pattern, a regex when there is no format; any other pattern is read by its shape: zod's own
+// format patterns, "^literal.*" (startsWith), ".*literal$" (endsWith), a bare literal (includes).
+func (n *node) wordPatterns() {
+	var pats []*node
+	if n.pattern != nil {
+		pats = []*node{n}
+	} else {
+		for _, x := range n.allOf {
+			if x.pattern != nil && x.format == "" && len(x.allOf) == 0 && x.enum == nil && x.minLen < 0 && x.maxLen < 0 {
+				pats = append(pats, x)
+			}
+		}
+	}
+	for i, p := range pats {
+		p.word = patternWord(p.pattern.String(), n.format, i == len(pats)-1)
+		if p != n {
+			p.format = p.word // an allOf entry's issue names its own check
+		}
+	}
+}
+
+func patternWord(src, format string, last bool) string {
+	if f, ok := zodPatterns[src]; ok {
+		return f
+	}
+	if last {
+		if format == "" {
+			return ""
+		}
+		if _, patternless := formatAsserts[format]; !patternless {
+			return format
+		}
+	}
+	switch {
+	case strings.HasPrefix(src, "^") && strings.HasSuffix(src, ".*"):
+		if _, ok := regexpLiteral(src[1 : len(src)-2]); ok {
+			return "starts_with"
+		}
+	case strings.HasPrefix(src, ".*") && strings.HasSuffix(src, "$"):
+		if _, ok := regexpLiteral(src[2 : len(src)-1]); ok {
+			return "ends_with"
+		}
+	case src != "":
+		if _, ok := regexpLiteral(src); ok {
+			return "includes"
+		}
+	}
+	return ""
+}
+
+// needsUnicode reports whether an ECMAScript pattern can only have been written with the u flag:
+// \p{...}, \P{...} and \u{...} mean something else without it. JavaScript prints the flag
+// in zod's message; the JSON Schema keeps only the source.
+func needsUnicode(src string) bool {
+	return strings.Contains(src, `\p{`) || strings.Contains(src, `\P{`) || strings.Contains(src, `\u{`)
+}
+
+// zodPatterns are the patterns zod publishes for its string formats, to the format whose words
+// a mismatch gets.
+var zodPatterns = map[string]string{
+	`^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`: "email",
+
+	`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$`: "uuid",
+
+	`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$`: "guid",
+
+	`^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$`: "date-time",
+
+	`^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$`: "date",
+
+	`^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$`: "ipv4",
+
+	`^[cC][0-9a-z]{6,}$`: "cuid",
+
+	`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`: "ulid",
+
+	`^[a-zA-Z0-9_-]{21}$`: "nanoid",
+
+	`^\+[1-9]\d{6,14}$`: "e164",
+
+	`^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$`: "base64",
+
+	`^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$`: "base64url",
+
+	`^[0-9a-vA-V]{20}$`: "xid",
+
+	`^[A-Za-z0-9]{27}$`: "ksuid",
 }
 
 // regexpLiteral undoes the escaping zod gives a literal string in a pattern.

@@ -14,7 +14,7 @@ import (
 )
 
 // harnessFiles are the files of testdata/zod the re-capture runs.
-var harnessFiles = []string{"package.json", "package-lock.json", "server.mjs", "drive.mjs", "derived-server.mjs", "derived.mjs"}
+var harnessFiles = []string{"package.json", "package-lock.json", "server.mjs", "drive.mjs", "derived-server.mjs", "derived.mjs", "differential.mjs", "undecidable.mjs"}
 
 // TestRecapture runs the reference harness (testdata/zod: @modelcontextprotocol/sdk 1.32.2 and
 // zod 4.6.7) with node, captures every case again, and checks that the SDK still says what the
@@ -31,49 +31,7 @@ func TestRecapture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: not running the TypeScript SDK harness")
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: cannot re-capture from the TypeScript SDK (the golden files are still checked by TestGolden)")
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed: cannot install the TypeScript SDK harness")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("no cache directory for the harness: %v", err)
-	}
-	dir := filepath.Join(cache, "mcperr-zod")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Skipf("cannot create %s: %v", dir, err)
-	}
-	lockChanged := false
-	for _, name := range harnessFiles {
-		src, err := os.ReadFile(filepath.Join("testdata", "zod", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(dir, name)
-		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, src) {
-			continue
-		}
-		if name == "package-lock.json" || name == "package.json" {
-			lockChanged = true
-		}
-		if err := os.WriteFile(dst, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "zod", "package.json")); err != nil || lockChanged {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			os.Remove(filepath.Join(dir, "package-lock.json")) // install again next time
-			t.Skipf("npm ci in %s failed (offline?): %v\n%s", dir, err, out)
-		}
-	}
+	node, dir := zodHarness(t)
 	for _, set := range goldenSets {
 		script := map[string]string{"zod": "drive.mjs", "derived": "derived.mjs"}[set.name]
 		t.Run(set.name, func(t *testing.T) {
@@ -114,4 +72,55 @@ func TestRecapture(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zodHarness installs testdata/zod into the user cache directory (mcperr-zod) with npm ci, once
+// per package-lock.json, and returns node's path and that directory. It skips the test when node
+// or npm is absent or the install fails (offline).
+func zodHarness(t *testing.T) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: cannot re-capture from the TypeScript SDK (the golden files are still checked by TestGolden)")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed: cannot install the TypeScript SDK harness")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no cache directory for the harness: %v", err)
+	}
+	dir = filepath.Join(cache, "mcperr-zod")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Skipf("cannot create %s: %v", dir, err)
+	}
+	lockChanged := false
+	for _, name := range harnessFiles {
+		src, err := os.ReadFile(filepath.Join("testdata", "zod", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, name)
+		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, src) {
+			continue
+		}
+		if name == "package-lock.json" || name == "package.json" {
+			lockChanged = true
+		}
+		if err := os.WriteFile(dst, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "zod", "package.json")); err != nil || lockChanged {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.Remove(filepath.Join(dir, "package-lock.json")) // install again next time
+			t.Skipf("npm ci in %s failed (offline?): %v\n%s", dir, err, out)
+		}
+	}
+	return node, dir
 }

@@ -2,6 +2,7 @@ package schemaerr
 
 import (
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,17 +14,70 @@ import (
 type ecmaRegexp struct {
 	src string
 	re  *regexp.Regexp
+	// units: the pattern has no u flag, so JavaScript matches it against UTF-16 code units: "."
+	// is half of an emoji. A string with characters beyond U+FFFF is matched unit by unit.
+	units bool
 }
 
-func (r *ecmaRegexp) String() string            { return r.src }
-func (r *ecmaRegexp) MatchString(s string) bool { return r.re.MatchString(s) }
+func (r *ecmaRegexp) String() string { return r.src }
+
+func (r *ecmaRegexp) MatchString(s string) bool {
+	if r.units && hasAstral(s) {
+		return r.re.MatchReader(&utf16Reader{s: s})
+	}
+	return r.re.MatchString(s)
+}
+
+func (r *ecmaRegexp) match(b []byte) bool {
+	if r.units && hasAstral(b) {
+		return r.re.MatchReader(&utf16Reader{s: string(b)})
+	}
+	return r.re.Match(b)
+}
+
+// hasAstral reports whether s has a character beyond U+FFFF (four bytes in UTF-8).
+func hasAstral[S string | []byte](s S) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xf0 {
+			return true
+		}
+	}
+	return false
+}
+
+// utf16Reader reads a string as JavaScript sees it without the u flag: one rune per UTF-16
+// code unit, a character beyond U+FFFF as its two surrogates.
+type utf16Reader struct {
+	s   string
+	low rune // the low surrogate still to read, or 0
+}
+
+func (r *utf16Reader) ReadRune() (rune, int, error) {
+	if r.low != 0 {
+		c := r.low
+		r.low = 0
+		return c, 3, nil // the surrogates share the character's four bytes; a width of 0 would end the input
+	}
+	if r.s == "" {
+		return 0, 0, io.EOF
+	}
+	c, size := utf8.DecodeRuneInString(r.s)
+	r.s = r.s[size:]
+	if c > 0xffff {
+		hi, lo := utf16.EncodeRune(c)
+		r.low = lo
+		return hi, 1, nil
+	}
+	return c, size, nil
+}
 
 // jsSpace is the body of a character class matching what ECMAScript's \s matches.
 const jsSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 
 // compileECMA compiles an ECMAScript pattern for RE2, or fails with a *PatternError.
 func compileECMA(src string) (*ecmaRegexp, error) {
-	tr, err := translateECMA(src)
+	unicode := needsUnicode(src)
+	tr, err := translateECMA(src, unicode)
 	if err != nil {
 		return nil, err
 	}
@@ -31,13 +85,15 @@ func compileECMA(src string) (*ecmaRegexp, error) {
 	if err != nil {
 		return nil, &PatternError{Pattern: src, Reason: "Go's RE2 engine cannot compile it: " + err.Error()}
 	}
-	return &ecmaRegexp{src: src, re: re}, nil
+	return &ecmaRegexp{src: src, re: re, units: !unicode}, nil
 }
 
 // translateECMA rewrites the ECMAScript-only syntax of a pattern into RE2 syntax: \s and . with
 // their ECMAScript meaning, \uXXXX and \u{X}, \cX, \0, [^] and [], identity escapes, and property
 // names such as \p{Script=Greek}. What RE2 cannot do (lookaround, backreferences) is an error.
-func translateECMA(src string) (string, error) {
+// Without the u flag (unicode false) a character beyond U+FFFF, written or escaped, is its two
+// UTF-16 surrogates, as the input is then read (see utf16Reader).
+func translateECMA(src string, unicode bool) (string, error) {
 	fail := func(reason string) (string, error) {
 		return "", &PatternError{Pattern: src, Reason: reason}
 	}
@@ -116,7 +172,7 @@ func translateECMA(src string) (string, error) {
 					break
 				}
 				i += n
-				if utf16.IsSurrogate(r) {
+				if utf16.IsSurrogate(r) && unicode {
 					if r2, n2, ok := parseUnicodeEscape(strings.TrimPrefix(src[i:], `\u`)); ok && strings.HasPrefix(src[i:], `\u`) {
 						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
 							r = d
@@ -155,6 +211,12 @@ func translateECMA(src string) (string, error) {
 			case '[':
 				b.WriteString(`\[`) // RE2 would read [: as a POSIX class
 			default:
+				if r, size := utf8.DecodeRuneInString(src[i:]); r > 0xffff && !unicode {
+					hi, lo := utf16.EncodeRune(r)
+					fmt.Fprintf(&b, `\x{%x}\x{%x}`, hi, lo)
+					i += size
+					continue
+				}
 				b.WriteByte(c)
 			}
 			i++
@@ -201,6 +263,15 @@ func translateECMA(src string) (string, error) {
 		case c == '}':
 			b.WriteString(`\}`)
 			i++
+		case c >= 0xf0 && !unicode:
+			r, size := utf8.DecodeRuneInString(src[i:])
+			if r > 0xffff {
+				hi, lo := utf16.EncodeRune(r)
+				fmt.Fprintf(&b, `\x{%x}\x{%x}`, hi, lo)
+			} else {
+				b.WriteString(src[i : i+size])
+			}
+			i += size
 		default:
 			b.WriteByte(c)
 			i++

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ type node struct {
 	boolean int8 // 1: the schema true, -1: the schema false
 	types   uint8
 	format  string // the format keyword, when zod knows its words
+	word    string // the zod check the pattern came from: "" (a regex), "starts_with", "email", ...
 
 	enum     []any // enum values, numbers as float64; nil when absent
 	hasConst bool
@@ -86,7 +88,10 @@ type node struct {
 	additional  *node    // additionalProperties schema
 	patternProp []patternProp
 	propNames   *node
-	minProps    int // -1 when absent
+	record      bool     // zod's z.record: propertyNames and no properties
+	recordKeys  []string // z.record(z.enum(...), V): the keys zod walks, in the enum's order
+	keyEnum     bool     // the record's keys are an enum: a key outside it is unrecognized
+	minProps    int      // -1 when absent
 	maxProps    int
 	depReq      []depReq
 	depSchemas  []depSchema
@@ -109,6 +114,7 @@ type messages struct {
 	minLen, maxLen             string
 	minItems, maxItems         string
 	pattern                    string
+	format                     string // a format checked without a pattern (zod's url, jwt)
 }
 
 func (n *node) prepare() {
@@ -123,7 +129,7 @@ func (n *node) prepare() {
 	if n.enum != nil {
 		m.enum = enumMessage(n.enum)
 	}
-	if name := expectedName(n.types); name != "" {
+	if name := n.typeName(expectedName(n.types)); name != "" {
 		for k := range m.typ {
 			m.typ[k] = "Invalid input: expected " + name + ", received " + received[k]
 		}
@@ -149,9 +155,26 @@ func (n *node) prepare() {
 		max = len(n.prefix)
 	}
 	m.minItems, m.maxItems = lengthMessages("array", "items", n.minItems, max, n.minItems == n.maxItems && len(n.prefix) == 0)
-	if n.pattern != nil || n.assert != nil {
-		m.pattern = formatMessage(n)
+	if n.pattern != nil {
+		m.pattern = wordMessage(n.word, n.pattern.String())
 	}
+	if n.assert != nil {
+		m.format = wordMessage(n.format, "")
+		if n.pattern == nil {
+			m.pattern = m.format
+		}
+	}
+}
+
+// typeName is zod's name for the type n wants, given the JSON type's: a record or a tuple says so.
+func (n *node) typeName(name string) string {
+	switch {
+	case name == "object" && n.record:
+		return "record"
+	case name == "array" && len(n.prefix) > 0:
+		return "tuple"
+	}
+	return name
 }
 
 // lengthMessages are zod's texts for a length below min and above max; equal bounds are zod's
@@ -199,7 +222,8 @@ const (
 )
 
 // PatternError is a pattern in a schema that cannot run on Go's regexp engine, such as one with
-// lookahead or a backreference.
+// lookahead or a backreference. Its Reason names the module whose engine runs it (ECMAModule,
+// through [WithPatterns]).
 type PatternError struct {
 	Pattern string // the pattern as the schema writes it
 	Reason  string
@@ -210,12 +234,23 @@ func (e *PatternError) Error() string {
 	return fmt.Sprintf("schemaerr: pattern %q: %s", e.Pattern, e.Reason)
 }
 
+// needsEngine marks the reasons an ECMAScript engine (ECMAModule) removes.
+func needsEngine(pe *PatternError) *PatternError {
+	return &PatternError{Pattern: pe.Pattern, Reason: pe.Reason + "; to run it, import " + ECMAModule +
+		" and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})"}
+}
+
 // Compile compiles a tool's input schema (JSON Schema 2020-12, or the draft its $schema names:
 // draft-07, 2019-09, draft-06, draft-04; 2020-12 when $schema is absent). Patterns are ECMAScript
 // regular expressions, translated to Go's RE2; a pattern RE2 cannot run (lookaround,
-// backreferences) fails here with a *PatternError. References must stay inside the document: a
-// schema that loads another URL fails.
-func Compile(schema []byte) (*Schema, error) {
+// backreferences) fails here with a *PatternError, unless [WithPatterns] gives Compile an
+// ECMAScript engine to run it. References must stay inside the document: a schema that loads
+// another URL fails.
+func Compile(schema []byte, opts ...Option) (*Schema, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("schemaerr: schema is not JSON: %w", err)
@@ -237,7 +272,15 @@ func Compile(schema []byte) (*Schema, error) {
 			if !errors.As(err, &pe) {
 				return nil, err
 			}
-			return &unsupported{src: src, err: pe}, nil
+			if cfg.patterns != nil {
+				unicode := needsUnicode(src)
+				m, err := cfg.patterns.Compile(src, unicode)
+				if err != nil {
+					return &unsupported{src: src, err: &PatternError{Pattern: src, Reason: "the ECMAScript engine cannot compile it: " + err.Error()}}, nil
+				}
+				return &engineRegexp{src: src, m: m}, nil
+			}
+			return &unsupported{src: src, err: needsEngine(pe)}, nil
 		}
 		return re, nil
 	})
@@ -362,9 +405,8 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 			b.err = u.err
 		}
 	}
-	if n.pattern == nil {
-		n.assert = formatAsserts[n.format]
-	}
+	n.assert = formatAsserts[n.format]
+	n.wordPatterns()
 
 	n.minItems, n.maxItems = intOr(s.MinItems), intOr(s.MaxItems)
 	n.uniqueItems = s.UniqueItems
@@ -451,7 +493,47 @@ func (b *builder) build(s *jsonschema.Schema) *node {
 		n.depReq = append(n.depReq, depReq{if_: k, then: v})
 	}
 	slices.SortFunc(n.depReq, func(a, b depReq) int { return strings.Compare(a.if_, b.if_) })
+	n.recognizeRecord()
 	return n
+}
+
+// recognizeRecord marks the object schema zod publishes for z.record: propertyNames, a value
+// schema in additionalProperties, and no properties; keyed by an enum, required lists every key
+// (z.partialRecord: none).
+func (n *node) recognizeRecord() {
+	if n.propNames == nil || len(n.props) > 0 || len(n.patternProp) > 0 || n.strict ||
+		len(n.depReq) > 0 || len(n.depSchemas) > 0 {
+		return
+	}
+	keys, isEnum := stringEnum(n.propNames)
+	switch {
+	case isEnum && len(n.required) == len(keys):
+		for i, k := range keys {
+			if n.required[i] != k {
+				return
+			}
+		}
+		n.recordKeys = keys
+	case len(n.required) > 0:
+		return
+	}
+	n.record, n.keyEnum = true, isEnum
+}
+
+// stringEnum is the values of a schema that is an enum of strings.
+func stringEnum(n *node) ([]string, bool) {
+	if n.enum == nil || n.hasConst {
+		return nil, false
+	}
+	keys := make([]string, len(n.enum))
+	for i, v := range n.enum {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		keys[i] = s
+	}
+	return keys, true
 }
 
 type depSchema struct {
@@ -492,11 +574,21 @@ func orderProps(props map[string]*jsonschema.Schema, written []string) []string 
 	return append(names, rest...)
 }
 
+// pointerOf is the JSON pointer of a schema location. The compiler writes the fragment
+// percent-escaped (a property "a b" is at #/properties/a%20b); the raw scan keys by the pointer
+// itself.
 func pointerOf(loc string) string {
-	if i := strings.IndexByte(loc, '#'); i >= 0 {
-		return loc[i+1:]
+	i := strings.IndexByte(loc, '#')
+	if i < 0 {
+		return ""
 	}
-	return ""
+	frag := loc[i+1:]
+	if strings.IndexByte(frag, '%') >= 0 {
+		if u, err := url.PathUnescape(frag); err == nil {
+			return u
+		}
+	}
+	return frag
 }
 
 func ratPtr(r *big.Rat) *float64 {

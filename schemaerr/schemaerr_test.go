@@ -74,6 +74,63 @@ func TestDotPath(t *testing.T) {
 	}
 }
 
+// Each pattern of a string schema is worded as the zod check that wrote it: the format names the
+// last check with a format, a regex removes it, and the others are read by their shape.
+func TestPatternWord(t *testing.T) {
+	email := `^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`
+	tests := []struct {
+		src, format string
+		last        bool
+		want        string
+	}{
+		{`^[a-z]+$`, "", true, ""},
+		{`^sk-.*`, "", true, ""}, // the last check was a regex that looks like startsWith
+		{`^sk-.*`, "starts_with", true, "starts_with"},
+		{`^sk-.*`, "ends_with", false, "starts_with"},
+		{`.*\.json$`, "", false, "ends_with"},
+		{`@`, "ends_with", false, "includes"},
+		{`^a.*b`, "", false, ""},
+		{email, "starts_with", false, "email"},
+		{email, "", true, "email"},
+		{`^https.*`, "uri", true, "starts_with"}, // url has no pattern: the last pattern is an earlier check
+	}
+	for _, tt := range tests {
+		if got := patternWord(tt.src, tt.format, tt.last); got != tt.want {
+			t.Errorf("patternWord(%q, %q, %v) = %q, want %q", tt.src, tt.format, tt.last, got, tt.want)
+		}
+	}
+}
+
+// A hand-written object with propertyNames is a record only when zod could have published it.
+func TestRecordRecognition(t *testing.T) {
+	tests := []struct {
+		schema, args, want string
+	}{
+		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":{"type":"number"}}`, `{"A":"x","b":"y"}`,
+			"Invalid key in record at A\nInvalid input: expected number, received string at b"},
+		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":{"type":"number"}}`, `[]`,
+			"Invalid input: expected record, received array"},
+		// strict: not zod's record, unknown keys still reported
+		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":false}`, `{"a":1}`,
+			`Unrecognized key: "a"`},
+		// a required name that is not an enum key: an object, and the name is required
+		{`{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"required":["a"]}`, `{}`,
+			"Invalid input: expected nonoptional, received undefined at a"},
+		{`{"type":"object","propertyNames":{"enum":["x","y"]},"additionalProperties":{"type":"number"},"required":["x","y"]}`, `{"y":"s","z":1}`,
+			"Invalid input: expected number, received undefined at x\nInvalid input: expected number, received string at y\nUnrecognized key: \"z\""},
+	}
+	for _, tt := range tests {
+		s, err := Compile([]byte(tt.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimPrefix(Text("t", s.Validate([]byte(tt.args))), textPrefix+"t: ")
+		if got != tt.want {
+			t.Errorf("%s %s:\n got %q\nwant %q", tt.schema, tt.args, got, tt.want)
+		}
+	}
+}
+
 func TestTranslateECMA(t *testing.T) {
 	tests := []struct {
 		pattern string
@@ -105,6 +162,14 @@ func TestTranslateECMA(t *testing.T) {
 		{`^\p{L}+$`, []string{"héllo"}, []string{"1"}},
 		{`^\x41$`, []string{"A"}, []string{"x41"}},
 		{``, []string{"", "x"}, nil},
+		// without the u flag JavaScript matches UTF-16 code units: an emoji is two
+		{`^.$`, []string{"é"}, []string{"😀"}},
+		{`^..$`, []string{"😀", "ab"}, []string{"a"}},
+		{`^😀$`, []string{"😀"}, []string{"x"}},
+		{`^[😀]$`, nil, []string{"😀"}},
+		{`^[^a]{2}$`, []string{"😀"}, []string{"a😀"}},
+		// with it (\p{...} or \u{...} needs it), code points
+		{`^\p{L}.$`, []string{"a😀"}, []string{"a😀😀"}},
 	}
 	for _, tt := range tests {
 		re, err := compileECMA(tt.pattern)
@@ -175,8 +240,14 @@ func TestSemantics(t *testing.T) {
 		name, schema, args string
 		want               []string
 	}{
+		// a zod tuple checks the items of an array too long for it
 		{"2020-12 is the default draft: prefixItems", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":false}}}`,
-			`{"p":[1,2]}`, []string{"Too big: expected array to have <=1 items at p"}},
+			`{"p":[1,2]}`, []string{"Too big: expected array to have <=1 items at p", "Invalid input: expected string, received number at p[0]"}},
+		// and refuses one too short alone
+		{"tuple too short", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"minItems":2}}}`,
+			`{"p":[1]}`, []string{"Too small: expected array to have >=2 items at p"}},
+		{"tuple of the wrong type", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}]}}}`,
+			`{"p":1}`, []string{"Invalid input: expected tuple, received number at p"}},
 		{"2020-12 prefixItems element", `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}]}}}`,
 			`{"p":["a","b"]}`, []string{"Invalid input: expected number, received string at p[1]"}},
 		{"$ref into $defs", `{"$defs":{"n":{"type":"number","maximum":3}},"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"b":{"$ref":"#/$defs/n"}}}`,

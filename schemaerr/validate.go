@@ -2,6 +2,7 @@ package schemaerr
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -85,9 +86,12 @@ type evaluator struct {
 	quit    bool // check mode that stops at the first failure
 	nfail   int
 	aborted bool
-	issues  []Issue
-	path    []pathSeg
-	arena   []any
+	// explicit counts zod's explicitly aborting issues (a non-integer for an int): they skip
+	// the length checks of every array that holds them
+	explicit int
+	issues   []Issue
+	path     []pathSeg
+	arena    []any
 }
 
 type pathSeg struct {
@@ -160,11 +164,11 @@ func (ev *evaluator) pop() {
 
 // probe evaluates in check mode and reports whether n failed and whether a failure aborts.
 func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
-	full, quit, nfail, ab := ev.full, ev.quit, ev.nfail, ev.aborted
+	full, quit, nfail, ab, ex := ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit
 	ev.full, ev.quit, ev.nfail, ev.aborted = false, false, 0, false
 	ev.eval(n, vi)
 	failed, aborted = ev.nfail > 0, ev.aborted
-	ev.full, ev.quit, ev.nfail, ev.aborted = full, quit, nfail, ab
+	ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit = full, quit, nfail, ab, ex
 	return failed, aborted
 }
 
@@ -226,6 +230,9 @@ func (ev *evaluator) eval(n *node, vi int32) {
 
 	for _, x := range n.allOf {
 		ev.eval(x, vi)
+	}
+	if k == kString && len(n.allOf) > 0 {
+		ev.assert(n, vi)
 	}
 	if n.nullable != nil {
 		if k != kNull {
@@ -294,6 +301,7 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 			ok = true
 		case t&tInteger != 0:
 			if f != math.Trunc(f) {
+				ev.explicit++
 				if !ev.fail(false) {
 					ev.add(n, CodeInvalidType, "int", "Invalid input: expected int, received number")
 				}
@@ -315,14 +323,14 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 	if !ev.fail(false) {
 		msg := n.msg.typ[k]
 		if k == kNumber {
-			msg = "Invalid input: expected " + name + ", received " + ev.receivedName(vi)
+			msg = "Invalid input: expected " + n.typeName(name) + ", received " + ev.receivedName(vi)
 		}
 		ev.add(n, CodeInvalidType, "type", msg)
 	}
 	switch {
 	case k == kArray && t&^tNull == tString:
 		ev.lengths(n, "array", "items", int(ev.d.vals[vi].n), n.minLen, n.maxLen)
-	case k == kString && t&^tNull == tArray:
+	case k == kString && t&^tNull == tArray && len(n.prefix) == 0: // a tuple has no length checks
 		ev.lengths(n, "string", "characters", ev.d.runeLen(&ev.d.vals[vi]), n.minItems, n.maxItems)
 	}
 	return false
@@ -411,13 +419,12 @@ func (ev *evaluator) number(n *node, f float64) {
 	}
 }
 
+// isMultiple is zod's floatSafeRemainder(f, m) == 0: the quotient is within 4 x 2^-52 (relative,
+// at least absolute) of the integer JavaScript's Math.round gives.
 func isMultiple(f, m float64) bool {
 	q := f / m
-	if math.IsInf(q, 0) || math.IsNaN(q) {
-		return false
-	}
-	r := math.Abs(q - math.Round(q))
-	return r <= 1e-9*math.Max(1, math.Abs(q))
+	r := math.Floor(q + 0.5)
+	return math.Abs(q-r) < 4*0x1p-52*math.Max(math.Abs(q), 1)
 }
 
 func (ev *evaluator) str(n *node, vi int32) {
@@ -428,20 +435,29 @@ func (ev *evaluator) str(n *node, vi int32) {
 		v := &ev.d.vals[vi]
 		var ok bool
 		if re, isECMA := n.pattern.(*ecmaRegexp); isECMA && !v.esc {
-			ok = re.re.Match(ev.d.data[v.s:v.e])
+			ok = re.match(ev.d.data[v.s:v.e])
 		} else {
 			ok = n.pattern.MatchString(ev.d.str(v))
 		}
 		if !ok && !ev.fail(true) {
 			check := "pattern"
-			if n.format != "" {
+			if n.word != "" {
 				check = "format"
 			}
 			ev.add(n, CodeInvalidFormat, check, n.msg.pattern)
 		}
-	} else if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
+	}
+	if len(n.allOf) == 0 {
+		ev.assert(n, vi)
+	}
+}
+
+// assert runs a format zod checks without a pattern (url, jwt). zod's format check comes after
+// its pattern checks, which a schema with several patterns lists in allOf.
+func (ev *evaluator) assert(n *node, vi int32) {
+	if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
 		if !ev.fail(true) {
-			ev.add(n, CodeInvalidFormat, "format", n.msg.pattern)
+			ev.add(n, CodeInvalidFormat, "format", n.msg.format)
 		}
 	}
 }
@@ -454,12 +470,23 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 	if n.noMoreItems && (max < 0 || len(n.prefix) < max) {
 		max = len(n.prefix)
 	}
+	// a zod tuple refuses a short array alone, and checks the items of a long one
+	tuple := len(n.prefix) > 0
+	if tuple && n.minItems >= 0 && count < n.minItems {
+		if !ev.fail(false) {
+			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
+		}
+		return false
+	}
 	if max >= 0 && count > max {
 		if !ev.fail(false) {
 			ev.add(n, CodeTooBig, "max", n.msg.maxItems)
 		}
-		return false
+		if !tuple {
+			return false
+		}
 	}
+	explicit := ev.explicit
 	if count > 0 && (len(n.prefix) > 0 || n.items != nil) {
 		i := 0
 		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
@@ -475,7 +502,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 			i++
 		}
 	}
-	if n.minItems >= 0 && count < n.minItems {
+	if !tuple && n.minItems >= 0 && count < n.minItems && ev.explicit == explicit {
 		if !ev.fail(true) {
 			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
 		}
@@ -527,6 +554,10 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 }
 
 func (ev *evaluator) object(n *node, vi int32) {
+	if n.record {
+		ev.record(n, vi)
+		return
+	}
 	d := ev.d
 	np := len(n.props)
 	var slotsBuf [16]int32
@@ -643,6 +674,13 @@ func (ev *evaluator) object(n *node, vi int32) {
 		}
 	}
 
+	ev.unrecognized(n, unrec)
+}
+
+// unrecognized reports the keys a strict object or an enum-keyed record does not know, as one
+// issue after the object's others.
+func (ev *evaluator) unrecognized(n *node, unrec []int32) {
+	d := ev.d
 	if len(unrec) > 0 && !ev.fail(true) {
 		keys := make([]string, len(unrec))
 		var b strings.Builder
@@ -663,6 +701,68 @@ func (ev *evaluator) object(n *node, vi int32) {
 		ev.add(n, CodeUnrecognizedKeys, "additionalProperties", b.String())
 		ev.issues[len(ev.issues)-1].Keys = keys
 	}
+}
+
+// record applies zod's z.record. Keyed by an enum, it walks the enum's keys in order, a missing
+// key's value being undefined, and reports the keys outside the enum as unrecognized. Otherwise
+// it walks the arguments' keys: a key the key schema refuses is "Invalid key in record" and its
+// value goes unchecked.
+func (ev *evaluator) record(n *node, vi int32) {
+	d := ev.d
+	var ms []int32
+	if d.vals[vi].n > 0 {
+		for m := vi + 1; m >= 0; m = d.vals[m].next {
+			ms = append(ms, m)
+		}
+		ms = ev.dedupe(ms)
+	}
+	var unrec []int32
+	if n.recordKeys != nil {
+		for _, key := range n.recordKeys {
+			m := int32(-1)
+			for _, x := range ms {
+				if d.key(&d.vals[x]) == key {
+					m = x
+				}
+			}
+			if n.additional != nil {
+				ev.pushKey(key)
+				ev.eval(n.additional, m)
+				ev.pop()
+			}
+		}
+		for _, m := range ms {
+			if !slices.Contains(n.recordKeys, d.key(&d.vals[m])) {
+				unrec = append(unrec, m)
+			}
+		}
+	} else {
+		for _, m := range ms {
+			mv := d.vals[m]
+			tmp := int32(len(d.vals))
+			d.vals = append(d.vals, value{kind: kString, s: mv.ks, e: mv.ke, esc: mv.kesc, next: -1})
+			failed, _ := ev.probe(n.propNames, tmp)
+			d.vals = d.vals[:tmp]
+			switch {
+			case failed && n.keyEnum:
+				unrec = append(unrec, m)
+			case failed:
+				if !ev.fail(false) {
+					ev.pushMember(m)
+					ev.add(n, CodeInvalidKey, "propertyNames", "Invalid key in record")
+					ev.pop()
+				}
+			case n.additional != nil:
+				ev.pushMember(m)
+				ev.eval(n.additional, m)
+				ev.pop()
+			}
+		}
+	}
+	if n.minProps >= 0 || n.maxProps >= 0 {
+		ev.lengths(n, "object", "properties", len(ms), n.minProps, n.maxProps)
+	}
+	ev.unrecognized(n, unrec)
 }
 
 // missing reports a required property that is absent: zod parses undefined with the property's
@@ -726,11 +826,14 @@ func (ev *evaluator) countKeys(vi int32) int {
 }
 
 // dedupe keeps the first member of each key, as a JavaScript object keeps a repeated key at its
-// first position, but points it at the last value, as JSON.parse does.
+// first position, but points it at the last value, as JSON.parse does; and it orders the members
+// as a JavaScript object lists its keys: array indices ("0", "10") first, ascending, then the
+// others as written.
 func (ev *evaluator) dedupe(ms []int32) []int32 {
 	d := ev.d
 	out := ms[:0:0]
 	pos := map[string]int{}
+	indices := false
 	for _, m := range ms {
 		k := d.key(&d.vals[m])
 		if i, ok := pos[k]; ok {
@@ -739,8 +842,39 @@ func (ev *evaluator) dedupe(ms []int32) []int32 {
 		}
 		pos[k] = len(out)
 		out = append(out, m)
+		if _, ok := arrayIndex(k); ok {
+			indices = true
+		}
+	}
+	if indices {
+		slices.SortStableFunc(out, func(a, b int32) int {
+			x, xok := arrayIndex(d.key(&d.vals[a]))
+			y, yok := arrayIndex(d.key(&d.vals[b]))
+			switch {
+			case xok && yok:
+				return cmp.Compare(x, y)
+			case xok:
+				return -1
+			case yok:
+				return 1
+			}
+			return 0
+		})
 	}
 	return out
+}
+
+// arrayIndex reports whether a key is a JavaScript array index (a canonical integer below
+// 2^32-1), which an object lists before its other keys.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || k != "0" && k[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n >= 1<<32-1 {
+		return 0, false
+	}
+	return n, true
 }
 
 // union applies zod's union rule: the value passes if a branch passes; otherwise, when exactly

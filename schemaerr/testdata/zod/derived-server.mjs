@@ -105,4 +105,73 @@ server.registerTool('d_strict', {
   inputSchema: z.object({ name: z.string(), limit: z.number().max(10).optional() }).strict(),
 }, echo);
 
+// issue 14: what the differential test found, each from the SDK itself
+server.registerTool('d_records', {
+  description: 'records worded as records; enum keys in enum order; refused keys skip their value',
+  inputSchema: {
+    counts: z.record(z.string(), z.number()).optional(),
+    limits: z.record(z.enum(['low', 'mid', 'high']), z.number()).optional(),
+    anyrec: z.record(z.enum(['low', 'mid']), z.any()).optional(),
+    keyed: z.record(z.string().regex(/^[a-z]+$/), z.number()).optional(),
+    partial: z.partialRecord(z.enum(['a', 'b']), z.number()).optional(),
+  },
+}, echo);
+
+server.registerTool('d_record_required', {
+  description: 'a required record',
+  inputSchema: { counts: z.record(z.string(), z.number()) },
+}, echo);
+
+server.registerTool('d_patterns', {
+  description: 'startsWith/endsWith/includes beside another pattern, zod formats among patterns, the u flag, UTF-16 without it',
+  inputSchema: {
+    key: z.string().startsWith('sk-').regex(/^[a-z-]+$/).optional(),
+    file: z.string().regex(/^[a-z]/).endsWith('.json').optional(),
+    at: z.string().includes('@').endsWith('.com').optional(),
+    mail: z.string().email().startsWith('a').optional(),
+    site: z.string().regex(/^https/).url().optional(),
+    upper: z.string().regex(/^\p{Lu}/u).optional(),
+    one: z.string().regex(/^.$/).optional(),
+    pair: z.string().regex(/^[^a]{2}$/).optional(),
+  },
+}, echo);
+
+server.registerTool('d_odd_names', {
+  description: 'property names with a space, a non-ASCII letter, [, % and "',
+  inputSchema: {
+    'first name': z.email(),
+    'prénom': z.url().optional(),
+    'a[0]': z.string().min(2).startsWith('x').optional(),
+    '100%': z.number().max(5).optional(),
+    'say "hi"': z.string().regex(/^a/).optional(),
+  },
+}, echo);
+
+server.registerTool('d_multiple', {
+  description: "multipleOf with zod's tolerance",
+  inputSchema: {
+    m3: z.number().multipleOf(3).optional(),
+    m7: z.number().multipleOf(7).optional(),
+    tenth: z.number().multipleOf(0.1).optional(),
+  },
+}, echo);
+
+server.registerTool('d_int_arrays', {
+  description: "a non-integer for an int aborts explicitly: the arrays holding it skip their length checks",
+  inputSchema: {
+    ints: z.array(z.number().int()).min(2).optional(),
+    mixed: z.array(z.union([z.number().int(), z.boolean()])).min(2).optional(),
+    nested: z.array(z.object({ n: z.number().int() })).min(2).optional(),
+    strs: z.array(z.string()).min(2).optional(),
+  },
+}, echo);
+
+server.registerTool('d_tuples', {
+  description: 'a tuple refuses a short array alone and checks the items of a long one',
+  inputSchema: {
+    pair: z.tuple([z.string().max(1), z.number()]).optional(),
+    opt: z.tuple([z.string(), z.number().optional()]).optional(),
+  },
+}, echo);
+
 await server.connect(new StdioServerTransport());

@@ -152,12 +152,59 @@ async function run(env, list) {
   s.child.stdin.end();
 }
 
+cases.push(
+  ['record with a wrong value', 'd_records', { counts: { a: 1, b: 'x' } }],
+  ['record given a string', 'd_records', { counts: 'x' }],
+  ['record given an array', 'd_records', { counts: [] }],
+  ['required record missing', 'd_record_required', {}],
+  ['required record given null', 'd_record_required', { counts: null }],
+  ['enum record missing keys, in enum order', 'd_records', { limits: { high: 1 } }],
+  ['enum record: wrong values in enum order, then the unknown key', 'd_records', { limits: { high: 'x', mid: 1, zz: 2, low: 'y' } }],
+  ['enum record: keys outside the enum', 'd_records', { limits: { low: 1, mid: 2, high: 3, zz: 1, yy: 2 } }],
+  ['enum record of any: missing keys and null are fine', 'd_records', { anyrec: { low: null } }],
+  ['enum record of any: empty', 'd_records', { anyrec: {} }],
+  ['record key refused: its value is not checked', 'd_records', { keyed: { ABC: 'x', abc: 'y' } }],
+  ['partial enum record: unknown key and wrong value', 'd_records', { partial: { a: 'x', c: 1 } }],
+  ['startsWith then a regex', 'd_patterns', { key: 'pk-ABC' }],
+  ['a regex then endsWith', 'd_patterns', { file: 'Abc.yaml' }],
+  ['includes then endsWith', 'd_patterns', { at: 'abc' }],
+  ['email then startsWith', 'd_patterns', { mail: 'bob' }],
+  ['a regex then url: url still checked', 'd_patterns', { site: 'https://a b' }],
+  ['a regex then url: both fail', 'd_patterns', { site: 'ftp:/' }],
+  ['a pattern that needs the u flag', 'd_patterns', { upper: 'émile' }],
+  ['one character without u: an emoji is two', 'd_patterns', { one: '\u{1F600}' }],
+  ['one character without u: a letter', 'd_patterns', { one: 'é' }],
+  ['two non-a characters without u: an emoji is two', 'd_patterns', { pair: '\u{1F600}' }],
+  ['odd property names', 'd_odd_names', { 'first name': 'bad', 'prénom': 'not a url', 'a[0]': 'y', '100%': 6, 'say "hi"': 'b' }],
+  ['odd property names, required one missing', 'd_odd_names', { '100%': 'x' }],
+  ['odd property names, valid', 'd_odd_names', { 'first name': 'a@example.com', 'prénom': 'https://example.com', 'a[0]': 'xy', '100%': 5, 'say "hi"': 'ab' }],
+  ['multipleOf 3 given 1000000000', 'd_multiple', { m3: 1000000000 }],
+  ['multipleOf 7 given 1e15+1', 'd_multiple', { m7: 1e15 + 1 }],
+  ['multipleOf 0.1 given 0.3', 'd_multiple', { tenth: 0.3 }],
+  ['multipleOf 0.1 given 0.35', 'd_multiple', { tenth: 0.35 }],
+  ['int array too short with a fraction', 'd_int_arrays', { ints: [1.5] }],
+  ['int array too short with a string', 'd_int_arrays', { ints: ['x'] }],
+  ['union array too short with a fraction', 'd_int_arrays', { mixed: [1.5] }],
+  ['object array too short with a fraction inside', 'd_int_arrays', { nested: [{ n: 1.5 }] }],
+  ['string array too short with a number', 'd_int_arrays', { strs: [1] }],
+  ['tuple given a string', 'd_tuples', { pair: 'x' }],
+  ['tuple too short: that alone', 'd_tuples', { pair: ['ab'] }],
+  ['tuple too long: that, then its items', 'd_tuples', { pair: ['ab', 'x', 2] }],
+  ['tuple with an optional item left out', 'd_tuples', { opt: ['a'] }],
+  ['tuple with an optional item, empty', 'd_tuples', { opt: [] }],
+);
+
+
 const infinity = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_numbers","arguments":{"n":1e400}}}';
 const intInfinity = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_numbers","arguments":{"i":-1e400}}}';
 const dupKeys = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_strict","arguments":{"a":1,"name":"n","a":2,"b":3}}}';
 cases.push(['number given 1e400 (Infinity)', null, null, infinity]);
 cases.push(['int given -1e400 (-Infinity)', null, null, intInfinity]);
 cases.push(['strict with a repeated unknown key', null, null, dupKeys]);
+const indexKeys = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_strict","arguments":{"name":"n","zz":1,"10":1,"2":1}}}';
+const indexRecord = '{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"d_records","arguments":{"counts":{"b":"x","7":"y"}}}}';
+cases.push(['strict: unknown keys that are array indices come first, ascending', null, null, indexKeys]);
+cases.push(['record: keys that are array indices come first', null, null, indexRecord]);
 
 await run({}, cases);
 await run({ MAX_ELEMENTS: '5' }, [
