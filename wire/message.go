@@ -81,22 +81,41 @@ type Message struct {
 	// Params is the params member as sent (an object or an array), nil
 	// when absent.
 	Params json.RawMessage
-
-	idAt int // offset of ID in the checked bytes
 }
 
-// ReplaceID returns b, the bytes m was read from, with the id replaced by
-// id (which must be valid JSON). It returns b unchanged when m has no id.
-// A transport uses it to put a request's id, as sent, back into the answer
-// an SDK wrote after decoding and re-encoding it.
-func (m *Message) ReplaceID(b []byte, id json.RawMessage) []byte {
-	if m.ID == nil || bytes.Equal(m.ID, id) {
-		return b
+// AnswerID returns the id of b, a JSON-RPC response an SDK wrote, and
+// the offset of the id in b, reading only the start of the envelope: b must
+// begin {"jsonrpc":"2.0","id": (as the go-sdk writes every message) and
+// the id be followed by the "result" or "error" member. It reports false
+// for anything else, such as a request or a notification. A transport uses
+// it to put a request's id back as sent into the answer, without a second
+// parse of a result that may be megabytes long:
+//
+//	answer = append(append(answer[:at:at], sent...), answer[at+len(id):]...)
+func AnswerID(b []byte) (id json.RawMessage, at int, ok bool) {
+	const head = `{"jsonrpc":"2.0","id":`
+	if len(b) <= len(head) || !bytes.HasPrefix(b, []byte(head)) {
+		return nil, 0, false
 	}
-	out := make([]byte, 0, len(b)-len(m.ID)+len(id))
-	out = append(out, b[:m.idAt]...)
-	out = append(out, id...)
-	return append(out, b[m.idAt+len(m.ID):]...)
+	s := scanner{b: b}
+	at = len(head)
+	var end int
+	switch c := b[at]; {
+	case c == '"':
+		if end, _, ok = s.str(at); !ok {
+			return nil, 0, false
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if end, ok = s.num(at); !ok {
+			return nil, 0, false
+		}
+	default:
+		return nil, 0, false
+	}
+	if rest := b[end:]; !bytes.HasPrefix(rest, []byte(`,"result":`)) && !bytes.HasPrefix(rest, []byte(`,"error":`)) {
+		return nil, 0, false
+	}
+	return json.RawMessage(b[at:end]), at, true
 }
 
 // The reasons CheckMessage refuses a message; a *MessageError wraps one,
@@ -276,7 +295,6 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 		}
 	}
 	var idRaw, errRaw []byte
-	idAt := -1
 	version := false
 	i = s.ws(i + 1)
 	if i < len(b) && b[i] == '}' {
@@ -316,7 +334,7 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 			version = string(v) == `"2.0"` || v[0] == '"' && decodeString(v) == "2.0"
 		case "id":
 			flag = hasID
-			idRaw, idAt = v, vStart
+			idRaw = v
 		case "method":
 			flag = hasMethod
 			if v[0] != '"' {
@@ -363,7 +381,7 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 			return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the id must be a string or an integer of at most 2^53 in magnitude", Err: ErrID}
 		}
 		id = json.RawMessage(idRaw)
-		m.ID, m.idAt = id, idAt
+		m.ID = id
 	}
 	if refusal != nil {
 		refusal.ID = id
