@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -311,60 +310,4 @@ var framingSeeds = []string{
 	`{"jsonrpc":"2.0","method":"notifications/progress","params":` + nest("[", "]", 200) + "}\n",
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n",
 	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`,
-}
-
-// FuzzTransport drives arbitrary bytes through a whole MCP server on the
-// transport, in-process: the session survives whatever arrives (a ping
-// after the input is answered), every line written is JSON, and every
-// request whose id can be read gets exactly one answer carrying that id
-// byte for byte.
-func FuzzTransport(f *testing.F) {
-	for _, s := range framingSeeds {
-		f.Add([]byte(s))
-	}
-	server := testServer()
-	const last = `{"jsonrpc":"2.0","id":"last-ping","method":"ping"}`
-	f.Fuzz(func(t *testing.T, in []byte) {
-		want := map[string]int{`"last-ping"`: 1}
-		cancels := false
-		for l := range bytes.SplitSeq(in, []byte("\n")) {
-			l = bytes.TrimSpace(l)
-			if len(l) == 0 {
-				continue
-			}
-			m, err := wire.CheckMessage(l)
-			var me *wire.MessageError
-			switch {
-			case errors.As(err, &me) && me.ID != nil:
-				want[string(me.ID)]++
-			case err == nil && m.Type == wire.RequestMessage:
-				want[string(m.ID)]++
-			case err == nil && m.Method == "notifications/cancelled":
-				cancels = true
-			}
-		}
-		var out bytes.Buffer
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+last+"\n"))
-		server.Run(ctx, &Transport{In: input, Out: &out, Drain: 2 * time.Second})
-		got := map[string]int{}
-		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-			if !json.Valid([]byte(l)) {
-				t.Fatalf("output line is not JSON: %q", l)
-			}
-			if id, _, ok := wire.AnswerID([]byte(l)); ok {
-				got[string(id)]++
-			}
-		}
-		if got[`"last-ping"`] == 0 {
-			t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
-		}
-		if cancels { // a cancelled request may go unanswered
-			return
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
-		}
-	})
 }
