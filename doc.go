@@ -31,8 +31,11 @@
 //   - envelope: the shapes on the wire. Reads an upstream *http.Response into
 //     either data or a kind-tagged *envelope.Error, deciding by the body's
 //     shape and never by the status alone; writes MCP tool results and
-//     JSON-RPC errors; fronts an MCP endpoint with the transport-level
-//     refusals (Host and Origin, path, method, Content-Type).
+//     JSON-RPC errors.
+//   - front: fronts an MCP endpoint on Streamable HTTP with the
+//     transport-level refusals (Host and Origin, path, method, Content-Type)
+//     and the JSON-RPC message check of package wire, so no message an SDK
+//     would choke on reaches it and ids come back exactly as sent.
 //   - ratelimit: reads Retry-After, X-RateLimit-* and the IETF RateLimit
 //     fields; answers as a server with keyed limits, a flood guard and
 //     per-key budgets.

@@ -299,7 +299,7 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 	i = s.ws(i + 1)
 	if i < len(b) && b[i] == '}' {
 		s.end = i + 1
-		return nil, notMessage(nil, `the message has no "jsonrpc" member`)
+		return nil, notMessage(nil, `"jsonrpc" must be "2.0"`)
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
