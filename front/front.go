@@ -204,10 +204,25 @@ func Message(r *http.Request) *wire.Message {
 	return m
 }
 
-// refuse writes a JSON-RPC error response. It is the one place Front
-// names the JSON-RPC error type.
+// refuse writes a JSON-RPC error response with Content-Type:
+// application/json. It is the one place Front names the JSON-RPC error
+// type. The id is written as it was sent: encoding/json would escape a <,
+// > or & in it, and the answer would no longer carry the request's id.
 func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.Code, message string) {
-	envelope.WriteRPCError(w, status, id, &envelope.RPCError{Code: code, Message: message})
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	e, _ := json.Marshal(&envelope.RPCError{Code: code, Message: message})
+	b := make([]byte, 0, 40+len(id)+len(e))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":`...)
+	b = append(append(b, e...), "}\n"...)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
 }
 
 // answerWriter carries the endpoint's answer back: a JSON body is held

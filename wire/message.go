@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
 )
@@ -177,7 +178,7 @@ func (e *MessageError) Unwrap() error { return e.Err }
 //     null, since no id can be echoed;
 //   - a value that is not a JSON-RPC 2.0 message: not an object or an
 //     array, "jsonrpc" other than "2.0", a member of the envelope given
-//     twice, a method that is not a string, params that are not an object
+//     twice or named in another case ("Id"), a method that is not a string, params that are not an object
 //     or an array, a response without a result or an error, or with an
 //     error that is not a JSON-RPC error object (-32600).
 //
@@ -354,6 +355,11 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 			flag = hasError
 			errRaw = v
 		}
+		if flag == 0 && len(key) <= len("jsonrpc") && envelopeFold(key) {
+			// "Id" or "METHOD": encoding/json would read it as the member,
+			// the go-sdk would not; no decoder past the check may disagree.
+			refuse(notMessage(nil, "a member name differs from a JSON-RPC member only in case"))
+		}
 		if flag != 0 {
 			if seen&flag != 0 {
 				refuse(notMessage(nil, "a member of the JSON-RPC envelope is given twice"))
@@ -418,6 +424,17 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 		return nil, notMessage(id, "the message has an id but no method, result or error")
 	}
 	return m, nil
+}
+
+// envelopeFold reports whether key is a JSON-RPC member's name in another
+// case.
+func envelopeFold(key []byte) bool {
+	for _, n := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+		if len(key) == len(n) && strings.EqualFold(string(key), n) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeString returns the JSON string v decoded ("" if it does not

@@ -92,6 +92,7 @@ func TestCheckMessage(t *testing.T) {
 		{"empty object", `{}`, result{Code: -32600, Err: "not a JSON-RPC 2.0 message"}},
 		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":5}`, result{Code: -32600, ErrID: "1", Err: "not a JSON-RPC 2.0 message"}},
 		{"params a string", `{"jsonrpc":"2.0","id":"x","method":"m","params":"p"}`, result{Code: -32600, ErrID: `"x"`, Err: "not a JSON-RPC 2.0 message"}},
+		{"Id in another case", `{"jsonrpc":"2.0","Id":1,"method":"m"}`, result{Code: -32600, Err: "not a JSON-RPC 2.0 message"}},
 		{"id twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, result{Code: -32600, ErrID: "2", Err: "not a JSON-RPC 2.0 message"}},
 		{"response without result", `{"jsonrpc":"2.0","id":7}`, result{Code: -32600, ErrID: "7", Err: "not a JSON-RPC 2.0 message"}},
 		{"response error not an object", `{"jsonrpc":"2.0","id":7,"error":5}`, result{Code: -32600, ErrID: "7", Err: "not a JSON-RPC 2.0 message"}},
