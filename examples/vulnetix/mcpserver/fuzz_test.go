@@ -65,9 +65,9 @@ func FuzzAdmit(f *testing.F) {
 }
 
 // FuzzPathAllowed: an allowed path is always under an allowed prefix, with
-// no dot segment and nothing that leaves the host.
+// no dot segment, no path parameter (";") and nothing that leaves the host.
 func FuzzPathAllowed(f *testing.F) {
-	for _, p := range []string{"/v1/vulns/CVE-1", "/v1/purl?purl=pkg:npm/x", "/v1/vulns/../auth", "//evil/v1/vulns/", "/v1/vendors/%2e%2e/x", "/v1/purlx"} {
+	for _, p := range []string{"/v1/vulns/CVE-1", "/v1/purl?purl=pkg:npm/x", "/v1/vulns/../auth", "//evil/v1/vulns/", "/v1/vendors/%2e%2e/x", "/v1/purlx", "/v1/vulns/..;/auth/device"} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -88,7 +88,7 @@ func FuzzPathAllowed(f *testing.F) {
 				ok = true
 			}
 		}
-		if !ok || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") {
+		if !ok || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") || strings.Contains(u.EscapedPath(), ";") || strings.Contains(strings.ToLower(u.EscapedPath()), "%3b") {
 			t.Fatalf("%q resolves outside the allowlist: %s", p, u.Path)
 		}
 	})

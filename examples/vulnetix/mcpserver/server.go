@@ -111,6 +111,7 @@ type Server struct {
 	mcp     *mcp.Server
 	vdb     *vdb
 	sealer  *sealer
+	spent   spentLogins
 	guard   *ratelimit.Guard
 	colo    string
 	now     func() time.Time

@@ -249,21 +249,42 @@ func subject(path string) string {
 	return printable(path)
 }
 
+// maxQuotaReset is the furthest ahead a daily quota's reset is believed:
+// a day, and a margin for clocks and time zones.
+const maxQuotaReset = 48 * time.Hour
+
 // resetTime is the daily quota's reset: X-RateLimit-Reset in epoch seconds
-// (or seconds from now when small), else the next UTC midnight.
+// (or seconds from now when small), else the next UTC midnight. A reset in
+// the past or more than maxQuotaReset ahead is no daily quota's: it is not
+// printed, and the next UTC midnight is named instead.
 func resetTime(h http.Header, now func() time.Time) time.Time {
 	t := time.Now()
 	if now != nil {
 		t = now()
 	}
-	if v, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-RateLimit-Reset")), 10, 64); err == nil && v >= 0 {
-		if v >= 1e9 {
-			return time.Unix(v, 0).UTC()
-		}
-		return t.Add(time.Duration(v) * time.Second).UTC().Truncate(time.Second)
-	}
 	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, time.UTC)
+	midnight := time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, time.UTC)
+	v, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-RateLimit-Reset")), 10, 64)
+	if err != nil || v < 0 {
+		return midnight
+	}
+	var reset time.Time
+	switch {
+	case v >= 1e9:
+		if v > t.Add(maxQuotaReset).Unix() {
+			return midnight // also keeps time.Unix from years no RFC 3339 holds
+		}
+		reset = time.Unix(v, 0).UTC()
+	default:
+		if time.Duration(v)*time.Second > maxQuotaReset {
+			return midnight
+		}
+		reset = t.Add(time.Duration(v) * time.Second).Truncate(time.Second)
+	}
+	if reset.Before(t.Truncate(time.Second)) {
+		return midnight
+	}
+	return reset
 }
 
 // maintenanceWait words how long maintenance may last, from Retry-After.
