@@ -259,3 +259,39 @@ func FuzzAnswerID(f *testing.F) {
 		}
 	})
 }
+
+var benchMessage = []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search_stories","arguments":{"query":"offshore wind","language":"en","signals":["sentiment","entities"],"limit":10},"_meta":{"progressToken":7}}}`)
+
+// BenchmarkCheckMessage is the whole message rule on a typical tools/call:
+// size, depth, numbers, the envelope and the id, in one pass.
+func BenchmarkCheckMessage(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchMessage)))
+	for b.Loop() {
+		if _, err := CheckMessage(benchMessage); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckMessageAnchor is the anchor: what a transport did before,
+// json.Valid and a decode of the envelope's members, which checks neither
+// depth nor numbers nor ids.
+func BenchmarkCheckMessageAnchor(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchMessage)))
+	for b.Loop() {
+		if !json.Valid(benchMessage) {
+			b.Fatal("invalid")
+		}
+		var f struct {
+			Version string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Method  *string         `json:"method"`
+			Params  json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(benchMessage, &f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
