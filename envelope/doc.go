@@ -27,7 +27,7 @@
 // Out, an *Error renders as the JSON kind object inside a tool result
 // ([ErrorResult]), a success as structuredContent plus the same JSON as text
 // ([Success]), and a refusal at the transport as a JSON-RPC error response
-// ([WriteRPCError]; package front is the HTTP front that writes them). The values are plain structs: no MCP SDK is
+// ([WriteRPCError], [Front]). The values are plain structs: no MCP SDK is
 // imported, so they serve any server.
 //
 // A credential the request carried in its Authorization header never appears
