@@ -31,12 +31,16 @@
 //     any tool outcome back into a kind, a move and a wait.
 //   - envelope: reads an upstream *http.Response into either data or a
 //     kind-tagged *envelope.Error, deciding by the body's shape and never by
-//     the status alone. Its Front answers an MCP endpoint's transport-level
-//     refusals (Host and Origin, path, method, Content-Type).
+//     the status alone.
 //   - wire: the one model of what a server sends back. MCP tool results
 //     (success as structuredContent and text, errors as the kind object, a
 //     server's own JSON or prose) and JSON-RPC error objects and responses,
-//     as plain values that marshal to exactly MCP's JSON.
+//     as plain values that marshal to exactly MCP's JSON; and the JSON-RPC
+//     message check every transport applies before an SDK sees a message.
+//   - front: fronts an MCP endpoint on Streamable HTTP with the
+//     transport-level refusals (Host and Origin, path, method, Content-Type)
+//     and the JSON-RPC message check of package wire, so no message an SDK
+//     would choke on reaches it and ids come back exactly as sent.
 //   - ratelimit: reads Retry-After, X-RateLimit-* and the IETF RateLimit
 //     fields; answers as a server with keyed limits, a flood guard and
 //     per-key budgets.

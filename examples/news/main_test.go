@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -247,5 +248,60 @@ func TestHosted(t *testing.T) {
 	}
 	if code, body := get("demo-pro", "/v1/search?query=harvest"); code != 401 || !strings.Contains(body, `"code":"unauthorized"`) {
 		t.Errorf("a demo key with a keys file: %d %s", code, body)
+	}
+}
+
+// TestHostileLines: each line issue 13 found to end a stdio session (valid
+// JSON the go-sdk's decoder refuses), piped after ten tools/call, is
+// answered with a JSON-RPC error; the ten answers and a call after it are
+// all written, and the process exits 0.
+func TestHostileLines(t *testing.T) {
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	hostile := map[string]string{
+		"params nested 1,001 deep":               `{"jsonrpc":"2.0","method":"notifications/progress","params":` + deep + `}`,
+		"tools/call arguments nested past 1,000": call(99, "get_article", `{"id":`+deep+`}`),
+		"id 1e400":                               `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+	}
+	for name, bad := range hostile {
+		t.Run(name, func(t *testing.T) {
+			lines := []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"printf","version":"0"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			}
+			want := []string{"1"}
+			for id := 10; id < 20; id++ {
+				lines = append(lines, call(id, "get_article", `{"id":"a-00042"}`))
+				want = append(want, strconv.Itoa(id))
+			}
+			lines = append(lines, bad, call(20, "get_article", `{"id":"a-00042"}`))
+			want = append(want, "20", "error -32600")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary)
+			cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var got []string
+			for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+				var m struct {
+					ID    json.RawMessage `json:"id"`
+					Error *struct {
+						Code int `json:"code"`
+					} `json:"error"`
+				}
+				json.Unmarshal([]byte(l), &m)
+				if m.Error != nil {
+					got = append(got, fmt.Sprintf("error %d", m.Error.Code))
+				} else {
+					got = append(got, string(m.ID))
+				}
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			if diff := cmp.Diff(want, got); diff != "" || err != nil || stderr.Len() > 0 {
+				t.Errorf("exit: %v, stderr %q; answers (-want +got):\n%s", err, stderr.String(), diff)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +40,51 @@ func TestVexloSection(t *testing.T) {
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kinds shown (-want +got):\n%s", diff)
+	}
+}
+
+// TestVexloTiming: the vexlo section waits exactly once, the one retry of
+// "the 21st call in a second" after its Retry-After of 1 s, and shows its
+// rows in a few seconds (issue 13: earlier calls drained the demo token's
+// bucket, so the burst spent 7 hidden 1 s retries). The one other second
+// is the upstream that hangs until its 1 s deadline.
+func TestVexloTiming(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var waits []time.Duration
+	sleep := func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		select {
+		case <-time.After(d):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	start := time.Now()
+	lines, err := vexloRun(ctx, sleep)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]time.Duration{time.Second}, waits); diff != "" {
+		t.Errorf("retry waits (-want +got):\n%s", diff)
+	}
+	var burst *Line
+	for i := range lines {
+		if lines[i].Shape == "the 21st call in a second" {
+			burst = &lines[i]
+		}
+	}
+	if burst == nil || burst.Kind != string(errkind.RateLimited) {
+		t.Errorf("the 21st call: %+v", burst)
+	}
+	// 1 s of retry, 1 s of deadline, and the calls themselves.
+	if took > 4*time.Second {
+		t.Errorf("the vexlo section took %v, want a few seconds", took)
 	}
 }
 

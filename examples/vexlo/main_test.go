@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -556,5 +557,57 @@ func TestDemoFlag(t *testing.T) {
 	r := runBin(t, nil, []string{initialize06, initialized, call(2, "vexlo_list_tags", "")}, "-demo")
 	if r.code != 0 || !strings.Contains(r.stdout, `{\"tags\":[\"beta\",\"eu\",\"mobile\"]}`) {
 		t.Errorf("exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// hostileLines are the lines issue 13 found to end a stdio session: valid
+// JSON the go-sdk's decoder refuses.
+var hostileLines = map[string]string{
+	"params nested 1,001 deep":               `{"jsonrpc":"2.0","method":"notifications/progress","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+	"tools/call arguments nested past 1,000": `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"vexlo_list_tags","arguments":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}}`,
+	"id 1e400":                               `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+}
+
+// TestHostileLines: a line beyond what the SDK accepts, piped after ten
+// tools/call, is answered with a JSON-RPC error; the ten answers in flight
+// and a call after it are all answered, and the process exits 0 (issue 13:
+// 4 of 10 were answered and vexlo exited 1 with nothing on stderr).
+func TestHostileLines(t *testing.T) {
+	for name, bad := range hostileLines {
+		t.Run(name, func(t *testing.T) {
+			_, u := demo(t) // a bucket of its own
+			in := []string{initialize11, initialized}
+			want := []string{"1"}
+			for id := 10; id < 20; id++ {
+				in = append(in, call(id, "vexlo_list_tags", ""))
+				want = append(want, strconv.Itoa(id))
+			}
+			in = append(in, bad, call(20, "vexlo_list_tags", ""))
+			want = append(want, "20", "error")
+			r := runBin(t, env(u), in)
+			var got []string
+			for _, l := range strings.Split(strings.TrimRight(r.stdout, "\n"), "\n") {
+				var m struct {
+					ID    json.RawMessage `json:"id"`
+					Error *struct {
+						Code int `json:"code"`
+					} `json:"error"`
+				}
+				json.Unmarshal([]byte(l), &m)
+				switch {
+				case m.Error != nil && m.Error.Code == -32600:
+					got = append(got, "error")
+				case m.Error != nil:
+					got = append(got, "failed: "+l)
+				default:
+					got = append(got, string(m.ID))
+				}
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			if diff := cmp.Diff(want, got); diff != "" || r.code != 0 || r.stderr != "" {
+				t.Errorf("exit %d, stderr %q; answers (-want +got):\n%s", r.code, r.stderr, diff)
+			}
+		})
 	}
 }

@@ -3,14 +3,15 @@
 // server speaks to its client.
 //
 // It exists because the go-sdk's own mcp.StdioTransport (an
-// mcp.IOTransport) does three things a piped server must not do: at the end
+// mcp.IOTransport) does four things a piped server must not do: at the end
 // of the input it ends the session and drops the answers still in flight,
 // so `printf '...' | server` loses the last answers; it ends the session on
-// the first line that is not a JSON-RPC message instead of answering it with
-// an error; and its encoder escapes <, > and & as \u003c, \u003e and
-// \u0026, so a rejection such as "<=8 items" does not read on the wire as
-// other MCP SDKs write it. Transport keeps the SDK's JSON-RPC handling and
-// changes only those three behaviours.
+// the first line its decoder refuses (not JSON, nested past 1,000 levels,
+// an id such as 1e400) instead of answering it with an error; it rewrites
+// ids it cannot carry (1.5 comes back as 1); and its encoder escapes <, >
+// and & as \u003c, \u003e and \u0026, so a rejection such as "<=8 items"
+// does not read on the wire as other MCP SDKs write it. Transport keeps the
+// SDK's JSON-RPC handling and changes only those four behaviours.
 package stdio
 
 import (
@@ -20,10 +21,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,17 +46,24 @@ var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"mess
 // Transport is an mcp.Transport over a pair of streams, one JSON-RPC message
 // a line, that behaves as a stdio MCP server should when its input is piped:
 //
-//   - a line that is not JSON is answered with a JSON-RPC parse error
-//     (id null) and skipped, instead of ending the session;
-//   - a line longer than MaxLine is answered the same way;
+//   - each line is checked once by the JSON-RPC message rule of package
+//     wire (wire.CheckMessage) before the SDK sees it: a line that is not
+//     JSON is answered with a parse error (-32700, id null), one the rule
+//     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
+//     that cannot be echoed byte for byte, a batch, not a JSON-RPC 2.0
+//     message, an id still in flight) with -32600 and the id when it can
+//     be read, and the session carries on with the answers in flight;
+//   - a line longer than MaxLine is answered with a parse error;
+//   - an answer carries its request's id exactly as the client wrote it;
 //   - at the end of the input, the session stays open until every request
 //     read has been answered (or cancelled), up to Drain, so
 //     `printf '...' | server` gets every answer;
 //   - <, > and & are written as themselves, not as \u003c, \u003e and
 //     \u0026.
 //
-// The go-sdk's own IOTransport ends the session on the first undecodable
-// byte and drops the answers still in flight when the input ends.
+// The go-sdk's own IOTransport ends the session on the first line its
+// decoder refuses and drops the answers still in flight when the input
+// ends.
 //
 // A server on the process's stdio runs with
 //
@@ -73,7 +84,7 @@ func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if drain <= 0 {
 		drain = DefaultDrain
 	}
-	st := &stdioState{pending: make(map[string]bool), changed: make(chan struct{}, 1)}
+	st := &stdioState{pending: make(map[string]json.RawMessage), changed: make(chan struct{}, 1)}
 	w := &lineWriter{w: t.Out, st: st}
 	limit := t.MaxLine
 	if limit <= 0 {
@@ -86,8 +97,11 @@ func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 // stdioState is what the reader and the writer share: the ids of requests
 // read but not yet answered.
 type stdioState struct {
-	mu      sync.Mutex
-	pending map[string]bool
+	mu sync.Mutex
+	// pending holds, by the value of their id, the ids of requests read and
+	// not yet answered, as they were sent: the SDK decodes an id and writes
+	// it anew, and the writer puts it back byte for byte.
+	pending map[string]json.RawMessage
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending shrinks or broken is set
 }
@@ -99,29 +113,46 @@ func (s *stdioState) signal() {
 	}
 }
 
-// frame is the part of a JSON-RPC message the transport looks at.
-type frame struct {
-	Version string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+// add records a request's id, and reports false when a request with an id
+// of the same value is still in flight.
+func (s *stdioState) add(id json.RawMessage) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := idKey(id)
+	if _, ok := s.pending[k]; ok {
+		return false
+	}
+	s.pending[k] = id
+	return true
 }
 
+// take forgets the request whose id has the value of id, and returns its
+// id as sent.
+func (s *stdioState) take(id json.RawMessage) (json.RawMessage, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := idKey(id)
+	sent, ok := s.pending[k]
+	delete(s.pending, k)
+	return sent, ok
+}
+
+// idKey is the value of an id (an integer's digits, or a quote and the
+// string decoded): the SDK's answer to a request carries an id of the same
+// value, though not always the same bytes ("\u0041" comes back as "A").
 func idKey(id json.RawMessage) string {
-	if len(id) == 0 || string(id) == "null" {
-		return ""
+	if len(id) == 0 || id[0] != '"' {
+		return string(id)
 	}
-	var v any
-	if json.Unmarshal(id, &v) != nil {
-		return ""
+	if bytes.IndexByte(id, '\\') < 0 && utf8.Valid(id) {
+		return string(id[:len(id)-1])
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	var s string
+	json.Unmarshal(id, &s)
+	return `"` + s
 }
 
-// lineReader passes complete JSON lines to the SDK.
+// lineReader passes checked JSON-RPC lines to the SDK.
 type lineReader struct {
 	in    *bufio.Reader
 	w     *lineWriter
@@ -147,12 +178,8 @@ func (r *lineReader) Read(p []byte) (int, error) {
 		if len(line) == 0 {
 			continue
 		}
-		if !json.Valid(line) {
-			r.w.writeRaw(parseError)
-			continue
-		}
-		if id, ok := r.observe(line); !ok {
-			r.w.writeRaw(invalidRequest(id))
+		if answer := r.admit(line); answer != nil {
+			r.w.writeRaw(answer)
 			continue
 		}
 		r.buf = append(line, '\n')
@@ -160,6 +187,49 @@ func (r *lineReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// admit checks one line with the JSON-RPC message rule (package wire) and
+// returns the answer to a line the SDK must not see: one its decoder would
+// refuse, ending the session and losing the answers in flight. For a line
+// that goes on it records a request's id, and forgets the one a
+// cancellation names.
+func (r *lineReader) admit(line []byte) []byte {
+	m, err := wire.CheckMessage(line)
+	if err != nil {
+		var me *wire.MessageError
+		if !errors.As(err, &me) {
+			return errorLine(nil, errkind.InvalidRequest, "Invalid Request")
+		}
+		switch me.Err {
+		case wire.ErrNotJSON:
+			return errorLine(nil, me.Code, "Parse error")
+		case wire.ErrNotMessage:
+			return errorLine(me.ID, me.Code, "Invalid Request")
+		}
+		return errorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+	}
+	switch m.Type {
+	case wire.BatchMessage:
+		return errorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	case wire.RequestMessage:
+		// The SDK drops, unanswered, a request whose id is in use.
+		if !r.st.add(m.ID) {
+			return errorLine(m.ID, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+		}
+	case wire.NotificationMessage:
+		if m.Method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+				if _, ok := r.st.take(p.RequestID); ok {
+					r.st.signal()
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // readLine returns the next line, or a parse error answered for a line over
@@ -194,55 +264,13 @@ func (r *lineReader) readLine() ([]byte, error) {
 	}
 }
 
-// observe checks that a JSON line is a JSON-RPC 2.0 message the SDK can
-// take (a request, a notification, or a response to one of the server's
-// requests), records a request's id, and forgets the id a cancellation
-// names. When the line is not such a message it returns false and the id to
-// answer with (null when it has none usable).
-func (r *lineReader) observe(line []byte) (json.RawMessage, bool) {
-	if line[0] != '{' {
-		return nil, false
-	}
-	var f frame
-	err := json.Unmarshal(line, &f)
-	id := f.ID
-	switch k := idKey(id); {
-	case k == "":
-		id = nil
-	case k[0] == '"':
-	case strings.Trim(k, "-0123456789") != "":
-		return nil, false // an id is a string or an integer
-	}
-	if err != nil || f.Version != "2.0" || len(f.Params) > 0 && f.Params[0] != '{' && f.Params[0] != '[' {
-		return id, false
-	}
-	if f.Method == nil {
-		// A response to a request of the server's: it needs an id and a
-		// result or an error.
-		return id, id != nil && (len(f.Result) > 0 || len(f.Error) > 0)
-	}
-	r.st.mu.Lock()
-	defer r.st.mu.Unlock()
-	if k := idKey(f.ID); k != "" {
-		r.st.pending[k] = true
-	} else if *f.Method == "notifications/cancelled" {
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(f.Params, &p) == nil {
-			delete(r.st.pending, idKey(p.RequestID))
-		}
-	}
-	return id, true
-}
-
-// invalidRequest is the JSON-RPC answer to a line that is JSON but not a
-// message.
-func invalidRequest(id json.RawMessage) []byte {
+// errorLine is a JSON-RPC error answer; a nil id is written as null.
+func errorLine(id json.RawMessage, code errkind.Code, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32600,"message":"Invalid Request"}}` + "\n")
+	msg, _ := json.Marshal(message)
+	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
 }
 
 // waitAnswers blocks until every request read has been answered, the
@@ -277,21 +305,24 @@ type lineWriter struct {
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
-	_, err := w.writeRaw(unescapeHTML(p))
-	n := len(p)
+	out := unescapeHTML(p)
+	// An answer carries its request's id as the client sent it.
+	id, at, answer := wire.AnswerID(out)
+	var sent json.RawMessage
+	if answer {
+		sent, answer = w.st.take(id)
+	}
+	if answer && !bytes.Equal(sent, id) {
+		out = append(append(out[:at:at], sent...), out[at+len(id):]...)
+	}
+	_, err := w.writeRaw(out)
+	if answer {
+		w.st.signal()
+	}
 	if err != nil {
-		n = 0
+		return 0, err
 	}
-	var f frame
-	if err == nil && len(p) > 0 && p[0] == '{' && json.Unmarshal(p, &f) == nil && f.Method == nil {
-		if k := idKey(f.ID); k != "" {
-			w.st.mu.Lock()
-			delete(w.st.pending, k)
-			w.st.mu.Unlock()
-			w.st.signal()
-		}
-	}
-	return n, err
+	return len(p), nil
 }
 
 func (w *lineWriter) writeRaw(p []byte) (int, error) {

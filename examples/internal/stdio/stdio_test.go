@@ -1,15 +1,19 @@
 package stdio
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,6 +60,8 @@ const (
 func TestTransport(t *testing.T) {
 	parse := `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
 	invalid := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
+	badID := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude"}}`
+	deep := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: objects and arrays nest deeper than 128 levels"}}`
 	tests := []struct {
 		name  string
 		input []string
@@ -64,8 +70,8 @@ func TestTransport(t *testing.T) {
 		{"not JSON", []string{"garbage", "{"}, []string{parse, parse}},
 		{"not a message", []string{`"text"`, `[1]`, `{"foo":1}`}, []string{invalid, invalid, invalid}},
 		{"bad id or params", []string{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, `{"jsonrpc":"2.0","id":2.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":"x","method":"ping","params":"p"}`}, []string{
-			invalid,
-			invalid,
+			badID,
+			badID,
 			`{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request"}}`,
 		}},
 		{"a response without result or error", []string{`{"jsonrpc":"2.0","id":7}`}, []string{
@@ -79,6 +85,53 @@ func TestTransport(t *testing.T) {
 			`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"slow done"}]}}`,
 			`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"slow done"}]}}`,
 		}},
+		// Issue 13: each of these lines ended the session (the go-sdk's
+		// decoder refused it), losing the answers still in flight.
+		{"params nested 1,001 deep", []string{
+			initialized,
+			`{"jsonrpc":"2.0","method":"notifications/progress","params":` + nest("[", "]", 1001) + `}`,
+			`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		}, []string{deep, `{"jsonrpc":"2.0","id":2,"result":{}}`}},
+		{"tools/call arguments nested past 1,000", []string{
+			initialized,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"a":` + nest("[", "]", 1200) + `}}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		}, []string{
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: objects and arrays nest deeper than 128 levels"}}`,
+			`{"jsonrpc":"2.0","id":3,"result":{}}`,
+		}},
+		{"id 1e400", []string{`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"method":"ping"}`}, []string{
+			badID, `{"jsonrpc":"2.0","id":2,"result":{}}`,
+		}},
+		{"ids the SDK cannot carry", []string{
+			`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":12345678901234567890123,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+		}, []string{badID, badID, badID}},
+		{"a number past float64 in params", []string{
+			initialized,
+			`{"jsonrpc":"2.0","id":"n","method":"tools/call","params":{"name":"slow","arguments":{"a":1e400}}}`,
+		}, []string{`{"jsonrpc":"2.0","id":"n","error":{"code":-32600,"message":"Invalid Request: a number is too large to be carried as a float64"}}`}},
+		{"ids echoed byte for byte", []string{
+			`{"jsonrpc":"2.0","id":"\u0041","method":"ping"}`,
+			`{"jsonrpc":"2.0","id":"<\/a>","method":"ping"}`,
+			`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":-3,"method":"ping"}`,
+		}, []string{
+			`{"jsonrpc":"2.0","id":"\u0041","result":{}}`,
+			`{"jsonrpc":"2.0","id":"<\/a>","result":{}}`,
+			`{"jsonrpc":"2.0","id":9007199254740992,"result":{}}`,
+			`{"jsonrpc":"2.0","id":-3,"result":{}}`,
+		}},
+		{"an id in flight", []string{
+			initialized,
+			`{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"slow"}}`,
+			`{"jsonrpc":"2.0","id":"A","method":"ping"}`,
+		}, []string{
+			`{"jsonrpc":"2.0","id":"A","error":{"code":-32600,"message":"Invalid Request: a request with this id is still in flight"}}`,
+			`{"jsonrpc":"2.0","id":"\u0041","result":{"content":[{"type":"text","text":"slow done"}]}}`,
+		}},
+		{"a batch", []string{`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`}, []string{invalid}},
 		{"<, > and & unescaped", []string{
 			initialized,
 			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bound"}}`,
@@ -96,6 +149,47 @@ func TestTransport(t *testing.T) {
 			// Concurrent calls may be answered in any order.
 			if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func nest(open, close string, n int) string {
+	return strings.Repeat(open, n) + strings.Repeat(close, n)
+}
+
+// TestTransportInFlight: a line beyond what the SDK accepts, read while ten
+// calls are in flight, is answered and loses none of them (issue 13: four
+// of ten were answered, then the process exited 1).
+func TestTransportInFlight(t *testing.T) {
+	bad := map[string]string{
+		"params nested 1,001 deep":   `{"jsonrpc":"2.0","method":"notifications/progress","params":` + nest("[", "]", 1001) + `}`,
+		"arguments nested past 1000": `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"slow","arguments":{"a":` + nest("[", "]", 1001) + `}}}`,
+		"id 1e400":                   `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+	}
+	for name, line := range bad {
+		t.Run(name, func(t *testing.T) {
+			input := []string{initLine, initialized}
+			var want []string
+			for i := 10; i < 20; i++ {
+				input = append(input, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"slow"}}`, i))
+				want = append(want, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"slow done"}]}}`, i))
+			}
+			input = append(input, line, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+			want = append(want, `{"jsonrpc":"2.0","id":"after","result":{}}`)
+			var got []string
+			errors := 0
+			for _, l := range serve(t, strings.Join(input, "\n")+"\n", 0) {
+				switch {
+				case strings.Contains(l, `"serverInfo"`):
+				case strings.Contains(l, `"code":-32600`):
+					errors++
+				default:
+					got = append(got, l)
+				}
+			}
+			if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" || errors != 1 {
+				t.Errorf("%d errors (want 1); answers (-want +got):\n%s", errors, diff)
 			}
 		})
 	}
@@ -146,17 +240,74 @@ func FuzzUnescapeHTML(f *testing.F) {
 	})
 }
 
-// FuzzTransport: whatever arrives on the input, the server does not crash
-// and every line it writes is JSON.
-func FuzzTransport(f *testing.F) {
-	f.Add([]byte(initLine + "\ngarbage\n"))
-	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n"))
-	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"bound","arguments":{"path":[1]}}}` + "\n"))
+// FuzzFraming: the reader and the writer alone, with the SDK played by
+// the test. Every input line is either handed on or answered, once; what is
+// handed on is a single JSON-RPC message the message rule accepts; and an
+// answer written with the id as the SDK re-encodes it goes out with the id
+// as the client sent it.
+func FuzzFraming(f *testing.F) {
+	for _, s := range framingSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, l := range serve(t, string(in), 0) {
-			if !json.Valid([]byte(l)) {
-				t.Fatalf("output line is not JSON: %q", l)
+		var out bytes.Buffer
+		st := &stdioState{pending: make(map[string]json.RawMessage), changed: make(chan struct{}, 1)}
+		w := &lineWriter{w: &out, st: st}
+		r := &lineReader{in: bufio.NewReaderSize(bytes.NewReader(in), 64<<10), w: w, st: st, drain: time.Nanosecond, max: 1 << 20}
+		passed, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		for l := range bytes.SplitSeq(in, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				lines++
+			}
+		}
+		handed := bytes.Split(bytes.TrimSuffix(passed, []byte("\n")), []byte("\n"))
+		if len(passed) == 0 {
+			handed = nil
+		}
+		answered := bytes.Count(out.Bytes(), []byte("\n"))
+		if len(handed)+answered != lines {
+			t.Fatalf("%q: %d lines, %d handed on, %d answered", in, lines, len(handed), answered)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if l != "" && !json.Valid([]byte(l)) {
+				t.Fatalf("answer %q is not JSON", l)
+			}
+		}
+		for _, l := range handed {
+			m, err := wire.CheckMessage(l)
+			if err != nil || m.Type == wire.BatchMessage {
+				t.Fatalf("handed on %q: %v", l, err)
+			}
+			if m.Type != wire.RequestMessage {
+				continue
+			}
+			// The SDK decodes the id and writes it anew.
+			var v any
+			json.Unmarshal(m.ID, &v)
+			if f, ok := v.(float64); ok {
+				v = int64(f)
+			}
+			id, _ := json.Marshal(v)
+			out.Reset()
+			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}` + "\n"))
+			if want := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}` + "\n"; out.String() != want && !bytes.Contains(in, []byte("cancelled")) {
+				t.Fatalf("answer to %q went out as %q, want %q", l, out.String(), want)
 			}
 		}
 	})
+}
+
+var framingSeeds = []string{
+	initLine + "\ngarbage\n",
+	`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n",
+	initLine + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"bound","arguments":{"path":[1]}}}` + "\n",
+	`{"jsonrpc":"2.0","id":"\u0041","method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":"A","method":"ping"}` + "\n",
+	`{"jsonrpc":"2.0","id":1e400,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":` + nest("[", "]", 200) + "}\n",
+	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n",
+	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`,
 }

@@ -3,11 +3,17 @@ package newsserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/mcperr/mcperr/wire"
 )
 
 // FuzzArgs: any bytes as any tool's arguments give a valid payload, a
@@ -129,4 +135,75 @@ func compact(t *testing.T, b []byte) []byte {
 		t.Fatalf("compact %q: %v", b, err)
 	}
 	return out.Bytes()
+}
+
+// FuzzHostedMCP drives arbitrary bodies through the hosted endpoint's
+// front to the go-sdk, in-process (a clock a minute further on each read,
+// so the message limit never bites): every answer is one JSON-RPC message
+// with Content-Type application/json (or a 202 for a notification), and it
+// carries the request's id byte for byte when the message rule read one,
+// null otherwise.
+func FuzzHostedMCP(f *testing.F) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"get_article","arguments":{"id":"a-00042"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"tools/list","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_stories","arguments":{"query":"wind","langauge":"en"},` + meta + `}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	var mu sync.Mutex
+	t0, _ := time.Parse(time.RFC3339, testNow)
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t0 = t0.Add(time.Minute)
+		return t0
+	}
+	h := New(Config{Now: now}).Handler()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", "http://localhost/mcp", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer demo-pro")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		var named struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		json.Unmarshal(body, &named)
+		req.Header.Set("Mcp-Method", named.Method)
+		if named.Params.Name != "" {
+			req.Header.Set("Mcp-Name", named.Params.Name)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+
+		want := json.RawMessage("null")
+		m, err := wire.CheckMessage(body)
+		var me *wire.MessageError
+		switch {
+		case errors.As(err, &me) && me.ID != nil:
+			want = me.ID
+		case err == nil && (m.Type == wire.RequestMessage || m.Type == wire.ResponseMessage):
+			want = m.ID
+		}
+		if w.Code == http.StatusAccepted && w.Body.Len() == 0 && err == nil && m.Type != wire.RequestMessage {
+			return
+		}
+		var got struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+		}
+		if e := json.Unmarshal(w.Body.Bytes(), &got); e != nil || got.JSONRPC != "2.0" || w.Header().Get("Content-Type") != "application/json" {
+			t.Fatalf("%q: answer %d %q is not a JSON-RPC message", body, w.Code, w.Body)
+		}
+		if !bytes.Equal(got.ID, want) {
+			t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, w.Body)
+		}
+	})
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/examples/news/newsindex"
+	"github.com/mcperr/mcperr/front"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,12 +28,17 @@ const maxBody = 1 << 20
 // Every request then takes one of the key's messages this minute, the MCP
 // handshake included; when none is left the answer is an HTTP 429 with
 // Retry-After and the code message_rate_limited. /mcp accepts only the
-// Config's AllowedHosts in its Host and Origin headers.
+// Config's AllowedHosts in its Host and Origin headers, and checks each
+// JSON-RPC message before the SDK sees it (package front): an answer
+// carries the request's id exactly as sent, an id no JSON-RPC stack
+// carries exactly is refused with -32600 and id null, and a POST without
+// "Accept: application/json, text/event-stream" is answered like any other
+// (in JSON), never with the go-sdk's plain-text 400.
 func (s *Server) Handler() http.Handler {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.hosted() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", &envelope.Front{Handler: s.gate(sdk), Path: "/mcp", AllowedHosts: s.hosts})
+	mux.Handle("/mcp", &front.Front{Handler: sdk, Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate})
 	mux.Handle("/", http.HandlerFunc(s.serveREST))
 	return mux
 }
@@ -45,13 +50,9 @@ func (s *Server) hosted() *mcp.Server {
 }
 
 // gate refuses a request without a valid key (401) or over its messages
-// this minute (429), and passes the rest on.
-func (s *Server) gate(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.admit(w, r) != nil {
-			next.ServeHTTP(w, r)
-		}
-	})
+// this minute (429), before its body is read, and lets the rest on.
+func (s *Server) gate(w http.ResponseWriter, r *http.Request) bool {
+	return s.admit(w, r) != nil
 }
 
 // admit checks the key and takes a message token. It returns the account,

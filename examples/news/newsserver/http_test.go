@@ -319,3 +319,56 @@ func TestREST(t *testing.T) {
 	}
 	golden(t, "rest.golden", transcript(t, srv, xs))
 }
+
+// TestHostedMessages: the hosted endpoint's message rule (issue 13). Ids
+// are echoed byte for byte or refused with -32600 and id null (it answered
+// id 1.5 with 1 and a 23-digit id with -9223372036854775808), nesting past
+// the SDK's decoder never reaches it, and a POST lacking or with a wrong
+// Accept gets a JSON-RPC answer, not the go-sdk's plain-text 400.
+func TestHostedMessages(t *testing.T) {
+	s, _ := newTestServer(t)
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	list := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{` + meta + `}}`
+	}
+	h := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{k: v}
+		for k, v := range h {
+			m[k] = v
+		}
+		return m
+	}
+	refused := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}}`
+	tests := []struct {
+		name    string
+		headers map[string]string
+		body    string
+		status  int
+		prefix  string // of the body
+	}{
+		{"id 1.5", h, list("1.5"), 400, refused},
+		{"id of 23 digits", h, list("12345678901234567890123"), 400, refused},
+		{"id 1e400", h, list("1e400"), 400, refused},
+		{"string id as sent", h, list(`"\u0041"`), 200, `{"jsonrpc":"2.0","id":"\u0041","result":{`},
+		{"2^53", h, list("9007199254740992"), 200, `{"jsonrpc":"2.0","id":9007199254740992,"result":{`},
+		{"params nested 1,001 deep", h, `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, 400,
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: objects and arrays nest deeper than 128 levels."}}`},
+		{"no Accept", with("Accept", ""), list("5"), 200, `{"jsonrpc":"2.0","id":5,"result":{`},
+		{"Accept text/html", with("Accept", "text/html"), list("6"), 200, `{"jsonrpc":"2.0","id":6,"result":{`},
+		{"Accept application/json only", with("Accept", "application/json"), list("7"), 200, `{"jsonrpc":"2.0","id":7,"result":{`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := send(t, srv, exchange{method: "POST", path: "/mcp", key: "demo-pro", headers: tt.headers, body: tt.body})
+			if resp.StatusCode != tt.status || !strings.HasPrefix(string(body), tt.prefix) {
+				t.Errorf("%d %.200s\nwant %d %s...", resp.StatusCode, body, tt.status, tt.prefix)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q", ct)
+			}
+		})
+	}
+}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/mcperr/mcperr/examples/internal/stdio/stdiotest"
+	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 )
 
 // serveStdio runs a no-auth Server (its upstream unreachable) on the shared
@@ -71,18 +75,33 @@ func TestStdio(t *testing.T) {
 	}
 }
 
-// FuzzStdio: whatever arrives on stdin, the Vexlo server does not crash
-// and every line it writes is JSON.
+// handlerTransport serves upstream requests in-process, so a fuzz input
+// costs microseconds, not a network timeout.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	w := httptest.NewRecorder()
+	t.h.ServeHTTP(w, r)
+	return w.Result(), nil
+}
+
+// FuzzStdio drives arbitrary bytes through the Vexlo server on the stdio
+// transport, in-process, against an in-process demo API: the session
+// survives, every line written is JSON, and every request whose id can be
+// read gets exactly one answer with that id as sent (stdiotest.Check).
 func FuzzStdio(f *testing.F) {
 	f.Add([]byte(initLine + "\ngarbage\n"))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n"))
-	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"vexlo_get_values","arguments":{"path":[1]}}}` + "\n"))
+	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"vexlo_get_values","arguments":{"traceId":"` + seedTrace + `","path":[1]}}}` + "\n"))
+	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vexlo_list_tags"}}` + "\n" + `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`))
+	api := demoapi.New(func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) })
+	s, err := New(Config{BaseURL: "http://vexlo.test", Token: api.DemoToken().Secret, Transport: handlerTransport{api},
+		RetrySleep: func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, l := range serveStdio(t, string(in)) {
-			if !json.Valid([]byte(l)) {
-				t.Fatalf("output line is not JSON: %q", l)
-			}
-		}
+		stdiotest.Check(t, s.mcp, in)
 	})
 }
 

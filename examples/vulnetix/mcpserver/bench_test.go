@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+
+	"github.com/mcperr/mcperr/wire"
 )
 
 var benchBody = []byte(rpc(7, "tools/call", `"name":"vulnetix_vuln","arguments":{"id":"CVE-2021-44228","raw":false}`))
@@ -15,13 +17,18 @@ func benchHeader() http.Header {
 	return h
 }
 
-// BenchmarkAdmit is every body check of one tools/call: JSON, JSON-RPC,
-// _meta, Mcp-Method, Mcp-Name (base64), version, method.
+// BenchmarkAdmit is every body check of one tools/call: the message rule
+// the front applies (JSON, JSON-RPC, depth, numbers, id), then _meta,
+// Mcp-Method, Mcp-Name (base64), version, method.
 func BenchmarkAdmit(b *testing.B) {
 	h := benchHeader()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, r := admit(h, benchBody); r != nil {
+		m, err := wire.CheckMessage(benchBody)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, r := admit(h, m); r != nil {
 			b.Fatal(r.err.Message)
 		}
 	}

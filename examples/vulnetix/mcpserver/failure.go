@@ -54,6 +54,9 @@ const (
 	// LoginInvalid: vulnetix_auth_poll with a handle this server did not
 	// seal, or one that was altered.
 	LoginInvalid errkind.Kind = "login_invalid"
+	// LoginUsed: vulnetix_auth_poll with a handle whose approval was
+	// already handed over: a handle is single use once approved.
+	LoginUsed errkind.Kind = "login_used"
 	// InvalidArguments: the arguments fail the tool's input schema.
 	InvalidArguments = errkind.InvalidArguments
 )
@@ -119,6 +122,8 @@ var shapes = []Shape{
 	{LoginExpired, "That login handle has expired: it was issued at %s and is valid for 5 minutes. Start a new login with vulnetix_auth_start.",
 		errkind.Advice{Move: errkind.FixArgument, Note: "No. Start a new login."}},
 	{LoginInvalid, "That login handle is not valid: this server did not issue it, or it was altered. Start a new login with vulnetix_auth_start.",
+		errkind.Advice{Move: errkind.FixArgument, Note: "No. Start a new login."}},
+	{LoginUsed, "That login handle was already used: its approval was handed over once, to the first poll that saw it. Start a new login with vulnetix_auth_start.",
 		errkind.Advice{Move: errkind.FixArgument, Note: "No. Start a new login."}},
 	{InvalidArguments, "%s",
 		errkind.Advice{Move: errkind.FixArgument, Note: "No. Fix the argument the message names."}},

@@ -1,14 +1,19 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // FuzzAdmit feeds the body checks arbitrary bodies and header values: they
@@ -27,7 +32,11 @@ func FuzzAdmit(f *testing.F) {
 		h := http.Header{}
 		h.Set("Mcp-Method", method)
 		h.Set("Mcp-Name", name)
-		a, r := admit(h, []byte(body))
+		m, err := wire.CheckMessage([]byte(body))
+		if err != nil || m.Type == wire.BatchMessage {
+			return // the front's to answer
+		}
+		a, r := admit(h, m)
 		if (a == nil) == (r == nil) {
 			t.Fatalf("admit returned %v and %v", a, r)
 		}
@@ -56,9 +65,9 @@ func FuzzAdmit(f *testing.F) {
 }
 
 // FuzzPathAllowed: an allowed path is always under an allowed prefix, with
-// no dot segment and nothing that leaves the host.
+// no dot segment, no path parameter (";") and nothing that leaves the host.
 func FuzzPathAllowed(f *testing.F) {
-	for _, p := range []string{"/v1/vulns/CVE-1", "/v1/purl?purl=pkg:npm/x", "/v1/vulns/../auth", "//evil/v1/vulns/", "/v1/vendors/%2e%2e/x", "/v1/purlx"} {
+	for _, p := range []string{"/v1/vulns/CVE-1", "/v1/purl?purl=pkg:npm/x", "/v1/vulns/../auth", "//evil/v1/vulns/", "/v1/vendors/%2e%2e/x", "/v1/purlx", "/v1/vulns/..;/auth/device"} {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -79,7 +88,7 @@ func FuzzPathAllowed(f *testing.F) {
 				ok = true
 			}
 		}
-		if !ok || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") {
+		if !ok || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") || strings.Contains(u.EscapedPath(), ";") || strings.Contains(strings.ToLower(u.EscapedPath()), "%3b") {
 			t.Fatalf("%q resolves outside the allowlist: %s", p, u.Path)
 		}
 	})
@@ -95,6 +104,82 @@ func FuzzLoginHandle(f *testing.F) {
 		code, _, err := s.open(h)
 		if err == nil && code != "dc_1" {
 			t.Fatalf("opened a forged handle %q: %q", h, code)
+		}
+	})
+}
+
+// handlerTransport serves vdb-api requests in-process.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	w := httptest.NewRecorder()
+	t.h.ServeHTTP(w, r)
+	return w.Result(), nil
+}
+
+// FuzzHTTP drives arbitrary bodies (with the Mcp-Method and Mcp-Name
+// headers the body names, so that bodies reach the SDK) through the whole
+// server, in-process, against an in-process vdb-api: every answer is one
+// JSON-RPC message with Content-Type application/json (or a 202 for a
+// notification), and it carries the request's id byte for byte when the
+// message rule read one, null otherwise; the server goes on answering.
+func FuzzHTTP(f *testing.F) {
+	for _, s := range []string{
+		rpc(1, "tools/list", ""),
+		rpc(`"\u0041"`, "tools/call", `"name":"vulnetix_vuln","arguments":{"id":"CVE-2021-44228"}`),
+		rpc(2, "resources/read", `"uri":"vulnetix://vuln/CVE-2021-44228"`),
+		rawCall("1.5", "tools/list", meta),
+		rawCall("12345678901234567890123", "tools/list", meta),
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":[[[[[[[[]]]]]]]]}}`,
+		`[` + rpc(1, "tools/list", "") + `]`,
+	} {
+		f.Add([]byte(s))
+	}
+	clk := newClock()
+	s, err := New(Config{APIURL: "http://vdb.test", Transport: handlerTransport{vdbdemo.New(clk.Now)}, AEADKey: testKey, Now: clk.Now, EdgeLimit: 1 << 30})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", "http://127.0.0.1/mcp", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		var named struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+				URI  string `json:"uri"`
+			} `json:"params"`
+		}
+		json.Unmarshal(body, &named)
+		req.Header.Set("Mcp-Method", named.Method)
+		if n := named.Params.Name + named.Params.URI; n != "" {
+			req.Header.Set("Mcp-Name", n)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+
+		want := json.RawMessage("null")
+		m, err := wire.CheckMessage(body)
+		var me *wire.MessageError
+		switch {
+		case errors.As(err, &me) && me.ID != nil:
+			want = me.ID
+		case err == nil && m.Type == wire.RequestMessage, err == nil && m.Type == wire.ResponseMessage:
+			want = m.ID
+		}
+		if rec.Code == http.StatusAccepted && rec.Body.Len() == 0 && err == nil && m.Type == wire.NotificationMessage {
+			return
+		}
+		var got struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+		}
+		if e := json.Unmarshal(rec.Body.Bytes(), &got); e != nil || got.JSONRPC != "2.0" || rec.Header().Get("Content-Type") != "application/json" {
+			t.Fatalf("%q: answer %d %q is not a JSON-RPC message", body, rec.Code, rec.Body)
+		}
+		if !bytes.Equal(got.ID, want) {
+			t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, rec.Body)
 		}
 	})
 }

@@ -4,12 +4,14 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -81,4 +83,54 @@ func (s *sealer) open(handle string) (string, time.Time, error) {
 	}
 	issued := time.Unix(int64(binary.BigEndian.Uint64(plain[:8])), 0).UTC()
 	return string(plain[8:]), issued, nil
+}
+
+// maxSpent bounds the approved logins remembered at once. An entry needs a
+// person to approve a login upstream, and lives five minutes at most.
+const maxSpent = 1 << 16
+
+// spentLogins remembers the device logins whose approval was handed over,
+// until their handles expire, so that a login handle is single use once
+// approved. It holds a digest of each device code, so an entry costs the
+// same whatever the code's length. The zero value is ready to use. It is
+// process memory: replicas behind a load balancer each keep their own.
+type spentLogins struct {
+	mu    sync.Mutex
+	until map[[sha256.Size]byte]time.Time
+}
+
+// used reports whether the approval of code was already handed over.
+func (s *spentLogins) used(code string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.until[sha256.Sum256([]byte(code))]
+	return ok
+}
+
+// spend records that the approval of code is handed over, to be forgotten
+// at expires. It reports false when it already was (another poll got it
+// first), or when the record is full: then nobody gets it, rather than
+// anybody twice.
+func (s *spentLogins) spend(code string, expires, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := sha256.Sum256([]byte(code))
+	if _, ok := s.until[k]; ok {
+		return false
+	}
+	if s.until == nil {
+		s.until = make(map[[sha256.Size]byte]time.Time)
+	}
+	if len(s.until) >= maxSpent {
+		for k, t := range s.until {
+			if !t.After(now) {
+				delete(s.until, k)
+			}
+		}
+		if len(s.until) >= maxSpent {
+			return false
+		}
+	}
+	s.until[k] = expires
+	return true
 }

@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -71,13 +69,16 @@ type UnsupportedVersionData struct {
 	Requested string   `json:"requested"`
 }
 
-// admit checks one POST body in the contract's order: JSON (-32700), one
-// JSON-RPC request (-32600), the _meta envelope (-32602), the Mcp-Method and
-// Mcp-Name headers (-32020), the protocol version (-32022), the method
-// (-32601). The Mcp-Protocol-Version header, when sent, must equal the
-// _meta version (-32020) before the version itself is judged.
-func admit(h http.Header, body []byte) (*admitted, *refusal) {
-	a, r := check(h, body)
+// admit checks one JSON-RPC message, which the front (package front) has
+// already read and checked by the rule every transport shares (JSON
+// -32700, a single message with an echoable id -32600), in the contract's
+// order: a request or a notification (-32600), the _meta envelope
+// (-32602), the Mcp-Method and Mcp-Name headers (-32020), the protocol
+// version (-32022), the method (-32601). The Mcp-Protocol-Version header,
+// when sent, must equal the _meta version (-32020) before the version
+// itself is judged.
+func admit(h http.Header, m *wire.Message) (*admitted, *refusal) {
+	a, r := check(h, m)
 	if r != nil && a != nil {
 		r.method, a = a.method, nil
 	}
@@ -85,51 +86,24 @@ func admit(h http.Header, body []byte) (*admitted, *refusal) {
 }
 
 // check is admit; on a refusal it also returns what it had read.
-func check(h http.Header, body []byte) (*admitted, *refusal) {
-	body = bytes.TrimSpace(body)
-	var msg map[string]json.RawMessage
-	if err := json.Unmarshal(body, &msg); err != nil || msg == nil { // one pass: validity and decoding
-		var se *json.SyntaxError
-		switch {
-		case len(body) == 0 || errors.As(err, &se):
-			return nil, refuse(nil, errkind.ParseError, "Parse error: the body is not valid JSON.", nil)
-		case body[0] == '[':
-			return nil, refuse(nil, errkind.InvalidRequest, "Invalid Request: batch requests are not supported; send one JSON-RPC request per POST.", nil)
-		}
-		return nil, refuse(nil, errkind.InvalidRequest, "Invalid Request: the body must be a JSON-RPC request object.", nil)
+func check(h http.Header, m *wire.Message) (*admitted, *refusal) {
+	id := m.ID
+	if m.Type == wire.ResponseMessage {
+		return nil, refuse(id, errkind.InvalidRequest, "Invalid Request: this server sends no requests, so it takes no responses.", nil)
 	}
-	rawID, hasID := msg["id"]
-	var id json.RawMessage
-	if hasID {
-		switch c := rawID[0]; {
-		case c == '"' || c == '-' || c >= '0' && c <= '9':
-			id = rawID
-		default:
-			return nil, refuse(nil, errkind.InvalidRequest, "Invalid Request: id must be a string or a number.", nil)
-		}
-	}
-	if v, ok := msg["jsonrpc"]; !ok || string(v) != `"2.0"` {
-		return nil, refuse(id, errkind.InvalidRequest, `Invalid Request: "jsonrpc" must be "2.0".`, nil)
-	}
-	var method string
-	if err := json.Unmarshal(msg["method"], &method); err != nil || method == "" {
-		if _, ok := msg["result"]; ok {
-			return nil, refuse(id, errkind.InvalidRequest, "Invalid Request: this server sends no requests, so it takes no responses.", nil)
-		}
-		if _, ok := msg["error"]; ok {
-			return nil, refuse(id, errkind.InvalidRequest, "Invalid Request: this server sends no requests, so it takes no responses.", nil)
-		}
+	method := m.Method
+	if method == "" {
 		return nil, refuse(id, errkind.InvalidRequest, `Invalid Request: "method" must be a non-empty string.`, nil)
 	}
 	var params map[string]json.RawMessage
-	if p, ok := msg["params"]; ok && string(p) != "null" {
-		if err := json.Unmarshal(p, &params); err != nil {
+	if m.Params != nil {
+		if err := json.Unmarshal(m.Params, &params); err != nil {
 			return nil, refuse(id, errkind.InvalidParams, `Invalid params: "params" must be an object.`, nil)
 		}
 	}
 	a := &admitted{id: id, method: method}
 
-	if !hasID { // a notification: no _meta envelope, no version
+	if m.Type == wire.NotificationMessage { // no _meta envelope, no version
 		if r := checkMethodHeader(h, nil, method); r != nil {
 			return a, r
 		}
@@ -141,8 +115,8 @@ func check(h http.Header, body []byte) (*admitted, *refusal) {
 
 	// _meta: every required key present, with the right type.
 	var meta map[string]json.RawMessage
-	if m, ok := params["_meta"]; ok && string(m) != "null" {
-		if err := json.Unmarshal(m, &meta); err != nil {
+	if mv, ok := params["_meta"]; ok && string(mv) != "null" {
+		if err := json.Unmarshal(mv, &meta); err != nil {
 			return a, refuse(id, errkind.InvalidParams, "Invalid _meta envelope: params._meta must be an object.", nil)
 		}
 	}

@@ -273,15 +273,22 @@ func TestBadInput(t *testing.T) {
 		{name: "a number", header: h, body: "42", want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request"}},
 		{name: "an object that is not JSON-RPC", header: h, body: `{"hello":"world"}`, want: want{Status: 400, Code: -32600, ID: "null", Message: `Invalid Request: "jsonrpc" must be "2.0"`}},
 		{name: "jsonrpc 1.0", header: h, body: `{"jsonrpc":"1.0","id":3,"method":"tools/list"}`, want: want{Status: 400, Code: -32600, ID: "3", Message: `Invalid Request: "jsonrpc" must be "2.0"`}},
-		{name: "method not a string", header: h, body: `{"jsonrpc":"2.0","id":3,"method":7}`, want: want{Status: 400, Code: -32600, ID: "3", Message: `Invalid Request: "method" must be a non-empty string`}},
-		{name: "id an object", header: h, body: `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: id must be a string or a number"}},
-		{name: "id null", header: h, body: `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: id must be a string or a number"}},
+		{name: "method not a string", header: h, body: `{"jsonrpc":"2.0","id":3,"method":7}`, want: want{Status: 400, Code: -32600, ID: "3", Message: `Invalid Request: "method" must be a string`}},
+		{name: "id an object", header: h, body: `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}},
+		{name: "id null", header: h, body: `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}},
 		{name: "params an array", header: h, body: `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":[1]}`, want: want{Status: 400, Code: -32602, ID: "3", Message: "Invalid params"}},
 		{name: "a response", header: h, body: `{"jsonrpc":"2.0","id":3,"result":{}}`, want: want{Status: 400, Code: -32600, ID: "3", Message: "Invalid Request: this server sends no requests"}},
 		{name: "a batch", header: h, body: "[" + rpc(1, "tools/list", "") + "," + rpc(2, "tools/list", "") + "]", want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: batch requests are not supported"}},
 		{name: "an empty batch", header: h, body: "[]", want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: batch requests are not supported"}},
 		{name: "a 10 MiB body", header: h, body: big, want: want{Status: 413, Code: -32600, ID: "null", Message: "Invalid Request: the body is larger than 1048576 bytes"}},
-		{name: "deeply nested JSON", header: h, body: strings.Repeat("[", 100000) + strings.Repeat("]", 100000), want: want{Status: 400, Code: -32700, ID: "null", Message: "Parse error"}},
+		{name: "deeply nested JSON", header: h, body: strings.Repeat("[", 100000) + strings.Repeat("]", 100000), want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: objects and arrays nest deeper than 128 levels."}},
+		// Issue 13: ids the SDK rewrote (1.5 came back as 1, a 23-digit
+		// id as -9223372036854775808) are refused at the front; nesting
+		// past the SDK's 1,000 levels never reaches it.
+		{name: "id 1.5", header: h, body: rawCall("1.5", "tools/list", ""), want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}},
+		{name: "id of 23 digits", header: h, body: rawCall("12345678901234567890123", "tools/list", ""), want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}},
+		{name: "id 1e400", header: h, body: rawCall("1e400", "tools/list", ""), want: want{Status: 400, Code: -32600, ID: "null", Message: "Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}},
+		{name: "params nested 1,001 deep", header: h, body: `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"x":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, want: want{Status: 400, Code: -32600, ID: "5", Message: "Invalid Request: objects and arrays nest deeper than 128 levels."}},
 		{name: "a notification", header: map[string]string{"Content-Type": "application/json", "Mcp-Method": "notifications/cancelled"},
 			body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, want: want{Status: 202}},
 		{name: "an unknown notification", header: map[string]string{"Content-Type": "application/json", "Mcp-Method": "notifications/nope"},
@@ -413,5 +420,23 @@ func TestBodyBounds(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 400 || !strings.Contains(string(b), `"code":-32020`) {
 		t.Errorf("two different Mcp-Method headers: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestIDsEchoed: an answer carries the request's id exactly as sent, on the
+// front and past it (the SDK decodes ids and writes them anew, so "\u0041"
+// would come back as "A").
+func TestIDsEchoed(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, id := range []string{`7`, `-3`, `9007199254740992`, `"\u0041"`, `"a<b&c"`, `"\ud83d\ude00"`, `"x\/y"`} {
+		x := e.post(t, rawCall(id, "tools/list", meta), nil)
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":`; x.Status != 200 || !strings.HasPrefix(x.RespBody, want) {
+			t.Errorf("id %s: %d %.120s, want %s...", id, x.Status, x.RespBody, want)
+		}
+		// A refusal past the front carries it too.
+		x = e.post(t, rawCall(id, "nope/nope", meta), nil)
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"error":`; x.Status != 404 || !strings.HasPrefix(x.RespBody, want) {
+			t.Errorf("id %s: %d %.120s, want %s...", id, x.Status, x.RespBody, want)
+		}
 	}
 }

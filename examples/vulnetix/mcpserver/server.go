@@ -7,14 +7,16 @@
 // reached a tool: the HTTP status is not 200 and the body is a JSON-RPC
 // error. They are answered in this order:
 //
-//	Host or Origin not on the allowlist        403 (plain text)       envelope.Front
-//	path not /mcp and not GET /healthz         404 -32601             envelope.Front
-//	method other than POST                     405 -32600 Allow: POST envelope.Front
-//	Content-Type not application/json          415 -32600             envelope.Front
+//	Host or Origin not on the allowlist        403 (plain text)       front.Front
+//	path not /mcp and not GET /healthz         404 -32601             front.Front
+//	method other than POST                     405 -32600 Allow: POST front.Front
+//	Content-Type not application/json          415 -32600             front.Front
 //	edge flood guard (per source IP)           429 -32000             ratelimit.Guard
-//	body over the size bound                   413 -32600
-//	body not JSON                              400 -32700
-//	not one JSON-RPC request (batch, ...)      400 -32600
+//	body over the size bound                   413 -32600             front.Front
+//	body not JSON                              400 -32700             front.Front
+//	a batch, nested too deep, an id that       400 -32600             front.Front
+//	  cannot be echoed exactly (1.5, 1e400)
+//	not one JSON-RPC request (a response, ...) 400 -32600
 //	_meta missing an io.modelcontextprotocol/* key   400 -32602
 //	Mcp-Method or Mcp-Name disagrees with the body   400 -32020
 //	Mcp-Protocol-Version disagrees with _meta  400 -32020
@@ -26,7 +28,8 @@
 // version check reads a header, it compares a =?base64?...?= Mcp-Name
 // verbatim), so the server answers first and hands the SDK only requests it
 // would accept; anything the SDK still refuses in plain text is rewritten
-// as a JSON-RPC error.
+// as a JSON-RPC error, and every answer carries the request's id exactly as
+// sent (the front's doing).
 //
 // A tool error means the tool ran and could not answer: HTTP 200, a result
 // with isError and a message written for the agent, worded by the server's
@@ -42,8 +45,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -52,8 +53,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,6 +111,7 @@ type Server struct {
 	mcp     *mcp.Server
 	vdb     *vdb
 	sealer  *sealer
+	spent   spentLogins
 	guard   *ratelimit.Guard
 	colo    string
 	now     func() time.Time
@@ -173,13 +175,15 @@ func New(cfg Config) (*Server, error) {
 	hosts := append([]string{"localhost", "127.0.0.1", "::1"}, cfg.AllowHosts...)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", healthz)
-	mux.Handle("/mcp", s.edge(s.body(sdk)))
-	s.handler = &envelope.Front{
+	mux.Handle("/mcp", s.body(sdk))
+	s.handler = &front.Front{
 		Handler:        mux,
 		Path:           "/mcp",
 		Public:         []string{"/healthz"},
 		AllowedHosts:   hosts,
 		AllowedOrigins: cfg.AllowOrigins,
+		Gate:           s.edge(),
+		MaxBytes:       s.maxBody,
 	}
 	return s, nil
 }
@@ -213,53 +217,39 @@ func healthz(w http.ResponseWriter, r *http.Request) {
 // Vulnetix error contract gives it.
 const EdgeRefusal = ratelimit.EdgeBody
 
-// edge is the flood guard in front of POST /mcp.
-func (s *Server) edge(next http.Handler) http.Handler {
+// edge is the flood guard in front of POST /mcp: the front's gate, before
+// the body is read.
+func (s *Server) edge() func(http.ResponseWriter, *http.Request) bool {
 	key := ratelimit.SourceKey(s.colo)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) bool {
 		d, err := s.guard.Check(r.Context(), key(r), s.now())
 		if err != nil { // a failing store lets traffic through
 			s.log.Warn("edge guard store failed", "err", err)
-			next.ServeHTTP(w, r)
-			return
+			return true
 		}
 		d.SetHeaders(w.Header())
 		if !d.OK {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusTooManyRequests)
 			io.WriteString(w, EdgeRefusal)
-			return
+			return false
 		}
-		next.ServeHTTP(w, r)
-	})
+		return true
+	}
 }
 
-// body reads the bounded body, answers the protocol errors of the body in
-// the contract's order, and gives the SDK the requests that passed, with
-// the headers it reads normalised.
+// body answers the protocol errors of the message the front read and
+// checked, in the contract's order, and gives the SDK the requests that
+// passed, with the headers it reads normalised.
 func (s *Server) body(sdk http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tooLarge := func() {
-			wire.WriteRPCError(w, http.StatusRequestEntityTooLarge, nil, &wire.RPCError{Code: errkind.InvalidRequest,
-				Message: fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", s.maxBody)})
-		}
-		if r.ContentLength > s.maxBody { // refuse before reading a byte of it
-			tooLarge()
+		m := front.Message(r)
+		if m == nil { // only the front serves /mcp
+			wire.WriteRPCError(w, http.StatusInternalServerError, nil, &wire.RPCError{Code: errkind.InternalError, Message: "no message"})
 			return
 		}
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				tooLarge()
-				return
-			}
-			wire.WriteRPCError(w, http.StatusBadRequest, nil, &wire.RPCError{Code: errkind.InvalidRequest,
-				Message: "Invalid Request: the body could not be read."})
-			return
-		}
-		a, ref := admit(r.Header, b)
-		if rec, ok := w.(*recorder); ok {
+		a, ref := admit(r.Header, m)
+		if rec := recorderOf(w); rec != nil {
 			switch {
 			case a != nil:
 				rec.rpc = printable(a.method)
@@ -271,20 +261,29 @@ func (s *Server) body(sdk http.Handler) http.Handler {
 			ref.write(w)
 			return
 		}
-		r2 := r.Clone(r.Context())
-		r2.Body = io.NopCloser(strings.NewReader(string(b)))
-		r2.ContentLength = int64(len(b))
-		r2.Header.Set("Accept", "application/json, text/event-stream")
-		r2.Header.Set("Content-Type", "application/json")
-		r2.Header.Set(headerMethod, a.method)
+		r.Header.Set(headerMethod, a.method)
 		if a.id != nil {
-			r2.Header.Set(headerVersion, a.version)
+			r.Header.Set(headerVersion, a.version)
 			if a.name != "" {
-				r2.Header.Set(headerName, a.name)
+				r.Header.Set(headerName, a.name)
 			}
 		}
-		serveSDK(sdk, &rpcWriter{ResponseWriter: w, id: a.id}, r2)
+		sdk.ServeHTTP(w, r)
 	})
+}
+
+// recorderOf finds the recorder under the writers the front wraps w in.
+func recorderOf(w http.ResponseWriter) *recorder {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			return x
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 // recorder remembers the status and JSON-RPC method for the log line.
@@ -314,67 +313,6 @@ func (r *recorder) Flush() {
 }
 
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-// rpcWriter rewrites a plain-text error the SDK writes (status 400 and
-// above, not application/json) as a JSON-RPC error with the request's id,
-// so every error body is JSON-RPC.
-type rpcWriter struct {
-	http.ResponseWriter
-	id      json.RawMessage
-	capture int // the status of a plain-text error being captured
-	text    strings.Builder
-}
-
-func (w *rpcWriter) WriteHeader(code int) {
-	if code >= 400 && !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
-		w.capture = code
-		return
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *rpcWriter) Write(b []byte) (int, error) {
-	if w.capture != 0 {
-		if w.text.Len() < 1024 {
-			w.text.Write(b[:min(len(b), 1024)])
-		}
-		return len(b), nil
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *rpcWriter) Flush() {
-	if w.capture != 0 {
-		return
-	}
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// finish writes the captured error, if any. ServeHTTP of the SDK has
-// returned when it is called.
-func (w *rpcWriter) finish() {
-	if w.capture == 0 {
-		return
-	}
-	code := errkind.InvalidRequest
-	switch {
-	case w.capture == http.StatusNotFound:
-		code = errkind.MethodNotFound
-	case w.capture >= 500:
-		code = errkind.InternalError
-	}
-	h := w.Header()
-	h.Del("X-Content-Type-Options")
-	wire.WriteRPCError(w.ResponseWriter, w.capture, w.id, &wire.RPCError{Code: code, Message: printable(strings.TrimSpace(w.text.String()))})
-}
-
-// serveSDK runs the SDK's handler and finishes the rewrite.
-func serveSDK(sdk http.Handler, w *rpcWriter, r *http.Request) {
-	sdk.ServeHTTP(w, r)
-	w.finish()
-}
 
 // atLeast is a slog.Handler that drops records below a level.
 type atLeast struct {

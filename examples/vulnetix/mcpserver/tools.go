@@ -281,8 +281,12 @@ func pathAllowed(p string) bool {
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
 		return false
 	}
+	// No path parameters: a servlet container reads "..;" as ".." and
+	// ";jsessionid=..." as a parameter, so a ";" in the path, written or
+	// escaped, could climb out of the allowlist upstream.
 	esc := strings.ToLower(u.EscapedPath())
-	if strings.Contains(esc, "%2f") || strings.Contains(esc, "%2e") || strings.Contains(esc, "%5c") {
+	if strings.Contains(u.Path, ";") || strings.Contains(esc, "%3b") ||
+		strings.Contains(esc, "%2f") || strings.Contains(esc, "%2e") || strings.Contains(esc, "%5c") {
 		return false
 	}
 	for _, seg := range strings.Split(u.Path, "/") {
@@ -407,9 +411,17 @@ func (s *Server) authPoll(ctx context.Context, c *call) (any, map[string]any, *F
 	if now := s.now(); now.Sub(issued) > HandleTTL || issued.After(now.Add(time.Minute)) {
 		return nil, nil, fail(LoginExpired, issued.Format(time.RFC3339))
 	}
+	if s.spent.used(code) {
+		return nil, nil, fail(LoginUsed)
+	}
 	var out map[string]any
 	if _, f := s.vdb.get(ctx, "", "/v1/auth/device/"+url.PathEscape(code), &out, nil); f != nil {
 		return nil, nil, f
+	}
+	// Single use once approved: the approval is handed over once, to the
+	// first poll that sees it; a copied handle polled later gets nothing.
+	if out["status"] == "approved" && !s.spent.spend(code, issued.Add(HandleTTL), s.now()) {
+		return nil, nil, fail(LoginUsed)
 	}
 	return out, nil, nil
 }

@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,6 +217,103 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// TestPathParameters: the vdb_request allowlist refuses any path-parameter
+// syntax, written or escaped (issue 13: "/v1/vulns/..;/auth/device" was
+// forwarded, and servlet containers read "..;" as "..").
+func TestPathParameters(t *testing.T) {
+	tests := []struct {
+		path string
+		ok   bool
+	}{
+		{"/v1/vulns/CVE-2021-44228", true},
+		{"/v1/purl?purl=pkg:npm/x;y", true}, // a ";" in the query is not a path parameter
+		{"/v1/vulns/..;/auth/device", false},
+		{"/v1/vulns/..;x=1/auth/device", false},
+		{"/v1/vulns/CVE-1;jsessionid=x", false},
+		{"/v1/vulns/CVE-1%3b/x", false},
+		{"/v1/vulns/CVE-1%3B", false},
+		{"/v1/vendors/;/trends", false},
+		{"/v1/purl;x?purl=pkg:npm/x", false},
+	}
+	for _, tt := range tests {
+		if got := pathAllowed(tt.path); got != tt.ok {
+			t.Errorf("pathAllowed(%q) = %v, want %v", tt.path, got, tt.ok)
+		}
+	}
+	// And through the tool: nothing is sent upstream.
+	e := newEnv(t, nil)
+	r := e.callTool(t, ToolRequest, `{"path":"/v1/vulns/..;/auth/device"}`, vdbdemo.KeyCommunity)
+	if want := "Path '/v1/vulns/..;/auth/device' is not on the allowlist for this tool."; !r.IsError || !strings.HasPrefix(r.text(), want) || r.Meta.Upstream.Calls != 0 {
+		t.Errorf("vdb_request ..;: %d calls, %s", r.Meta.Upstream.Calls, r.text())
+	}
+}
+
+// TestLoginSingleUse: a login handle is single use once approved (issue
+// 13: anyone holding a copy could poll it any number of times within its 5
+// minutes). The poll that sees the approval gets it; every later poll of
+// that handle, or of a copy, gets login_used, and a new login works.
+func TestLoginSingleUse(t *testing.T) {
+	e := newEnv(t, nil)
+	start := func() string {
+		var s LoginStart
+		json.Unmarshal(e.callTool(t, ToolAuthStart, `{}`, "").Structured, &s)
+		return s.Handle
+	}
+	h := start()
+	var got []string
+	for range 4 {
+		r := e.callTool(t, ToolAuthPoll, `{"handle":"`+h+`"}`, "")
+		got = append(got, r.text()[:min(len(r.text()), 40)])
+	}
+	want := []string{
+		`{"status":"authorization_pending"}`,
+		`{"organisation":"Demo Org","plan":"commu`,
+		`That login handle was already used: its `,
+		`That login handle was already used: its `,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("polls (-want +got):\n%s", diff)
+	}
+	if k, _ := KindOf(e.callTool(t, ToolAuthPoll, `{"handle":"`+h+`"}`, "").text()); k != LoginUsed {
+		t.Errorf("kind %q, want %s", k, LoginUsed)
+	}
+	// Concurrent polls of an approved login: exactly one gets it.
+	h = start()
+	e.callTool(t, ToolAuthPoll, `{"handle":"`+h+`"}`, "") // pending
+	results := make(chan string, 8)
+	for range 8 {
+		go func() { results <- e.callTool(t, ToolAuthPoll, `{"handle":"`+h+`"}`, "").text() }()
+	}
+	approved := 0
+	for range 8 {
+		if strings.Contains(<-results, `"approved"`) {
+			approved++
+		}
+	}
+	if approved != 1 {
+		t.Errorf("%d concurrent polls got the approval, want 1", approved)
+	}
+}
+
+func TestSpentLoginsBound(t *testing.T) {
+	var s spentLogins
+	now := time.Unix(1e9, 0)
+	for i := range maxSpent {
+		if !s.spend(fmt.Sprint(i), now.Add(time.Minute), now) {
+			t.Fatalf("spend %d refused", i)
+		}
+	}
+	if s.spend("one more", now.Add(time.Minute), now) {
+		t.Error("a full record took one more")
+	}
+	if !s.spend("one more", now.Add(3*time.Minute), now.Add(2*time.Minute)) || len(s.until) != 1 {
+		t.Errorf("expired entries not dropped: %d left", len(s.until))
+	}
+	if !s.used("one more") || s.used("0") {
+		t.Error("used is wrong after the prune")
+	}
+}
+
 // TestLoginWithoutKey: without MCP_AEAD_KEY both login tools answer the
 // seed's error.
 func TestLoginWithoutKey(t *testing.T) {
@@ -386,6 +485,45 @@ func TestTaxonomy(t *testing.T) {
 		seen[s.Kind] = true
 		if s.Advice.Note == "" || s.Advice.Move == "" {
 			t.Errorf("kind %s has no advice", s.Kind)
+		}
+	}
+}
+
+// TestQuotaResetBounded: the daily-quota message never names a reset in
+// the past or beyond a day and a margin (issue 13: "resets at
+// 292277026596-12-04T15:30:07Z" for X-RateLimit-Reset 9223372036854775807,
+// and a time in the past for 1000000000); it names the next UTC midnight
+// instead, as when the header is absent.
+func TestQuotaResetBounded(t *testing.T) {
+	now := time.Date(2026, 11, 30, 15, 4, 5, 0, time.UTC)
+	clock := func() time.Time { return now }
+	const midnight = "2026-12-01T00:00:00Z"
+	tests := []struct {
+		reset string
+		want  string
+	}{
+		{"9223372036854775807", midnight},
+		{"1000000000", midnight},
+		{"-5", midnight},
+		{"", midnight},
+		{"junk", midnight},
+		{"999999999", midnight}, // seconds from now: 31 years
+		{strconv.FormatInt(now.Unix()-1, 10), midnight},
+		{strconv.FormatInt(now.Add(49*time.Hour).Unix(), 10), midnight},
+		{strconv.FormatInt(now.Add(3*time.Hour).Unix(), 10), "2026-11-30T18:04:05Z"},
+		{strconv.FormatInt(now.Unix(), 10), "2026-11-30T15:04:05Z"},
+		{"90", "2026-11-30T15:05:35Z"},
+		{"0", "2026-11-30T15:04:05Z"},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		if tt.reset != "" {
+			h.Set("X-RateLimit-Reset", tt.reset)
+		}
+		f := statusFailure(http.StatusTooManyRequests, "", h, "/v1/vulns/CVE-1", clock)
+		want := "Vulnetix daily rate limit exhausted for this organisation. The quota resets at " + tt.want + ". Do NOT retry this call."
+		if f.Message != want {
+			t.Errorf("X-RateLimit-Reset %q:\n got %s\nwant %s", tt.reset, f.Message, want)
 		}
 	}
 }

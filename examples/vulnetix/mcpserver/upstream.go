@@ -250,15 +250,20 @@ func subject(path string) string {
 	return printable(path)
 }
 
+// maxQuotaReset is the furthest ahead a daily quota's reset is believed:
+// a day, and a margin for clocks and time zones.
+const maxQuotaReset = 48 * time.Hour
+
 // resetTime is the daily quota's reset: X-RateLimit-Reset in epoch seconds
 // (or seconds from now when small), else the next UTC midnight. A reset in
-// the past, more than a year away, or too large to count is no reset.
+// the past, more than maxQuotaReset ahead, or too large to count is no daily
+// quota's: it is not printed, and the next UTC midnight is named instead.
 func resetTime(h http.Header, now func() time.Time) time.Time {
 	t := time.Now()
 	if now != nil {
 		t = now()
 	}
-	if d, ok := ratelimit.ParseReset(h.Get("X-RateLimit-Reset"), ratelimit.ResetAuto, t); ok {
+	if d, ok := ratelimit.ParseReset(h.Get("X-RateLimit-Reset"), ratelimit.ResetAuto, t); ok && d <= maxQuotaReset {
 		return t.Add(d).UTC().Truncate(time.Second)
 	}
 	t = t.UTC()

@@ -1,0 +1,75 @@
+// Package stdiotest checks an MCP server on the stdio transport against
+// arbitrary input, for fuzz targets: the session survives whatever arrives,
+// every line written is JSON, and every request whose id can be read gets
+// exactly one answer carrying that id byte for byte.
+package stdiotest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// lastPing is sent after the input: its answer shows the session survived.
+const lastPing = `{"jsonrpc":"2.0","id":"stdiotest-last-ping","method":"ping"}`
+
+// Check runs server on a stdio.Transport over in, followed by a ping, and
+// fails t unless the session survived (the ping is answered), every line
+// written is JSON, and every request whose id the JSON-RPC message rule
+// reads (wire.CheckMessage) got exactly one answer with that id as sent.
+// An input holding a cancellation is checked for the first two only, since
+// a cancelled request may go unanswered.
+func Check(t testing.TB, server *mcp.Server, in []byte) {
+	t.Helper()
+	want := map[string]int{`"stdiotest-last-ping"`: 1}
+	cancels := false
+	for l := range bytes.SplitSeq(in, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		m, err := wire.CheckMessage(l)
+		var me *wire.MessageError
+		switch {
+		case errors.As(err, &me) && me.ID != nil:
+			want[string(me.ID)]++
+		case err == nil && m.Type == wire.RequestMessage:
+			want[string(m.ID)]++
+		case err == nil && m.Method == "notifications/cancelled":
+			cancels = true
+		}
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+lastPing+"\n"))
+	server.Run(ctx, &stdio.Transport{In: input, Out: &out, Drain: 2 * time.Second})
+	got := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("output line is not JSON: %q", l)
+		}
+		if id, _, ok := wire.AnswerID([]byte(l)); ok {
+			got[string(id)]++
+		}
+	}
+	if got[`"stdiotest-last-ping"`] == 0 {
+		t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
+	}
+	if cancels {
+		return
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
+	}
+}

@@ -1,0 +1,390 @@
+// Package front is the HTTP front of an MCP server on Streamable HTTP: an
+// http.Handler that answers every refusal a request can meet before it
+// reaches the MCP endpoint, with the status and JSON-RPC body a client
+// expects, and checks each JSON-RPC message with the one rule the stdio
+// transport applies too (wire.CheckMessage), so that nothing an SDK would
+// choke on reaches it.
+//
+// The checks, in order:
+//
+//	Host or Origin not on the allowlist        403 (plain text, no JSON-RPC code)
+//	path not Path and not a Public path        404 -32601
+//	method other than POST                     405 -32600, Allow: POST
+//	Content-Type other than application/json   415 -32600
+//	Gate (a flood guard, an API key)           its own answer
+//	body over MaxBytes                         413 -32600
+//	body not JSON                              400 -32700
+//	a batch, or a message wire refuses         400 -32600 (id null unless it was read)
+//
+// What passes reaches Handler as one checked JSON-RPC message (see
+// Message), and the answer goes back with the request's id exactly as the
+// client wrote it: an SDK that decodes an id and writes it anew does not
+// turn "\u0041" into "A". An id no JSON-RPC stack carries exactly (1.5,
+// 1e400, 12345678901234567890123) is refused here with -32600 and id null,
+// never answered with a rounded one. A plain-text error the endpoint still
+// writes (status 400 or more) becomes a JSON-RPC error with the request's
+// id, so every error body past the Host and Origin check is JSON-RPC.
+package front
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// DefaultMaxBytes bounds the body of a POST to the MCP endpoint on a Front
+// whose MaxBytes is zero.
+const DefaultMaxBytes = 1 << 20
+
+// Front is an http.Handler that answers the transport-level refusals of MCP
+// over Streamable HTTP and checks the JSON-RPC message of each POST to the
+// MCP endpoint, in the order the package comment gives, before a request
+// reaches Handler. Every JSON-RPC body it writes has Content-Type:
+// application/json.
+//
+// A request for a Public path goes to Handler after the Host and Origin
+// check only, whatever its method, Content-Type and body: Front does not
+// answer 405 or 415 there, so a POST or DELETE to "/health" reaches Handler
+// too. A public endpoint that should answer only GET and HEAD checks the
+// method itself.
+//
+// The MCP endpoint is handed the request with "Accept: application/json,
+// text/event-stream", whatever the client sent: its answers are JSON, and
+// an SDK that insists on the header (the go-sdk answers a plain-text 400
+// without it) serves every client the same way.
+type Front struct {
+	// Handler serves the MCP endpoint and the Public paths.
+	Handler http.Handler
+
+	// Path is the MCP endpoint's path; "" means "/mcp".
+	Path string
+
+	// Public lists other paths Handler serves, such as "/health" or
+	// "/.well-known/oauth-protected-resource". Front checks only their
+	// Host and Origin: every method and Content-Type reaches Handler.
+	Public []string
+
+	// AllowedHosts lists the host names (without port) accepted in the Host
+	// header and in the Origin header; nil means the loopback names
+	// localhost, 127.0.0.1 and ::1, with any port. An entry "*" accepts any.
+	AllowedHosts []string
+
+	// AllowedOrigins lists further origins accepted in the Origin header,
+	// written as scheme://host[:port], such as "https://app.example". A
+	// request without Origin is not checked against it.
+	AllowedOrigins []string
+
+	// Gate, when set, sees each POST to Path that passed the Host, Origin,
+	// path, method and Content-Type checks, before a byte of its body is
+	// read: a flood guard or an API key check belongs here. It returns
+	// false after writing its own answer, and true to let the request on.
+	Gate func(w http.ResponseWriter, r *http.Request) bool
+
+	// MaxBytes bounds the body of a POST to Path; zero means
+	// DefaultMaxBytes.
+	MaxBytes int64
+}
+
+var loopback = []string{"localhost", "127.0.0.1", "::1"}
+
+// ServeHTTP applies the checks in order and passes on the requests that
+// pass them.
+func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !f.hostAllowed(r.Host) {
+		http.Error(w, "Forbidden: Host header not allowed", http.StatusForbidden)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !f.originAllowed(origin) {
+		http.Error(w, "Forbidden: Origin header not allowed", http.StatusForbidden)
+		return
+	}
+	path := f.Path
+	if path == "" {
+		path = "/mcp"
+	}
+	if r.URL.Path != path {
+		if slices.Contains(f.Public, r.URL.Path) && f.Handler != nil {
+			f.Handler.ServeHTTP(w, r)
+			return
+		}
+		refuse(w, http.StatusNotFound, nil, errkind.MethodNotFound, "Not found: the MCP endpoint is "+path)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		refuse(w, http.StatusMethodNotAllowed, nil, errkind.InvalidRequest, "Method not allowed: use POST")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		refuse(w, http.StatusUnsupportedMediaType, nil, errkind.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json")
+		return
+	}
+	if f.Handler == nil {
+		refuse(w, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
+		return
+	}
+	if f.Gate != nil && !f.Gate(w, r) {
+		return
+	}
+	f.serveMessage(w, r)
+}
+
+// serveMessage reads and checks the body, and hands the message on.
+func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
+	max := f.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	tooLarge := func() {
+		refuse(w, http.StatusRequestEntityTooLarge, nil, errkind.InvalidRequest, fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", max))
+	}
+	if r.ContentLength > max { // refuse before reading a byte of it
+		tooLarge()
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			tooLarge()
+			return
+		}
+		refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: the body could not be read.")
+		return
+	}
+	m, err := wire.CheckMessage(body)
+	if err != nil {
+		var me *wire.MessageError
+		switch {
+		case !errors.As(err, &me):
+			refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request.")
+		case errors.Is(err, wire.ErrNotJSON):
+			refuse(w, http.StatusBadRequest, nil, errkind.ParseError, "Parse error: the body is not valid JSON.")
+		default:
+			refuse(w, http.StatusBadRequest, me.ID, me.Code, "Invalid Request: "+me.Reason+".")
+		}
+		return
+	}
+	if m.Type == wire.BatchMessage {
+		refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: batch requests are not supported; send one JSON-RPC request per POST.")
+		return
+	}
+	r2 := r.Clone(context.WithValue(r.Context(), messageKey{}, m))
+	r2.Body = io.NopCloser(bytes.NewReader(body))
+	r2.ContentLength = int64(len(body))
+	r2.Header.Set("Accept", "application/json, text/event-stream")
+	aw := &answerWriter{ResponseWriter: w, id: m.ID}
+	f.Handler.ServeHTTP(aw, r2)
+	aw.finish()
+}
+
+type messageKey struct{}
+
+// Message returns the JSON-RPC message Front checked for r, or nil when r
+// did not come through a Front's MCP endpoint. A handler behind a Front
+// reads the id, method and params from it instead of parsing the body
+// again.
+func Message(r *http.Request) *wire.Message {
+	m, _ := r.Context().Value(messageKey{}).(*wire.Message)
+	return m
+}
+
+// refuse writes a JSON-RPC error response with Content-Type:
+// application/json. It is the one place Front names the JSON-RPC error
+// type. The id is written as it was sent: encoding/json would escape a <,
+// > or & in it, and the answer would no longer carry the request's id.
+func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.Code, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	e, _ := json.Marshal(&wire.RPCError{Code: code, Message: message})
+	b := make([]byte, 0, 40+len(id)+len(e))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":`...)
+	b = append(append(b, e...), "}\n"...)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// answerWriter carries the endpoint's answer back: a JSON body is held
+// until the endpoint returns, to put the request's id back as sent; a
+// plain-text error (status 400 or above) is rewritten as a JSON-RPC error
+// with that id. Anything else (a stream, an empty 202) passes through.
+type answerWriter struct {
+	http.ResponseWriter
+	id json.RawMessage // the request's id as sent; nil for a notification
+
+	status  int
+	decided bool
+	mode    int // passThrough, holdJSON or captureText
+	held    bytes.Buffer
+}
+
+const (
+	passThrough = iota
+	holdJSON
+	captureText
+)
+
+// maxCapture bounds the plain text kept from an endpoint's error.
+const maxCapture = 1024
+
+func (w *answerWriter) decide(code int) {
+	if w.decided {
+		return
+	}
+	w.decided, w.status = true, code
+	isJSON := strings.HasPrefix(w.Header().Get("Content-Type"), "application/json")
+	switch {
+	case code >= 400 && !isJSON:
+		w.mode = captureText
+	case isJSON && w.id != nil:
+		w.mode = holdJSON
+	default:
+		w.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (w *answerWriter) WriteHeader(code int) {
+	if code >= 100 && code < 200 {
+		w.ResponseWriter.WriteHeader(code) // informational: not the answer
+		return
+	}
+	w.decide(code)
+}
+
+func (w *answerWriter) Write(b []byte) (int, error) {
+	w.decide(http.StatusOK)
+	switch w.mode {
+	case captureText:
+		if room := maxCapture - w.held.Len(); room > 0 {
+			w.held.Write(b[:min(len(b), room)])
+		}
+		return len(b), nil
+	case holdJSON:
+		return w.held.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush passes a flush on, except while an answer is held.
+func (w *answerWriter) Flush() {
+	if w.decided && w.mode != passThrough {
+		return
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap returns the ResponseWriter underneath, for
+// http.ResponseController.
+func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish writes what was held. The endpoint has returned.
+func (w *answerWriter) finish() {
+	switch w.mode {
+	case captureText:
+		code := errkind.InvalidRequest
+		switch {
+		case w.status == http.StatusNotFound:
+			code = errkind.MethodNotFound
+		case w.status >= 500:
+			code = errkind.InternalError
+		}
+		w.Header().Del("X-Content-Type-Options")
+		refuse(w.ResponseWriter, w.status, w.id, code, printable(strings.TrimSpace(w.held.String())))
+	case holdJSON:
+		b := w.held.Bytes()
+		if id, at, ok := wire.AnswerID(b); ok && !bytes.Equal(id, w.id) {
+			b = append(append(b[:at:at], w.id...), b[at+len(id):]...)
+			if w.Header().Get("Content-Length") != "" {
+				w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+			}
+		}
+		w.ResponseWriter.WriteHeader(w.status)
+		w.ResponseWriter.Write(b)
+	}
+}
+
+// printable returns s cut to 200 bytes, with control and other
+// non-printing characters escaped, for an error message.
+func printable(s string) string {
+	const max = 200
+	cut := false
+	if len(s) > max {
+		s, cut = s[:max], true
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == unicode.ReplacementChar || !unicode.IsPrint(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if cut {
+		b.WriteString("...")
+	}
+	return b.String()
+}
+
+func (f *Front) hostAllowed(hostport string) bool {
+	return f.nameAllowed(hostname(hostport))
+}
+
+func (f *Front) nameAllowed(name string) bool {
+	if name == "" {
+		return false
+	}
+	allowed := f.AllowedHosts
+	if allowed == nil {
+		allowed = loopback
+	}
+	for _, a := range allowed {
+		if a == "*" || strings.EqualFold(strings.Trim(a, "[]"), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Front) originAllowed(origin string) bool {
+	for _, o := range f.AllowedOrigins {
+		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return f.nameAllowed(hostname(u.Host))
+}
+
+// hostname strips the port and the brackets of an IPv6 literal.
+func hostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}

@@ -1,0 +1,680 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// MaxDepth is the deepest nesting of objects and arrays CheckMessage
+// accepts, counting the message object itself as level 1. MCP messages nest
+// a handful of levels and real tool arguments a few dozen; 128 leaves room
+// for any of them while staying far below the 1,000 levels past which the
+// go-sdk's decoder refuses a message (and ends a stdio session), so a
+// message the check lets through is never one an SDK decoder refuses for
+// its depth.
+const MaxDepth = 128
+
+// MaxMessageBytes is the largest message CheckMessage accepts. A transport
+// may read less (an HTTP front usually bounds a body at 1 MiB); it never
+// needs to hand on more.
+const MaxMessageBytes = 16 << 20
+
+// MaxID is the largest magnitude of an integer id CheckMessage accepts:
+// 2^53, the last integer every JSON implementation (a float64 included)
+// carries exactly, so the answer's id is the request's id.
+const MaxID = 1 << 53
+
+// MessageType says what a JSON-RPC message is.
+type MessageType uint8
+
+// The JSON-RPC message types.
+const (
+	// RequestMessage has a method and an id: it gets exactly one answer
+	// carrying that id.
+	RequestMessage MessageType = iota + 1
+	// NotificationMessage has a method and no id: it gets no answer.
+	NotificationMessage
+	// ResponseMessage has an id, no method, and a result or an error: the
+	// answer to a request the receiver sent.
+	ResponseMessage
+	// BatchMessage is a JSON array of messages. CheckMessage checks its
+	// size, depth and numbers but not its members; MCP has no batches since
+	// protocol revision 2025-06-18, so a transport refuses it.
+	BatchMessage
+)
+
+// String returns "request", "notification", "response" or "batch".
+func (t MessageType) String() string {
+	switch t {
+	case RequestMessage:
+		return "request"
+	case NotificationMessage:
+		return "notification"
+	case ResponseMessage:
+		return "response"
+	case BatchMessage:
+		return "batch"
+	}
+	return "MessageType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// Message is what CheckMessage reads of one JSON-RPC message: all a
+// transport needs to route it, so the message is parsed once. Its raw
+// fields are slices of the checked bytes.
+type Message struct {
+	Type MessageType
+
+	// ID is the id exactly as sent: a JSON string, or an integer of at
+	// most MaxID in magnitude written without fraction, exponent or sign
+	// of zero. It is nil for a notification and a batch. An answer that
+	// carries ID byte for byte carries the request's id.
+	ID json.RawMessage
+
+	// Method is the method of a request or a notification, decoded.
+	Method string
+
+	// Params is the params member as sent (an object or an array), nil
+	// when absent.
+	Params json.RawMessage
+}
+
+// AnswerID returns the id of b, a JSON-RPC response an SDK wrote, and
+// the offset of the id in b, reading only the start of the envelope: b must
+// begin {"jsonrpc":"2.0","id": (as the go-sdk writes every message) and
+// the id be followed by the "result" or "error" member. It reports false
+// for anything else, such as a request or a notification. A transport uses
+// it to put a request's id back as sent into the answer, without a second
+// parse of a result that may be megabytes long:
+//
+//	answer = append(append(answer[:at:at], sent...), answer[at+len(id):]...)
+func AnswerID(b []byte) (id json.RawMessage, at int, ok bool) {
+	const head = `{"jsonrpc":"2.0","id":`
+	if len(b) <= len(head) || !bytes.HasPrefix(b, []byte(head)) {
+		return nil, 0, false
+	}
+	s := scanner{b: b}
+	at = len(head)
+	var end int
+	switch c := b[at]; {
+	case c == '"':
+		if end, _, ok = s.str(at); !ok {
+			return nil, 0, false
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if end, ok = s.num(at); !ok {
+			return nil, 0, false
+		}
+	default:
+		return nil, 0, false
+	}
+	if rest := b[end:]; !bytes.HasPrefix(rest, []byte(`,"result":`)) && !bytes.HasPrefix(rest, []byte(`,"error":`)) {
+		return nil, 0, false
+	}
+	return json.RawMessage(b[at:end]), at, true
+}
+
+// The reasons CheckMessage refuses a message; a *MessageError wraps one,
+// for errors.Is.
+var (
+	// ErrNotJSON: the bytes are not one JSON value (JSON-RPC -32700).
+	ErrNotJSON = errors.New("not valid JSON")
+	// ErrTooLarge: the message is over MaxMessageBytes.
+	ErrTooLarge = errors.New("message too large")
+	// ErrTooDeep: objects and arrays nest deeper than MaxDepth.
+	ErrTooDeep = errors.New("nested too deep")
+	// ErrNumberRange: a number is too large for a float64, so no decoder
+	// of the stack can carry it.
+	ErrNumberRange = errors.New("number out of range")
+	// ErrID: the id is neither a string nor an integer of at most MaxID,
+	// so it cannot be echoed byte for byte.
+	ErrID = errors.New("id cannot be echoed")
+	// ErrNotMessage: valid JSON, but not a JSON-RPC 2.0 message.
+	ErrNotMessage = errors.New("not a JSON-RPC 2.0 message")
+)
+
+// MessageError is CheckMessage's refusal: the JSON-RPC error a transport
+// answers with, and why.
+type MessageError struct {
+	// Code is errkind.ParseError for bytes that are not JSON, and
+	// errkind.InvalidRequest for every other refusal.
+	Code errkind.Code
+
+	// ID is the id to answer with: the message's id when it was read and
+	// is echoable, nil (JSON null) otherwise.
+	ID json.RawMessage
+
+	// Reason says what is wrong in words fit for the error's message,
+	// such as "objects and arrays nest deeper than 128 levels". It never
+	// quotes the message's bytes.
+	Reason string
+
+	// Err is one of the Err* values above.
+	Err error
+}
+
+// Error returns "jsonrpc <code>: <reason>".
+func (e *MessageError) Error() string {
+	return "jsonrpc " + strconv.Itoa(int(e.Code)) + ": " + e.Reason
+}
+
+// Unwrap returns Err.
+func (e *MessageError) Unwrap() error { return e.Err }
+
+// CheckMessage reads one JSON-RPC message in a single pass over b and
+// refuses, with a *MessageError, what the stack past it cannot carry:
+//
+//   - bytes that are not one JSON value (-32700, id null);
+//   - more than MaxMessageBytes, objects and arrays nested deeper than
+//     MaxDepth, or a number beyond the range of a float64 (-32600);
+//   - an id that is not a string or an integer of at most MaxID in
+//     magnitude, written plainly (1.5, 1e2, -0, 1e400,
+//     12345678901234567890123, null, an object, an array): -32600 with id
+//     null, since no id can be echoed;
+//   - a value that is not a JSON-RPC 2.0 message: not an object or an
+//     array, "jsonrpc" other than "2.0", a member of the envelope given
+//     twice or named in another case ("Id"), a method that is not a string, params that are not an object
+//     or an array, a response without a result or an error, or with an
+//     error that is not a JSON-RPC error object (-32600).
+//
+// Every refusal carries the id when it was read and is echoable, and null
+// otherwise. A message CheckMessage accepts decodes in the go-sdk, the
+// MCP TypeScript SDK and encoding/json without error, and an answer that
+// carries its ID carries the request's id exactly.
+//
+// CheckMessage takes time linear in len(b) and allocates only for the
+// nesting beyond a few levels and for member names written with escapes.
+func CheckMessage(b []byte) (*Message, error) {
+	if len(b) > MaxMessageBytes {
+		return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the message is larger than " + strconv.Itoa(MaxMessageBytes) + " bytes", Err: ErrTooLarge}
+	}
+	s := scanner{b: b}
+	i := s.ws(0)
+	if i == len(b) {
+		return nil, s.syntax()
+	}
+	var m *Message
+	var merr *MessageError
+	if b[i] == '{' {
+		m, merr = s.message(i)
+		if merr != nil && merr.Err == ErrNotJSON {
+			return nil, merr
+		}
+		i = s.end
+	} else {
+		t := b[i]
+		var ok bool
+		if i, ok = s.value(i, 0); !ok {
+			return nil, s.syntax()
+		}
+		if t == '[' {
+			m = &Message{Type: BatchMessage}
+		} else {
+			merr = notMessage(nil, "the message is not a JSON object")
+		}
+	}
+	if i = s.ws(i); i != len(b) {
+		return nil, s.syntax()
+	}
+	// The bounds of the stack come before the form of the message: a
+	// message the stack cannot carry is refused as such.
+	var id json.RawMessage
+	if m != nil {
+		id = m.ID
+	} else if merr != nil {
+		id = merr.ID
+	}
+	switch {
+	case merr != nil && merr.Err == ErrID:
+		return nil, merr
+	case s.deep:
+		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "objects and arrays nest deeper than " + strconv.Itoa(MaxDepth) + " levels", Err: ErrTooDeep}
+	case s.huge:
+		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "a number is too large to be carried as a float64", Err: ErrNumberRange}
+	case merr != nil:
+		return nil, merr
+	}
+	return m, nil
+}
+
+func notMessage(id json.RawMessage, reason string) *MessageError {
+	return &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: reason, Err: ErrNotMessage}
+}
+
+// scanner walks the bytes once. Syntax errors stop it; depth and number
+// range are recorded and the walk goes on, so that the message's id can
+// still be read.
+type scanner struct {
+	b    []byte
+	end  int  // where message stopped
+	deep bool // nesting went past MaxDepth
+	huge bool // a number overflows a float64
+}
+
+func (s *scanner) syntax() *MessageError {
+	return &MessageError{Code: errkind.ParseError, Reason: "the message is not valid JSON", Err: ErrNotJSON}
+}
+
+func (s *scanner) ws(i int) int {
+	for i < len(s.b) {
+		switch s.b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// envelope member flags.
+const (
+	hasVersion = 1 << iota
+	hasID
+	hasMethod
+	hasParams
+	hasResult
+	hasError
+)
+
+// message reads the top-level object at b[i] == '{'. On a syntax error it
+// returns ErrNotJSON; on any other refusal it keeps reading to the end of
+// the object (s.end) so the caller can tell a syntax error from it.
+func (s *scanner) message(i int) (*Message, *MessageError) {
+	b := s.b
+	m := &Message{}
+	var seen int
+	var refusal *MessageError
+	refuse := func(e *MessageError) {
+		if refusal == nil {
+			refusal = e
+		}
+	}
+	var idRaw, errRaw []byte
+	version := false
+	i = s.ws(i + 1)
+	if i < len(b) && b[i] == '}' {
+		s.end = i + 1
+		return nil, notMessage(nil, `"jsonrpc" must be "2.0"`)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, s.syntax()
+		}
+		kEnd, esc, ok := s.str(i)
+		if !ok {
+			return nil, s.syntax()
+		}
+		key := b[i+1 : kEnd-1]
+		if esc {
+			var k string
+			if json.Unmarshal(b[i:kEnd], &k) != nil {
+				return nil, s.syntax()
+			}
+			key = []byte(k)
+		}
+		i = s.ws(kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return nil, s.syntax()
+		}
+		i = s.ws(i + 1)
+		vStart := i
+		if i, ok = s.value(i, 1); !ok {
+			return nil, s.syntax()
+		}
+		v := b[vStart:i]
+		var flag int
+		switch string(key) {
+		case "jsonrpc":
+			flag = hasVersion
+			version = string(v) == `"2.0"` || v[0] == '"' && decodeString(v) == "2.0"
+		case "id":
+			flag = hasID
+			idRaw = v
+		case "method":
+			flag = hasMethod
+			if v[0] != '"' {
+				refuse(notMessage(nil, `"method" must be a string`))
+			} else {
+				m.Method = decodeString(v)
+			}
+		case "params":
+			flag = hasParams
+			if v[0] != '{' && v[0] != '[' {
+				refuse(notMessage(nil, `"params" must be an object or an array`))
+			}
+			m.Params = v
+		case "result":
+			flag = hasResult
+		case "error":
+			flag = hasError
+			errRaw = v
+		}
+		if flag == 0 && len(key) <= len("jsonrpc") && envelopeFold(key) {
+			// "Id" or "METHOD": encoding/json would read it as the member,
+			// the go-sdk would not; no decoder past the check may disagree.
+			refuse(notMessage(nil, "a member name differs from a JSON-RPC member only in case"))
+		}
+		if flag != 0 {
+			if seen&flag != 0 {
+				refuse(notMessage(nil, "a member of the JSON-RPC envelope is given twice"))
+			}
+			seen |= flag
+		}
+		i = s.ws(i)
+		if i >= len(b) {
+			return nil, s.syntax()
+		}
+		if b[i] == '}' {
+			s.end = i + 1
+			break
+		}
+		if b[i] != ',' {
+			return nil, s.syntax()
+		}
+		i = s.ws(i + 1)
+	}
+
+	// The id first: every later refusal carries it when it is echoable.
+	var id json.RawMessage
+	if idRaw != nil {
+		if !echoable(idRaw) {
+			return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the id must be a string or an integer of at most 2^53 in magnitude", Err: ErrID}
+		}
+		id = json.RawMessage(idRaw)
+		m.ID = id
+	}
+	if refusal != nil {
+		refusal.ID = id
+		return nil, refusal
+	}
+	switch {
+	case seen&hasVersion == 0 || !version:
+		return nil, notMessage(id, `"jsonrpc" must be "2.0"`)
+	case seen&hasMethod != 0:
+		if seen&(hasResult|hasError) != 0 {
+			return nil, notMessage(id, "a message has a method or a result or an error, not both")
+		}
+		m.Type = NotificationMessage
+		if id != nil {
+			m.Type = RequestMessage
+		}
+	case id == nil:
+		return nil, notMessage(nil, "the message has neither a method nor an id")
+	case seen&(hasResult|hasError) == hasResult|hasError:
+		return nil, notMessage(id, "a response has a result or an error, not both")
+	case seen&hasResult != 0:
+		m.Type = ResponseMessage
+	case seen&hasError != 0:
+		var e struct {
+			Code    *int64          `json:"code"`
+			Message *string         `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		}
+		if errRaw[0] != '{' || json.Unmarshal(errRaw, &e) != nil || e.Code == nil || e.Message == nil {
+			return nil, notMessage(id, `"error" must be an object with an integer "code" and a string "message"`)
+		}
+		m.Type = ResponseMessage
+	default:
+		return nil, notMessage(id, "the message has an id but no method, result or error")
+	}
+	return m, nil
+}
+
+// envelopeFold reports whether key is a JSON-RPC member's name in another
+// case.
+func envelopeFold(key []byte) bool {
+	for _, n := range []string{"jsonrpc", "id", "method", "params", "result", "error"} {
+		if len(key) == len(n) && strings.EqualFold(string(key), n) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeString returns the JSON string v decoded ("" if it does not
+// decode).
+func decodeString(v []byte) string {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	var s string
+	json.Unmarshal(v, &s)
+	return s
+}
+
+// echoable reports whether an id can travel through any JSON-RPC stack and
+// come back byte for byte: a string, or an integer written plainly of at
+// most MaxID in magnitude.
+func echoable(v []byte) bool {
+	if v[0] == '"' {
+		return true
+	}
+	d := v
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 16 {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	if d[0] == '0' {
+		return len(v) == 1 // "0"; "-0" reads back as 0
+	}
+	n, err := strconv.ParseUint(string(d), 10, 64)
+	return err == nil && n <= MaxID
+}
+
+// value scans one JSON value starting at b[i] at nesting depth, and
+// returns where it ends. It walks nested values without recursion, keeping
+// the open containers on a stack.
+func (s *scanner) value(i, depth int) (int, bool) {
+	b := s.b
+	var inline [32]byte
+	stack := inline[:0] // '{' or '[' per open container below depth
+	for {
+		// A value starts at i.
+		if i >= len(b) {
+			return i, false
+		}
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if depth+len(stack)+1 > MaxDepth {
+				s.deep = true
+			}
+			stack = append(stack, c)
+			i = s.ws(i + 1)
+			if i < len(b) && b[i] == c+2 { // '}' or ']'
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				var ok bool
+				if i, ok = s.key(i); !ok {
+					return i, false
+				}
+			}
+			continue
+		case c == '"':
+			end, _, ok := s.str(i)
+			if !ok {
+				return i, false
+			}
+			i = end
+		case c == '-' || c >= '0' && c <= '9':
+			end, ok := s.num(i)
+			if !ok {
+				return i, false
+			}
+			i = end
+		case c == 't':
+			if !bytes.HasPrefix(b[i:], []byte("true")) {
+				return i, false
+			}
+			i += 4
+		case c == 'f':
+			if !bytes.HasPrefix(b[i:], []byte("false")) {
+				return i, false
+			}
+			i += 5
+		case c == 'n':
+			if !bytes.HasPrefix(b[i:], []byte("null")) {
+				return i, false
+			}
+			i += 4
+		default:
+			return i, false
+		}
+		// A value ended at i: close containers, or go on to the next
+		// element or member.
+		for {
+			if len(stack) == 0 {
+				return i, true
+			}
+			i = s.ws(i)
+			if i >= len(b) {
+				return i, false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top+2 {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return i, false
+			}
+			i = s.ws(i + 1)
+			if top == '{' {
+				var ok bool
+				if i, ok = s.key(i); !ok {
+					return i, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// key scans `"name" :` and the space after it.
+func (s *scanner) key(i int) (int, bool) {
+	b := s.b
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	end, _, ok := s.str(i)
+	if !ok {
+		return i, false
+	}
+	i = s.ws(end)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	return s.ws(i + 1), true
+}
+
+// str scans the string at b[i] == '"' and returns where it ends and
+// whether it holds escapes.
+func (s *scanner) str(i int) (end int, esc, ok bool) {
+	b := s.b
+	for i++; i < len(b); {
+		j := bytes.IndexAny(b[i:], "\"\\")
+		if j < 0 {
+			return len(b), esc, false
+		}
+		for _, c := range b[i : i+j] {
+			if c < 0x20 {
+				return i, esc, false
+			}
+		}
+		i += j
+		if b[i] == '"' {
+			return i + 1, esc, true
+		}
+		esc = true
+		if i+1 >= len(b) {
+			return i, esc, false
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+6 > len(b) {
+				return i, esc, false
+			}
+			for _, h := range b[i+2 : i+6] {
+				if !isHex(h) {
+					return i, esc, false
+				}
+			}
+			i += 6
+		default:
+			return i, esc, false
+		}
+	}
+	return i, esc, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// num scans the number at b[i] and records one beyond a float64's range.
+func (s *scanner) num(i int) (int, bool) {
+	b := s.b
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return i, false
+	}
+	intEnd := i
+	exp := false
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		exp = true
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	// Only an exponent or more than 308 integer digits can overflow.
+	if exp || intEnd-start > 308 {
+		// Underflow reads as 0 (or a subnormal): only overflow is
+		// refused.
+		if f, err := strconv.ParseFloat(string(b[start:i]), 64); err != nil && math.IsInf(f, 0) {
+			s.huge = true
+		}
+	}
+	return i, true
+}
