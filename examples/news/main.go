@@ -15,6 +15,10 @@
 // and 2026-07-28) and REST at /v1/..., each with "Authorization: Bearer
 // <key>". Without -keys the demo keys serve (see README.md).
 //
+// Memory: the collector runs against a 32 MiB memory limit (GOGC=off and
+// GOMEMLIMIT=32MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
+// environment variables override.
+//
 // Flags:
 //
 //	-http ADDR       serve hosted on ADDR instead of stdio
@@ -35,12 +39,19 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/newsserver"
 )
 
+// memoryLimit is the server's memory budget: a live heap of about 7 MB (the
+// sample index), and room for about a hundred calls' garbage between
+// collections, on stdio or hosted.
+const memoryLimit = 32 << 20
+
 func main() {
+	gcbudget.Set(memoryLimit)
 	log.SetFlags(0)
 	log.SetPrefix("news: ")
 	if err := run(os.Args[1:]); err != nil {
