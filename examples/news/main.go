@@ -15,8 +15,8 @@
 // and 2026-07-28) and REST at /v1/..., each with "Authorization: Bearer
 // <key>". Without -keys the demo keys serve (see README.md).
 //
-// Memory: the collector runs against a 32 MiB memory limit (GOGC=off and
-// GOMEMLIMIT=32MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
+// Memory: the collector runs against a 28 MiB memory limit (GOGC=off and
+// GOMEMLIMIT=28MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
 // environment variables override.
 //
 // Flags:
@@ -48,7 +48,7 @@ import (
 // memoryLimit is the server's memory budget: a live heap of about 7 MB (the
 // sample index), and room for about a hundred calls' garbage between
 // collections, on stdio or hosted.
-const memoryLimit = 32 << 20
+const memoryLimit = 28 << 20
 
 func main() {
 	gcbudget.Set(memoryLimit)
