@@ -15,9 +15,9 @@
 // and 2026-07-28) and REST at /v1/..., each with "Authorization: Bearer
 // <key>". Without -keys the demo keys serve (see README.md).
 //
-// Memory: the collector runs against a 28 MiB memory limit (GOGC=off and
-// GOMEMLIMIT=28MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
-// environment variables override.
+// Memory: the collector runs against a memory limit of 28 MiB on stdio and
+// 36 MiB hosted (GOGC=off and GOMEMLIMIT=28MiB or 36MiB; see package
+// gcbudget), which the GOGC and GOMEMLIMIT environment variables override.
 //
 // Flags:
 //
@@ -45,13 +45,15 @@ import (
 	"github.com/mcperr/mcperr/examples/news/newsserver"
 )
 
-// memoryLimit is the server's memory budget: a live heap of about 7 MB (the
-// sample index), and room for about a hundred calls' garbage between
-// collections, on stdio or hosted.
-const memoryLimit = 28 << 20
+// The server's memory budgets: a live heap of about 7 MB (the sample index),
+// and room for about a hundred calls' garbage between collections on stdio,
+// or for 64 concurrent calls' hosted.
+const (
+	stdioMemoryLimit  = 28 << 20
+	hostedMemoryLimit = 36 << 20
+)
 
 func main() {
-	gcbudget.Set(memoryLimit)
 	log.SetFlags(0)
 	log.SetPrefix("news: ")
 	if err := run(os.Args[1:]); err != nil {
@@ -70,6 +72,11 @@ func run(argv []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if *addr == "" {
+		gcbudget.Set(stdioMemoryLimit)
+	} else {
+		gcbudget.Set(hostedMemoryLimit)
 	}
 	cfg := newsserver.Config{FailShards: *fail}
 	if *hosts != "" {

@@ -277,6 +277,7 @@ type proc struct {
 	in     io.WriteCloser
 	out    *bufio.Reader
 	stderr *bytes.Buffer
+	exited chan struct{} // closed when the process has exited
 }
 
 func (s server) start(addr string, stdio bool) (*proc, error) {
@@ -292,8 +293,8 @@ func (s server) start(addr string, stdio bool) (*proc, error) {
 	cmd := exec.Command(s.path, args...)
 	cmd.Env = append(os.Environ(), s.env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &proc{cmd: cmd, stderr: &bytes.Buffer{}}
-	cmd.Stderr = p.stderr
+	p := &proc{cmd: cmd, stderr: &bytes.Buffer{}, exited: make(chan struct{})}
+	cmd.Stderr = &lockedWriter{w: p.stderr}
 	if stdio {
 		var err error
 		if p.in, err = cmd.StdinPipe(); err != nil {
@@ -308,6 +309,10 @@ func (s server) start(addr string, stdio bool) (*proc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	go func() {
+		cmd.Wait()
+		close(p.exited)
+	}()
 	return p, nil
 }
 
@@ -317,7 +322,20 @@ func (p *proc) stop() {
 		p.in.Close()
 	}
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	p.cmd.Wait()
+	<-p.exited
+}
+
+// lockedWriter serializes writes: a process's stderr is copied by a
+// goroutine of os/exec while the driver may read it.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // cpu is the process's user+system CPU time so far.
@@ -444,7 +462,7 @@ func (r stdioRow) once(s server, o *options) (sample, error) {
 	}
 	defer p.stop()
 	fail := func(err error) (sample, error) {
-		return sample{}, fmt.Errorf("%w (stderr: %.500s)", err, p.stderr.String())
+		return sample{}, fmt.Errorf("%w (stderr: %.500s)", err, stderrOf(p))
 	}
 	if _, err := io.WriteString(p.in, initialize); err != nil {
 		return fail(err)
@@ -571,7 +589,21 @@ func (r httpRow) request(ctx context.Context, url, side string, id int64) (*http
 	return req, nil
 }
 
+// errPortTaken is a server that exited before it answered: on a shared
+// machine another process can take the free port between freeAddr and the
+// server's bind (and would then answer in its place).
+var errPortTaken = errors.New("the server exited before it answered (its port taken?)")
+
 func (r httpRow) once(s server, o *options) (sample, error) {
+	for attempt := 0; ; attempt++ {
+		smp, err := r.try(s, o)
+		if !errors.Is(err, errPortTaken) || attempt == 4 {
+			return smp, err
+		}
+	}
+}
+
+func (r httpRow) try(s server, o *options) (sample, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return sample{}, err
@@ -582,7 +614,7 @@ func (r httpRow) once(s server, o *options) (sample, error) {
 	}
 	defer p.stop()
 	fail := func(err error) (sample, error) {
-		return sample{}, fmt.Errorf("%w (stderr: %.500s)", err, p.stderr.String())
+		return sample{}, fmt.Errorf("%w (stderr: %.500s)", err, stderrOf(p))
 	}
 	url := "http://" + addr + "/mcp"
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.clients, MaxIdleConns: o.clients, DisableCompression: true}, Timeout: 30 * time.Second}
@@ -602,13 +634,27 @@ func (r httpRow) once(s server, o *options) (sample, error) {
 	// Wait until it answers, then check the answer.
 	var body []byte
 	for deadline := time.Now().Add(20 * time.Second); ; {
-		if body, err = do(context.Background(), 1); err == nil {
-			break
+		select {
+		case <-p.exited:
+			return fail(errPortTaken)
+		default:
+		}
+		// Only once the server says it listens, so that nothing else on
+		// the port answers for it.
+		if listening(p) {
+			if body, err = do(context.Background(), 1); err == nil {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			return fail(fmt.Errorf("the server did not answer: %w", err))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case <-p.exited:
+		return fail(errPortTaken)
+	default:
 	}
 	if err := r.check(body); err != nil {
 		return fail(err)
@@ -674,6 +720,25 @@ func (r httpRow) once(s server, o *options) (sample, error) {
 		p50:        lat[len(lat)/2],
 		p99:        lat[len(lat)*99/100],
 	}, nil
+}
+
+// stderrOf is what the process has written to stderr so far.
+func stderrOf(p *proc) string {
+	w := p.cmd.Stderr.(*lockedWriter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return p.stderr.String()
+}
+
+// listening reports whether the server has logged that it listens: each
+// server writes a line holding its address to stderr once bound ("listening
+// on", "serving MCP at", "vulnetix MCP server").
+func listening(p *proc) bool {
+	w := p.cmd.Stderr.(*lockedWriter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := p.stderr.String()
+	return strings.Contains(out, "listening on") || strings.Contains(out, "serving MCP at") || strings.Contains(out, "vulnetix MCP server")
 }
 
 // captureArticles asks the Go news server (stdio) for the first articles of
