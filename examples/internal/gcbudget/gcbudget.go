@@ -9,6 +9,11 @@
 // heap reaches the memory limit, which each server's command sets to a size
 // its README states. GOGC and GOMEMLIMIT in the environment still decide
 // when set.
+//
+// The limit must stay well above the live heap: a live heap near it makes
+// the collector run after every few calls (the runtime caps it at about
+// half the CPU rather than exceed the limit by much). A deployment that
+// holds more, such as a larger index, raises GOMEMLIMIT.
 package gcbudget
 
 import (
