@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -44,6 +45,7 @@ type Limiter struct {
 	Now func() time.Time
 
 	mem MemoryStore
+	win atomic.Pointer[cachedWindow]
 }
 
 // NewLimiter returns a Limiter that allows each key r requests a second
@@ -75,7 +77,19 @@ type Decision struct {
 
 // Allow reports whether a request for key may happen now. It is shorthand
 // for AllowAt(key, l.Now()), with time.Now when Now is nil.
-func (l *Limiter) Allow(key string) Decision {
+func (l *Limiter) Allow(key string) (d Decision) {
+	if l.Store == nil {
+		// The common case, filling the result in place: no copies of a
+		// Decision between AllowAt, Check and the caller.
+		var t time.Time
+		if l.Now == nil {
+			t = time.Now()
+		} else {
+			t = l.Now()
+		}
+		l.allowMem(key, t, &d)
+		return d
+	}
 	return l.AllowAt(key, clock(l.Now)())
 }
 
@@ -83,13 +97,9 @@ func (l *Limiter) Allow(key string) Decision {
 // takes a token from key's bucket if so. When the store fails, the request
 // is allowed and the decision carries no figures; use Check to see the
 // error.
-func (l *Limiter) AllowAt(key string, t time.Time) Decision {
+func (l *Limiter) AllowAt(key string, t time.Time) (d Decision) {
 	if l.Store == nil {
-		// The common case, without the copies of Check.
-		var d Decision
-		b := Bucket{Rate: l.Rate, Burst: l.Burst}
-		l.mem.take(key, t, b, &d)
-		l.complete(&d, b)
+		l.allowMem(key, t, &d)
 		return d
 	}
 	d, err := l.Check(context.Background(), key, t)
@@ -97,6 +107,35 @@ func (l *Limiter) AllowAt(key string, t time.Time) Decision {
 		return Decision{OK: true}
 	}
 	return d
+}
+
+// allowMem is AllowAt on the Limiter's own memory store, filling in *d
+// (which is zero).
+func (l *Limiter) allowMem(key string, t time.Time, d *Decision) {
+	b := Bucket{Rate: l.Rate, Burst: l.Burst}
+	l.mem.take(key, t, b, d)
+	d.Limit = int64(b.Burst)
+	d.Window = l.window(b)
+	d.Policy = l.Policy
+}
+
+// window is b.fill(), worked out once: Rate and Burst do not change after
+// a Limiter's first use. It is kept with the configuration it was worked
+// out for, so a Limiter configured anew before first use never sees a
+// stale one.
+func (l *Limiter) window(b Bucket) time.Duration {
+	if w := l.win.Load(); w != nil && w.b == b {
+		return w.d
+	}
+	w := &cachedWindow{b: b, d: b.fill()}
+	l.win.Store(w)
+	return w.d
+}
+
+// cachedWindow is a Limiter's window and the bucket it was worked out for.
+type cachedWindow struct {
+	b Bucket
+	d time.Duration
 }
 
 // Check is AllowAt with a context for the store and its error. On error,
@@ -122,7 +161,7 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 // complete fills in the figures of d that come from l's configuration.
 func (l *Limiter) complete(d *Decision, b Bucket) {
 	d.Limit = int64(b.Burst)
-	d.Window = b.fill()
+	d.Window = l.window(b)
 	d.Policy = l.Policy
 }
 

@@ -15,6 +15,10 @@
 // and 2026-07-28) and REST at /v1/..., each with "Authorization: Bearer
 // <key>". Without -keys the demo keys serve (see README.md).
 //
+// Memory: the collector runs against a memory limit of 28 MiB on stdio and
+// 36 MiB hosted (GOGC=off and GOMEMLIMIT=28MiB or 36MiB; see package
+// gcbudget), which the GOGC and GOMEMLIMIT environment variables override.
+//
 // Flags:
 //
 //	-http ADDR       serve hosted on ADDR instead of stdio
@@ -35,9 +39,18 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/newsserver"
+)
+
+// The server's memory budgets: a live heap of about 7 MB (the sample index),
+// and room for about a hundred calls' garbage between collections on stdio,
+// or for 64 concurrent calls' hosted.
+const (
+	stdioMemoryLimit  = 28 << 20
+	hostedMemoryLimit = 36 << 20
 )
 
 func main() {
@@ -59,6 +72,11 @@ func run(argv []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if *addr == "" {
+		gcbudget.Set(stdioMemoryLimit)
+	} else {
+		gcbudget.Set(hostedMemoryLimit)
 	}
 	cfg := newsserver.Config{FailShards: *fail}
 	if *hosts != "" {

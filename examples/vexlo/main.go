@@ -12,6 +12,10 @@
 // unset or empty means no-auth mode), VEXLO_TIMEOUT (a Go duration that may
 // lower the 30-second deadline of each upstream call).
 //
+// Memory: the collector runs against a 24 MiB memory limit (GOGC=off and
+// GOMEMLIMIT=24MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
+// environment variables override.
+//
 // With a token, startup calls GET /v1/tokens/self once; a rejected token, a
 // role other than read, or an API it cannot reach ends the process at once
 // with one line on stderr, such as
@@ -30,12 +34,18 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 )
 
+// memoryLimit is the server's memory budget: a live heap of about 4 MB, and
+// room for a few hundred calls' garbage between collections.
+const memoryLimit = 24 << 20
+
 func main() {
+	gcbudget.Set(memoryLimit)
 	// A client that closes its end of stdout makes writes fail with EPIPE,
 	// which ends the session, instead of killing the process by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)

@@ -27,6 +27,10 @@
 //	MCP_AEAD_KEY      32 bytes as 64 hex digits; seals login handles. Without
 //	                  it the login tools answer that they cannot run.
 //
+// Memory: the collector runs against a 40 MiB memory limit (GOGC=off and
+// GOMEMLIMIT=40MiB; see package gcbudget), which the GOGC and GOMEMLIMIT
+// environment variables override.
+//
 // The caller's credential is the Authorization: Bearer header of each MCP
 // request; it is forwarded to vdb-api and never logged. With -demo, the keys
 // of package vdbdemo work (vdb-demo-community, vdb-demo-quota, ...).
@@ -44,6 +48,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/vulnetix/mcpserver"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
@@ -55,7 +60,12 @@ type list []string
 func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
+// memoryLimit is the server's memory budget: a live heap of a few MB, and
+// room for the garbage of 64 concurrent calls between collections.
+const memoryLimit = 40 << 20
+
 func main() {
+	gcbudget.Set(memoryLimit)
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "vulnetix:", err)
 		os.Exit(1)

@@ -70,7 +70,8 @@ type Config struct {
 	Timeout time.Duration
 
 	// Transport carries the upstream requests under the retry policy; nil
-	// means a clone of http.DefaultTransport.
+	// means a clone of http.DefaultTransport that keeps up to 64 idle
+	// connections per host, so pipelined calls reuse their connections.
 	Transport http.RoundTripper
 
 	// MaxBytes bounds an upstream body; 0 means envelope.DefaultMaxBytes.
@@ -111,7 +112,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	rt := cfg.Transport
 	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
+		// The default keeps 2 idle connections per host: with more calls
+		// in flight, every other upstream GET dialled a new connection.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConns, t.MaxIdleConnsPerHost = 64, 64
+		rt = t
 	}
 	tax := Taxonomy()
 	s := &Server{

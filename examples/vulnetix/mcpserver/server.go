@@ -67,7 +67,8 @@ type Config struct {
 	APIURL string
 
 	// Transport sends the requests to vdb-api, under the GET retry; nil
-	// means http.DefaultTransport.
+	// means a clone of http.DefaultTransport that keeps up to 256 idle
+	// connections per host, so concurrent calls reuse their connections.
 	Transport http.RoundTripper
 
 	// UpstreamTimeout bounds each vdb-api request, retry included; zero
