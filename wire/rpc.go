@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -64,14 +65,6 @@ func (e *RPCError) DataCode() string {
 	return ""
 }
 
-// response is a JSON-RPC error response.
-type response struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   *RPCError       `json:"error"`
-}
-
-var null = json.RawMessage("null")
 
 // WriteRPCError writes the JSON-RPC error response
 //
@@ -80,21 +73,37 @@ var null = json.RawMessage("null")
 // and a newline, with Content-Type: application/json and the given status (0
 // means e.Code.HTTPStatus()). An id that is nil or not valid JSON is written
 // as null, as JSON-RPC requires when the request's id is unknown. Data that
-// does not marshal is left out rather than fail the response.
+// does not marshal is left out rather than fail the response. A nil e is
+// written as an internal error.
 func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPCError) {
+	if e == nil {
+		e = &RPCError{Code: errkind.InternalError, Message: "Internal error"}
+	}
 	if status == 0 {
 		status = e.Code.HTTPStatus()
 	}
-	if len(id) == 0 || !json.Valid(id) {
-		id = null
+	var ib bytes.Buffer
+	if len(id) == 0 || json.Compact(&ib, id) != nil {
+		ib.Reset()
+		ib.WriteString("null")
 	}
-	b, err := json.Marshal(response{JSONRPC: "2.0", ID: id, Error: e})
+	id = ib.Bytes()
+	eb, err := json.Marshal(e)
 	if err != nil {
-		b, _ = json.Marshal(response{JSONRPC: "2.0", ID: id, Error: &RPCError{Code: e.Code, Message: e.Message}})
+		eb, _ = json.Marshal(&RPCError{Code: e.Code, Message: e.Message})
 	}
+	// The id is written as the request sent it, only compacted: encoding/json
+	// would also escape &, < and > inside a string id, and a client matches
+	// ids byte for byte.
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"error":}`)+len(id)+len(eb)+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":`...)
+	b = append(b, eb...)
+	b = append(b, "}\n"...)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(b)
 }

@@ -294,6 +294,14 @@ func TestWriteRPCError(t *testing.T) {
 		{"unencodable data dropped", 0, nil,
 			&wire.RPCError{Code: errkind.ParseError, Message: "bad", Data: make(chan int)},
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}`, 400},
+		{"a string id is echoed as sent, & < > unescaped", 0, json.RawMessage(`"a&b<c>\u0041"`),
+			&wire.RPCError{Code: errkind.InvalidParams, Message: "x"},
+			`{"jsonrpc":"2.0","id":"a&b<c>\u0041","error":{"code":-32602,"message":"x"}}`, 400},
+		{"an id with spaces is compacted", 0, json.RawMessage(` 7 `),
+			&wire.RPCError{Code: errkind.InvalidParams, Message: "x"},
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`, 400},
+		{"a nil error is an internal error", 0, json.RawMessage(`3`), nil,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error"}}`, 500},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
