@@ -11,8 +11,11 @@ import (
 
 // sharedStore stands for a store that replicas share, such as Redis: it
 // implements Take with GCRA on one value per key, the algorithm a Redis
-// Lua script would run (see Store), and Add as INCRBY with an expiry.
+// Lua script would run, and Add as INCRBY with an expiry. For brevity it
+// leaves Spend to a MemoryStore.
 type sharedStore struct {
+	ratelimit.MemoryStore
+
 	mu       sync.Mutex
 	tat      map[string]time.Time // each bucket's theoretical arrival time
 	counters map[string]ratelimit.Count

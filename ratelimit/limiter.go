@@ -80,12 +80,14 @@ func (l *Limiter) Allow(key string) Decision {
 }
 
 // AllowAt reports whether a request for key may happen at time t, and
-// takes a token from key's bucket if so. When the store fails, the request
+// takes a token from key's bucket if so. A key longer than MaxKeyLen is
+// kept as its digest (see ShortKey). When the store fails, the request
 // is allowed and the decision carries no figures; use Check to see the
 // error.
 func (l *Limiter) AllowAt(key string, t time.Time) Decision {
 	if l.Store == nil {
 		// The common case, without the copies of Check.
+		key = ShortKey(key)
 		var d Decision
 		b := Bucket{Rate: l.Rate, Burst: l.Burst}
 		l.mem.take(key, t, b, &d)
@@ -102,6 +104,7 @@ func (l *Limiter) AllowAt(key string, t time.Time) Decision {
 // Check is AllowAt with a context for the store and its error. On error,
 // the decision allows the request and carries no figures.
 func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision, error) {
+	key = ShortKey(key)
 	b := Bucket{Rate: l.Rate, Burst: l.Burst}
 	var (
 		d   Decision
