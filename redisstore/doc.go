@@ -24,7 +24,10 @@
 // Redis going away is not an outage: each call waits at most
 // Options.Timeout (DefaultTimeout, 250 ms), then returns an *Error, on
 // which a Limiter, a Guard and a Budget let the request through (fail
-// open); the store logs the failure once per Options.LogEvery, not once
+// open). After a call that timed out, calls fail at once for a second
+// (ErrHung) rather than each waiting out the timeout, so a request held by
+// a hung Redis waits one timeout at most, and a refused connection costs
+// no wait at all; the store logs the failure once per Options.LogEvery, not once
 // per request, and the limits apply again as soon as Redis answers.
 // Limits counted while Redis was away are not counted at all.
 //

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcperr/mcperr/ratelimit"
@@ -77,7 +78,19 @@ type Store struct {
 	mu      sync.Mutex // guards lastLog and quiet
 	lastLog time.Time
 	quiet   int // errors not logged since lastLog
+
+	// hungUntil is when, in Unix nanoseconds, calls try Redis again after
+	// one ran into the timeout: until then they fail at once, so that a
+	// request does not wait out the timeout once per call it makes.
+	hungUntil atomic.Int64
 }
+
+// hungPause is how long a Store fails calls at once after one timed out.
+const hungPause = time.Second
+
+// ErrHung reports a call not sent because a recent one found Redis not
+// answering within the timeout.
+var ErrHung = errors.New("no answer from Redis within the timeout; not tried again yet")
 
 var _ ratelimit.Store = (*Store)(nil)
 
@@ -181,6 +194,16 @@ func NewWithOptions(ctx context.Context, opt rueidis.ClientOption, o Options) (*
 	return s, nil
 }
 
+// Client returns the store's Redis client, so that a server keeps the
+// rest of its shared state (saved queries, sessions) in the same Redis,
+// over the same connections, with its replies checked the same way. The
+// store closes it on Close.
+func (s *Store) Client() rueidis.Client { return s.client }
+
+// Prefix returns the prefix of the store's keys, under which a server
+// that uses Client keeps its own keys too.
+func (s *Store) Prefix() string { return s.prefix }
+
 // Close closes the store's connections.
 func (s *Store) Close() { s.client.Close() }
 
@@ -214,12 +237,20 @@ func (s *Store) fail(op string, err error) error {
 // integers, of which there must be want (a multiple of want when each is
 // true).
 func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, args []string, want int, each bool) ([]int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	if until := s.hungUntil.Load(); until != 0 && time.Now().UnixNano() < until {
+		return nil, s.fail(op, ErrHung)
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	msgs, err := script.Exec(ctx, s.client, keys, args).ToArray()
+	msgs, err := script.Exec(tctx, s.client, keys, args).ToArray()
 	if err != nil {
+		if ctx.Err() == nil && tctx.Err() != nil {
+			// The store's own timeout, not the caller's.
+			s.hungUntil.Store(time.Now().Add(hungPause).UnixNano())
+		}
 		return nil, s.fail(op, err)
 	}
+	s.hungUntil.Store(0)
 	if len(msgs) != want && !(each && want > 0 && len(msgs)%want == 0) {
 		return nil, s.fail(op, fmt.Errorf("%w: %d values", ErrReply, len(msgs)))
 	}
