@@ -7,6 +7,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -26,7 +28,7 @@ func replicaKeys() []Key {
 	credits.CreditsPerMinute = 30
 	watches := big
 	watches.WatchCap = 5
-	return []Key{{Key: "k-messages", Plan: messages}, {Key: "k-credits", Plan: credits}, {Key: "k-watches", Plan: watches}}
+	return []Key{{Key: "k-messages", Plan: messages}, {Key: "k-credits", Plan: credits}, {Key: "k-watches", Plan: watches}, {Key: "k-big", Plan: big}}
 }
 
 // replicas starts n hosted news servers in process, each with a store of
@@ -248,4 +250,42 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// BenchmarkHostedShared is hosted news answering REST reads at
+// concurrency 16, its limits in memory (the anchor) and in Redis: each
+// read counts a message and reserves a credit, two round trips to Redis.
+func BenchmarkHostedShared(b *testing.B) {
+	for _, where := range []string{"memory", "redis"} {
+		b.Run(where, func(b *testing.B) {
+			cfg := Config{Keys: replicaKeys(), Now: newClock(testNow).Now}
+			if where == "redis" {
+				url := os.Getenv("MCPERR_REDIS_URL")
+				if url == "" {
+					b.Skip("MCPERR_REDIS_URL is not set")
+				}
+				cfg.Shared = redistest.Store(b, url, redistest.Prefix(b), nil, 0)
+			}
+			h := httptest.NewServer(New(cfg).Handler())
+			defer h.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			b.SetParallelism(16 / max(1, runtime.GOMAXPROCS(0)))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					resp, err := client.Do(restGet("k-big", "/v1/articles/a-00042")(0, h.URL))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						b.Errorf("status %d", resp.StatusCode)
+						return
+					}
+				}
+			})
+		})
+	}
 }
