@@ -200,6 +200,10 @@ func NewWithOptions(ctx context.Context, opt rueidis.ClientOption, o Options) (*
 // store closes it on Close.
 func (s *Store) Client() rueidis.Client { return s.client }
 
+// Timeout returns the longest a call to Redis waits, which a server that
+// uses Client applies to its own calls too.
+func (s *Store) Timeout() time.Duration { return s.timeout }
+
 // Prefix returns the prefix of the store's keys, under which a server
 // that uses Client keeps its own keys too.
 func (s *Store) Prefix() string { return s.prefix }

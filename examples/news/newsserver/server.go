@@ -78,7 +78,7 @@ func New(c Config) *Server {
 	}
 	if c.Shared != nil {
 		s.budget.Store = c.Shared
-		s.shared = &sharedWatches{client: c.Shared.Client(), prefix: c.Shared.Prefix()}
+		s.shared = &sharedWatches{client: c.Shared.Client(), prefix: c.Shared.Prefix(), timeout: c.Shared.Timeout()}
 	}
 	s.local = &account{local: true, key: Key{Plan: Plan{Name: "local"}}}
 	s.FailShards(c.FailShards)

@@ -12,17 +12,15 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// sharedTimeout bounds each call to the shared watch store.
-const sharedTimeout = 250 * time.Millisecond
-
 // sharedWatches keeps the hosted server's watches in Redis, so that the
 // replicas of a server share them and their cap: a hash per account (watch
 // id to its JSON) and one counter for the ids. Creating is one script that
 // checks the cap and adds, so concurrent creates on any replicas never
 // pass the cap.
 type sharedWatches struct {
-	client rueidis.Client
-	prefix string
+	client  rueidis.Client
+	prefix  string
+	timeout time.Duration // of each call, the store's
 }
 
 // createWatchScript adds ARGV[2] (a watch's JSON, without its id) to the
@@ -50,7 +48,7 @@ func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w wat
 	if err != nil {
 		return watch{}, 0, false, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
 	r, err := createWatchScript.Exec(ctx, sw.client, []string{sw.key(acct), sw.prefix + "watch-id"},
 		[]string{strconv.Itoa(cap), string(doc)}).AsIntSlice()
@@ -66,7 +64,7 @@ func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w wat
 
 // get returns acct's watch id.
 func (sw *sharedWatches) get(ctx context.Context, acct, id string) (watch, bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
 	doc, err := sw.client.Do(ctx, sw.client.B().Hget().Key(sw.key(acct)).Field(id).Build()).AsBytes()
 	if rueidis.IsRedisNil(err) {
@@ -86,7 +84,7 @@ func (sw *sharedWatches) get(ctx context.Context, acct, id string) (watch, bool,
 
 // remove deletes acct's watch id and reports whether there was one.
 func (sw *sharedWatches) remove(ctx context.Context, acct, id string) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
 	n, err := sw.client.Do(ctx, sw.client.B().Hdel().Key(sw.key(acct)).Field(id).Build()).AsInt64()
 	if err != nil {
