@@ -183,6 +183,19 @@ func TestReplicasSurviveRedis(t *testing.T) {
 		}
 		slowest = max(slowest, d)
 	}
+	// The watches live in Redis: without it, the watch tools say so.
+	req, _ := http.NewRequest("POST", urls[1]+"/v1/watches", strings.NewReader(`{"query":"wind"}`))
+	req.Header.Set("Authorization", "Bearer k-watches")
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Error(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 503 || !strings.Contains(string(b), `"code":"upstream_unavailable"`) {
+			t.Errorf("create_watch with Redis down: %d %s, want 503 upstream_unavailable", resp.StatusCode, b)
+		}
+	}
 	t.Logf("slowest request: %v with Redis up, %v with Redis down", normal, slowest)
 	// Redis refusing connections costs a failed dial, not a timeout; a
 	// stalled Redis would cost at most the store's timeout.
@@ -280,5 +293,50 @@ func BenchmarkHostedShared(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// Watches kept in Redis behave as those kept in memory, from any replica:
+// made on one, read, listed for events and deleted on others, invisible
+// to other accounts.
+func TestSharedWatches(t *testing.T) {
+	url := redistest.URL(t)
+	_, urls := replicas(t, 3, url, nil, 0)
+	do := func(base, method, path, key, body string) (int, string) {
+		t.Helper()
+		r, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+key)
+		if body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	status, body := do(urls[0], "POST", "/v1/watches", "k-watches", `{"query":"wind","signals":["sentiment"]}`)
+	if status != 201 || !strings.Contains(body, `"id":"w-1"`) || !strings.Contains(body, `"signals":["sentiment"]`) {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	type step struct {
+		base, method, path, key string
+		status                  int
+		has                     string
+	}
+	for i, s := range []step{
+		{urls[1], "GET", "/v1/watches/w-1", "k-watches", 200, `"query":"wind"`},
+		{urls[2], "GET", "/v1/watches/w-1/events?since=2026-10-30T00:00:00Z", "k-watches", 200, `"watch_id":"w-1"`},
+		{urls[2], "GET", "/v1/watches/w-1", "k-big", 404, `"code":"not_found"`},
+		{urls[2], "DELETE", "/v1/watches/w-1", "k-watches", 200, `"deleted":true`},
+		{urls[0], "GET", "/v1/watches/w-1", "k-watches", 404, `"code":"not_found"`},
+		{urls[1], "DELETE", "/v1/watches/w-1", "k-watches", 404, `"code":"not_found"`},
+	} {
+		status, body := do(s.base, s.method, s.path, s.key, "")
+		if status != s.status || !strings.Contains(body, s.has) {
+			t.Errorf("step %d: %s %s: %d %s; want %d with %s", i, s.method, s.path, status, body, s.status, s.has)
+		}
 	}
 }
