@@ -32,8 +32,8 @@
 // Limits counted while Redis was away are not counted at all.
 //
 // The store works with a single Redis server (or a primary with
-// replicas); a Spend touches several keys, which Redis Cluster would
-// refuse unless they shared a hash slot.
+// replicas) of version 3.2 or later, over RESP2; a Spend touches several
+// keys, which Redis Cluster would refuse unless they shared a hash slot.
 //
 // # The client
 //

@@ -163,9 +163,11 @@ func NewWithOptions(ctx context.Context, opt rueidis.ClientOption, o Options) (*
 	if s.logger == nil {
 		s.logger = log.Default()
 	}
-	// The store needs no client-side cache, and keeps to RESP2 when the
-	// server has no RESP3; a dead server is noticed within the timeout.
+	// The store needs no client-side cache nor anything else of RESP3:
+	// RESP2 serves every Redis that runs the scripts (3.2 and later).
+	// A dead server is noticed within the timeout.
 	opt.DisableCache = true
+	opt.AlwaysRESP2 = true
 	if opt.Dialer.Timeout == 0 {
 		opt.Dialer.Timeout = s.timeout
 	}
