@@ -210,10 +210,13 @@ type memCounter struct {
 	expires time.Time
 }
 
-// memMeter is one meter of a MemoryStore (see Limit): its level at stamp.
+// memMeter is one meter of a MemoryStore (see Limit): its level at stamp,
+// and the size and period it last drained by.
 type memMeter struct {
 	level float64
 	stamp time.Time
+	max   int64
+	per   time.Duration
 }
 
 // memMinSweep is the size below which a MemoryStore's counters are never
@@ -471,7 +474,7 @@ func (s *MemoryStore) meter(l Limit, n int64, t time.Time) int64 {
 			s.meters = make(map[string]*memMeter)
 		}
 		if len(s.meters) >= s.nextM {
-			s.sweepMeters(t, l)
+			s.sweepMeters(t)
 		}
 		m = &memMeter{}
 		s.meters[strings.Clone(l.Key)] = m
@@ -479,17 +482,15 @@ func (s *MemoryStore) meter(l Limit, n int64, t time.Time) int64 {
 		m.level = drain(m.level, t.Sub(m.stamp), l)
 	}
 	m.level = max(m.level+float64(n), 0)
-	m.stamp = t
+	m.stamp, m.max, m.per = t, l.Max, l.Per
 	return ceilLevel(m.level)
 }
 
-// sweepMeters drops the meters that have drained empty by t, as meters of
-// l would (meters of one store are those of one Budget, so of one size
-// and period for most of them, and a meter dropped early only forgets a
-// charge), then, past MaxKeys, arbitrary others; s.mu is held.
-func (s *MemoryStore) sweepMeters(t time.Time, l Limit) {
+// sweepMeters drops the meters that have drained empty by t, then, past
+// MaxKeys, arbitrary others; s.mu is held.
+func (s *MemoryStore) sweepMeters(t time.Time) {
 	for k, m := range s.meters {
-		if drain(m.level, t.Sub(m.stamp), l) <= 0 {
+		if drain(m.level, t.Sub(m.stamp), Limit{Max: m.max, Per: m.per}) <= 0 {
 			delete(s.meters, k)
 		}
 	}

@@ -230,3 +230,38 @@ func TestLongKeysCostWhatShortKeysCost(t *testing.T) {
 		t.Errorf("live heap grew %d bytes for %d keys, more than 2 KB a key", grew, keys)
 	}
 }
+
+// Meters that have drained are swept as new ones arrive, each by its own
+// size and period; past MaxKeys, live ones are forgotten too.
+func TestMemoryStoreSweepsMeters(t *testing.T) {
+	s := MemoryStore{MaxKeys: 4096}
+	ctx := context.Background()
+	fast := Limit{Max: 60, Per: time.Minute} // drains 1 a second
+	slow := Limit{Max: 60, Per: time.Hour}   // drains 1 a minute
+	for i := range 1000 {
+		l := fast
+		if i%2 == 1 {
+			l = slow
+		}
+		l.Key = fmt.Sprint("k", i)
+		s.Spend(ctx, []Limit{l}, 1, limiterT0)
+	}
+	// Ten seconds on, the fast half has drained, the slow half has not.
+	for i := range 1000 {
+		s.Spend(ctx, []Limit{{Key: fmt.Sprint("new", i), Max: 60, Per: time.Minute}}, 1, limiterT0.Add(10*time.Second))
+	}
+	if _, n := s.Len(); n > 1500 || n < 1000 {
+		t.Errorf("%d meters after 1000 drained and 1000 new, want the 500 slow ones and the new", n)
+	}
+	lv, _ := s.Spend(ctx, []Limit{{Key: "k1", Max: 60, Per: time.Hour}}, 0, limiterT0.Add(10*time.Second))
+	if lv[0].Used != 1 {
+		t.Errorf("a slow meter swept too early: %+v", lv[0])
+	}
+	s = MemoryStore{MaxKeys: 1024}
+	for i := range 5000 {
+		s.Spend(ctx, []Limit{{Key: fmt.Sprint("k", i), Max: 60, Per: time.Hour}}, 1, limiterT0)
+	}
+	if _, n := s.Len(); n > 1024 {
+		t.Errorf("%d meters, more than MaxKeys", n)
+	}
+}
