@@ -105,10 +105,12 @@ func (v Verdict) RetryAfterSeconds() int64 {
 //
 // A priced call is reserved, then settled. Before it runs, the call's worst
 // case (its maximum price) is checked against the credits left, and
-// charged if it fits, in one atomic step of the store (Store.Spend); after it runs, Settle charges its actual price in
-// place of the reservation, refunding the difference. So two calls running
-// at once can never both spend the last credits, and a call is never
-// charged more than it cost. A refused call is charged nothing and its
+// charged if it fits, in one atomic step of the store (Store.Spend); after
+// it runs, Settle charges its actual price in place of the reservation,
+// refunding the difference. So two calls running at once can never both
+// spend the last credits, a call that fits is never refused because
+// another is being refused, and a call is never charged more than it
+// cost. A refused call is charged nothing and its
 // Settle refunds nothing; a reservation settles at most once.
 //
 // The zero Budget keeps its counters in memory, in UTC months. A Budget must
@@ -190,13 +192,17 @@ func (b *Budget) MessageAt(ctx context.Context, key string, p Plan, t time.Time)
 	return v, nil
 }
 
-// storeErr returns err, or, when a store answered without one but with
-// the wrong number of levels, an error saying so.
+// errLevels reports a store whose Spend answered with the wrong number of
+// levels.
+var errLevels = errors.New("ratelimit: the store answered a Spend with the wrong number of levels")
+
+// storeErr returns err, or errLevels when a store answered without one
+// but with the wrong number of levels.
 func storeErr(err error) error {
 	if err != nil {
 		return err
 	}
-	return errors.New("ratelimit: the store answered a Spend with the wrong number of levels")
+	return errLevels
 }
 
 // A Reservation is the charge a Budget made for a call's worst case,
