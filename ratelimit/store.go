@@ -11,8 +11,8 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Store keeps the state of a Limiter, a Guard and a Budget: token buckets
-// and counters that expire, both named by a string key. A MemoryStore is
+// Store keeps the state of a Limiter, a Guard and a Budget: token buckets,
+// counters that expire and meters that drain, each named by a string key. A MemoryStore is
 // the default and serves one process; replicas of a server that must
 // share their limits give every replica the same Store backed by a shared
 // database instead, and nothing else changes.
