@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -446,5 +447,48 @@ func TestTakeEdges(t *testing.T) {
 	d, _ := s.Take(ctx, "a zero rate allows the burst once", now, ratelimit.Bucket{Rate: 0, Burst: 1})
 	if d.OK || d.RetryAfter < time.Duration(1<<30)*time.Second {
 		t.Errorf("second take at a zero rate: %+v, want refused for ever", d)
+	}
+}
+
+// On Redis too, a reservation never refuses a call that fits while
+// another that does not fit is being refused, from two replicas: each
+// trial leaves 2 credits, then reserves 3 on one replica and 2 on the
+// other at once.
+func TestReserveNeverRefusesAFit(t *testing.T) {
+	prefix := uniquePrefix(t)
+	a, _ := newStore(t, Options{Prefix: prefix})
+	b, _ := newStore(t, Options{Prefix: prefix})
+	ctx := context.Background()
+	now := time.Now()
+	for _, plan := range []ratelimit.Plan{
+		{CreditsPerMonth: 10, StopAtAllocation: true},
+		{CreditsPerMinute: 10, CreditsPerMonth: 1000},
+	} {
+		refused := 0
+		for i := range 200 {
+			key := fmt.Sprint("trial-", plan.CreditsPerMinute, "-", i)
+			ba, bb := &ratelimit.Budget{Store: a}, &ratelimit.Budget{Store: b}
+			if r, err := ba.ReserveAt(ctx, key, plan, 8, now); err != nil || !r.OK {
+				t.Fatalf("spending 8: %+v, %v", r.Verdict, err)
+			}
+			var wg sync.WaitGroup
+			var large *ratelimit.Reservation
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				large, _ = ba.ReserveAt(ctx, key, plan, 3, now)
+			}()
+			small, err := bb.ReserveAt(ctx, key, plan, 2, now)
+			wg.Wait()
+			if err != nil || large == nil || large.OK {
+				t.Fatalf("trial %d: the 3-credit call %+v, %v", i, large, err)
+			}
+			if !small.OK {
+				refused++
+			}
+		}
+		if refused > 0 {
+			t.Errorf("plan %+v: %d of 200 trials refused a 2-credit call with 2 credits left", plan, refused)
+		}
 	}
 }
