@@ -34,6 +34,8 @@ type checkedConn struct {
 	check replyCheck
 }
 
+// Read reads from the connection, and fails, closing it, when what was
+// read breaks the framing.
 func (c *checkedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 {

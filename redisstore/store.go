@@ -100,6 +100,7 @@ type Error struct {
 	Err error
 }
 
+// Error returns "redisstore: " followed by the operation and the cause.
 func (e *Error) Error() string { return "redisstore: " + e.Op + ": " + e.Err.Error() }
 
 // Unwrap returns the underlying error.
