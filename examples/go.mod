@@ -4,11 +4,13 @@ go 1.25.0
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/mcperr/mcperr/redisstore v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/redis/rueidis v1.0.79
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require golang.org/x/text v0.41.0 // indirect
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -17,9 +19,11 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/time v0.15.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/time v0.15.0
 )
 
 replace github.com/mcperr/mcperr => ../
+
+replace github.com/mcperr/mcperr/redisstore => ../redisstore

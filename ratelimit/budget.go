@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -18,10 +19,16 @@ const (
 	// message again after it.
 	MessageRateLimited Refusal = "message_rate_limited"
 
-	// CreditRateLimited: this minute's credits are spent. The call was
+	// CreditRateLimited: the minute's credits are spent. The call was
 	// priced and refused before it ran; it may be retried after
-	// RetryAfter, usually a second or two.
+	// RetryAfter, the time the credits take to refill enough for it,
+	// usually a second or two.
 	CreditRateLimited Refusal = "credit_rate_limited"
+
+	// CreditBudgetExceeded: the call's worst case costs more than the
+	// key's credits a minute, so it can never run as priced. Retrying
+	// does not help (RetryAfter is zero): narrow the call, or change plan.
+	CreditBudgetExceeded Refusal = "credit_budget_exceeded"
 
 	// InsufficientCredits: the key stops at its monthly allocation, and
 	// the call's worst case costs more than the credits left. Retrying
@@ -66,20 +73,24 @@ type Verdict struct {
 	OK      bool
 	Refusal Refusal // which limit refused; empty when OK
 
-	// RetryAfter is, for a refusal, the time until the refusing limit's
-	// period ends: the minute, or the month.
+	// RetryAfter is, for a refusal, the time until the same message or
+	// call would fit: the minute's end for messages, the time the
+	// minute's credits take to refill enough for the call, the month's
+	// end for the month's credits; zero for CreditBudgetExceeded, which
+	// retrying does not cure.
 	RetryAfter time.Duration
 
 	Messages Usage // this minute's messages
-	Credits  Usage // this minute's credits
+	Credits  Usage // the minute's credits: CreditsPerMinute, rounded up what is spent of them
 	Month    Usage // this month's credits
 }
 
 // RetryAfterSeconds returns RetryAfter in whole seconds, rounded up: at
-// least 1 for a refusal, 0 when OK: the figure for a retry_after_secs
-// field or a Retry-After header.
+// least 1 for a refusal that a retry cures, 0 when OK or refused with
+// CreditBudgetExceeded: the figure for a retry_after_secs field or a
+// Retry-After header.
 func (v Verdict) RetryAfterSeconds() int64 {
-	if v.OK {
+	if v.OK || v.Refusal == CreditBudgetExceeded {
 		return 0
 	}
 	return wholeSecondsUp(v.RetryAfter, 1)
@@ -87,15 +98,19 @@ func (v Verdict) RetryAfterSeconds() int64 {
 
 // A Budget counts what keys spend, per minute and per month, against the
 // Plan each call brings along: messages (MessageAt) and priced calls
-// (ReserveAt). Minutes are those of the clock; months begin at midnight on
-// the first day, in Location.
+// (ReserveAt). Messages count per minute of the clock; credits a minute
+// refill continuously, as a token bucket that holds a minute's credits;
+// months begin at midnight on the first day, in Location. Keys longer than
+// MaxKeyLen are kept as their digest (ShortKey).
 //
 // A priced call is reserved, then settled. Before it runs, the call's worst
 // case (its maximum price) is checked against the credits left, and
-// charged if it fits; after it runs, Settle charges its actual price in
-// place of the reservation, refunding the difference. So two calls running
-// at once can never both spend the last credits, and a call is never
-// charged more than it cost. A refused call is charged nothing and its
+// charged if it fits, in one atomic step of the store (Store.Spend); after
+// it runs, Settle charges its actual price in place of the reservation,
+// refunding the difference. So two calls running at once can never both
+// spend the last credits, a call that fits is never refused because
+// another is being refused, and a call is never charged more than it
+// cost. A refused call is charged nothing and its
 // Settle refunds nothing; a reservation settles at most once.
 //
 // The zero Budget keeps its counters in memory, in UTC months. A Budget must
@@ -123,9 +138,14 @@ func (b *Budget) store() Store {
 }
 
 // counterKey returns the store key of key's counter for what in the period
-// that begins at start.
+// that begins at start. A long key is kept as its digest (ShortKey).
 func (b *Budget) counterKey(what, key string, start time.Time) string {
-	return "budget\x00" + b.Name + "\x00" + what + "\x00" + key + "\x00" + strconv.FormatInt(start.Unix(), 10)
+	return b.meterKey(what, key) + "\x00" + strconv.FormatInt(start.Unix(), 10)
+}
+
+// meterKey returns the store key of key's meter for what.
+func (b *Budget) meterKey(what, key string) string {
+	return "budget\x00" + b.Name + "\x00" + what + "\x00" + ShortKey(key)
 }
 
 // clockMinute returns the minute t falls in.
@@ -158,24 +178,31 @@ func (b *Budget) MessageAt(ctx context.Context, key string, p Plan, t time.Time)
 	if p.MessagesPerMinute <= 0 {
 		return Verdict{OK: true}, nil
 	}
-	s := b.store()
 	start, end := clockMinute(t)
-	k := b.counterKey("msg", key, start)
-	c, err := s.Add(ctx, k, 1, t, end)
+	ls := [1]Limit{{Key: b.counterKey("msg", key, start), Max: p.MessagesPerMinute, Expires: end}}
+	lv, err := b.store().Spend(ctx, ls[:], 1, t)
+	if err != nil || len(lv) != 1 {
+		return Verdict{OK: true}, storeErr(err)
+	}
+	v := Verdict{OK: lv[0].OK, Messages: makeUsage(p.MessagesPerMinute, lv[0].Used)}
+	if !v.OK {
+		v.Refusal = MessageRateLimited
+		v.RetryAfter = lv[0].Wait
+	}
+	return v, nil
+}
+
+// errLevels reports a store whose Spend answered with the wrong number of
+// levels.
+var errLevels = errors.New("ratelimit: the store answered a Spend with the wrong number of levels")
+
+// storeErr returns err, or errLevels when a store answered without one
+// but with the wrong number of levels.
+func storeErr(err error) error {
 	if err != nil {
-		return Verdict{OK: true}, err
+		return err
 	}
-	if c.Value <= p.MessagesPerMinute {
-		return Verdict{OK: true, Messages: makeUsage(p.MessagesPerMinute, c.Value)}, nil
-	}
-	if _, err := s.Add(ctx, k, -1, t, end); err != nil {
-		return Verdict{OK: true}, err
-	}
-	return Verdict{
-		Refusal:    MessageRateLimited,
-		RetryAfter: nonNegative(c.Expires.Sub(t)),
-		Messages:   makeUsage(p.MessagesPerMinute, c.Value-1),
-	}, nil
+	return errLevels
 }
 
 // A Reservation is the charge a Budget made for a call's worst case,
@@ -186,29 +213,22 @@ type Reservation struct {
 
 	b        *Budget
 	reserved int64 // credits charged; 0 when refused
-	month    counterRef
-	minute   counterRef // key empty when the plan has no minute limit
+	month    Limit // the month's counter
+	minute   Limit // the minute's meter; Key empty when the plan has none
+	owner    string
 	settled  atomic.Bool
 }
 
-// counterRef names one counter a reservation charged.
-type counterRef struct {
-	key     string    // in the store; empty for none
-	expires time.Time // the end of its period
-	what    string    // "month" or "credits"
-	owner   string    // the key the budget was asked about
+// monthLimit returns key's counter of credits for the month of t.
+func (b *Budget) monthLimit(key string, p Plan, t time.Time) Limit {
+	start, end := b.month(t)
+	return Limit{Key: b.counterKey("month", key, start), Max: p.CreditsPerMonth, Expires: end, Soft: !p.StopAtAllocation}
 }
 
-// inPeriod returns the counter that corresponds to c in the period of t.
-func (b *Budget) inPeriod(c counterRef, t time.Time) counterRef {
-	var start time.Time
-	if c.what == "month" {
-		start, c.expires = b.month(t)
-	} else {
-		start, c.expires = clockMinute(t)
-	}
-	c.key = b.counterKey(c.what, c.owner, start)
-	return c
+// minuteLimit returns key's meter of credits a minute: CreditsPerMinute
+// that refill continuously over a minute.
+func (b *Budget) minuteLimit(key string, p Plan) Limit {
+	return Limit{Key: b.meterKey("credits", key), Max: p.CreditsPerMinute, Per: time.Minute}
 }
 
 // Reserve checks and reserves a call of key now. It is shorthand for
@@ -218,12 +238,19 @@ func (b *Budget) Reserve(ctx context.Context, key string, p Plan, max int64) (*R
 }
 
 // ReserveAt checks a call of key at time t that may cost up to max
-// credits, and charges max if the call may run. The call is refused with
+// credits, and charges max if the call may run: to the month and to the
+// minute's credits in one step of the store, so that a call that fits is
+// never refused because another is being refused, and two calls never
+// both spend the last credits.
+//
+// The call is refused with CreditBudgetExceeded when max is more than
+// p.CreditsPerMinute (it could never fit; this comes first), with
 // InsufficientCredits when p.StopAtAllocation and max is more than this
-// month's credits left (this comes first: a refusal for the month outlasts
-// one for the minute), or with CreditRateLimited when max is more than
-// this minute's credits left. A call whose max exceeds CreditsPerMinute
-// can never run, and should be refused before it is reserved.
+// month's credits left (a refusal for the month outlasts one for the
+// minute), or with CreditRateLimited when max is more than the minute's
+// credits left. The minute's credits refill continuously, CreditsPerMinute
+// a minute, up to CreditsPerMinute: a CreditRateLimited refusal's
+// RetryAfter is the time until max credits are there.
 //
 // The verdict's Month and Credits give the figures after the charge, or,
 // for a refusal, before it; a server reporting the month's
@@ -234,56 +261,37 @@ func (b *Budget) ReserveAt(ctx context.Context, key string, p Plan, max int64, t
 	if max < 0 {
 		max = 0
 	}
-	s := b.store()
-	r := &Reservation{b: b}
+	r := &Reservation{b: b, owner: key}
 	r.Verdict.OK = true
-
-	mStart, mEnd := b.month(t)
-	r.month = counterRef{key: b.counterKey("month", key, mStart), expires: mEnd, what: "month", owner: key}
-	m, err := s.Add(ctx, r.month.key, max, t, mEnd)
-	if err != nil {
-		return r, err
-	}
-	if max > 0 && p.StopAtAllocation && m.Value > p.CreditsPerMonth {
-		if _, err := s.Add(ctx, r.month.key, -max, t, mEnd); err != nil {
-			return r, err
-		}
-		r.Verdict = Verdict{
-			Refusal:    InsufficientCredits,
-			RetryAfter: nonNegative(m.Expires.Sub(t)),
-			Month:      makeUsage(p.CreditsPerMonth, m.Value-max),
-		}
+	if p.CreditsPerMinute > 0 && max > p.CreditsPerMinute {
+		r.Verdict = Verdict{Refusal: CreditBudgetExceeded}
 		return r, nil
 	}
-	r.Month = makeUsage(p.CreditsPerMonth, m.Value)
-
+	r.month = b.monthLimit(key, p, t)
+	ls := [2]Limit{r.month}
+	n := 1
 	if p.CreditsPerMinute > 0 {
-		start, end := clockMinute(t)
-		r.minute = counterRef{key: b.counterKey("credits", key, start), expires: end, what: "credits", owner: key}
-		c, err := s.Add(ctx, r.minute.key, max, t, end)
-		if err != nil {
-			// The month's charge stands; Settle puts it right.
-			r.reserved = max
-			r.minute = counterRef{}
-			return r, err
-		}
-		if max > 0 && c.Value > p.CreditsPerMinute {
-			_, err1 := s.Add(ctx, r.minute.key, -max, t, end)
-			_, err2 := s.Add(ctx, r.month.key, -max, t, mEnd)
-			r.Verdict = Verdict{
-				Refusal:    CreditRateLimited,
-				RetryAfter: nonNegative(c.Expires.Sub(t)),
-				Credits:    makeUsage(p.CreditsPerMinute, c.Value-max),
-				Month:      makeUsage(p.CreditsPerMonth, m.Value-max),
-			}
-			if err1 != nil {
-				return r, err1
-			}
-			return r, err2
-		}
-		r.Credits = makeUsage(p.CreditsPerMinute, c.Value)
+		r.minute = b.minuteLimit(key, p)
+		ls[1] = r.minute
+		n = 2
 	}
-	r.reserved = max
+	lv, err := b.store().Spend(ctx, ls[:n], max, t)
+	if err != nil || len(lv) != n {
+		r.minute = Limit{}
+		return r, storeErr(err)
+	}
+	r.Month = makeUsage(p.CreditsPerMonth, lv[0].Used)
+	if n == 2 {
+		r.Credits = makeUsage(p.CreditsPerMinute, lv[1].Used)
+	}
+	switch {
+	case !lv[0].OK:
+		r.Verdict = Verdict{Refusal: InsufficientCredits, RetryAfter: lv[0].Wait, Month: r.Month}
+	case n == 2 && !lv[1].OK:
+		r.Verdict = Verdict{Refusal: CreditRateLimited, RetryAfter: lv[1].Wait, Credits: r.Credits, Month: r.Month}
+	default:
+		r.reserved = max
+	}
 	return r, nil
 }
 
@@ -299,11 +307,12 @@ func (r *Reservation) Settle(ctx context.Context, actual int64) error {
 
 // SettleAt charges the call its actual price in place of the reservation,
 // at time t: the difference from the reserved worst case is refunded (or,
-// for a call that cost more than its worst case, charged). A refund goes
-// back to the minute and month that were charged, and is dropped when
-// that period has ended; an extra charge goes to the period of t. Settling
-// a refused reservation, or one already settled, does nothing. A negative
-// actual counts as 0.
+// for a call that cost more than its worst case, charged, even past the
+// limits). A refund goes back to the minute's credits and to the month
+// that was charged, and is dropped from the month when that month has
+// ended; an extra charge goes to the month of t. Settling a refused
+// reservation, or one already settled, does nothing. A negative actual
+// counts as 0.
 func (r *Reservation) SettleAt(ctx context.Context, actual int64, t time.Time) error {
 	if !r.OK || !r.settled.CompareAndSwap(false, true) {
 		return nil
@@ -312,24 +321,28 @@ func (r *Reservation) SettleAt(ctx context.Context, actual int64, t time.Time) e
 		actual = 0
 	}
 	delta := actual - r.reserved
-	if delta == 0 {
+	if delta == 0 || r.month.Key == "" {
 		return nil
 	}
-	s := r.b.store()
-	var first error
-	for _, c := range [2]counterRef{r.month, r.minute} {
-		if c.key == "" {
-			continue
-		}
-		if !t.Before(c.expires) {
-			if delta < 0 {
-				continue // the period charged has ended: nothing to refund
-			}
-			c = r.b.inPeriod(c, t)
-		}
-		if _, err := s.Add(ctx, c.key, delta, t, c.expires); err != nil && first == nil {
-			first = err
+	var ls [2]Limit
+	n := 0
+	month := r.month
+	if !t.Before(month.Expires) {
+		month.Key = ""
+		if delta > 0 {
+			month = r.b.monthLimit(r.owner, Plan{}, t)
 		}
 	}
-	return first
+	for _, l := range [2]Limit{month, r.minute} {
+		if l.Key != "" {
+			l.Soft = true
+			ls[n] = l
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	_, err := r.b.store().Spend(ctx, ls[:n], delta, t)
+	return err
 }

@@ -60,21 +60,44 @@ func TestBudgetReserve(t *testing.T) {
 			{max: 3, actual: 3, want: Verdict{OK: true, Credits: Usage{10, 5, 5}, Month: Usage{1000, 1005, 0}}},
 		},
 	}, {
-		name: "this minute's credits spent: credit_rate_limited until the minute ends",
+		name: "the minute's credits refill continuously: credit_rate_limited until this call fits",
+		plan: proPlan, // 10 credits a minute: one every 6 seconds
+		calls: []call{
+			{at: 0, max: 10, actual: 10, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 10, 990}}},
+			{at: 0, max: 1, want: Verdict{
+				Refusal:    CreditRateLimited,
+				RetryAfter: 6 * time.Second,
+				Credits:    Usage{10, 10, 0},
+				Month:      Usage{1000, 10, 990},
+			}},
+			// Half a credit has come back: the wait is for the other half.
+			{at: 3 * time.Second, max: 1, want: Verdict{
+				Refusal:    CreditRateLimited,
+				RetryAfter: 3 * time.Second,
+				Credits:    Usage{10, 10, 0},
+				Month:      Usage{1000, 10, 990},
+			}},
+			{at: 6 * time.Second, max: 1, actual: 1, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 11, 989}}},
+			// A larger call waits for all it may cost.
+			{at: 9 * time.Second, max: 2, want: Verdict{
+				Refusal:    CreditRateLimited,
+				RetryAfter: 9 * time.Second,
+				Credits:    Usage{10, 10, 0},
+				Month:      Usage{1000, 11, 989},
+			}},
+			// A call that cost nothing gives its reservation back...
+			{at: 12 * time.Second, max: 1, actual: 0, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 12, 988}}},
+			// ...so the next one fits at once.
+			{at: 12 * time.Second, max: 1, actual: 1, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 12, 988}}},
+			// A minute later the credits are all back.
+			{at: 72 * time.Second, max: 10, actual: 10, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 22, 978}}},
+		},
+	}, {
+		name: "a call above the credits a minute can never fit: credit_budget_exceeded, not a retry",
 		plan: proPlan,
 		calls: []call{
-			{at: 0, max: 5, actual: 5, want: Verdict{OK: true, Credits: Usage{10, 5, 5}, Month: Usage{1000, 5, 995}}},
-			{at: 20 * time.Second, max: 5, actual: 4, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 10, 990}}},
-			// The refund of the last call left one credit.
-			{at: 58*time.Second + 500*time.Millisecond, max: 2, want: Verdict{
-				Refusal:    CreditRateLimited,
-				RetryAfter: 1500 * time.Millisecond,
-				Credits:    Usage{10, 9, 1},
-				Month:      Usage{1000, 9, 991},
-			}},
-			{at: 58*time.Second + 500*time.Millisecond, max: 1, actual: 1, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 10, 990}}},
-			// A new minute.
-			{at: time.Minute, max: 2, actual: 2, want: Verdict{OK: true, Credits: Usage{10, 2, 8}, Month: Usage{1000, 12, 988}}},
+			{max: 11, want: Verdict{Refusal: CreditBudgetExceeded}},
+			{max: 10, actual: 1, want: Verdict{OK: true, Credits: Usage{10, 10, 0}, Month: Usage{1000, 10, 990}}},
 		},
 	}, {
 		name:  "both spent: the month's refusal wins",

@@ -46,8 +46,10 @@
 // runs and settled at its actual price after.
 //
 // The state of all three sits behind the Store interface; MemoryStore
-// keeps it in the process, and replicas of a server that share a store
-// such as Redis implement Store over it without changing their callers.
+// keeps it in the process, and replicas of a server share it in Redis
+// with module github.com/mcperr/mcperr/redisstore, without changing their
+// callers. Keys longer than MaxKeyLen bytes are kept as their digest, so
+// keys an outsider controls cost the same memory at any length.
 //
 // Every method that reads the clock has a twin that takes the time
 // (AllowAt beside Allow), and a Limiter's or Guard's Now field sets the

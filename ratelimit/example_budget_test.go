@@ -36,8 +36,9 @@ func ExampleBudget() {
 
 	// Spend the month's allocation earlier in the month.
 	for i := range 10 {
-		r, _ := budget.ReserveAt(ctx, "demo-free", free, 100, now.Add(time.Duration(-i-1)*time.Hour))
-		r.SettleAt(ctx, 100, now)
+		at := now.Add(time.Duration(i-10) * time.Hour)
+		r, _ := budget.ReserveAt(ctx, "demo-free", free, 100, at)
+		r.SettleAt(ctx, 100, at)
 	}
 
 	const minCost, maxCost = 3, 3
@@ -75,7 +76,8 @@ func ExampleReservation() {
 	r, _ := budget.ReserveAt(ctx, "demo-pro", plan, 8, now)
 	fmt.Println("may run:", r.OK, "reserved:", r.Reserved(), "minute used:", r.Credits.Used)
 
-	// Meanwhile another call does not fit in this minute's credits.
+	// Meanwhile another call does not fit in the minute's credits: they
+	// refill at 10 a minute, so the 3 it lacks take 18 seconds.
 	other, _ := budget.ReserveAt(ctx, "demo-pro", plan, 5, now)
 	fmt.Println("other:", other.Refusal, "retry after", other.RetryAfterSeconds(), "s")
 
@@ -85,7 +87,7 @@ func ExampleReservation() {
 	fmt.Println("other now:", other.OK, "minute used:", other.Credits.Used, "month used:", other.Month.Used)
 	// Output:
 	// may run: true reserved: 8 minute used: 8
-	// other: credit_rate_limited retry after 30 s
+	// other: credit_rate_limited retry after 18 s
 	// other now: true minute used: 7 month used: 7
 }
 

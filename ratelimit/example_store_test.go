@@ -11,8 +11,11 @@ import (
 
 // sharedStore stands for a store that replicas share, such as Redis: it
 // implements Take with GCRA on one value per key, the algorithm a Redis
-// Lua script would run (see Store), and Add as INCRBY with an expiry.
+// Lua script would run, and Add as INCRBY with an expiry. For brevity it
+// leaves Spend to a MemoryStore.
 type sharedStore struct {
+	ratelimit.MemoryStore
+
 	mu       sync.Mutex
 	tat      map[string]time.Time // each bucket's theoretical arrival time
 	counters map[string]ratelimit.Count
@@ -80,4 +83,25 @@ func ExampleStore() {
 	// replica A at 0s: allowed=false remaining=0 retry after=1s
 	// replica B at 1s: allowed=true remaining=0 retry after=0s
 	// guard: true false
+}
+
+// Spend charges a call to a month's counter and a minute's meter at once,
+// or to neither: the meter holds 10 credits a minute and refills
+// continuously, so a call it cannot take now says how long until it can.
+func ExampleMemoryStore_Spend() {
+	var store ratelimit.MemoryStore
+	ctx := context.Background()
+	now := time.Date(2026, 11, 26, 10, 30, 0, 0, time.UTC)
+	limits := []ratelimit.Limit{
+		{Key: "month", Max: 1000, Expires: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)},
+		{Key: "minute", Max: 10, Per: time.Minute},
+	}
+	for _, n := range []int64{8, 5, 2} {
+		lv, _ := store.Spend(ctx, limits, n, now)
+		fmt.Printf("charge %d: month %+v, minute %+v\n", n, lv[0], lv[1])
+	}
+	// Output:
+	// charge 8: month {OK:true Used:8 Wait:0s}, minute {OK:true Used:8 Wait:0s}
+	// charge 5: month {OK:true Used:8 Wait:0s}, minute {OK:false Used:8 Wait:18s}
+	// charge 2: month {OK:true Used:10 Wait:0s}, minute {OK:true Used:10 Wait:0s}
 }

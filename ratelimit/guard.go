@@ -74,7 +74,8 @@ func (g *Guard) Allow(key string) Decision {
 }
 
 // AllowAt reports whether a request from key may pass at time t, and
-// counts it if so. When the store fails, the request passes and the
+// counts it if so. A key longer than MaxKeyLen is kept as its digest (see
+// ShortKey). When the store fails, the request passes and the
 // decision carries no figures; use Check to see the error.
 func (g *Guard) AllowAt(key string, t time.Time) Decision {
 	d, err := g.Check(context.Background(), key, t)
@@ -92,6 +93,7 @@ func (g *Guard) AllowAt(key string, t time.Time) Decision {
 func (g *Guard) Check(ctx context.Context, key string, t time.Time) (Decision, error) {
 	limit, window, block := g.config()
 	s := g.store()
+	key = ShortKey(key)
 	prefix := "guard\x00" + g.Policy + "\x00"
 	blockKey, windowKey := prefix+"b\x00"+key, prefix+"w\x00"+key
 	d := Decision{Limit: limit, Window: window, Policy: g.Policy}

@@ -94,7 +94,8 @@ func (l *Limiter) Allow(key string) (d Decision) {
 }
 
 // AllowAt reports whether a request for key may happen at time t, and
-// takes a token from key's bucket if so. When the store fails, the request
+// takes a token from key's bucket if so. A key longer than MaxKeyLen is
+// kept as its digest (see ShortKey). When the store fails, the request
 // is allowed and the decision carries no figures; use Check to see the
 // error.
 func (l *Limiter) AllowAt(key string, t time.Time) (d Decision) {
@@ -113,7 +114,7 @@ func (l *Limiter) AllowAt(key string, t time.Time) (d Decision) {
 // (which is zero).
 func (l *Limiter) allowMem(key string, t time.Time, d *Decision) {
 	b := Bucket{Rate: l.Rate, Burst: l.Burst}
-	l.mem.take(key, t, b, d)
+	l.mem.take(ShortKey(key), t, b, d)
 	d.Limit = int64(b.Burst)
 	d.Window = l.window(b)
 	d.Policy = l.Policy
@@ -141,6 +142,7 @@ type cachedWindow struct {
 // Check is AllowAt with a context for the store and its error. On error,
 // the decision allows the request and carries no figures.
 func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision, error) {
+	key = ShortKey(key)
 	b := Bucket{Rate: l.Rate, Burst: l.Burst}
 	var (
 		d   Decision

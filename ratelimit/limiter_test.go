@@ -343,6 +343,10 @@ func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (C
 	return Count{}, errStoreDown
 }
 
+func (failingStore) Spend(context.Context, []Limit, int64, time.Time) ([]Level, error) {
+	return nil, errStoreDown
+}
+
 func TestLimiterStoreFails(t *testing.T) {
 	l := &Limiter{Rate: 1, Burst: 1, Store: failingStore{}}
 	if _, err := l.Check(context.Background(), "k", limiterT0); !errors.Is(err, errStoreDown) {

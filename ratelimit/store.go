@@ -11,38 +11,34 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Store keeps the state of a Limiter, a Guard and a Budget: token buckets
-// and counters that expire, both named by a string key. A MemoryStore is
+// Store keeps the state of a Limiter, a Guard and a Budget: token buckets,
+// counters that expire and meters that drain, each named by a string key. A MemoryStore is
 // the default and serves one process; replicas of a server that must
 // share their limits give every replica the same Store backed by a shared
 // database instead, and nothing else changes.
 //
 // # Sharing a store between replicas
 //
-// A shared store implements the two methods against its database, each as
-// one atomic step so that replicas racing on a key never lose an update.
-// With Redis, say:
-//
-//   - Add is INCRBY key n, then PEXPIREAT key expires NX (set the expiry
-//     only when the key has none), then PTTL key: three commands in one
-//     MULTI/EXEC or a short Lua script. Adding 0 to a missing key must not
-//     create it (EXISTS first, in the script).
-//   - Take is GCRA in a Lua script: the key holds the bucket's theoretical
-//     arrival time tat in milliseconds. With interval = 1s/Rate and
-//     tolerance = Burst*interval, tat = max(tat, now); the token is granted
-//     when tat+interval-now <= tolerance, and then tat+interval is stored
-//     with PEXPIREAT tat+interval (the bucket is full again by then, so the
-//     key may vanish). Remaining is floor((tolerance-(tat-now))/interval)
-//     after the take, Reset is tat-now, and a refusal's RetryAfter is
-//     tat+interval-tolerance-now.
+// A shared store implements the three methods against its database, each
+// as one atomic step, so that replicas racing on a key never lose an
+// update nor see another's half-made change. Module
+// github.com/mcperr/mcperr/redisstore is such a store on Redis: a Lua
+// script per method, GCRA for Take, a counter with an expiry for Add, and
+// the all-or-nothing charge of Spend.
 //
 // The t arguments carry the caller's clock (an injected one in tests); a
-// shared store may use its own clock instead, so that replicas with skewed
-// clocks agree. A store that cannot answer returns an error: a Limiter or
-// a Guard then lets the request through (fails open), and a Budget lets
-// the message or call proceed, so an outage of the store is never an
-// outage of the server. The error is returned to callers of Check and of
-// the Budget's methods, who may decide otherwise.
+// shared store may use its own clock instead, taking expiries relative to
+// t, so that replicas with skewed clocks agree. A store that cannot
+// answer returns an error: a Limiter or a Guard then lets the request
+// through (fails open), and a Budget lets the message or call proceed, so
+// an outage of the store is never an outage of the server. The error is
+// returned to callers of Check and of the Budget's methods, who may
+// decide otherwise.
+//
+// Keys may be of any length and hold any bytes. A Limiter, a Guard and a
+// Budget bound them before they reach the store: a key longer than
+// MaxKeyLen bytes is replaced by its SHA-256 digest (see ShortKey), so a
+// caller-controlled key of 60 KB costs the store what one of 60 bytes does.
 //
 // Store implementations must be safe for concurrent use.
 type Store interface {
@@ -59,7 +55,62 @@ type Store interface {
 	// expires at expires; an existing counter keeps its expiry. Adding 0
 	// reads the counter without creating it.
 	Add(ctx context.Context, key string, n int64, t, expires time.Time) (Count, error)
+
+	// Spend charges n at t to every limit of ls as one atomic step, and
+	// returns their levels, one for each limit, in order. When n is
+	// positive and would take a limit that is not Soft past its Max, the
+	// charge is refused and nothing changes: so a charge that fits is
+	// never refused because of another that is being refused, and the
+	// limits are never overspent. A negative n refunds, and is never
+	// refused; n = 0 reads the levels without creating anything.
+	Spend(ctx context.Context, ls []Limit, n int64, t time.Time) ([]Level, error)
 }
+
+// A Limit is one of the limits a Spend charges. With Per zero it is a
+// counter, as Add keeps: it holds what was added, from zero, until
+// Expires. With Per above zero it is a meter: what it holds drains
+// continuously at Max every Per, the way a token bucket of Max tokens
+// refills in Per, and the key vanishes once it is empty.
+type Limit struct {
+	Key string
+
+	// Max is the most the limit may hold after a charge, and a meter's
+	// size.
+	Max int64
+
+	// Per is the time a full meter takes to drain; zero makes the limit
+	// a counter.
+	Per time.Duration
+
+	// Expires is when a counter created by this charge expires; an
+	// existing counter keeps its own. Meters ignore it.
+	Expires time.Time
+
+	// Soft counts past Max instead of refusing: the charge is made
+	// whatever the limit holds.
+	Soft bool
+}
+
+// A Level is what a limit holds, as a Spend reports it.
+type Level struct {
+	// OK reports whether the charge fits the limit: a Soft limit, a
+	// refund and a read always fit.
+	OK bool
+
+	// Used is what the limit holds after the charge, or before it when
+	// the Spend was refused; a meter's is rounded up to a whole unit.
+	Used int64
+
+	// Wait is, when the charge does not fit, how long until it would: a
+	// counter's time until it expires, a meter's until it has drained
+	// enough. A charge above a meter's Max never fits: its Wait is the
+	// longest wait a limiter reports (MaxWait).
+	Wait time.Duration
+}
+
+// MaxWait is the longest wait a Limiter, a Guard, a Budget and a Store
+// report: 2^31 seconds, some 68 years, standing for never.
+const MaxWait = serverMaxWait
 
 // Bucket describes a token bucket in the model of golang.org/x/time/rate:
 // it holds at most Burst tokens and refills at Rate tokens a second.
@@ -140,9 +191,11 @@ type MemoryStore struct {
 	dirty  map[string]*memBucket // under bmu
 	misses int                   // under bmu
 
-	mu       sync.Mutex // guards counters and nextC
+	mu       sync.Mutex // guards counters, meters, nextC and nextM
 	counters map[string]*memCounter
 	nextC    int // sweep counters when len(counters) reaches this
+	meters   map[string]*memMeter
+	nextM    int // sweep meters when len(meters) reaches this
 }
 
 // memBucket is one token bucket of a MemoryStore.
@@ -155,6 +208,15 @@ type memBucket struct {
 type memCounter struct {
 	value   int64
 	expires time.Time
+}
+
+// memMeter is one meter of a MemoryStore (see Limit): its level at stamp,
+// and the size and period it last drained by.
+type memMeter struct {
+	level float64
+	stamp time.Time
+	max   int64
+	per   time.Duration
 }
 
 // memMinSweep is the size below which a MemoryStore's counters are never
@@ -174,7 +236,8 @@ func (s *MemoryStore) maxKeys() int {
 	return DefaultMaxKeys
 }
 
-// Len reports the number of buckets and counters the store holds now,
+// Len reports the number of buckets, and of counters and meters, the
+// store holds now,
 // swept or not: the figure its memory is proportional to.
 func (s *MemoryStore) Len() (buckets, counters int) {
 	s.bmu.Lock()
@@ -185,7 +248,7 @@ func (s *MemoryStore) Len() (buckets, counters int) {
 	s.bmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return buckets, len(s.counters)
+	return buckets, len(s.counters) + len(s.meters)
 }
 
 // Take implements Store. It never returns an error.
@@ -320,6 +383,11 @@ func shrink(n, max, least int, drop func(int)) int {
 func (s *MemoryStore) Add(_ context.Context, key string, n int64, t, expires time.Time) (Count, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.add(key, n, t, expires)
+}
+
+// add is Add; s.mu is held.
+func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Count, error) {
 	c := s.counters[key]
 	if c != nil && !c.expires.After(t) {
 		delete(s.counters, key)
@@ -359,6 +427,147 @@ func (s *MemoryStore) sweepCounters(t time.Time) {
 			drop--
 		}
 	})
+}
+
+// Spend implements Store. It never returns an error.
+func (s *MemoryStore) Spend(_ context.Context, ls []Limit, n int64, t time.Time) ([]Level, error) {
+	out := make([]Level, len(ls))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ok := true
+	for i, l := range ls {
+		var used float64
+		if l.Per > 0 {
+			if m := s.meters[l.Key]; m != nil {
+				used = drain(m.level, t.Sub(m.stamp), l)
+			}
+		} else if c := s.counters[l.Key]; c != nil && c.expires.After(t) {
+			used = float64(c.value)
+			out[i].Wait = c.expires.Sub(t)
+		}
+		out[i] = judge(l, used, n, out[i].Wait, t)
+		ok = ok && out[i].OK
+	}
+	if !ok || n == 0 {
+		return out, nil
+	}
+	for i, l := range ls {
+		if l.Per > 0 {
+			out[i].Used = s.meter(l, n, t)
+		} else {
+			c, _ := s.add(l.Key, n, t, l.Expires)
+			out[i].Used = c.Value
+		}
+	}
+	return out, nil
+}
+
+// meter charges n to the meter of l at t and returns its level, rounded
+// up; s.mu is held.
+func (s *MemoryStore) meter(l Limit, n int64, t time.Time) int64 {
+	m := s.meters[l.Key]
+	if m == nil {
+		if n < 0 {
+			return 0
+		}
+		if s.meters == nil {
+			s.meters = make(map[string]*memMeter)
+		}
+		if len(s.meters) >= s.nextM {
+			s.sweepMeters(t)
+		}
+		m = &memMeter{}
+		s.meters[strings.Clone(l.Key)] = m
+	} else {
+		m.level = drain(m.level, t.Sub(m.stamp), l)
+	}
+	m.level = max(m.level+float64(n), 0)
+	m.stamp, m.max, m.per = t, l.Max, l.Per
+	return ceilLevel(m.level)
+}
+
+// sweepMeters drops the meters that have drained empty by t, then, past
+// MaxKeys, arbitrary others; s.mu is held.
+func (s *MemoryStore) sweepMeters(t time.Time) {
+	for k, m := range s.meters {
+		if drain(m.level, t.Sub(m.stamp), Limit{Max: m.max, Per: m.per}) <= 0 {
+			delete(s.meters, k)
+		}
+	}
+	s.nextM = shrink(len(s.meters), s.maxKeys(), memMinSweep, func(drop int) {
+		for k := range s.meters {
+			if drop == 0 {
+				break
+			}
+			delete(s.meters, k)
+			drop--
+		}
+	})
+}
+
+// levelSlack forgives the rounding of float arithmetic when a meter's
+// level is compared with whole units.
+const levelSlack = 1e-9
+
+// drain returns what a meter of l that held level holds after elapsed.
+func drain(level float64, elapsed time.Duration, l Limit) float64 {
+	if elapsed <= 0 || level <= 0 {
+		return max(level, 0)
+	}
+	if l.Max <= 0 {
+		return level // a meter of size 0 never drains
+	}
+	return max(level-float64(elapsed)*float64(l.Max)/float64(l.Per), 0)
+}
+
+// ceilLevel rounds a meter's level up to a whole unit, forgiving rounding.
+func ceilLevel(level float64) int64 {
+	if level >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(math.Ceil(level - levelSlack))
+}
+
+// judge returns the level of l, which holds used, for a charge of n: OK
+// when it fits, with the time until it would when it does not. untilExpiry
+// is a live counter's time left.
+func judge(l Limit, used float64, n int64, untilExpiry time.Duration, t time.Time) Level {
+	v := Level{OK: true}
+	if l.Per > 0 {
+		v.Used = ceilLevel(used)
+	} else {
+		v.Used = int64(used)
+	}
+	if n <= 0 || l.Soft {
+		return v
+	}
+	over := used + float64(n) - float64(l.Max)
+	if over <= levelSlack {
+		return v
+	}
+	v.OK = false
+	switch {
+	case l.Per <= 0 && untilExpiry > 0:
+		v.Wait = untilExpiry
+	case l.Per <= 0:
+		// No live counter: this charge alone overfills a new one, which
+		// would expire at l.Expires.
+		v.Wait = nonNegative(l.Expires.Sub(t))
+	case n > l.Max:
+		v.Wait = MaxWait
+	default:
+		v.Wait = min(durationCeil(over*float64(l.Per)/float64(l.Max)), MaxWait)
+	}
+	return v
+}
+
+// durationCeil returns x nanoseconds rounded up, forgiving rounding, and
+// at most MaxWait.
+func durationCeil(x float64) time.Duration {
+	if !(x < float64(MaxWait)) {
+		return MaxWait
+	}
+	return time.Duration(math.Ceil(x - levelSlack))
 }
 
 // takeToken takes one token from lim at t and describes the outcome in

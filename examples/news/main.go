@@ -25,6 +25,13 @@
 //	-keys FILE       the API keys and their plans (JSON)
 //	-fail-shards N   make the N most recent of the index's shards stop answering
 //	-allowed-hosts   comma-separated host names accepted in Host/Origin at /mcp (default loopback)
+//	-redis URL       keep limits, budgets and watches in this Redis (redis://HOST:PORT/DB), shared by replicas
+//
+// Replicas behind one load balancer share every limit, budget and watch
+// when each runs with the same -redis and -keys:
+//
+//	go run ./news -http 127.0.0.1:8788 -redis redis://127.0.0.1:6379/0
+//	go run ./news -http 127.0.0.1:8789 -redis redis://127.0.0.1:6379/0
 package main
 
 import (
@@ -43,6 +50,7 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/newsserver"
+	"github.com/mcperr/mcperr/redisstore"
 )
 
 // The server's memory budgets: a live heap of about 7 MB (the sample index),
@@ -66,6 +74,7 @@ func run(argv []string) error {
 	addr := fs.String("http", "", "serve the hosted endpoint (MCP at /mcp, REST at /v1/...) on `ADDR` instead of stdio")
 	keysFile := fs.String("keys", "", "read the API keys and their plans from `FILE` (JSON); default the demo keys")
 	fail := fs.Int("fail-shards", 0, "make the `N` most recent shards stop answering")
+	redisURL := fs.String("redis", "", "keep the hosted server's limits, budgets and watches in the Redis at `URL` (redis://HOST:PORT/DB), shared by every replica that uses it")
 	hosts := fs.String("allowed-hosts", "", "comma-separated `HOSTS` accepted in the Host and Origin headers of /mcp (default the loopback names)")
 	if err := fs.Parse(argv); err != nil {
 		return err
@@ -93,9 +102,20 @@ func run(argv []string) error {
 			return fmt.Errorf("%s: %w", *keysFile, err)
 		}
 	}
-	srv := newsserver.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *redisURL != "" {
+		if *addr == "" {
+			return errors.New("-redis: only the hosted server (-http) keeps limits; the stdio server has none")
+		}
+		store, err := redisstore.New(ctx, *redisURL, redisstore.Options{Prefix: "news:", ErrorLog: log.Default()})
+		if err != nil {
+			return fmt.Errorf("-redis: %w", err)
+		}
+		defer store.Close()
+		cfg.Shared = store
+	}
+	srv := newsserver.New(cfg)
 
 	if *addr == "" {
 		// The shared transport, not the SDK's StdioTransport: a piped
@@ -112,5 +132,8 @@ func run(argv []string) error {
 		return err
 	}
 	log.Printf("serving MCP at http://%s/mcp and REST at http://%s/v1/", ln.Addr(), ln.Addr())
+	if cfg.Shared != nil {
+		log.Printf("limits, budgets and watches in Redis (shared with every replica on the same -redis)")
+	}
 	return httpserve.Run(ctx, ln, srv.Handler(), nil)
 }

@@ -197,6 +197,25 @@ func TestFlags(t *testing.T) {
 	}
 }
 
+// A -redis that cannot serve is a startup error naming the flag, never a
+// crash later, and never repeats a password.
+func TestRedisFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-http", "127.0.0.1:0", "-redis", "http://user:s3cret@127.0.0.1:6379/0"}, `news: -redis: redisstore: connect: scheme "http": want redis:// or rediss://`},
+		{[]string{"-http", "127.0.0.1:0", "-redis", "redis://127.0.0.1:6379/zero"}, `news: -redis: redisstore: connect: database "zero" is not a number`},
+		{[]string{"-http", "127.0.0.1:0", "-redis", "redis://127.0.0.1:1/0"}, "news: -redis: redisstore: connect: dial tcp 127.0.0.1:1"},
+		{[]string{"-redis", "redis://127.0.0.1:6379/0"}, "news: -redis: only the hosted server (-http) keeps limits"},
+	} {
+		out, err := command(tt.args...).CombinedOutput()
+		if err == nil || !strings.HasPrefix(string(out), tt.want) || strings.Contains(string(out), "s3cret") {
+			t.Errorf("%v: %v, %q; want a failure starting %q", tt.args, err, out, tt.want)
+		}
+	}
+}
+
 // TestHosted runs the binary hosted, with a keys file, and talks to it
 // over HTTP: the file's key works, the demo keys do not.
 func TestHosted(t *testing.T) {

@@ -20,6 +20,8 @@
 //	-edge-window D         its window (default 10s)
 //	-edge-block D          how long a source over the limit is refused (default 10s)
 //	-edge-colo-header H    also key the guard on this CDN location header when present
+//	-redis URL             keep the edge guard's counters in this Redis (redis://HOST:PORT/DB),
+//	                       shared by every replica that uses it
 //
 // Environment:
 //
@@ -52,6 +54,8 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/vulnetix/mcpserver"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/redisstore"
 )
 
 // list is a repeatable string flag.
@@ -83,6 +87,7 @@ func run(args []string) error {
 	edgeLimit := fs.Int("edge-limit", 100, "edge flood guard: requests per window per source")
 	edgeWindow := fs.Duration("edge-window", 10*time.Second, "edge flood guard window")
 	edgeBlock := fs.Duration("edge-block", 10*time.Second, "how long a source over the limit is refused")
+	redisURL := fs.String("redis", "", "keep the edge guard's counters in the Redis at `URL` (redis://HOST:PORT/DB), shared by every replica that uses it")
 	colo := fs.String("edge-colo-header", "", "also key the edge guard on this CDN location header when present (only behind a CDN that sets it)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -124,6 +129,16 @@ func run(args []string) error {
 		}
 		key = k
 	}
+	var edgeStore ratelimit.Store
+	if *redisURL != "" {
+		store, err := redisstore.New(ctx, *redisURL, redisstore.Options{Prefix: "vulnetix:", ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)})
+		if err != nil {
+			return fmt.Errorf("-redis: %w", err)
+		}
+		defer store.Close()
+		edgeStore = store
+		log.Info("edge guard counters in Redis, shared with every replica on the same -redis")
+	}
 	srv, err := mcpserver.New(mcpserver.Config{
 		APIURL:         apiURL,
 		AEADKey:        key,
@@ -133,6 +148,7 @@ func run(args []string) error {
 		EdgeWindow:     *edgeWindow,
 		EdgeBlock:      *edgeBlock,
 		EdgeColoHeader: *colo,
+		EdgeStore:      edgeStore,
 		Logger:         log,
 	})
 	if err != nil {

@@ -76,8 +76,10 @@ func (s *Server) balance(ctx context.Context, a *account, t time.Time) usage {
 	return *balanceOf(r.Month)
 }
 
-// reserve holds the call's worst case against the month and this minute's
-// credits, or refuses it with insufficient_credits or credit_rate_limited.
+// reserve holds the call's worst case against the month and the minute's
+// credits, or refuses it with insufficient_credits or credit_rate_limited
+// (whose retry_after_secs is the time until the minute's credits, which
+// refill continuously, hold the worst case again).
 // A reservation that passes must be settled (settle).
 func (s *Server) reserve(ctx context.Context, a *account, p Credits, t time.Time) (*ratelimit.Reservation, *ToolError) {
 	if a.local {
@@ -89,6 +91,11 @@ func (s *Server) reserve(ctx context.Context, a *account, p Credits, t time.Time
 	}
 	var e *ToolError
 	switch r.Refusal {
+	case ratelimit.CreditBudgetExceeded:
+		// call refuses such a call before it reserves; this is the same answer.
+		e = newError(CreditBudgetExceeded, "this call can cost up to %d credits, more than this key's %d credits a minute; narrow the call (estimate: true shows the breakdown)", p.Max, a.key.CreditsPerMinute)
+		e.Credits = &p
+		return nil, e
 	case ratelimit.InsufficientCredits:
 		next := monthStart(t).AddDate(0, 1, 0)
 		e = newError(InsufficientCredits,
@@ -122,7 +129,7 @@ func (s *Server) settle(ctx context.Context, r *ratelimit.Reservation, cost int6
 func (s *Server) spend(ctx context.Context, a *account, n int64, minute bool, t time.Time) {
 	p := ratelimit.Plan{}
 	if minute {
-		p.CreditsPerMinute = 1 << 62
+		p.CreditsPerMinute = a.key.CreditsPerMinute
 	}
 	r, _ := s.budget.ReserveAt(ctx, a.id, p, n, t)
 	r.SettleAt(ctx, n, t)

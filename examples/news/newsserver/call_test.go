@@ -155,9 +155,12 @@ func TestCreditArithmetic(t *testing.T) {
 	}
 }
 
+// The minute's credits refill continuously (30 a minute on demo-free, one
+// every 2 seconds): retry_after_secs is the time until this call's worst
+// case is back, not the time until the clock's minute ends.
 func TestCreditRateLimited(t *testing.T) {
 	s, c := newTestServer(t)
-	c.Advance(58 * time.Second) // two seconds before the minute ends
+	c.Advance(58 * time.Second) // the clock's minute ends in 2 seconds: it does not matter
 	// demo-free: 30 credits a minute; get_story costs 2.
 	for i := range 15 {
 		if out := callJSON(t, s, "demo-free", "get_story", `{"id":"s-0001"}`); out.ok == nil {
@@ -168,17 +171,21 @@ func TestCreditRateLimited(t *testing.T) {
 	if out.toolErr == nil || out.toolErr.Code != CreditRateLimited {
 		t.Fatalf("16th call: %+v, want credit_rate_limited", out)
 	}
-	want := `{"error":"credit rate limited","code":"credit_rate_limited","detail":"this call can cost up to 2 credits and this minute's credits are spent (0 of 30 a minute left); retry after 2 seconds","retry_after_secs":2,"credits":{"min":2,"max":2},"credits_limit":1000,"credits_used":30,"credits_remaining":970}`
+	want := `{"error":"credit rate limited","code":"credit_rate_limited","detail":"this call can cost up to 2 credits and this minute's credits are spent (0 of 30 a minute left); retry after 4 seconds","retry_after_secs":4,"credits":{"min":2,"max":2},"credits_limit":1000,"credits_used":30,"credits_remaining":970}`
 	if diff := cmp.Diff(want, toJSON(t, out.toolErr)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	c.Advance(time.Second)
-	if out := callJSON(t, s, "demo-free", "get_story", `{"id":"s-0001"}`); out.toolErr == nil || out.toolErr.Code != CreditRateLimited {
-		t.Errorf("after 1s: %+v, want still credit_rate_limited", out)
+	c.Advance(3 * time.Second) // past the clock's minute, 1.5 credits back
+	out = callJSON(t, s, "demo-free", "get_story", `{"id":"s-0001"}`)
+	if out.toolErr == nil || out.toolErr.Code != CreditRateLimited || out.toolErr.RetryAfterSecs != 1 {
+		t.Errorf("after 3s: %+v, want still credit_rate_limited, retry after 1 second", out.toolErr)
 	}
 	c.Advance(time.Second)
 	if out := callJSON(t, s, "demo-free", "get_story", `{"id":"s-0001"}`); out.ok == nil {
 		t.Errorf("after retry_after_secs: %+v, want success", out.toolErr)
+	}
+	if out := callJSON(t, s, "demo-free", "get_story", `{"id":"s-0001"}`); out.toolErr == nil || out.toolErr.RetryAfterSecs != 4 {
+		t.Errorf("right after: %+v, want credit_rate_limited, retry after 4 seconds", out.toolErr)
 	}
 }
 

@@ -21,9 +21,12 @@ type Plan struct {
 	// MessagesPerMinute bounds the HTTP messages the key may send (the MCP
 	// handshake included); over it is an HTTP 429 message_rate_limited.
 	MessagesPerMinute int `json:"messages_per_minute"`
-	// CreditsPerMinute bounds the credits the key may spend in a clock
-	// minute; over it is the tool error credit_rate_limited. A call whose
-	// worst case exceeds it is refused with credit_budget_exceeded.
+	// CreditsPerMinute bounds the credits the key may spend a minute: they
+	// refill continuously, a minute's worth at most, and a call whose worst
+	// case is not there is refused with the tool error credit_rate_limited,
+	// retry_after_secs being the time until it is. A call whose worst case
+	// exceeds CreditsPerMinute can never fit, and is refused with
+	// credit_budget_exceeded, which is not retried.
 	CreditsPerMinute int64 `json:"credits_per_minute"`
 	// WatchCap is the number of watches the key may keep (watch_limit).
 	WatchCap int `json:"watch_cap"`

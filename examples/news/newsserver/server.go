@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/redisstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,6 +24,13 @@ type Config struct {
 	// FailShards makes this many shards stop answering from the start (the
 	// most recent ones first), as -fail-shards does.
 	FailShards int
+	// Shared keeps the hosted server's limits and budgets (messages and
+	// credits a minute, credits a month) and its watches, with their cap,
+	// in Redis, so that every replica given a store of the same Redis and
+	// prefix shares them exactly. Nil keeps them in process memory. When
+	// Redis fails, messages and calls pass unlimited (the store logs it)
+	// and the watch tools answer upstream_unavailable.
+	Shared *redisstore.Store
 	// AllowedHosts lists the host names the hosted endpoint accepts in the
 	// Host and Origin headers of /mcp (DNS-rebinding protection); nil means
 	// the loopback names. "*" accepts any.
@@ -45,6 +53,7 @@ type Server struct {
 	hostedSrv  *mcp.Server
 
 	budget ratelimit.Budget // messages and credits, per account id
+	shared *sharedWatches   // the watches, when they are kept in Redis
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -66,6 +75,10 @@ func New(c Config) *Server {
 	}
 	for i, k := range keys {
 		s.accounts[k.Key] = &account{id: fmt.Sprintf("account-%d", i+1), key: k}
+	}
+	if c.Shared != nil {
+		s.budget.Store = c.Shared
+		s.shared = &sharedWatches{client: c.Shared.Client(), prefix: c.Shared.Prefix(), timeout: c.Shared.Timeout()}
 	}
 	s.local = &account{local: true, key: Key{Plan: Plan{Name: "local"}}}
 	s.FailShards(c.FailShards)

@@ -40,17 +40,52 @@ type eventsResult struct {
 	charged
 }
 
-func (s *Server) createWatch(_ context.Context, acct *account, a *args) (result, *ToolError) {
+func (s *Server) createWatch(ctx context.Context, acct *account, a *args) (result, *ToolError) {
+	if s.shared != nil {
+		w, held, ok, err := s.shared.create(ctx, acct.id, acct.key.WatchCap, watch{Query: a.query, Signals: nonNil(slices.Clone(a.signals)), Created: s.now().UTC()})
+		switch {
+		case err != nil:
+			return nil, watchStoreDown()
+		case !ok:
+			return nil, watchLimit(acct, held)
+		}
+		return &watchResult{Watch: w}, nil
+	}
 	acct.mu.Lock()
 	defer acct.mu.Unlock()
 	if n := len(acct.watches); n >= acct.key.WatchCap {
-		e := newError(WatchLimit, "this account keeps %d watches and its plan (%s) allows %d; delete one with delete_watch, or change plan", n, acct.key.Name, acct.key.WatchCap)
-		e.WatchesUsed, e.WatchesLimit = ptr(n), ptr(acct.key.WatchCap)
-		return nil, e
+		return nil, watchLimit(acct, n)
 	}
 	w := &watch{ID: fmt.Sprintf("w-%d", s.nextWatch.Add(1)), Query: a.query, Signals: nonNil(slices.Clone(a.signals)), Created: s.now().UTC()}
 	acct.watches = append(acct.watches, w)
 	return &watchResult{Watch: *w}, nil
+}
+
+// watchLimit is the refusal of a watch over the cap of acct, which keeps n.
+func watchLimit(acct *account, n int) *ToolError {
+	e := newError(WatchLimit, "this account keeps %d watches and its plan (%s) allows %d; delete one with delete_watch, or change plan", n, acct.key.Name, acct.key.WatchCap)
+	e.WatchesUsed, e.WatchesLimit = ptr(n), ptr(acct.key.WatchCap)
+	return e
+}
+
+// watchStoreDown is the answer of a watch tool when the shared watch store
+// does not answer.
+func watchStoreDown() *ToolError {
+	e := newError(UpstreamUnavailable, "the watch store is not answering; retry in a few seconds")
+	e.RetryAfterSecs = 5
+	return e
+}
+
+// sharedWatch returns acct's watch id from the shared store.
+func (s *Server) sharedWatch(ctx context.Context, acct *account, id string) (watch, *ToolError) {
+	w, ok, err := s.shared.get(ctx, acct.id, id)
+	switch {
+	case err != nil:
+		return watch{}, watchStoreDown()
+	case !ok:
+		return watch{}, newError(NotFound, "this account has no watch with id '%s'", quoteName(id))
+	}
+	return w, nil
 }
 
 // findWatch returns the account's watch with the given id. acct.mu is held.
@@ -63,7 +98,14 @@ func (s *Server) findWatch(acct *account, id string) (int, *ToolError) {
 	return -1, newError(NotFound, "this account has no watch with id '%s'", quoteName(id))
 }
 
-func (s *Server) getWatch(_ context.Context, acct *account, a *args) (result, *ToolError) {
+func (s *Server) getWatch(ctx context.Context, acct *account, a *args) (result, *ToolError) {
+	if s.shared != nil {
+		w, e := s.sharedWatch(ctx, acct, a.id)
+		if e != nil {
+			return nil, e
+		}
+		return &watchResult{Watch: w}, nil
+	}
 	acct.mu.Lock()
 	defer acct.mu.Unlock()
 	i, e := s.findWatch(acct, a.id)
@@ -73,7 +115,17 @@ func (s *Server) getWatch(_ context.Context, acct *account, a *args) (result, *T
 	return &watchResult{Watch: *acct.watches[i]}, nil
 }
 
-func (s *Server) deleteWatch(_ context.Context, acct *account, a *args) (result, *ToolError) {
+func (s *Server) deleteWatch(ctx context.Context, acct *account, a *args) (result, *ToolError) {
+	if s.shared != nil {
+		ok, err := s.shared.remove(ctx, acct.id, a.id)
+		switch {
+		case err != nil:
+			return nil, watchStoreDown()
+		case !ok:
+			return nil, newError(NotFound, "this account has no watch with id '%s'", quoteName(a.id))
+		}
+		return &deletedResult{ID: a.id, Deleted: true}, nil
+	}
 	acct.mu.Lock()
 	defer acct.mu.Unlock()
 	i, e := s.findWatch(acct, a.id)
@@ -84,14 +136,22 @@ func (s *Server) deleteWatch(_ context.Context, acct *account, a *args) (result,
 	return &deletedResult{ID: a.id, Deleted: true}, nil
 }
 
-func (s *Server) watchEvents(_ context.Context, acct *account, a *args) (result, *ToolError) {
-	acct.mu.Lock()
-	i, e := s.findWatch(acct, a.id)
-	var w watch
-	if e == nil {
-		w = *acct.watches[i]
+func (s *Server) watchEvents(ctx context.Context, acct *account, a *args) (result, *ToolError) {
+	var (
+		w watch
+		e *ToolError
+	)
+	if s.shared != nil {
+		w, e = s.sharedWatch(ctx, acct, a.id)
+	} else {
+		acct.mu.Lock()
+		var i int
+		i, e = s.findWatch(acct, a.id)
+		if e == nil {
+			w = *acct.watches[i]
+		}
+		acct.mu.Unlock()
 	}
-	acct.mu.Unlock()
 	if e != nil {
 		return nil, e
 	}

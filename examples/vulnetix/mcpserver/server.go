@@ -58,6 +58,7 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
 )
 
 // Config configures a Server. The zero value serves loopback clients with
@@ -117,12 +118,13 @@ type Server struct {
 	colo    string
 	now     func() time.Time
 	log     *slog.Logger
+	edgeLog rate.Sometimes // the edge guard's store errors, once a minute
 	maxBody int64
 }
 
 // New returns a Server for cfg.
 func New(cfg Config) (*Server, error) {
-	s := &Server{now: cfg.Now, log: cfg.Logger, maxBody: cfg.MaxBodyBytes, colo: cfg.EdgeColoHeader}
+	s := &Server{now: cfg.Now, log: cfg.Logger, maxBody: cfg.MaxBodyBytes, colo: cfg.EdgeColoHeader, edgeLog: rate.Sometimes{Interval: time.Minute}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -225,7 +227,9 @@ func (s *Server) edge() func(http.ResponseWriter, *http.Request) bool {
 	return func(w http.ResponseWriter, r *http.Request) bool {
 		d, err := s.guard.Check(r.Context(), key(r), s.now())
 		if err != nil { // a failing store lets traffic through
-			s.log.Warn("edge guard store failed", "err", err)
+			s.edgeLog.Do(func() {
+				s.log.Warn("edge guard store failed; requests pass unguarded (logged once a minute at most)", "err", err)
+			})
 			return true
 		}
 		d.SetHeaders(w.Header())

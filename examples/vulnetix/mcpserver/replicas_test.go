@@ -1,0 +1,60 @@
+package mcpserver
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcperr/mcperr/examples/internal/redistest"
+)
+
+// Three replicas whose edge guards share one Redis let exactly 100 of
+// 1,000 requests from one source through, spread across them, where
+// guards in memory would let 300 through.
+func TestReplicasShareEdgeGuard(t *testing.T) {
+	url := redistest.URL(t)
+	prefix := redistest.Prefix(t)
+	var urls []string
+	clock := newClock()
+	for range 3 {
+		e := newEnv(t, func(c *Config) {
+			c.EdgeLimit, c.EdgeWindow, c.EdgeBlock = 100, 10*time.Second, 10*time.Second
+			c.EdgeStore = redistest.Store(t, url, prefix, nil, 0)
+			c.Now = clock.Now
+		})
+		urls = append(urls, e.url)
+	}
+	body := rpc(1, "tools/list", "")
+	client := clientFrom("127.0.0.1")
+	var passed, limited atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 1000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodPost, urls[i%3]+"/mcp", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Mcp-Method", "tools/list")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusTooManyRequests && string(b) == EdgeRefusal {
+				limited.Add(1)
+			} else {
+				passed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if passed.Load() != 100 || limited.Load() != 900 {
+		t.Errorf("%d passed the guards and %d were refused, want 100 and 900", passed.Load(), limited.Load())
+	}
+}

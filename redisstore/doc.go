@@ -1,0 +1,47 @@
+// Package redisstore keeps the limits of package ratelimit in Redis, so
+// that the replicas of a server behind a load balancer share every
+// Limiter, Guard and Budget exactly: one key's 60 messages a minute are
+// 60 across all replicas, not 60 on each.
+//
+//	store, err := redisstore.New(ctx, "redis://127.0.0.1:6379/0", redisstore.Options{Prefix: "news:"})
+//	if err != nil {
+//		log.Fatalf("-redis: %v", err)
+//	}
+//	defer store.Close()
+//	budget := &ratelimit.Budget{Store: store}
+//
+// Each Store method is one Lua script, one round trip: GCRA for Take, a
+// counter with an expiry for Add, and for Spend a check of every limit
+// followed by the charge of every limit, so that a Budget's reservation
+// never refuses a call that fits and never overspends, however many
+// replicas race. The scripts are sent by digest (EVALSHA) and sent whole
+// again when the server answers NOSCRIPT (after a restart or a SCRIPT
+// FLUSH). They read the time from Redis (TIME), so replicas whose clocks
+// are skewed agree, and every key expires once it holds nothing a new key
+// would not: no key outlives its window. Keys carry a prefix, and keys
+// longer than ratelimit.MaxKeyLen are kept as their SHA-256 digest.
+//
+// Redis going away is not an outage: each call waits at most
+// Options.Timeout (DefaultTimeout, 250 ms), then returns an *Error, on
+// which a Limiter, a Guard and a Budget let the request through (fail
+// open). After a call that timed out, calls fail at once for a second
+// (ErrHung) rather than each waiting out the timeout, so a request held by
+// a hung Redis waits one timeout at most, and a refused connection costs
+// no wait at all; the store logs the failure once per Options.LogEvery, not once
+// per request, and the limits apply again as soon as Redis answers.
+// Limits counted while Redis was away are not counted at all.
+//
+// The store works with a single Redis server (or a primary with
+// replicas) of version 3.2 or later, over RESP2; a Spend touches several
+// keys, which Redis Cluster would refuse unless they shared a hash slot.
+//
+// # The client
+//
+// The store runs on github.com/redis/rueidis rather than
+// github.com/redis/go-redis/v9: rueidis builds with the Go version this
+// repository supports (go-redis v9.23.0 requires Go 1.26), needs nothing
+// but golang.org/x/sys, pipelines concurrent calls on shared connections
+// (64 goroutines make one round trip each without a pool of 64
+// connections), and its Lua type does the EVALSHA, then EVAL on NOSCRIPT,
+// that the store relies on.
+package redisstore

@@ -1,0 +1,102 @@
+package redisstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// EnvURL names the variable that gives the tests a real Redis server, as
+// redis://127.0.0.1:PORT/DB; .ci/redis.sh starts one and sets it. Without
+// it the tests that need a server are skipped, except under CI=true,
+// where they fail.
+const EnvURL = "MCPERR_REDIS_URL"
+
+// serverURL returns the URL of the test server, or skips the test.
+func serverURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(EnvURL)
+	if u == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must run the tests against a real Redis (see .ci/redis.sh)", EnvURL)
+		}
+		t.Skipf("%s is not set: no Redis server to test against (see .ci/redis.sh)", EnvURL)
+	}
+	return u
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes, for a log.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// newStore returns a Store on the test server under a prefix of its own,
+// logging to the returned buffer, and closes it when the test ends. A zero
+// Timeout is 10 seconds.
+func newStore(t testing.TB, o Options) (*Store, *syncBuffer) {
+	t.Helper()
+	u := serverURL(t)
+	if o.Prefix == "" {
+		o.Prefix = uniquePrefix(t)
+	}
+	if o.Timeout == 0 {
+		// The tests check counts, not speed, on a machine that may be
+		// busy (and under the race detector): a generous timeout.
+		o.Timeout = 10 * time.Second
+	}
+	logs := &syncBuffer{}
+	if o.ErrorLog == nil {
+		o.ErrorLog = log.New(logs, "", 0)
+	}
+	s, err := New(context.Background(), u, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, logs
+}
+
+// uniquePrefix returns a key prefix no other test uses.
+func uniquePrefix(t testing.TB) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "test:" + t.Name() + ":" + hex.EncodeToString(b[:]) + ":"
+}
+
+// admin returns a plain client of the test server, for what the tests do
+// behind the store's back.
+func admin(t testing.TB) rueidis.Client {
+	t.Helper()
+	opt, err := ParseURL(serverURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.DisableCache = true
+	c, err := rueidis.NewClient(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
