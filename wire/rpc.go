@@ -65,7 +65,6 @@ func (e *RPCError) DataCode() string {
 	return ""
 }
 
-
 // WriteRPCError writes the JSON-RPC error response
 //
 //	{"jsonrpc":"2.0","id":<id>,"error":{"code":...,"message":...,"data":...}}
