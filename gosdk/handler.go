@@ -1,0 +1,124 @@
+package gosdk
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Handle adapts fn, a tool handler that returns a value or an error, to the
+// SDK's typed handler, for mcp.AddTool:
+//
+//	mcp.AddTool(server, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace))
+//
+// The SDK derives the input and output schemas from In and Out and decodes
+// the arguments into In, as it does for any typed tool. What fn returns:
+//
+//   - a value: the SDK's success, Out's JSON as structuredContent and the
+//     same JSON as one text block;
+//   - an error: isError and one text block holding the JSON kind object of
+//     the *envelope.Error in err's chain, or for an error that holds none,
+//     server_error with err's text as the message. No structuredContent is
+//     sent, so the zero Out never reaches the client. The result's GetError
+//     (what the SDK's middleware and OnError see) is an error whose Error is
+//     the kind object and whose Unwrap is err;
+//   - a *schemaerr.RPCError or *jsonrpc.Error in err's chain: that JSON-RPC
+//     error, with its code, message and data, in place of a result.
+func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		out, err := fn(ctx, req, in)
+		if err == nil {
+			return nil, out, nil
+		}
+		var zero Out
+		if pe := protocolError(err); pe != nil {
+			return nil, zero, pe
+		}
+		// The SDK builds the result of a returned error itself, from the
+		// error's text and without structuredContent: the text is the
+		// kind object.
+		return nil, zero, &toolError{err: err, text: render(err).Content[0].Text}
+	}
+}
+
+// Raw adapts fn to the SDK's raw handler, for Server.AddTool, whose handler
+// receives the arguments undecoded (req.Params.Arguments):
+//
+//	server.AddTool(&mcp.Tool{Name: "get_trace", InputSchema: schema}, gosdk.Raw(getTrace))
+//
+// What fn returns:
+//
+//   - a value: its JSON as structuredContent and as one text block, encoded
+//     once (envelope.Success). A *mcp.CallToolResult or *envelope.Result is
+//     sent as it is;
+//   - an error: isError and one text block holding the JSON kind object, as
+//     Handle renders it. The result's GetError is err itself;
+//   - a *schemaerr.RPCError or *jsonrpc.Error in err's chain: that JSON-RPC
+//     error.
+func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		v, err := fn(ctx, req)
+		if err == nil {
+			switch v := v.(type) {
+			case *mcp.CallToolResult:
+				return v, nil
+			case *envelope.Result:
+				return Result(v), nil
+			}
+			r, err := envelope.Success(v)
+			if err == nil {
+				return Result(r), nil
+			}
+			res := Result(render(err))
+			res.SetError(err)
+			return res, nil
+		}
+		if pe := protocolError(err); pe != nil {
+			return nil, pe
+		}
+		res := Result(render(err))
+		res.SetError(err) // keeps the kind object: Content is already set
+		return res, nil
+	}
+}
+
+// render is the tool result of a handler's error: the kind object of the
+// *envelope.Error in err's chain, or server_error for a foreign error.
+func render(err error) *envelope.Result {
+	return envelope.ErrorResult(err)
+}
+
+// protocolError returns the JSON-RPC error err carries, if any.
+func protocolError(err error) *jsonrpc.Error {
+	var se *schemaerr.RPCError
+	if errors.As(err, &se) {
+		return rpcError(se)
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we
+	}
+	return nil
+}
+
+// toolError is a typed handler's error as the SDK records it: its text is
+// the kind object the agent reads, and it unwraps to the handler's error.
+type toolError struct {
+	err  error
+	text string
+}
+
+func (e *toolError) Error() string { return e.text }
+func (e *toolError) Unwrap() error { return e.err }
+
+// cause returns the handler's own error from a result's GetError.
+func cause(err error) error {
+	if te, ok := err.(*toolError); ok {
+		return te.err
+	}
+	return err
+}

@@ -1,0 +1,54 @@
+package gosdk
+
+import (
+	"encoding/json"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// This file is the only place that converts mcperr's wire values to the
+// SDK's types: one function for each.
+
+// Result converts an mcperr tool result to the SDK's: each text block,
+// isError, _meta, and structuredContent as it was encoded once (a
+// json.RawMessage the SDK writes unchanged). Result(nil) is nil.
+func Result(r *envelope.Result) *mcp.CallToolResult {
+	if r == nil {
+		return nil
+	}
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	if r.StructuredContent != nil {
+		out.StructuredContent = r.StructuredContent
+	}
+	if r.Meta != nil {
+		out.Meta = r.Meta
+	}
+	return out
+}
+
+// textResult is schemaerr's refusal as the SDK's result: isError and one
+// text block.
+func textResult(text string) *mcp.CallToolResult {
+	r := schemaerr.ErrorResult(text)
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	return out
+}
+
+// rpcError is a hint-dialect refusal as the SDK's JSON-RPC error, which the
+// SDK sends with its code, message and data unchanged.
+func rpcError(e *schemaerr.RPCError) *jsonrpc.Error {
+	we := &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+	if e.Data != nil {
+		we.Data, _ = json.Marshal(e.Data) // a struct of one string: it marshals
+	}
+	return we
+}
