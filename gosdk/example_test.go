@@ -49,7 +49,7 @@ func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, e
 func newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, gosdk.Handle(getTrace)) // mcperr
-	s.AddReceivingMiddleware(gosdk.Validate(nil))                                                     // mcperr
+	s.AddReceivingMiddleware(gosdk.Validate(nil))                                                    // mcperr
 	return s
 }
 
@@ -134,7 +134,9 @@ func ExampleValidate() {
 	s.AddTool(&mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(`{"type":"object",
 		"properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":8},"limit":{"type":"integer","minimum":1,"maximum":100}},
 		"required":["path"]}`)},
-		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) { return map[string]any{"values": []int{}}, nil }))
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			return map[string]any{"values": []int{}}, nil
+		}))
 	s.AddReceivingMiddleware(gosdk.Validate(nil))
 	cs, done := connect(s)
 	defer done()

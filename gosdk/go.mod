@@ -3,6 +3,7 @@ module github.com/mcperr/mcperr/gosdk
 go 1.25.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/mcperr/mcperr v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
