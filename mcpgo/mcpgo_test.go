@@ -63,7 +63,9 @@ func failWith(ctx context.Context, _ mcp.CallToolRequest, in FailIn) (FailOut, e
 // tool; mw is added after Validate.
 func testServer(opts *mcpgo.Options, mw server.ToolHandlerMiddleware) (*server.MCPServer, *mcpgo.Validator) {
 	s := server.NewMCPServer("test", "1")
-	ok := mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) { return map[string]any{"ok": true}, nil })
+	ok := mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) {
+		return map[string]any{"ok": true}, nil
+	})
 	s.AddTool(mcp.NewToolWithRawSchema("get_values", "", json.RawMessage(valuesSchema)), ok)
 	s.AddTool(mcp.NewToolWithRawSchema("search", "", json.RawMessage(searchSchema)), ok)
 	s.AddTool(mcp.NewTool("fail", mcp.WithInputSchema[FailIn]()), mcpgo.Handle(failWith))
