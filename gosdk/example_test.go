@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -17,12 +18,14 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/retry"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The server of the package doc, line for line, with the upstream's URL
-// taken from a test server.
+// The README's quick start (and the server of the package doc), line for
+// line: main's ListenAndServe becomes newServer, served by httptest below,
+// and fakeAPI points api at a fake upstream.
 
 type TraceIn struct {
 	ID string `json:"id" jsonschema:"the trace id"`
@@ -33,9 +36,10 @@ type Trace struct {
 	Spans int    `json:"spans"`
 }
 
-var upstream = &envelope.Reader{} // mcperr: error or data by the body's shape
+var api = "https://vexlo.example" // the upstream API
 
-var api = "https://api.example" // the upstream; fakeAPI replaces it
+// upstream reads bodies by shape (never by status alone) and retries a short 429 once.
+var upstream = &envelope.Reader{Client: &http.Client{Transport: &retry.Transport{}}}
 
 func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, error) {
 	var t Trace
@@ -43,13 +47,14 @@ func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, e
 	if err != nil {
 		return t, err
 	}
-	return t, upstream.Do(req, &t) // mcperr
+	req.Header.Set("Authorization", "Bearer "+os.Getenv("VEXLO_TOKEN")) // never appears in an error
+	return t, upstream.Do(req, &t)                                      // a failure is an *envelope.Error: the kind object
 }
 
 func newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, gosdk.Handle(getTrace)) // mcperr
-	s.AddReceivingMiddleware(gosdk.Validate(nil))                                                    // mcperr
+	mcp.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, gosdk.Handle(getTrace))
+	s.AddReceivingMiddleware(gosdk.Validate(nil)) // the TypeScript SDK's rejection text, before the SDK's own check
 	return s
 }
 
@@ -102,12 +107,12 @@ func show(res *mcp.CallToolResult, err error) {
 	}
 }
 
-// The complete server of the package doc: a success, an upstream 404 and
-// arguments the tool's schema refuses.
+// The README's quick start, which is the complete server of the package doc:
+// a success, an upstream 404 and arguments the tool's schema refuses.
 func Example() {
 	stop := fakeAPI()
 	defer stop()
-	srv := httptest.NewServer(gosdk.HTTPHandler(newServer(), nil)) // mcperr
+	srv := httptest.NewServer(gosdk.HTTPHandler(newServer(), nil))
 	defer srv.Close()
 
 	ctx := context.Background()

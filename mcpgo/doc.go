@@ -15,8 +15,8 @@
 //     body, answers the refusals mcp-go would word itself, and limits each
 //     client by tool calls or by messages.
 //
-// A complete server that wraps an HTTP API: the lines marked // mcperr are
-// all the glue it needs (seven).
+// A complete server that wraps an HTTP API, in 39 lines; the 7 marked
+// // mcperr are all the glue it needs:
 //
 //	package main
 //
@@ -43,8 +43,7 @@
 //
 //	var upstream = &envelope.Reader{} // mcperr: error or data by the body's shape
 //
-//	func getTrace(ctx context.Context, _ mcp.CallToolRequest, in TraceIn) (Trace, error) {
-//		var t Trace
+//	func getTrace(ctx context.Context, _ mcp.CallToolRequest, in TraceIn) (t Trace, err error) {
 //		req, err := http.NewRequestWithContext(ctx, "GET", "https://api.example/v1/traces/"+url.PathEscape(in.ID), nil)
 //		if err != nil {
 //			return t, err
@@ -55,8 +54,8 @@
 //	func main() {
 //		s := server.NewMCPServer("traces", "1.0.0")
 //		s.AddTool(mcp.NewTool("get_trace", mcp.WithDescription("Get a trace"), mcp.WithInputSchema[TraceIn]()), mcpgo.Handle(getTrace)) // mcperr
-//		v := mcpgo.Validate(s, nil)                                                                                         // mcperr
-//		log.Fatal(http.ListenAndServe("127.0.0.1:8080", mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})))           // mcperr
+//		v := mcpgo.Validate(s, nil)                                                                                                     // mcperr
+//		log.Fatal(http.ListenAndServe("127.0.0.1:8080", mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})))                        // mcperr
 //	}
 //
 // (The example_test.go of this package runs this server against a fake

@@ -37,8 +37,7 @@ var upstream = &envelope.Reader{} // mcperr: error or data by the body's shape
 
 var api = "https://api.example" // the upstream; fakeAPI replaces it
 
-func getTrace(ctx context.Context, _ mcp.CallToolRequest, in TraceIn) (Trace, error) {
-	var t Trace
+func getTrace(ctx context.Context, _ mcp.CallToolRequest, in TraceIn) (t Trace, err error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", api+"/v1/traces/"+url.PathEscape(in.ID), nil)
 	if err != nil {
 		return t, err
