@@ -78,6 +78,20 @@ func fail(ctx context.Context, err error) *mcp.CallToolResult {
 	return Result(render(err))
 }
 
+// callContext is the context of one call, holding the slot for its
+// handler's error: one allocation for both.
+type callContext struct {
+	context.Context
+	slot errSlot
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (errKey{}) {
+		return &c.slot
+	}
+	return c.Context.Value(key)
+}
+
 // render is the tool result of a handler's error: the kind object of the
 // *envelope.Error in err's chain, or server_error for a foreign error.
 func render(err error) *envelope.Result {

@@ -118,11 +118,10 @@ func (v *Validator) middleware(next server.ToolHandlerFunc) server.ToolHandlerFu
 				}
 			}
 		}
-		slot := &errSlot{}
-		ctx = context.WithValue(ctx, errKey{}, slot)
-		res, err := next(ctx, req)
-		if slot.err != nil && v.opts.OnError != nil {
-			v.opts.OnError(ctx, req, slot.err)
+		c := &callContext{Context: ctx}
+		res, err := next(c, req)
+		if c.slot.err != nil && v.opts.OnError != nil {
+			v.opts.OnError(c, req, c.slot.err)
 		}
 		return res, err
 	}
@@ -231,10 +230,13 @@ func (v *Validator) HandleMessage(ctx context.Context, message json.RawMessage) 
 
 // call is what screen reads of a message.
 type call struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      mcp.RequestId   `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
+	JSONRPC string        `json:"jsonrpc"`
+	ID      mcp.RequestId `json:"id"`
+	Method  string        `json:"method"`
+	Params  struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"params"`
 }
 
 // screen answers a tools/call the Validator refuses; ok is false for every
@@ -242,15 +244,9 @@ type call struct {
 func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
 	var c call
 	if json.Unmarshal(message, &c) != nil || c.Method != string(mcp.MethodToolsCall) || c.ID.IsNil() || c.JSONRPC != mcp.JSONRPC_VERSION {
-		return nil, false
+		return nil, false // not a tools/call mcp-go would read as one: mcp-go answers it
 	}
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if json.Unmarshal(c.Params, &p) != nil {
-		return nil, false
-	}
+	p := &c.Params
 	var (
 		res *mcp.CallToolResult
 		rpc *schemaerr.RPCError
