@@ -296,3 +296,37 @@ func ExampleResult() {
 	// Output:
 	// {"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"code\":\"trace_not_found\",\"message\":\"no trace abc\"}"}],"isError":true}
 }
+
+// notIndexed is a tool error of a server whose error contract is prose for
+// the agent, with _meta: it renders itself.
+type notIndexed struct{ id string }
+
+func (e *notIndexed) Error() string { return "not indexed: " + e.id }
+
+func (e *notIndexed) ToolResult() *envelope.Result {
+	r := envelope.TextError("Not found in the index: " + e.id)
+	r.Meta = map[string]any{"example/plan": "community"}
+	return r
+}
+
+// A Renderer error keeps the server's own shape of tool errors, and is
+// still the Go error OnError and the SDK's middleware see.
+func ExampleRenderer() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "index", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "lookup", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			return nil, &notIndexed{"CVE-1999-0001"}
+		}))
+	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{
+		OnError: func(ctx context.Context, req *mcp.CallToolRequest, err error) { fmt.Println("OnError:", err) },
+	}))
+	cs, done := connect(s)
+	defer done()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup"})
+	show(res, err)
+	fmt.Println("_meta example/plan:", res.Meta["example/plan"])
+	// Output:
+	// OnError: not indexed: CVE-1999-0001
+	// isError=true Not found in the index: CVE-1999-0001
+	// _meta example/plan: community
+}

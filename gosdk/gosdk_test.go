@@ -481,3 +481,86 @@ func FuzzHTTPBody(f *testing.F) {
 		}
 	})
 }
+
+// prose is a tool error with a shape of its own: prose for the agent and
+// _meta, as a server with its own error contract writes it.
+type prose struct{ msg string }
+
+func (e *prose) Error() string { return "prose: " + e.msg }
+func (e *prose) ToolResult() *envelope.Result {
+	r := envelope.TextError("Not found: " + e.msg)
+	r.Meta = map[string]any{"example/plan": "free"}
+	return r
+}
+
+// TestRenderer: an error that renders itself keeps its own shape (with
+// _meta on the raw path) and stays the Go error the middleware sees.
+func TestRenderer(t *testing.T) {
+	rec := &recorder{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) { return nil, &prose{"abc"} }))
+	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, error) {
+		return FailOut{}, &wrapErr{"calling: ", &prose{"xyz"}}
+	}))
+	s.AddReceivingMiddleware(rec.middleware, gosdk.Validate(nil))
+	cs := session(t, s)
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "raw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff("Not found: abc", text(t, res)); d != "" || !res.IsError || res.Meta["example/plan"] != "free" {
+		t.Errorf("raw: isError %v, _meta %v, text diff %s", res.IsError, res.Meta, d)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"what": "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff("Not found: xyz", text(t, res)); d != "" || !res.IsError || res.StructuredContent != nil {
+		t.Errorf("typed: isError %v, structuredContent %v, text diff %s", res.IsError, res.StructuredContent, d)
+	}
+	for i, err := range rec.errs {
+		var p *prose
+		if !errors.As(err, &p) {
+			t.Errorf("call %d: the middleware saw %v, want the handler's *prose", i, err)
+		}
+	}
+}
+
+// TestHTTPRefuseAndGate: Refuse writes the limit's refusal in the server's
+// own envelope, with the decision's headers; Gate sees what passed, body
+// intact, before the SDK.
+func TestHTTPRefuseAndGate(t *testing.T) {
+	stopped := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	lim := ratelimit.NewLimiter(0.5, 1)
+	lim.Now = func() time.Time { return stopped }
+	var gated []string
+	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
+		Limiter: lim, Count: gosdk.Messages,
+		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"error":"slow down","code":"message_rate_limited"}`)
+		},
+		Gate: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				gated = append(gated, string(b))
+				r.Body = io.NopCloser(strings.NewReader(string(b)))
+				next.ServeHTTP(w, r)
+			})
+		},
+	}))
+	defer srv.Close()
+	if status, _, _ := post(t, srv.URL+"/mcp", initialize); status != 200 {
+		t.Fatalf("initialize: %d", status)
+	}
+	status, ra, body := post(t, srv.URL+"/mcp", listTools)
+	if status != 429 || ra != "2" || body != `{"error":"slow down","code":"message_rate_limited"}` {
+		t.Errorf("refusal: %d %q %s", status, ra, body)
+	}
+	if d := cmp.Diff([]string{initialize}, gated); d != "" {
+		t.Errorf("gate saw (-want +got)\n%s", d)
+	}
+}

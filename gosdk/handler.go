@@ -27,7 +27,9 @@ import (
 //     (what the SDK's middleware and OnError see) is an error whose Error is
 //     the kind object and whose Unwrap is err;
 //   - a *schemaerr.RPCError or *jsonrpc.Error in err's chain: that JSON-RPC
-//     error, with its code, message and data, in place of a result.
+//     error, with its code, message and data, in place of a result;
+//   - a Renderer in err's chain: the first text block of its result (the
+//     SDK's typed path sends the error's text alone, without _meta).
 func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		out, err := fn(ctx, req, in)
@@ -58,7 +60,9 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 //   - an error: isError and one text block holding the JSON kind object, as
 //     Handle renders it. The result's GetError is err itself;
 //   - a *schemaerr.RPCError or *jsonrpc.Error in err's chain: that JSON-RPC
-//     error.
+//     error;
+//   - a Renderer in err's chain: its result, _meta included, with GetError
+//     err.
 func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		v, err := fn(ctx, req)
@@ -86,9 +90,27 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 	}
 }
 
-// render is the tool result of a handler's error: the kind object of the
-// *envelope.Error in err's chain, or server_error for a foreign error.
+// A Renderer is an error that renders itself as a tool result: for a server
+// whose tool errors have a shape of their own, such as prose for the agent or
+// the server's own JSON error object (envelope.TextError, envelope.JSONError).
+// When a handler's error holds one, Handle and Raw send its result in place of
+// the kind object, and still keep the error for OnError and middleware.
+type Renderer interface {
+	error
+	ToolResult() *envelope.Result
+}
+
+// render is the tool result of a handler's error: the result of the
+// Renderer in err's chain, else the kind object of the *envelope.Error in
+// it, else server_error for a foreign error.
 func render(err error) *envelope.Result {
+	var r Renderer
+	if errors.As(err, &r) {
+		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
+			res.IsError = true
+			return res
+		}
+	}
 	return envelope.ErrorResult(err)
 }
 

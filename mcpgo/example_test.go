@@ -249,3 +249,30 @@ func ExampleResult() {
 	// Output:
 	// {"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"code\":\"trace_not_found\",\"message\":\"no trace abc\"}"}],"isError":true}
 }
+
+// notIndexed is a tool error of a server whose error contract is prose for
+// the agent: it renders itself.
+type notIndexed struct{ id string }
+
+func (e *notIndexed) Error() string { return "not indexed: " + e.id }
+
+func (e *notIndexed) ToolResult() *envelope.Result {
+	return envelope.TextError("Not found in the index: " + e.id)
+}
+
+// A Renderer error keeps the server's own shape of tool errors, and is
+// still the Go error OnError sees.
+func ExampleRenderer() {
+	s := server.NewMCPServer("index", "1")
+	s.AddTool(mcp.NewToolWithRawSchema("lookup", "", json.RawMessage(`{"type":"object"}`)),
+		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) {
+			return nil, &notIndexed{"CVE-1999-0001"}
+		}))
+	v := mcpgo.Validate(s, &mcpgo.Options{
+		OnError: func(ctx context.Context, req mcp.CallToolRequest, err error) { fmt.Println("OnError:", err) },
+	})
+	printMessage(v.HandleMessage(context.Background(), json.RawMessage(callBody("lookup", `{}`))))
+	// Output:
+	// OnError: not indexed: CVE-1999-0001
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Not found in the index: CVE-1999-0001"}],"isError":true}}
+}

@@ -25,7 +25,8 @@ import (
 //     server_error with err's text as the message, and no structuredContent
 //     (the zero Out never reaches the client). mcp-go's results carry no Go
 //     error, so err goes to the context instead: Options.OnError and any
-//     middleware added after Validate read it with ToolError.
+//     middleware added after Validate read it with ToolError;
+//   - a Renderer in err's chain: its result in place of the kind object.
 func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
@@ -92,9 +93,27 @@ func (c *callContext) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// render is the tool result of a handler's error: the kind object of the
-// *envelope.Error in err's chain, or server_error for a foreign error.
+// A Renderer is an error that renders itself as a tool result: for a server
+// whose tool errors have a shape of their own, such as prose for the agent or
+// the server's own JSON error object (envelope.TextError, envelope.JSONError).
+// When a handler's error holds one, Handle and Raw send its result in place of
+// the kind object, and still keep the error for OnError and middleware.
+type Renderer interface {
+	error
+	ToolResult() *envelope.Result
+}
+
+// render is the tool result of a handler's error: the result of the
+// Renderer in err's chain, else the kind object of the *envelope.Error in
+// it, else server_error for a foreign error.
 func render(err error) *envelope.Result {
+	var r Renderer
+	if errors.As(err, &r) {
+		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
+			res.IsError = true
+			return res
+		}
+	}
 	return envelope.ErrorResult(err)
 }
 

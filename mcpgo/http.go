@@ -65,6 +65,16 @@ type HTTPOptions struct {
 	Limiter *ratelimit.Limiter
 	Key     func(*http.Request) string
 	Count   Count
+
+	// Refuse, if set, writes a refusal of the Limiter in the server's own
+	// envelope, in place of the answers Count describes; the decision's
+	// headers (Retry-After and the rate-limit fields) are already set.
+	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
+
+	// Gate, if set, wraps the SDK's handler: it sees the requests that
+	// passed the front and the limits, with the body readable again, for
+	// checks of the server's own such as an API key.
+	Gate func(next http.Handler) http.Handler
 }
 
 // HTTPHandler serves s over Streamable HTTP with the SDK's own server,
@@ -110,6 +120,10 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if h.key == nil {
 		h.key = ratelimit.SourceIP
 	}
+	h.refuse = o.Refuse
+	if o.Gate != nil {
+		h.sdk = o.Gate(h.sdk)
+	}
 	return front(h, o)
 }
 
@@ -132,6 +146,7 @@ type httpHandler struct {
 	key       func(*http.Request) string
 	count     Count
 	maxBody   int64
+	refuse    func(http.ResponseWriter, *http.Request, ratelimit.Decision)
 }
 
 // message is what the front reads of a JSON-RPC message.
@@ -234,6 +249,10 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, msgs []messa
 			continue
 		}
 		d.SetHeaders(w.Header())
+		if h.refuse != nil {
+			h.refuse(w, r, d)
+			return false
+		}
 		e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
 			RateLimit: &ratelimit.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
 		if h.count == ToolCalls && len(msgs) == 1 {

@@ -1,9 +1,11 @@
 package mcpgo_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -388,4 +390,71 @@ func FuzzHTTPBody(f *testing.F) {
 			t.Errorf("status %d for %q: %s", w.Code, msg, w.Body)
 		}
 	})
+}
+
+// prose is a tool error with a shape of its own.
+type prose struct{ msg string }
+
+func (e *prose) Error() string { return "prose: " + e.msg }
+func (e *prose) ToolResult() *envelope.Result {
+	r := envelope.TextError("Not found: " + e.msg)
+	r.Meta = map[string]any{"example/plan": "free"}
+	return r
+}
+
+// TestRenderer: an error that renders itself keeps its shape, _meta
+// included, and is still the error OnError sees.
+func TestRenderer(t *testing.T) {
+	var got []error
+	s := server.NewMCPServer("test", "1")
+	s.AddTool(mcp.NewToolWithRawSchema("raw", "", json.RawMessage(`{"type":"object"}`)),
+		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) {
+			return nil, &wrapErr{"calling: ", &prose{"abc"}}
+		}))
+	v := mcpgo.Validate(s, &mcpgo.Options{OnError: func(ctx context.Context, req mcp.CallToolRequest, err error) { got = append(got, err) }})
+	b, _ := json.Marshal(v.HandleMessage(context.Background(), json.RawMessage(body(1, "raw", `{}`))))
+	want := `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"example/plan":"free"},"content":[{"type":"text","text":"Not found: abc"}],"isError":true}}`
+	if d := cmp.Diff(want, string(b)); d != "" {
+		t.Errorf("(-want +got)\n%s", d)
+	}
+	var p *prose
+	if len(got) != 1 || !errors.As(got[0], &p) {
+		t.Errorf("OnError saw %v", got)
+	}
+}
+
+// TestHTTPRefuseAndGate: Refuse writes the limit's refusal in the server's
+// own envelope; Gate sees what passed, body intact, before mcp-go.
+func TestHTTPRefuseAndGate(t *testing.T) {
+	stopped := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	lim := ratelimit.NewLimiter(0.5, 1)
+	lim.Now = func() time.Time { return stopped }
+	var gated []string
+	s, v := testServer(nil, nil)
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
+		Validator: v, Limiter: lim, Count: mcpgo.Messages,
+		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error":"slow down"}`))
+		},
+		Gate: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				gated = append(gated, string(b))
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				next.ServeHTTP(w, r)
+			})
+		},
+	})
+	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+	for i, want := range []string{`{"jsonrpc":"2.0","id":7,"result":{}}`, `{"error":"slow down"}`} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(ping))
+		if got := strings.TrimSpace(w.Body.String()); got != want {
+			t.Errorf("message %d: got %d %s, want %s", i, w.Code, got, want)
+		}
+	}
+	if d := cmp.Diff([]string{ping}, gated); d != "" {
+		t.Errorf("gate saw (-want +got)\n%s", d)
+	}
 }
