@@ -564,3 +564,36 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 		t.Errorf("gate saw (-want +got)\n%s", d)
 	}
 }
+
+// TestSchemasOverride: a tool validated with a schema other than the one it
+// publishes: the published enum is left to the handler's own check, which
+// answers with its own data.code.
+func TestSchemasOverride(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "signals", InputSchema: json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string","enum":["cpu","mem"]}},"additionalProperties":false}`)},
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			var a struct{ Signal string }
+			json.Unmarshal(req.Params.Arguments, &a)
+			if a.Signal != "cpu" && a.Signal != "mem" {
+				return nil, schemaerr.Unknown("unknown_signal", "signal", a.Signal, []string{"cpu", "mem"})
+			}
+			return map[string]any{}, nil
+		}))
+	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: gosdk.Hint, Schemas: map[string]json.RawMessage{
+		"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
+	}}))
+	cs := session(t, s)
+	for args, want := range map[string]jsonrpc.Error{
+		`{"signal":"cpx"}`: {Code: -32602, Message: "Unknown signal 'cpx'. Did you mean 'cpu'?", Data: json.RawMessage(`{"code":"unknown_signal"}`)},
+		`{"signl":"cpu"}`:  {Code: -32602, Message: "Unknown parameter 'signl'. Did you mean 'signal'?", Data: json.RawMessage(`{"code":"unknown_parameter"}`)},
+	} {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "signals", Arguments: json.RawMessage(args)})
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) {
+			t.Fatalf("%s: %v", args, err)
+		}
+		if d := cmp.Diff(want, *we); d != "" {
+			t.Errorf("%s (-want +got)\n%s", args, d)
+		}
+	}
+}

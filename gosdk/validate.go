@@ -47,6 +47,13 @@ type Options struct {
 	// default. Arguments over a bound get the dialect's refusal.
 	MaxBytes, MaxDepth, MaxElements int
 
+	// Schemas, by tool name, are schemas to validate with in place of the
+	// tool's published input schema: for a server that publishes a
+	// stricter schema (an enum a host can check) than it validates with,
+	// leaving a value to a check of its own that answers with its own
+	// data.code.
+	Schemas map[string]json.RawMessage
+
 	// Unknown, if set, answers a call to a tool the server does not have,
 	// in place of the dialect's answer. tools lists the server's tool
 	// names. Return a result, or an error the SDK sends as the JSON-RPC
@@ -235,16 +242,18 @@ func (v *validator) learn(tools []*mcp.Tool) *toolSet {
 // compiled compiles the tool's InputSchema once.
 func (e *entry) compiled(o *Options) (*schemaerr.Schema, error) {
 	e.once.Do(func() {
-		var b []byte
-		switch s := e.tool.InputSchema.(type) {
-		case json.RawMessage:
-			b = s
-		case []byte:
-			b = s
-		default:
-			b, e.err = json.Marshal(s)
-			if e.err != nil {
-				return
+		b := []byte(o.Schemas[e.tool.Name])
+		if b == nil {
+			switch s := e.tool.InputSchema.(type) {
+			case json.RawMessage:
+				b = s
+			case []byte:
+				b = s
+			default:
+				b, e.err = json.Marshal(s)
+				if e.err != nil {
+					return
+				}
 			}
 		}
 		e.schema, e.err = schemaerr.Compile(b)

@@ -458,3 +458,20 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 		t.Errorf("gate saw (-want +got)\n%s", d)
 	}
 }
+
+// TestSchemasOverride: a tool validated with a schema other than the one it
+// publishes.
+func TestSchemasOverride(t *testing.T) {
+	s := server.NewMCPServer("test", "1")
+	s.AddTool(mcp.NewToolWithRawSchema("signals", "", json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string","enum":["cpu","mem"]}},"additionalProperties":false}`)),
+		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) { return map[string]any{}, nil }))
+	v := mcpgo.Validate(s, &mcpgo.Options{Schemas: map[string]json.RawMessage{
+		"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
+	}})
+	if a := viaValidator(t, s, v, body(1, "signals", `{"signal":"cpx"}`)); a.Result == nil || a.Result.IsError {
+		t.Errorf("the validation schema has no enum: %+v", a.Result)
+	}
+	if a := viaValidator(t, s, v, body(1, "signals", `{"signl":"cpu"}`)); a.Result == nil || a.Result.Content[0].Text != `MCP error -32602: Input validation error: Invalid arguments for tool signals: Unrecognized key: "signl"` {
+		t.Errorf("unknown key: %+v", a.Result)
+	}
+}

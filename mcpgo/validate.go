@@ -45,6 +45,13 @@ type Options struct {
 	// default.
 	MaxBytes, MaxDepth, MaxElements int
 
+	// Schemas, by tool name, are schemas to validate with in place of the
+	// tool's published input schema: for a server that publishes a
+	// stricter schema (an enum a host can check) than it validates with,
+	// leaving a value to a check of its own that answers with its own
+	// data.code.
+	Schemas map[string]json.RawMessage
+
 	// OnError, if set, is called once for every tool call whose handler
 	// (from Handle or Raw) returned an error, after the tool ran: the hook
 	// for logs and metrics. err is the handler's own error, so errors.As
@@ -200,7 +207,10 @@ func (v *Validator) compiled(t mcp.Tool) (*schemaerr.Schema, error) {
 		v.mu.Unlock()
 	}
 	e.once.Do(func() {
-		b := []byte(t.RawInputSchema)
+		b := []byte(v.opts.Schemas[t.Name])
+		if b == nil {
+			b = t.RawInputSchema
+		}
 		if len(b) == 0 {
 			b, e.err = json.Marshal(t.InputSchema)
 			if e.err != nil {
