@@ -10,7 +10,8 @@
 //     that returns a value or an error into a tool result: the value as
 //     structuredContent and text, the error as the JSON kind object, with the
 //     Go error kept for the SDK's middleware (CallToolResult.GetError) and
-//     for [Options].OnError;
+//     for [Options].OnError (an error that is a [Renderer] keeps a shape of
+//     the server's own instead, such as prose with _meta);
 //   - [HTTPHandler] serves the server over the SDK's Streamable HTTP handler
 //     behind a front that answers every transport refusal with a JSON-RPC
 //     body, and limits each client by tool calls or by messages.

@@ -9,7 +9,8 @@
 //   - [Handle] and [Raw] turn a handler that returns a value or an error into
 //     a tool result: the value as structuredContent and text, the error as
 //     the JSON kind object, with the Go error kept for [Options].OnError and
-//     for middleware ([ToolError]);
+//     for middleware ([ToolError]) (an error that is a [Renderer] keeps a
+//     shape of the server's own instead);
 //   - [HTTPHandler] serves the server over mcp-go's Streamable HTTP server
 //     behind a front that answers every transport refusal with a JSON-RPC
 //     body, answers the refusals mcp-go would word itself, and limits each

@@ -90,9 +90,11 @@ type fingerprint struct {
 // Validate installs argument validation on every tool of s, typed tools
 // included, as a tool handler middleware (s.Use): it runs before the
 // handler and every middleware added after it, and checks the arguments,
-// as the client sent them, against the schema the tool publishes. Do not
-// also enable server.WithInputSchemaValidation: mcp-go runs it before any
-// middleware, with its own wording.
+// as the client sent them, against the schema the tool publishes (compiled
+// once, and again when the tool is replaced). Tools of a session
+// (server.SessionWithTools) are not checked. Do not also enable
+// server.WithInputSchemaValidation: mcp-go runs it before any middleware,
+// with its own wording.
 //
 // mcp-go answers a call to an unknown tool itself, before any middleware,
 // and sends every handler error as -32603; so the unknown-tool answer and the
