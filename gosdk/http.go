@@ -62,9 +62,10 @@ type HTTPOptions struct {
 	// headers (Retry-After and the rate-limit fields) are already set.
 	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
 
-	// Gate, if set, wraps the SDK's handler: it sees the requests that
-	// passed the front and the limits, with the body readable again, for
-	// checks of the server's own such as an API key.
+	// Gate, if set, runs the server's own checks that need only the
+	// request's headers, such as an API key: it sees each request that
+	// passed the front's checks, before its body is read and before the
+	// limits, and passes it to next or answers it.
 	Gate func(next http.Handler) http.Handler
 }
 
@@ -76,6 +77,7 @@ type HTTPOptions struct {
 //	path other than Path                     404, -32601
 //	method other than POST                   405, -32600, Allow: POST
 //	Content-Type other than application/json 415, -32600
+//	Gate's own checks                        as Gate answers
 //	body larger than the SDK's bound         413, -32600
 //	body not JSON                            400, -32700
 //	body not a JSON-RPC message              400, -32600
@@ -107,7 +109,7 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	}
 	h.refuse = o.Refuse
 	if o.Gate != nil {
-		h.sdk = o.Gate(h.sdk)
+		return front(o.Gate(h), o)
 	}
 	return front(h, o)
 }

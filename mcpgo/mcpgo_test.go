@@ -1,11 +1,9 @@
 package mcpgo_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -424,12 +422,11 @@ func TestRenderer(t *testing.T) {
 }
 
 // TestHTTPRefuseAndGate: Refuse writes the limit's refusal in the server's
-// own envelope; Gate sees what passed, body intact, before mcp-go.
+// own envelope; Gate answers before the body is read and before the limits.
 func TestHTTPRefuseAndGate(t *testing.T) {
 	stopped := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	lim := ratelimit.NewLimiter(0.5, 1)
 	lim.Now = func() time.Time { return stopped }
-	var gated []string
 	s, v := testServer(nil, nil)
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Validator: v, Limiter: lim, Count: mcpgo.Messages,
@@ -439,23 +436,33 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 		},
 		Gate: func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				b, _ := io.ReadAll(r.Body)
-				gated = append(gated, string(b))
-				r.Body = io.NopCloser(bytes.NewReader(b))
+				if r.Header.Get("Authorization") != "Bearer k" {
+					w.WriteHeader(http.StatusUnauthorized)
+					w.Write([]byte(`{"error":"no key"}`))
+					return
+				}
 				next.ServeHTTP(w, r)
 			})
 		},
 	})
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
-	for i, want := range []string{`{"jsonrpc":"2.0","id":7,"result":{}}`, `{"error":"slow down"}`} {
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, newPost(ping))
-		if got := strings.TrimSpace(w.Body.String()); got != want {
-			t.Errorf("message %d: got %d %s, want %s", i, w.Code, got, want)
+	for i, st := range []struct {
+		key, body, want string
+		status          int
+	}{
+		{"", "{not json", `{"error":"no key"}`, 401},
+		{"k", ping, `{"jsonrpc":"2.0","id":7,"result":{}}`, 200},
+		{"k", ping, `{"error":"slow down"}`, 429},
+	} {
+		r := newPost(st.body)
+		if st.key != "" {
+			r.Header.Set("Authorization", "Bearer "+st.key)
 		}
-	}
-	if d := cmp.Diff([]string{ping}, gated); d != "" {
-		t.Errorf("gate saw (-want +got)\n%s", d)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := strings.TrimSpace(w.Body.String()); w.Code != st.status || got != st.want {
+			t.Errorf("request %d: got %d %s, want %d %s", i, w.Code, got, st.status, st.want)
+		}
 	}
 }
 
