@@ -587,3 +587,34 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 		}
 	}
 }
+
+// modernCall is a tools/call of protocol revision 2026-07-28, with its
+// headers.
+const modernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_values","arguments":{"limit":0},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+// TestModernProtocol: on protocol revision 2026-07-28 a result the adapter
+// answers itself (a refusal, a rate_limited call) says
+// "resultType":"complete", as the SDK's own results do.
+func TestModernProtocol(t *testing.T) {
+	lim := ratelimit.NewLimiter(0.5, 1)
+	stopped := time.Now()
+	lim.Now = func() time.Time { return stopped }
+	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{Limiter: lim}))
+	defer srv.Close()
+	for i, want := range []string{"MCP error -32602: Input validation error", `rate_limited`} {
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(modernCall))
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+			"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) || !strings.Contains(string(b), `"resultType":"complete"`) {
+			t.Errorf("call %d: %d %s; want %q and resultType complete", i, resp.StatusCode, b, want)
+		}
+	}
+}

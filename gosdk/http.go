@@ -140,6 +140,11 @@ type message struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
+	Params  struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	} `json:"params"`
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -235,7 +240,7 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, msgs []messa
 		e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
 			RateLimit: &ratelimit.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
 		if h.count == ToolCalls && len(msgs) == 1 {
-			writeResult(w, msgs[0].ID, envelope.ErrorResult(e))
+			writeResult(w, msgs[0].ID, envelope.ErrorResult(e), msgs[0].Params.Meta.Version >= "2026-07-28")
 			return false
 		}
 		var id json.RawMessage
@@ -249,16 +254,25 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, msgs []messa
 	return true
 }
 
-// writeResult writes the JSON-RPC response carrying a tool result.
-func writeResult(w http.ResponseWriter, id json.RawMessage, res *envelope.Result) {
+// writeResult writes the JSON-RPC response carrying a tool result; for a
+// request of protocol revision 2026-07-28 or later the result says
+// "resultType":"complete", as that revision requires.
+func writeResult(w http.ResponseWriter, id json.RawMessage, res *envelope.Result, modern bool) {
 	if len(id) == 0 || !json.Valid(id) {
 		id = json.RawMessage("null")
 	}
+	var result any = res
+	if modern {
+		result = struct {
+			*envelope.Result
+			ResultType string `json:"resultType"`
+		}{res, "complete"}
+	}
 	b, _ := json.Marshal(struct {
-		JSONRPC string           `json:"jsonrpc"`
-		ID      json.RawMessage  `json:"id"`
-		Result  *envelope.Result `json:"result"`
-	}{"2.0", id, res})
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{"2.0", id, result})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(http.StatusOK)

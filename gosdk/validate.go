@@ -141,7 +141,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	name := req.Params.Name
 	e := v.lookup(ctx, next, req, name)
 	if e == nil {
-		return v.unknown(ctx, name)
+		return v.unknown(ctx, req.Session, name)
 	}
 	s, err := e.compiled(&v.opts)
 	if err != nil {
@@ -152,7 +152,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 		if v.opts.Dialect == Hint {
 			return nil, rpcError(schemaerr.Hints(issues))
 		}
-		return textResult(schemaerr.Text(name, issues)), nil
+		return complete(req.Session, textResult(schemaerr.Text(name, issues))), nil
 	}
 	res, err := next(ctx, "tools/call", req)
 	if err != nil {
@@ -161,7 +161,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 			// The SDK's answer for a tool it does not have: the tool was
 			// removed since the snapshot was taken.
 			if tools, lerr := list(ctx, next, req.Session); lerr == nil && v.learn(tools).byName[name] == nil {
-				return v.unknown(ctx, name)
+				return v.unknown(ctx, req.Session, name)
 			}
 		}
 		return res, err
@@ -265,7 +265,7 @@ func (e *entry) compiled(o *Options) (*schemaerr.Schema, error) {
 }
 
 // unknown answers a call to a tool the server does not have.
-func (v *validator) unknown(ctx context.Context, name string) (mcp.Result, error) {
+func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name string) (mcp.Result, error) {
 	var names []string
 	if set := v.tools.Load(); set != nil {
 		names = set.names
@@ -275,10 +275,10 @@ func (v *validator) unknown(ctx context.Context, name string) (mcp.Result, error
 		if err != nil {
 			return nil, err
 		}
-		return res, nil
+		return complete(ss, res), nil
 	}
 	if v.opts.Dialect == Hint {
 		return nil, rpcError(schemaerr.Unknown(UnknownTool, "tool", name, names))
 	}
-	return textResult(schemaerr.UnknownTool(name)), nil
+	return complete(ss, textResult(schemaerr.UnknownTool(name))), nil
 }

@@ -482,3 +482,16 @@ func TestSchemasOverride(t *testing.T) {
 		t.Errorf("unknown key: %+v", a.Result)
 	}
 }
+
+// TestModernProtocol: on protocol revision 2026-07-28 a result the
+// Validator answers before mcp-go says "resultType":"complete", as mcp-go's
+// own results do.
+func TestModernProtocol(t *testing.T) {
+	_, v := testServer(nil, nil)
+	msg := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_valu","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	b, _ := json.Marshal(v.HandleMessage(context.Background(), json.RawMessage(msg)))
+	want := `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_valu not found"}],"isError":true,"resultType":"complete"}}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}

@@ -248,6 +248,9 @@ type call struct {
 	Params  struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
+		Meta      struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
 
@@ -273,6 +276,9 @@ func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok
 		return mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID,
 			Error: mcp.JSONRPCErrorDetails{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}}, true
 	case res != nil:
+		if p.Meta.Version >= mcp.ProtocolVersion20260728 {
+			res.ResultType = mcp.ResultTypeComplete // as mcp-go marks the results it sends on that revision
+		}
 		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID, Result: res}, true
 	}
 	return nil, false
