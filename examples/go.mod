@@ -23,3 +23,7 @@ require (
 )
 
 replace github.com/mcperr/mcperr => ../
+
+require github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
+
+replace github.com/mcperr/mcperr/gosdk => ../gosdk
