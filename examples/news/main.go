@@ -75,7 +75,10 @@ func run(argv []string) error {
 			return fmt.Errorf("%s: %w", *keysFile, err)
 		}
 	}
-	srv := newsserver.New(cfg)
+	srv, err := newsserver.New(cfg)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -83,7 +86,7 @@ func run(argv []string) error {
 		// The shared transport, not the SDK's StdioTransport: a piped
 		// session gets every answer, even those still in flight when the
 		// input ends.
-		err := srv.MCPServer().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+		err := srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}

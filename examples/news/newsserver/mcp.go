@@ -17,15 +17,15 @@ import (
 // Version is the server's version, as it reports itself in the handshake.
 const Version = "0.1.0"
 
-// MCPServer returns the local MCP server: the eight tools over the index,
+// MCP returns the local MCP server: the eight tools over the index,
 // with no API key and no watch store, so the watch tools answer with the
 // tool error unsupported. Command news runs it on stdio with
 //
-//	s.MCPServer().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+//	s.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 //
 // (examples/internal/stdio, which, unlike the SDK's mcp.StdioTransport,
 // answers every request still in flight when a piped input ends).
-func (s *Server) MCPServer() *mcp.Server { return s.mcpServer(false) }
+func (s *Server) MCP() *mcp.Server { return s.mcpServer(false) }
 
 // mcpServer builds the go-sdk server. A hosted one charges the account of
 // the call's Authorization header.

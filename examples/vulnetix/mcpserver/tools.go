@@ -118,6 +118,10 @@ func (s *Server) addTools() {
 
 func ptr[T any](v T) *T { return &v }
 
+// MCP returns the SDK server, to Connect on a transport other than the
+// server's own HTTP endpoint (such as an in-memory one in a test).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
 // ToolResult is the tool error as the contract words it: the message, as
 // prose for the agent.
 func (f *Failure) ToolResult() *wire.ToolResult { return wire.TextError(f.Message) }
