@@ -167,8 +167,8 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
 
 // Call runs the tool name with raw JSON arguments (nil means none) and
-// returns its result, as a tools/call would. It is what the SDK handler
-// calls; tests and benchmarks may call it directly.
+// returns its result, as a tools/call would, without an SDK: it validates
+// the arguments as gosdk.Validate does for the SDK server, then runs the tool.
 func (s *Server) Call(ctx context.Context, name string, arguments json.RawMessage) *wire.ToolResult {
 	t, ok := s.tools[name]
 	if !ok {
