@@ -15,8 +15,10 @@ import (
 // upstream reads bodies by shape (never by status alone) and retries a short 429 once.
 var upstream = &envelope.Reader{Client: &http.Client{Transport: &retry.Transport{}}}
 
-// getTrace is the README's quick start: a tool handler that calls an upstream
-// API and returns its answer, or a kind-tagged error.
+// getTrace is a tool handler written without an SDK adapter: it calls an
+// upstream API and returns its answer, or a kind-tagged error, as a plain
+// wire.ToolResult. (The README's quick start, on the go-sdk adapter, is the
+// Example of package gosdk.)
 func getTrace(ctx context.Context, base, token, id string) *wire.ToolResult {
 	req, err := http.NewRequestWithContext(ctx, "GET", base+"/v1/traces/"+id, nil)
 	if err != nil {

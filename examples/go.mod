@@ -27,3 +27,7 @@ require (
 replace github.com/mcperr/mcperr => ../
 
 replace github.com/mcperr/mcperr/redisstore => ../redisstore
+
+require github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
+
+replace github.com/mcperr/mcperr/gosdk => ../gosdk

@@ -4,8 +4,8 @@
 #   examples/interop/run.sh
 #
 # 1. installs the npm packages (npm ci of package-lock.json into a cache folder, with the conformance suite's Node 20
-#    shim: see setup.sh), 2. builds the servers with go build, 3. runs the node:test suite (the TypeScript SDK's
-#    Client over stdio and Streamable HTTP), 4. the official conformance scenarios that apply, 5. the Inspector CLI
+#    shim: see setup.sh), 2. builds the servers with go build (and the SDK adapters' demo servers), 3. runs the
+#    node:test suite (the TypeScript SDK's Client over stdio and Streamable HTTP), 4. the official conformance scenarios that apply, 5. the Inspector CLI
 #    smoke. Prints a closing line "N passed, N failed" and exits non-zero when anything failed. Without node or npm it
 #    says so and exits 0. Every step has a time bound and runs in its own process group, killed whole at its end.
 #
@@ -79,6 +79,15 @@ for name in vexlo vulnetix news; do
     passed=$((passed + 1))
   else
     echo "FAIL go build ./$name:"; sed 's/^/       /' "$out/build-$name.log"
+    failed=$((failed + 1))
+  fi
+done
+# The SDK adapters' demo servers (test/adapters.test.mjs): the same server on the go-sdk and on mcp-go.
+for mod in gosdk mcpgo; do
+  if (cd "$here/../../$mod" && bounded 300 go build -o "$bin/$mod-demo" ./internal/demo) >"$out/build-$mod-demo.log" 2>&1; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL go build ./$mod/internal/demo:"; sed 's/^/       /' "$out/build-$mod-demo.log"
     failed=$((failed + 1))
   fi
 done

@@ -115,13 +115,16 @@ func run(argv []string) error {
 		defer store.Close()
 		cfg.Shared = store
 	}
-	srv := newsserver.New(cfg)
+	srv, err := newsserver.New(cfg)
+	if err != nil {
+		return err
+	}
 
 	if *addr == "" {
 		// The shared transport, not the SDK's StdioTransport: a piped
 		// session gets every answer, even those still in flight when the
 		// input ends.
-		err := srv.MCPServer().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+		err := srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}

@@ -14,7 +14,7 @@ var benchArgs = json.RawMessage(`{"query":"offshore wind","language":"en","signa
 // BenchmarkValidate is the argument check of every call: schemaerr's hint
 // dialect and the server's own checks. Anchor: BenchmarkUnmarshalArgs.
 func BenchmarkValidate(b *testing.B) {
-	s := New(Config{})
+	s := mustNew(b, Config{})
 	tl := s.tool("search_stories")
 	b.ReportAllocs()
 	for b.Loop() {
@@ -38,7 +38,7 @@ func BenchmarkUnmarshalArgs(b *testing.B) {
 
 // BenchmarkRefuse is a refused call: an undeclared argument with a hint.
 func BenchmarkRefuse(b *testing.B) {
-	s := New(Config{})
+	s := mustNew(b, Config{})
 	tl := s.tool("search_stories")
 	bad := json.RawMessage(`{"query":"offshore wind","langauge":"en","limit":20}`)
 	b.ReportAllocs()
@@ -63,7 +63,7 @@ func BenchmarkSearch(b *testing.B) {
 // the budget, the search, the charge and the envelope.
 func BenchmarkCall(b *testing.B) {
 	now := time.Date(2026, 11, 26, 10, 30, 0, 0, time.UTC)
-	s := New(Config{Now: func() time.Time { return now }, Keys: []Key{{Key: "k", Plan: Plan{MonthlyCredits: 1 << 40, MessagesPerMinute: 1, CreditsPerMinute: 1 << 40, WatchCap: 1}}}})
+	s := mustNew(b, Config{Now: func() time.Time { return now }, Keys: []Key{{Key: "k", Plan: Plan{MonthlyCredits: 1 << 40, MessagesPerMinute: 1, CreditsPerMinute: 1 << 40, WatchCap: 1}}}})
 	tl, acct := s.tool("search_stories"), s.account("k")
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // The codes of the news server's tool errors and HTTP refusals. A tool error
@@ -170,6 +171,11 @@ func (e *ToolError) Error() string { return string(e.Code) + ": " + e.Detail }
 
 // Status returns the HTTP status the error travels with over REST.
 func (e *ToolError) Status() int { return lookup(e.Code).status }
+
+// ToolResult renders the error as the news server's tool error, its JSON
+// object as the one text block; the gosdk adapter sends it in place of a
+// kind object.
+func (e *ToolError) ToolResult() *wire.ToolResult { return wire.JSONError(e) }
 
 func newError(k errkind.Kind, format string, args ...any) *ToolError {
 	return &ToolError{Title: lookup(k).title, Code: k, Detail: fmt.Sprintf(format, args...)}

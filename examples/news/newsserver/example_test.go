@@ -13,9 +13,12 @@ import (
 // JSON-RPC -32602 with a hint, a watch tool is the tool error unsupported.
 func Example() {
 	ctx := context.Background()
-	s := newsserver.New(newsserver.Config{})
+	s, err := newsserver.New(newsserver.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCPServer().Connect(ctx, st, nil)
+	ss, err := s.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

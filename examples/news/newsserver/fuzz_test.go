@@ -28,7 +28,7 @@ func FuzzArgs(f *testing.F) {
 		f.Add(uint8(0), seed)
 		f.Add(uint8(3), seed)
 	}
-	s := New(Config{})
+	s := mustNew(f, Config{})
 	f.Fuzz(func(t *testing.T, which uint8, raw string) {
 		tl := s.tools[int(which)%len(s.tools)]
 		a1, e1 := tl.validate(json.RawMessage(raw))
@@ -59,7 +59,7 @@ func FuzzREST(f *testing.F) {
 		"/v1/search?query=x&signals=,,,&limit=1e3", "/v1/watches/w-1/events?since=x", "/v1/nope"} {
 		f.Add(seed)
 	}
-	s := New(Config{})
+	s := mustNew(f, Config{})
 	h := s.Handler()
 	f.Fuzz(func(t *testing.T, target string) {
 		if !strings.HasPrefix(target, "/") || strings.ContainsAny(target, " \r\n\t#") {
@@ -163,7 +163,7 @@ func FuzzHostedMCP(f *testing.F) {
 		t0 = t0.Add(time.Minute)
 		return t0
 	}
-	h := New(Config{Now: now}).Handler()
+	h := mustNew(f, Config{Now: now}).Handler()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest("POST", "http://localhost/mcp", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

@@ -48,7 +48,17 @@ const testNow = "2026-11-26T10:30:00Z"
 func newTestServer(t *testing.T) (*Server, *clock) {
 	t.Helper()
 	c := newClock(testNow)
-	return New(Config{Now: c.Now}), c
+	return mustNew(t, Config{Now: c.Now}), c
+}
+
+// mustNew is New, failing the test on a Config New refuses.
+func mustNew(tb testing.TB, c Config) *Server {
+	tb.Helper()
+	s, err := New(c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 // callJSON runs a tool for the key's account (or the local account when key

@@ -29,8 +29,17 @@ func TestReadKeys(t *testing.T) {
 			t.Errorf("error quotes a key: %v", err)
 		}
 	}
+	// New refuses what ReadKeys refuses about the keys themselves, and
+	// never quotes a key in the error.
+	for _, bad := range [][]Key{{{}}, {{Key: "a"}, {Key: "a"}}} {
+		if _, err := New(Config{Keys: bad}); err == nil {
+			t.Errorf("New accepted the keys %+v", bad)
+		} else if strings.Contains(err.Error(), `"a"`) {
+			t.Errorf("error quotes a key: %v", err)
+		}
+	}
 	// A server on these keys: the demo keys are gone, the plan applies.
-	s := New(Config{Keys: keys, Now: newClock(testNow).Now})
+	s := mustNew(t, Config{Keys: keys, Now: newClock(testNow).Now})
 	if s.account("demo-pro") != nil {
 		t.Error("demo keys serve alongside a keys file")
 	}
@@ -69,7 +78,7 @@ func TestNoSecretsInErrors(t *testing.T) {
 // charges exactly what the calls cost, never past a stopping allocation.
 func TestConcurrentCalls(t *testing.T) {
 	keys := []Key{{Key: "k", Plan: Plan{Name: "t", MonthlyCredits: 100, StopsAtAllocation: true, MessagesPerMinute: 1000, CreditsPerMinute: 1000, WatchCap: 5}}}
-	s := New(Config{Keys: keys, Now: newClock(testNow).Now})
+	s := mustNew(t, Config{Keys: keys, Now: newClock(testNow).Now})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var charged int64
@@ -123,7 +132,7 @@ func TestFront(t *testing.T) {
 			t.Errorf("%s %s: %d %s", tc.method, tc.host, w.Code, w.Body)
 		}
 	}
-	s2 := New(Config{AllowedHosts: []string{"news.example"}})
+	s2 := mustNew(t, Config{AllowedHosts: []string{"news.example"}})
 	req := httptest.NewRequest("POST", "http://news.example/mcp", strings.NewReader(`{}`))
 	req.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/examples/internal/gosdk"
-	"github.com/mcperr/mcperr/wire"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,15 +17,15 @@ import (
 // Version is the server's version, as it reports itself in the handshake.
 const Version = "0.1.0"
 
-// MCPServer returns the local MCP server: the eight tools over the index,
+// MCP returns the local MCP server: the eight tools over the index,
 // with no API key and no watch store, so the watch tools answer with the
 // tool error unsupported. Command news runs it on stdio with
 //
-//	s.MCPServer().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+//	s.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 //
 // (examples/internal/stdio, which, unlike the SDK's mcp.StdioTransport,
 // answers every request still in flight when a piped input ends).
-func (s *Server) MCPServer() *mcp.Server { return s.mcpServer(false) }
+func (s *Server) MCP() *mcp.Server { return s.mcpServer(false) }
 
 // mcpServer builds the go-sdk server. A hosted one charges the account of
 // the call's Authorization header.
@@ -41,7 +41,21 @@ func (s *Server) mcpServer(hosted bool) *mcp.Server {
 			OutputSchema: json.RawMessage(t.output),
 		}, s.handler(t, hosted))
 	}
-	srv.AddReceivingMiddleware(s.route)
+	// The adapter refuses arguments in the hint dialect, validating with
+	// the schema the tool checks (its published one lists the signals as an
+	// enum, which the tool's own check answers with unknown_signal); a call
+	// naming no tool is -32601 with the list of tools.
+	schemas := make(map[string]json.RawMessage, len(s.tools))
+	for _, t := range s.tools {
+		schemas[t.name] = inputSchema(t.params, false)
+	}
+	srv.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{
+		Dialect: gosdk.Hint,
+		Schemas: schemas,
+		Unknown: func(ctx context.Context, name string, _ []string) (*mcp.CallToolResult, error) {
+			return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(name), strings.Join(s.toolNames(), ", "))}
+		},
+	}), s.route)
 	return srv
 }
 
@@ -56,17 +70,12 @@ var undeclared = map[string]bool{
 }
 
 // route answers JSON-RPC -32601 for a method of a capability the server does
-// not declare, and for a tools/call naming no tool: either request is
-// unroutable (the go-sdk's own answers would be an empty list and -32602).
+// not declare: the request is unroutable (the go-sdk's own answer would be
+// an empty list).
 func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if undeclared[method] {
 			return nil, &jsonrpc.Error{Code: int64(errkind.MethodNotFound), Message: fmt.Sprintf("Method not found: %q", method)}
-		}
-		if method == "tools/call" {
-			if r, ok := req.(*mcp.CallToolRequest); ok && s.tool(r.Params.Name) == nil {
-				return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(r.Params.Name), strings.Join(s.toolNames(), ", "))}
-			}
 		}
 		return next(ctx, method, req)
 	}
@@ -98,7 +107,7 @@ func (s *Server) toolNames() []string {
 }
 
 func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
 		acct := s.local
 		if hosted {
 			var h http.Header
@@ -109,31 +118,19 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 			if acct == nil {
 				// The HTTP front refuses a missing or invalid key with a
 				// 401 before any message is read; this is the fallback.
-				return gosdk.Result(wire.JSONError(newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name))), nil
+				return nil, newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name)
 			}
 		}
 		out := s.call(ctx, acct, t, req.Params.Arguments)
 		switch {
 		case out.argErr != nil:
-			return nil, rpcError(out.argErr)
+			// {"code":-32602,"message":"Unknown signal 'cpu'.","data":{"code":"unknown_signal"}}
+			return nil, schemaerr.Invalid(string(out.argErr.Code), out.argErr.Message)
 		case out.toolErr != nil:
-			return gosdk.Result(wire.JSONError(out.toolErr)), nil
+			return nil, out.toolErr
 		}
-		res, err := wire.Success(out.ok)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: int64(errkind.InternalError), Message: "the result could not be encoded"}
-		}
-		return gosdk.Result(res), nil
-	}
-}
-
-// rpcError is the JSON-RPC -32602 of the hint dialect:
-// {"code":-32602,"message":"Unknown parameter 'langauge'. Did you mean 'language'?","data":{"code":"unknown_parameter"}}.
-func rpcError(e *ArgError) *jsonrpc.Error {
-	data, _ := json.Marshal(struct {
-		Code errkind.Kind `json:"code"`
-	}{e.Code})
-	return &jsonrpc.Error{Code: int64(errkind.InvalidParams), Message: e.Message, Data: data}
+		return out.ok, nil
+	})
 }
 
 // bearer returns the key of an "Authorization: Bearer <key>" header, or "".

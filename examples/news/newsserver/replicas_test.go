@@ -41,7 +41,7 @@ func replicas(t *testing.T, n int, url string, logger *log.Logger, timeout time.
 	var srvs []*Server
 	var urls []string
 	for range n {
-		s := New(Config{Keys: replicaKeys(), Now: now, Shared: redistest.Store(t, url, prefix, logger, timeout)})
+		s := mustNew(t, Config{Keys: replicaKeys(), Now: now, Shared: redistest.Store(t, url, prefix, logger, timeout)})
 		h := httptest.NewServer(s.Handler())
 		t.Cleanup(h.Close)
 		srvs = append(srvs, s)
@@ -272,7 +272,7 @@ func BenchmarkHostedShared(b *testing.B) {
 				}
 				cfg.Shared = redistest.Store(b, url, redistest.Prefix(b), nil, 0)
 			}
-			h := httptest.NewServer(New(cfg).Handler())
+			h := httptest.NewServer(mustNew(b, cfg).Handler())
 			defer h.Close()
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 			b.SetParallelism(16 / max(1, runtime.GOMAXPROCS(0)))

@@ -39,7 +39,7 @@ type Config struct {
 
 // Server is the news index server: the eight tools over an index, the
 // accounts of the hosted server and their watches. One Server backs the
-// local stdio server (see MCPServer) and the hosted endpoint (see Handler)
+// local stdio server (see MCP) and the hosted endpoint (see Handler)
 // alike. It is safe for concurrent use.
 type Server struct {
 	index     *newsindex.Index
@@ -60,8 +60,9 @@ type Server struct {
 	down     [newsindex.Shards]bool
 }
 
-// New returns a Server configured by c.
-func New(c Config) *Server {
+// New returns a Server configured by c, or an error when c.Keys holds a key
+// without its "key" or one that repeats an earlier key.
+func New(c Config) (*Server, error) {
 	s := &Server{index: c.Index, clock: c.Now, tools: tools(), accounts: map[string]*account{}, hosts: c.AllowedHosts}
 	if s.index == nil {
 		s.index = newsindex.New(4)
@@ -74,6 +75,12 @@ func New(c Config) *Server {
 		keys = DemoKeys()
 	}
 	for i, k := range keys {
+		switch {
+		case k.Key == "":
+			return nil, fmt.Errorf("key %d has no \"key\"", i)
+		case s.accounts[k.Key] != nil:
+			return nil, fmt.Errorf("key %d repeats an earlier key", i)
+		}
 		s.accounts[k.Key] = &account{id: fmt.Sprintf("account-%d", i+1), key: k}
 	}
 	if c.Shared != nil {
@@ -82,7 +89,7 @@ func New(c Config) *Server {
 	}
 	s.local = &account{local: true, key: Key{Plan: Plan{Name: "local"}}}
 	s.FailShards(c.FailShards)
-	return s
+	return s, nil
 }
 
 func (s *Server) now() time.Time { return s.clock() }

@@ -15,13 +15,13 @@ import (
 // the in-process view of the news rows of examples/interop/load, for
 // profiling (go test -run '^$' -bench Stdio -cpuprofile cpu.out ./news/newsserver).
 func BenchmarkStdio(b *testing.B) {
-	s := New(Config{})
+	s := mustNew(b, Config{})
 	for _, c := range []struct{ name, params string }{
 		{"get_article", `{"name":"get_article","arguments":{"id":"a-00042"}}`},
 		{"unknown_parameter", `{"name":"get_article","arguments":{"id":"a-00001","limit":3}}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			srv := s.MCPServer()
+			srv := s.MCP()
 			pipelineBench(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
 				return srv.Run(ctx, &stdio.Transport{In: in, Out: out})
 			}, c.params)

@@ -48,7 +48,10 @@ func Tour(ctx context.Context) ([]TourLine, error) {
 	broke := keys[1]
 	broke.Key = "tour-no-credits"
 	keys = append(keys, tiny, broke)
-	s := New(Config{Now: now, Keys: keys})
+	s, err := New(Config{Now: now, Keys: keys})
+	if err != nil {
+		return nil, err
+	}
 	s.spend(ctx, s.account("tour-no-credits"), 1000, false, now())
 	tx := Taxonomy()
 
@@ -182,7 +185,7 @@ func Tour(ctx context.Context) ([]TourLine, error) {
 
 	// The local stdio server keeps no watches.
 	ct, stt := mcp.NewInMemoryTransports()
-	ss, err := s.MCPServer().Connect(ctx, stt, nil)
+	ss, err := s.MCP().Connect(ctx, stt, nil)
 	if err != nil {
 		return nil, err
 	}

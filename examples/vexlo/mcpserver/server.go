@@ -15,10 +15,11 @@
 //     of the Vexlo taxonomy (see Taxonomy): errkind's standard kinds and the
 //     two the Vexlo API adds.
 //
-// Tools are registered with the SDK's low-level Server.AddTool, whose
-// handler receives the raw arguments, so the SDK does not validate them
-// itself; a receiving middleware answers calls to unknown tools as a tool
-// result instead of the SDK's JSON-RPC error.
+// Tools are registered with the SDK's low-level Server.AddTool through the
+// gosdk adapter's Raw, whose handler receives the raw arguments; the
+// adapter's Validate middleware checks them against each tool's input schema
+// and answers calls to unknown tools as a tool result instead of the SDK's
+// JSON-RPC error.
 package mcpserver
 
 import (
@@ -34,7 +35,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/examples/internal/gosdk"
+	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
@@ -154,9 +155,11 @@ func New(cfg Config) (*Server, error) {
 			Description: d.description,
 			InputSchema: json.RawMessage(d.schema),
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
-		}, s.handler(t))
+		}, gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			return s.run(ctx, t, req.Params.Arguments)
+		}))
 	}
-	s.mcp.AddReceivingMiddleware(s.unknownTools)
+	s.mcp.AddReceivingMiddleware(gosdk.Validate(nil))
 	return s, nil
 }
 
@@ -169,8 +172,8 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
 
 // Call runs the tool name with raw JSON arguments (nil means none) and
-// returns its result, as a tools/call would. It is what the SDK handler
-// calls; tests and benchmarks may call it directly.
+// returns its result, as a tools/call would, without an SDK: it validates
+// the arguments as gosdk.Validate does for the SDK server, then runs the tool.
 func (s *Server) Call(ctx context.Context, name string, arguments json.RawMessage) *wire.ToolResult {
 	t, ok := s.tools[name]
 	if !ok {
@@ -183,24 +186,34 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *wire.T
 	if issues := t.schema.Validate(raw); len(issues) > 0 {
 		return wire.TextError(schemaerr.Text(t.name, issues))
 	}
+	v, err := s.run(ctx, t, raw)
+	if err != nil {
+		return wire.ErrorResult(err)
+	}
+	res, err := wire.Success(v)
+	if err != nil {
+		return s.errorResult(err)
+	}
+	return res
+}
+
+// run calls the upstream for arguments the schema accepted and returns its
+// answer, or the error as the Vexlo taxonomy shapes it (see errorResult).
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage) (json.RawMessage, error) {
 	var a args
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &a); err != nil {
 			// The schema accepted what the decoder cannot read; say so as a
 			// server-side failure rather than guess.
-			return s.errorResult(fmt.Errorf("decoding arguments the schema accepted: %w", err))
+			return nil, fmt.Errorf("decoding arguments the schema accepted: %w", err)
 		}
 	}
 	path, q := t.route(&a)
 	b := &body{want: t.want}
 	if err := s.get(ctx, path, q, b); err != nil {
-		return s.errorResult(err)
+		return nil, s.shape(err)
 	}
-	res, err := wire.Success(b.raw)
-	if err != nil {
-		return s.errorResult(err)
-	}
-	return res
+	return b.raw, nil
 }
 
 // get sends GET base+path?q with the token and the deadline, and reads the
@@ -222,29 +235,6 @@ func (s *Server) get(ctx context.Context, path string, q url.Values, v any) erro
 		req.Header.Set("Authorization", "Bearer "+s.token)
 	}
 	return s.reader.Do(req, v)
-}
-
-// handler adapts a tool to the SDK's raw handler.
-func (s *Server) handler(t *tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return gosdk.Result(s.call(ctx, t, req.Params.Arguments)), nil
-	}
-}
-
-// unknownTools answers a tools/call naming no tool the way the MCP
-// TypeScript SDK does, as a tool result, instead of the go-sdk's JSON-RPC
-// error.
-func (s *Server) unknownTools(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
-			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-				if _, known := s.tools[r.Params.Name]; !known {
-					return gosdk.Result(wire.TextError(schemaerr.UnknownTool(r.Params.Name))), nil
-				}
-			}
-		}
-		return next(ctx, method, req)
-	}
 }
 
 // self is /v1/tokens/self's answer.

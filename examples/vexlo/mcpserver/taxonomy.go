@@ -70,13 +70,19 @@ func Taxonomy() *errkind.Taxonomy {
 // table lists, so wrong_role and too_many_values_requested carry only their
 // message.
 func (s *Server) errorResult(err error) *wire.ToolResult {
+	return wire.ErrorResult(s.shape(err))
+}
+
+// shape returns err as errorResult renders it: the *envelope.Error in err,
+// trimmed to the members its kind's table row lists, or err itself.
+func (s *Server) shape(err error) error {
 	var e *envelope.Error
 	if errors.As(err, &e) {
 		if fields := s.tax.Advise(e.Kind).Fields; fields != nil {
-			err = trim(e, fields)
+			return trim(e, fields)
 		}
 	}
-	return wire.ErrorResult(err)
+	return err
 }
 
 // trim returns a copy of e holding only the members fields lists.

@@ -254,111 +254,18 @@ func (b *body) UnmarshalJSON(data []byte) error {
 }
 
 // CheckShape reports whether the body is an object holding the members the
-// tool expects. The body is valid JSON (it was decoded to get here), so one
-// pass over its top level suffices.
+// tool expects, each with the expected type (the first byte of its JSON).
 func (b *body) CheckShape() error {
-	found, ok := topMembers(b.raw, b.want)
-	if !ok {
-		// A key written with escapes, or not an object: decode to be sure.
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(b.raw, &m); err != nil {
-			return errShape("the body is not a JSON object")
-		}
-		found = 0
-		for i, w := range b.want {
-			if v := m[w.name]; len(v) > 0 && v[0] == w.start {
-				found |= 1 << i
-			}
-		}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b.raw, &m); err != nil {
+		return errShape("the body is not a JSON object")
 	}
-	for i, w := range b.want {
-		if found&(1<<i) == 0 {
+	for _, w := range b.want {
+		if v := m[w.name]; len(v) == 0 || v[0] != w.start {
 			return errShape("the body has no " + strconv.Quote(w.name) + " of the expected type")
 		}
 	}
 	return nil
-}
-
-// topMembers scans the top level of a valid JSON object and returns a bit
-// set of the wanted members present with the expected first byte. ok is
-// false when the body is not an object or a key holds an escape.
-func topMembers(raw []byte, want []member) (found uint64, ok bool) {
-	i := skipWS(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return 0, false
-	}
-	i = skipWS(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return 0, true
-	}
-	for i < len(raw) && raw[i] == '"' {
-		end := i + 1
-		for end < len(raw) && raw[end] != '"' {
-			if raw[end] == '\\' {
-				return 0, false
-			}
-			end++
-		}
-		key := raw[i+1 : end]
-		i = skipWS(raw, end+1)
-		if i >= len(raw) || raw[i] != ':' {
-			return 0, false
-		}
-		i = skipWS(raw, i+1)
-		if i >= len(raw) {
-			return 0, false
-		}
-		for n, w := range want {
-			if string(key) == w.name && raw[i] == w.start {
-				found |= 1 << n
-			}
-		}
-		i = skipWS(raw, skipJSON(raw, i))
-		if i < len(raw) && raw[i] == ',' {
-			i = skipWS(raw, i+1)
-		}
-	}
-	return found, true
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSON returns the index just past the valid JSON value at b[i].
-func skipJSON(b []byte, i int) int {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if depth == 0 {
-				return i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-			if depth < 0 {
-				return i
-			}
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
 }
 
 type errShape string

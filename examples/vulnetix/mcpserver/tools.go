@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -10,7 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -94,65 +98,96 @@ func (s *Server) tools() []*tool {
 
 func (s *Server) addTools() {
 	for _, t := range s.tools() {
-		compiled, err := schemaerr.Compile([]byte(t.schema))
-		if err != nil {
-			panic("vulnetix: tool " + t.name + ": " + err.Error()) // a bug in the schema literal above
-		}
 		s.mcp.AddTool(&mcp.Tool{
 			Name:        t.name,
 			Title:       t.title,
 			Description: t.desc,
 			InputSchema: json.RawMessage(t.schema),
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-		}, s.toolHandler(t, compiled))
+		}, gosdk.Raw(s.toolHandler(t)))
 	}
+	// Arguments outside a tool's schema are refused by gosdk.Validate with
+	// the TypeScript SDK's text; an unknown tool keeps the SDK's own
+	// JSON-RPC error. meta, outermost, gives every tool result its _meta.
+	s.mcp.AddReceivingMiddleware(s.meta, gosdk.Validate(&gosdk.Options{
+		Unknown: func(ctx context.Context, name string, _ []string) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		},
+	}))
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// toolHandler validates the arguments, runs the tool and renders the result
-// with its _meta.
-func (s *Server) toolHandler(t *tool, schema *schemaerr.Schema) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// MCP returns the SDK server, to Connect on a transport other than the
+// server's own HTTP endpoint (such as an in-memory one in a test).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// ToolResult is the tool error as the contract words it: the message, as
+// prose for the agent.
+func (f *Failure) ToolResult() *wire.ToolResult { return wire.TextError(f.Message) }
+
+// meta gives every tools/call result, refusals included, the
+// _meta["vulnetix/plan"] and _meta["vulnetix/upstream"] of the call, keeps
+// the caller's key out of an error's text, and logs one line per tool error.
+func (s *Server) meta(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		r, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || r.Params == nil {
+			return next(ctx, method, req)
+		}
 		acct := &account{}
-		ctx = withAccount(ctx, acct)
+		res, err := next(withAccount(ctx, acct), method, req)
+		tr, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || tr == nil {
+			return res, err
+		}
+		up, plan := acct.snapshot()
+		if tr.Meta == nil {
+			tr.Meta = map[string]any{}
+		}
+		tr.Meta[MetaPlan] = plan
+		tr.Meta[MetaUpstream] = up
+		if tr.IsError {
+			kind := InvalidArguments // refused by the schema: no Go error
+			var f *Failure
+			if errors.As(tr.GetError(), &f) {
+				kind = f.Kind
+			}
+			var h http.Header
+			if r.Extra != nil {
+				h = r.Extra.Header
+			}
+			if key, _ := bearer(h); key != "" {
+				for _, c := range tr.Content {
+					if tc, ok := c.(*mcp.TextContent); ok && strings.Contains(tc.Text, key) { // never, but never say never
+						tc.Text = strings.ReplaceAll(tc.Text, key, "[redacted]")
+					}
+				}
+			}
+			s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", r.Params.Name), slog.String("kind", string(kind)))
+		}
+		return tr, nil
+	}
+}
+
+// toolHandler runs the tool: a payload is the result's JSON, a *Failure
+// the contract's prose.
+func (s *Server) toolHandler(t *tool) func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
 		c := &call{args: req.Params.Arguments}
 		if req.Extra != nil {
 			c.key, _ = bearer(req.Extra.Header)
 		}
-		var (
-			payload any
-			meta    map[string]any
-			f       *Failure
-		)
-		if issues := schema.Validate(c.args); len(issues) > 0 {
-			f = fail(InvalidArguments, schemaerr.Text(t.name, issues))
-		} else if t.needsKey && c.key == "" {
-			f = fail(NoCredential)
-		} else {
-			payload, meta, f = t.run(ctx, c)
+		if t.needsKey && c.key == "" {
+			return nil, fail(NoCredential)
 		}
-		up, plan := acct.snapshot()
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		meta[MetaPlan] = plan
-		meta[MetaUpstream] = up
-		if f != nil && c.key != "" && strings.Contains(f.Message, c.key) { // never, but never say never
-			f.Message = strings.ReplaceAll(f.Message, c.key, "[redacted]")
-		}
+		payload, meta, f := t.run(ctx, c)
 		if f != nil {
-			s.log.LogAttrs(ctx, slog.LevelInfo, "tool error", slog.String("tool", t.name), slog.String("kind", string(f.Kind)))
-			return &mcp.CallToolResult{
-				Meta:    meta,
-				Content: []mcp.Content{&mcp.TextContent{Text: f.Message}},
-				IsError: true,
-			}, nil
+			return nil, f
 		}
 		b, err := json.Marshal(payload)
 		if err != nil {
-			f = fail(Malformed, 200, "the result could not be encoded")
-			return &mcp.CallToolResult{Meta: meta, Content: []mcp.Content{&mcp.TextContent{Text: f.Message}}, IsError: true}, nil
+			return nil, fail(Malformed, 200, "the result could not be encoded")
 		}
 		return &mcp.CallToolResult{
 			Meta:              meta,

@@ -1,0 +1,95 @@
+package gosdk
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// This file is the only place that converts mcperr's wire values to the
+// SDK's types: one function for each.
+
+// Result converts an mcperr tool result to the SDK's: each text block,
+// isError, _meta, and structuredContent as it was encoded once (a
+// json.RawMessage the SDK writes unchanged). Result(nil) is nil.
+func Result(r *wire.ToolResult) *mcp.CallToolResult {
+	if r == nil {
+		return nil
+	}
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	if r.StructuredContent != nil {
+		out.StructuredContent = r.StructuredContent
+	}
+	if r.Meta != nil {
+		out.Meta = r.Meta
+	}
+	return out
+}
+
+// textResult is schemaerr's refusal as the SDK's result: isError and one
+// text block.
+func textResult(text string) *mcp.CallToolResult {
+	r := wire.TextError(text)
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	return out
+}
+
+// rpcError is a hint-dialect refusal as the SDK's JSON-RPC error, which the
+// SDK sends with its code, message and data unchanged.
+func rpcError(e *wire.RPCError) *jsonrpc.Error {
+	we := &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+	if e.Data != nil {
+		we.Data, _ = json.Marshal(e.Data) // a struct of one string: it marshals
+	}
+	return we
+}
+
+// modern is the first protocol revision whose tool results say
+// "resultType":"complete".
+const modern = "2026-07-28"
+
+// complete marks r as the SDK marks a result its tool handler returned:
+// "resultType":"complete" for a client on protocol revision 2026-07-28 or
+// later (the SDK's setter is unexported; its decoder sets it). A result the
+// middleware answers itself would lack it otherwise.
+func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult {
+	v := modern // the SDK assumes its latest revision for a session without initialize
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil {
+			v = p.ProtocolVersion
+		}
+	}
+	if v < modern || r == nil {
+		return r
+	}
+	b, err := json.Marshal(r)
+	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
+		return r
+	}
+	b = append(b[:len(b)-1], `,"resultType":"complete"}`...)
+	if b[1] == ',' { // r marshaled to {}
+		b = append(b[:1], b[2:]...)
+	}
+	out := new(mcp.CallToolResult)
+	if json.Unmarshal(b, out) != nil {
+		return r
+	}
+	return out
+}
+
+// hint is the *wire.RPCError that schemaerr's hint-dialect constructors
+// (Hints, Unknown, Invalid) return as an error; nil for a nil error.
+func hint(err error) *wire.RPCError {
+	var e *wire.RPCError
+	errors.As(err, &e)
+	return e
+}

@@ -1,0 +1,284 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Dialect is how refused arguments and unknown tools are answered.
+type Dialect int
+
+const (
+	// TypeScript answers as the MCP TypeScript SDK does: an isError tool
+	// result whose one text block is "MCP error -32602: Input validation
+	// error: Invalid arguments for tool <tool>: ..." (one line per issue),
+	// or "MCP error -32602: Tool <tool> not found". It is the default.
+	TypeScript Dialect = iota
+
+	// Hint answers with a JSON-RPC error, code -32602, whose data.code is
+	// unknown_parameter or invalid_parameter and whose message is one
+	// sentence per issue, with a did-you-mean for a misspelt parameter. An
+	// unknown tool is -32602 with data.code unknown_tool and a did-you-mean
+	// for a misspelt tool name.
+	Hint
+)
+
+// UnknownTool is the hint dialect's data.code for a call to a tool the
+// server does not have.
+const UnknownTool = "unknown_tool"
+
+// Options configures Validate. The zero value (or nil) is the TypeScript
+// dialect with schemaerr's default limits.
+type Options struct {
+	// Dialect words the refusals; the zero value is TypeScript.
+	Dialect Dialect
+
+	// MaxBytes, MaxDepth and MaxElements bound one call's arguments, as the
+	// fields of the same names on schemaerr.Schema do; 0 means schemaerr's
+	// default. Arguments over a bound get the dialect's refusal.
+	MaxBytes, MaxDepth, MaxElements int
+
+	// Schemas, by tool name, are schemas to validate with in place of the
+	// tool's published input schema: for a server that publishes a
+	// stricter schema (an enum a host can check) than it validates with,
+	// leaving a value to a check of its own that answers with its own
+	// data.code.
+	Schemas map[string]json.RawMessage
+
+	// Unknown, if set, answers a call to a tool the server does not have,
+	// in place of the dialect's answer. tools lists the server's tool
+	// names. Return a result, or an error the SDK sends as the JSON-RPC
+	// error (a *jsonrpc.Error keeps its code, message and data).
+	Unknown func(ctx context.Context, name string, tools []string) (*mcp.CallToolResult, error)
+
+	// OnError, if set, is called once for every tool call whose result
+	// carries a Go error (set by a handler from Handle or Raw, or by any
+	// handler with CallToolResult.SetError), after the tool ran: the hook
+	// for logs and metrics. err is the handler's own error, so errors.As
+	// finds an *envelope.Error in it. Argument refusals are not errors of
+	// a tool and do not reach it.
+	OnError func(ctx context.Context, req *mcp.CallToolRequest, err error)
+}
+
+// Validate returns the receiving middleware that checks every tools/call's
+// arguments against the called tool's own InputSchema, with schemaerr, before
+// the tool's handler runs (and so before the SDK's own validation of a typed
+// tool added with mcp.AddTool), and answers a call to a tool the server does
+// not have. Install it once, after the tools:
+//
+//	server.AddReceivingMiddleware(gosdk.Validate(nil))
+//
+// Each tool's schema is compiled once, the first time the tool is called,
+// and compiled again only when the tool is replaced. The middleware learns
+// the server's tools by asking the handler it wraps for tools/list (a
+// middleware added before it sees that request), again whenever a call names
+// a tool it does not know, and from every tools/list a client sends.
+//
+// A schema that does not compile is the server's bug, not the caller's: the
+// call is answered with JSON-RPC -32603 naming the tool. Requests other than
+// tools/call pass through unchanged.
+func Validate(opts *Options) mcp.Middleware {
+	v := &validator{}
+	if opts != nil {
+		v.opts = *opts
+	}
+	return v.middleware
+}
+
+// validator holds the compiled schemas of the tools the server has.
+type validator struct {
+	opts  Options
+	tools atomic.Pointer[toolSet]
+	mu    sync.Mutex // serialises refreshes
+}
+
+// toolSet is a snapshot of the server's tools. Entries are replaced, never
+// changed, so a call reads one without a lock.
+type toolSet struct {
+	byName map[string]*entry
+	names  []string
+}
+
+// entry is one tool: its definition and its schema, compiled on first use.
+type entry struct {
+	tool   *mcp.Tool
+	once   sync.Once
+	schema *schemaerr.Schema
+	err    error
+}
+
+func (v *validator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				return v.call(ctx, next, r)
+			}
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if l, ok := res.(*mcp.ListToolsResult); ok && err == nil && l.NextCursor == "" {
+				if r, ok := req.(*mcp.ListToolsRequest); ok && (r.Params == nil || r.Params.Cursor == "") {
+					v.learn(l.Tools)
+				}
+			}
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// call validates one tools/call and runs it.
+func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
+	name := req.Params.Name
+	e := v.lookup(ctx, next, req, name)
+	if e == nil {
+		return v.unknown(ctx, req.Session, name)
+	}
+	s, err := e.compiled(&v.opts)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("tool %s: its input schema does not compile: %v", name, err)}
+	}
+	args := req.Params.Arguments
+	if issues := s.Validate(args); issues != nil {
+		if v.opts.Dialect == Hint {
+			return nil, rpcError(hint(schemaerr.Hints(issues)))
+		}
+		return complete(req.Session, textResult(schemaerr.Text(name, issues))), nil
+	}
+	res, err := next(ctx, "tools/call", req)
+	if err != nil {
+		var we *jsonrpc.Error
+		if errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams {
+			// The SDK's answer for a tool it does not have: the tool was
+			// removed since the snapshot was taken.
+			if tools, lerr := list(ctx, next, req.Session); lerr == nil && v.learn(tools).byName[name] == nil {
+				return v.unknown(ctx, req.Session, name)
+			}
+		}
+		return res, err
+	}
+	if v.opts.OnError != nil {
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+			if herr := r.GetError(); herr != nil {
+				v.opts.OnError(ctx, req, cause(herr))
+			}
+		}
+	}
+	return res, nil
+}
+
+// lookup returns the entry of the named tool, listing the server's tools
+// when the snapshot does not have it.
+func (v *validator) lookup(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, name string) *entry {
+	if set := v.tools.Load(); set != nil {
+		if e := set.byName[name]; e != nil {
+			return e
+		}
+	}
+	tools, err := list(ctx, next, req.Session)
+	if err != nil {
+		return nil
+	}
+	set := v.learn(tools)
+	return set.byName[name]
+}
+
+// list asks the wrapped handler for every page of tools/list.
+func list(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	cursor := ""
+	for range 1000 {
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: ss, Params: &mcp.ListToolsParams{Cursor: cursor}})
+		if err != nil {
+			return nil, err
+		}
+		l, ok := res.(*mcp.ListToolsResult)
+		if !ok {
+			return nil, errors.New("tools/list answered no ListToolsResult")
+		}
+		tools = append(tools, l.Tools...)
+		if l.NextCursor == "" {
+			break
+		}
+		cursor = l.NextCursor
+	}
+	return tools, nil
+}
+
+// learn makes tools the snapshot, keeping the compiled schema of every tool
+// that is the same *mcp.Tool as before.
+func (v *validator) learn(tools []*mcp.Tool) *toolSet {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	old := v.tools.Load()
+	set := &toolSet{byName: make(map[string]*entry, len(tools)), names: make([]string, 0, len(tools))}
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		e := &entry{tool: t}
+		if old != nil {
+			if o := old.byName[t.Name]; o != nil && o.tool == t {
+				e = o
+			}
+		}
+		set.byName[t.Name] = e
+		set.names = append(set.names, t.Name)
+	}
+	slices.Sort(set.names)
+	v.tools.Store(set)
+	return set
+}
+
+// compiled compiles the tool's InputSchema once.
+func (e *entry) compiled(o *Options) (*schemaerr.Schema, error) {
+	e.once.Do(func() {
+		b := []byte(o.Schemas[e.tool.Name])
+		if b == nil {
+			switch s := e.tool.InputSchema.(type) {
+			case json.RawMessage:
+				b = s
+			case []byte:
+				b = s
+			default:
+				b, e.err = json.Marshal(s)
+				if e.err != nil {
+					return
+				}
+			}
+		}
+		e.schema, e.err = schemaerr.Compile(b)
+		if e.err == nil {
+			e.schema.MaxBytes, e.schema.MaxDepth, e.schema.MaxElements = o.MaxBytes, o.MaxDepth, o.MaxElements
+		}
+	})
+	return e.schema, e.err
+}
+
+// unknown answers a call to a tool the server does not have.
+func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name string) (mcp.Result, error) {
+	var names []string
+	if set := v.tools.Load(); set != nil {
+		names = set.names
+	}
+	if v.opts.Unknown != nil {
+		res, err := v.opts.Unknown(ctx, name, names)
+		if err != nil {
+			return nil, err
+		}
+		return complete(ss, res), nil
+	}
+	if v.opts.Dialect == Hint {
+		return nil, rpcError(hint(schemaerr.Unknown(UnknownTool, "tool", name, names)))
+	}
+	return complete(ss, textResult(schemaerr.UnknownTool(name))), nil
+}

@@ -1,0 +1,134 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// Handle adapts fn, a tool handler that returns a value or an error, to the
+// SDK's handler, for server.AddTool. It decodes the arguments, as the client
+// sent them, into In (the Validator has checked them already):
+//
+//	s.AddTool(mcp.NewTool("get_trace", mcp.WithInputSchema[TraceIn]()), mcpgo.Handle(getTrace))
+//
+// What fn returns:
+//
+//   - a value: its JSON as structuredContent and as one text block, encoded
+//     once;
+//   - an error: isError and one text block holding the JSON kind object of
+//     the *envelope.Error in err's chain, or for an error that holds none,
+//     server_error with err's text as the message, and no structuredContent
+//     (the zero Out never reaches the client). mcp-go's results carry no Go
+//     error, so err goes to the context instead: Options.OnError and any
+//     middleware added after Validate read it with ToolError;
+//   - a Renderer in err's chain: its result in place of the kind object.
+func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		if a := args(req); len(a) > 0 && string(a) != "null" {
+			if err := json.Unmarshal(a, &in); err != nil {
+				return fail(ctx, errors.New("decoding arguments the schema accepted: "+err.Error())), nil
+			}
+		}
+		out, err := fn(ctx, req, in)
+		if err != nil {
+			return fail(ctx, err), nil
+		}
+		return success(ctx, out), nil
+	}
+}
+
+// Raw adapts fn to the SDK's handler for a tool that reads its arguments
+// from req itself. A value is rendered as Handle renders it, and a
+// *mcp.CallToolResult or *wire.ToolResult is sent as it is; an error as
+// Handle renders it.
+func Raw(fn func(ctx context.Context, req mcp.CallToolRequest) (any, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		v, err := fn(ctx, req)
+		if err != nil {
+			return fail(ctx, err), nil
+		}
+		switch v := v.(type) {
+		case *mcp.CallToolResult:
+			return v, nil
+		case *wire.ToolResult:
+			return Result(v), nil
+		}
+		return success(ctx, v), nil
+	}
+}
+
+func success(ctx context.Context, v any) *mcp.CallToolResult {
+	r, err := wire.Success(v)
+	if err != nil {
+		return fail(ctx, err)
+	}
+	return Result(r)
+}
+
+// fail renders err and records it for ToolError.
+func fail(ctx context.Context, err error) *mcp.CallToolResult {
+	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
+		s.err = err
+	}
+	return Result(render(err))
+}
+
+// callContext is the context of one call, holding the slot for its
+// handler's error: one allocation for both.
+type callContext struct {
+	context.Context
+	slot errSlot
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (errKey{}) {
+		return &c.slot
+	}
+	return c.Context.Value(key)
+}
+
+// A Renderer is an error that renders itself as a tool result: for a server
+// whose tool errors have a shape of their own, such as prose for the agent or
+// the server's own JSON error object (wire.TextError, wire.JSONError).
+// When a handler's error holds one, Handle and Raw send its result in place of
+// the kind object, and still keep the error for OnError and middleware.
+type Renderer interface {
+	error
+	ToolResult() *wire.ToolResult
+}
+
+// render is the tool result of a handler's error: the result of the
+// Renderer in err's chain, else the kind object of the *envelope.Error in
+// it, else server_error for a foreign error.
+func render(err error) *wire.ToolResult {
+	var r Renderer
+	if errors.As(err, &r) {
+		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
+			res.IsError = true
+			return res
+		}
+	}
+	return wire.ErrorResult(err)
+}
+
+type errKey struct{}
+
+// errSlot holds the error of one call's handler.
+type errSlot struct{ err error }
+
+// ToolError returns the error the handler of the call in ctx returned, once
+// the handler has run: the Go error behind an isError result, for a
+// middleware added after Validate. It is nil when the handler succeeded or
+// did not come from Handle or Raw.
+func ToolError(ctx context.Context) error {
+	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
+		return s.err
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// Dialect is how refused arguments and unknown tools are answered.
+type Dialect int
+
+const (
+	// TypeScript answers as the MCP TypeScript SDK does: an isError tool
+	// result whose one text block is "MCP error -32602: Input validation
+	// error: Invalid arguments for tool <tool>: ..." (one line per issue),
+	// or "MCP error -32602: Tool <tool> not found". It is the default.
+	TypeScript Dialect = iota
+
+	// Hint answers with a JSON-RPC error, code -32602, whose data.code is
+	// unknown_parameter or invalid_parameter, with a did-you-mean for a
+	// misspelt parameter; an unknown tool is -32602 with data.code
+	// unknown_tool. See the package doc for where mcp-go lets it through.
+	Hint
+)
+
+// UnknownTool is the hint dialect's data.code for a call to a tool the
+// server does not have.
+const UnknownTool = "unknown_tool"
+
+// Options configures Validate. The zero value (or nil) is the TypeScript
+// dialect with schemaerr's default limits.
+type Options struct {
+	// Dialect words the refusals; the zero value is TypeScript.
+	Dialect Dialect
+
+	// MaxBytes, MaxDepth and MaxElements bound one call's arguments, as the
+	// fields of the same names on schemaerr.Schema do; 0 means schemaerr's
+	// default.
+	MaxBytes, MaxDepth, MaxElements int
+
+	// Schemas, by tool name, are schemas to validate with in place of the
+	// tool's published input schema: for a server that publishes a
+	// stricter schema (an enum a host can check) than it validates with,
+	// leaving a value to a check of its own that answers with its own
+	// data.code.
+	Schemas map[string]json.RawMessage
+
+	// OnError, if set, is called once for every tool call whose handler
+	// (from Handle or Raw) returned an error, after the tool ran: the hook
+	// for logs and metrics. err is the handler's own error, so errors.As
+	// finds an *envelope.Error in it.
+	OnError func(ctx context.Context, req mcp.CallToolRequest, err error)
+}
+
+// A Validator checks tool calls' arguments against the tools' own input
+// schemas. Create it with Validate; it is safe for concurrent use.
+type Validator struct {
+	srv  *server.MCPServer
+	opts Options
+
+	mu      sync.RWMutex
+	entries map[string]*entry
+}
+
+// entry is one tool's schema, compiled once.
+type entry struct {
+	fp     fingerprint
+	once   sync.Once
+	schema *schemaerr.Schema
+	err    error
+}
+
+// fingerprint tells a tool's schema from the one a replaced tool had,
+// without encoding it: the same backing array or map means the same schema.
+type fingerprint struct {
+	raw      *byte
+	rawLen   int
+	props    uintptr
+	required int
+	typ      string
+}
+
+// Validate installs argument validation on every tool of s, typed tools
+// included, as a tool handler middleware (s.Use): it runs before the
+// handler and every middleware added after it, and checks the arguments,
+// as the client sent them, against the schema the tool publishes (compiled
+// once, and again when the tool is replaced). Tools of a session
+// (server.SessionWithTools) are not checked. Do not also enable
+// server.WithInputSchemaValidation: mcp-go runs it before any middleware,
+// with its own wording.
+//
+// mcp-go answers a call to an unknown tool itself, before any middleware,
+// and sends every handler error as -32603; so the unknown-tool answer and the
+// hint dialect's -32602 need the message before mcp-go reads it: HTTPHandler
+// does that when given the Validator, and so does HandleMessage for a
+// transport of your own. Where neither sees the message (mcp-go's stdio
+// transport), an unknown tool gets mcp-go's own -32602, and a hint-dialect
+// refusal arrives as an isError tool result whose text is the JSON-RPC error
+// object, {"code":-32602,"message":...,"data":{"code":...}}.
+func Validate(s *server.MCPServer, opts *Options) *Validator {
+	v := &Validator{srv: s, entries: make(map[string]*entry)}
+	if opts != nil {
+		v.opts = *opts
+	}
+	s.Use(v.middleware)
+	return v
+}
+
+// checkedKey marks a context whose call HandleMessage has already checked.
+type checkedKey struct{}
+
+func (v *Validator) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if ctx.Value(checkedKey{}) == nil {
+			if t := v.srv.GetTool(req.Params.Name); t != nil {
+				if res, rpc := v.check(t.Tool, args(req)); res != nil {
+					return res, nil
+				} else if rpc != nil {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(rpcBody(rpc))}}}, nil
+				}
+			}
+		}
+		c := &callContext{Context: ctx}
+		res, err := next(c, req)
+		if c.slot.err != nil && v.opts.OnError != nil {
+			v.opts.OnError(c, req, c.slot.err)
+		}
+		return res, err
+	}
+}
+
+// args returns the arguments as the client sent them.
+func args(req mcp.CallToolRequest) json.RawMessage {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments
+	}
+	if req.Params.Arguments == nil {
+		return nil
+	}
+	b, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// check validates args against t's schema and returns the refusal: a tool
+// result in the TypeScript dialect, a JSON-RPC error in the hint dialect, or
+// neither when the arguments are valid.
+func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult, *wire.RPCError) {
+	s, err := v.compiled(t)
+	if err != nil {
+		return Result(render(fmt.Errorf("tool %s: its input schema does not compile: %w", t.Name, err))), nil
+	}
+	issues := s.Validate(args)
+	if issues == nil {
+		return nil, nil
+	}
+	if v.opts.Dialect == Hint {
+		return nil, hint(schemaerr.Hints(issues))
+	}
+	return textResult(schemaerr.Text(t.Name, issues)), nil
+}
+
+// unknown is the refusal of a call to a tool the server does not have.
+func (v *Validator) unknown(name string) (*mcp.CallToolResult, *wire.RPCError) {
+	if v.opts.Dialect == Hint {
+		var names []string
+		for n := range v.srv.ListTools() {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return nil, hint(schemaerr.Unknown(UnknownTool, "tool", name, names))
+	}
+	return textResult(schemaerr.UnknownTool(name)), nil
+}
+
+func fingerprintOf(t mcp.Tool) fingerprint {
+	fp := fingerprint{rawLen: len(t.RawInputSchema), required: len(t.InputSchema.Required), typ: t.InputSchema.Type}
+	if len(t.RawInputSchema) > 0 {
+		fp.raw = &t.RawInputSchema[0]
+	}
+	if t.InputSchema.Properties != nil {
+		fp.props = reflect.ValueOf(t.InputSchema.Properties).Pointer()
+	}
+	return fp
+}
+
+// compiled returns t's compiled schema, compiling it the first time and
+// again when the tool was replaced.
+func (v *Validator) compiled(t mcp.Tool) (*schemaerr.Schema, error) {
+	fp := fingerprintOf(t)
+	v.mu.RLock()
+	e := v.entries[t.Name]
+	v.mu.RUnlock()
+	if e == nil || e.fp != fp {
+		v.mu.Lock()
+		if e = v.entries[t.Name]; e == nil || e.fp != fp {
+			e = &entry{fp: fp}
+			v.entries[t.Name] = e
+		}
+		v.mu.Unlock()
+	}
+	e.once.Do(func() {
+		b := []byte(v.opts.Schemas[t.Name])
+		if b == nil {
+			b = t.RawInputSchema
+		}
+		if len(b) == 0 {
+			b, e.err = json.Marshal(t.InputSchema)
+			if e.err != nil {
+				return
+			}
+		}
+		e.schema, e.err = schemaerr.Compile(b)
+		if e.err == nil {
+			e.schema.MaxBytes, e.schema.MaxDepth, e.schema.MaxElements = v.opts.MaxBytes, v.opts.MaxDepth, v.opts.MaxElements
+		}
+	})
+	return e.schema, e.err
+}
+
+// HandleMessage handles one JSON-RPC message as s.HandleMessage does, after
+// answering what mcp-go would answer otherwise: a tools/call naming a tool
+// the server does not have, and arguments the tool's schema refuses, in the
+// Validator's dialect (the hint dialect's refusal as a real JSON-RPC -32602
+// error with data.code). A transport of your own calls it in place of the
+// server's HandleMessage.
+func (v *Validator) HandleMessage(ctx context.Context, message json.RawMessage) mcp.JSONRPCMessage {
+	if resp, ok := v.screen(message); ok {
+		return resp
+	}
+	return v.srv.HandleMessage(context.WithValue(ctx, checkedKey{}, true), message)
+}
+
+// call is what screen reads of a message.
+type call struct {
+	JSONRPC string        `json:"jsonrpc"`
+	ID      mcp.RequestId `json:"id"`
+	Method  string        `json:"method"`
+	Params  struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+// screen answers a tools/call the Validator refuses; ok is false for every
+// other message, and for a call that passes.
+func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
+	var c call
+	if json.Unmarshal(message, &c) != nil || c.Method != string(mcp.MethodToolsCall) || c.ID.IsNil() || c.JSONRPC != mcp.JSONRPC_VERSION {
+		return nil, false // not a tools/call mcp-go would read as one: mcp-go answers it
+	}
+	p := &c.Params
+	var (
+		res *mcp.CallToolResult
+		rpc *wire.RPCError
+	)
+	if t := v.srv.GetTool(p.Name); t == nil {
+		res, rpc = v.unknown(p.Name)
+	} else {
+		res, rpc = v.check(t.Tool, p.Arguments)
+	}
+	switch {
+	case rpc != nil:
+		return mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID,
+			Error: mcp.JSONRPCErrorDetails{Code: int(rpc.Code), Message: rpc.Message, Data: rpc.Data}}, true
+	case res != nil:
+		if p.Meta.Version >= mcp.ProtocolVersion20260728 {
+			res.ResultType = mcp.ResultTypeComplete // as mcp-go marks the results it sends on that revision
+		}
+		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID, Result: res}, true
+	}
+	return nil, false
+}
