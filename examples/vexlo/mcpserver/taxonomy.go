@@ -65,38 +65,15 @@ func Taxonomy() *errkind.Taxonomy {
 	return t
 }
 
-// errorResult renders err as the kind object of its kind: an upstream
-// failure of a kind the Vexlo taxonomy declares keeps only the members its
-// table lists, so wrong_role and too_many_values_requested carry only their
-// message.
+// errorResult renders err as the kind object of its kind, in the layout
+// the Vexlo taxonomy declares for it: wrong_role and
+// too_many_values_requested carry only their message, and every other kind
+// the members of errkind's standard layout.
 func (s *Server) errorResult(err error) *wire.ToolResult {
 	var e *envelope.Error
-	if errors.As(err, &e) {
-		if fields := s.tax.Advise(e.Kind).Fields; fields != nil {
-			err = trim(e, fields)
-		}
+	if !errors.As(err, &e) {
+		return wire.ErrorResult(err)
 	}
-	return wire.ErrorResult(err)
-}
-
-// trim returns a copy of e holding only the members fields lists.
-func trim(e *envelope.Error, fields []errkind.Field) *envelope.Error {
-	t := &envelope.Error{Kind: e.Kind}
-	for _, f := range fields {
-		switch f {
-		case errkind.FieldCode:
-			t.Code = e.Code
-		case errkind.FieldMessage:
-			t.Message = e.Message
-		case errkind.FieldDetails:
-			t.Details = e.Details
-		case errkind.FieldHTTPStatus:
-			t.HTTPStatus = e.HTTPStatus
-		case errkind.FieldRetryAfter:
-			t.RetryAfter = e.RetryAfter
-		case errkind.FieldLimit, errkind.FieldRemaining, errkind.FieldReset:
-			t.RateLimit = e.RateLimit
-		}
-	}
-	return t
+	o := e.Object()
+	return wire.TextError(string(o.AppendJSON(nil, s.tax.Advise(o.Kind).Fields)))
 }
