@@ -118,7 +118,18 @@ const (
 
 var quotedError = []byte(`"error"`)
 
+// nestedResolved is the zero Shape resolved; read only.
+var nestedResolved = NestedShape().fill()
+
 func (s Shape) resolve() resolved {
+	if s == (Shape{}) {
+		return nestedResolved // the zero Reader's shape, resolved once
+	}
+	return s.fill()
+}
+
+// fill is resolve's work: the defaults filled in, the fast path chosen.
+func (s Shape) fill() resolved {
 	r := resolved{Shape: s}
 	if r.Key == "" {
 		r.Key = "error"
@@ -381,7 +392,7 @@ func (r *Reader) telling(h http.Header, status int) errkind.Kind {
 	case http.StatusTooManyRequests:
 		return errkind.RateLimited
 	case http.StatusForbidden:
-		if len(h["Retry-After"]) == 0 && !hasRateHeaders(h) {
+		if len(h["Retry-After"]) == 0 && !hasRateFields(h) {
 			return ""
 		}
 		info := ratelimit.Parse(h, r.now())
@@ -544,26 +555,26 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		// The common envelope, a string code, decodes once; one without
 		// a code (its status name or type may be the code) or with a
 		// member of another type (a numeric code) takes the generic path.
-		err := json.Unmarshal(body, nb)
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) || err == nil && nb.Error.Code == "" {
+		if err := json.Unmarshal(body, nb); err != nil {
+			if isTypeError(err) {
+				fast = 0
+				break
+			}
+			return nil, err
+		}
+		if nb.Error.Code == "" {
 			fast = 0
 			break
-		}
-		if err != nil {
-			return nil, err
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
 	case fastFlat:
 		var fb flatBody
-		err := json.Unmarshal(body, &fb)
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			fast = 0
-			break
-		}
-		if err != nil {
+		if err := json.Unmarshal(body, &fb); err != nil {
+			if isTypeError(err) {
+				fast = 0
+				break
+			}
 			return nil, err
 		}
 		e.Code, e.Message, e.Details = fb.Code, fb.Error, fb.Detail
@@ -620,6 +631,13 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	return e, nil
 }
 
+// isTypeError reports whether err is a JSON value of the wrong type for
+// its member, which sends an envelope to the generic decode.
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
 func secondsToDuration(s float64) time.Duration {
 	if s >= float64(ratelimit.MaxRetryAfter/time.Second) || math.IsNaN(s) {
 		return ratelimit.MaxRetryAfter
@@ -639,7 +657,9 @@ func secondsToDuration(s float64) time.Duration {
 func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error {
 	h := resp.Header
 	limited := resp.StatusCode == http.StatusTooManyRequests || e.Kind == errkind.RateLimited
-	if limited || len(h["Retry-After"]) > 0 || hasRateHeaders(h) {
+	secrets := secretsOf(req, r.SecretHeaders)
+	rate, clean := inspectHeader(h, r.SecretHeaders, secrets)
+	if limited || rate || len(h["Retry-After"]) > 0 {
 		info := ratelimit.Parse(h, r.now())
 		switch {
 		case info.HasRetryAfter:
@@ -658,21 +678,25 @@ func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error 
 	if e.Kind == "" {
 		e.Kind = errkind.ServerError
 	}
-	secrets := secretsOf(req, r.SecretHeaders)
 	redact(e, secrets)
-	e.Header = responseHeader(h, r.SecretHeaders, secrets)
+	e.Header = responseHeader(h, r.SecretHeaders, secrets, clean)
 	return e
 }
 
-// hasRateHeaders reports whether h has a field whose name starts with
-// X-RateLimit or RateLimit, in any case, so Parse is skipped for the many
-// responses without one.
-func hasRateHeaders(h http.Header) bool {
+// hasRateFields reports whether h has a rate-limit field (see
+// isRateField), so Parse is skipped for the many responses without one.
+func hasRateFields(h http.Header) bool {
 	for k := range h {
-		if len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
-			len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit") {
+		if isRateField(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// isRateField reports whether a field name starts with X-RateLimit or
+// RateLimit, in any case.
+func isRateField(k string) bool {
+	return len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
+		len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit")
 }

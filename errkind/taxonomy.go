@@ -118,20 +118,21 @@ func compilePattern(code string) pattern {
 	return p
 }
 
-// match reports whether the normalized code matches p.
+// match reports whether the normalized code matches p. Each case is a
+// length check and at most one comparison, so a code that cannot match is
+// turned away at once.
 func (p *pattern) match(code string) bool {
-	if code == "" {
+	switch {
+	case code == "":
 		return false
-	}
-	switch p.how {
-	case contains:
-		return strings.Contains(code, p.text)
-	case suffix:
-		return strings.HasSuffix(code, p.text)
-	case prefix:
+	case p.how == exact:
+		return code == p.text
+	case p.how == prefix:
 		return strings.HasPrefix(code, p.text)
+	case p.how == suffix:
+		return strings.HasSuffix(code, p.text)
 	}
-	return code == p.text
+	return strings.Contains(code, p.text)
 }
 
 // compiled is a list of rules with their codes prepared: the rules slice
@@ -267,18 +268,38 @@ func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
 	rules, c := t.rules()
 	for i := range rules {
 		r := &rules[i]
-		if !r.matchStatus(status, text) {
-			continue
+		if r.Code != "" {
+			if code == "" {
+				continue
+			}
+			p := &c.patterns[i]
+			if p.src != r.Code { // the rule was changed in place since it was prepared
+				q := compilePattern(r.Code)
+				p = &q
+			}
+			// pattern.match, by hand: this loop is the hot path of every
+			// classification, and the call would cost more than the check.
+			switch p.how {
+			case exact:
+				if code != p.text {
+					continue
+				}
+			case prefix:
+				if !strings.HasPrefix(code, p.text) {
+					continue
+				}
+			case suffix:
+				if !strings.HasSuffix(code, p.text) {
+					continue
+				}
+			default:
+				if !strings.Contains(code, p.text) {
+					continue
+				}
+			}
 		}
-		if r.Code == "" {
-			return r.Kind, true
-		}
-		p := &c.patterns[i]
-		if p.src != r.Code { // the rule was changed in place since it was prepared
-			q := compilePattern(r.Code)
-			p = &q
-		}
-		if p.match(code) {
+		if (r.Status == 0 || r.Status == status) && (r.StatusMin == 0 || status >= r.StatusMin) &&
+			(r.StatusMax == 0 || status <= r.StatusMax) && (r.Text == "" || matchText(r.Text, text)) {
 			return r.Kind, true
 		}
 	}
