@@ -34,28 +34,9 @@ type Rule struct {
 // Match reports whether the rule matches a response with this code and
 // status; a rule with Text set matches none.
 func (r Rule) Match(code string, status int) bool {
-	if !r.matchStatus(status, "") {
-		return false
-	}
-	p := compilePattern(r.Code)
-	return r.Code == "" || p.match(NormalizeCode(code))
-}
-
-// matchStatus reports whether the rule's status and text conditions hold
-// for a status and a failure text ("" when there is none); the code is
-// left to the caller.
-func (r *Rule) matchStatus(status int, text string) bool {
-	switch {
-	case r.Text != "" && !matchText(r.Text, text):
-		return false
-	case r.Status != 0 && status != r.Status:
-		return false
-	case r.StatusMin != 0 && status < r.StatusMin:
-		return false
-	case r.StatusMax != 0 && status > r.StatusMax:
-		return false
-	}
-	return true
+	p := [1]pattern{compilePattern(r.Code)}
+	_, ok := classify([]Rule{r}, p[:], NormalizeCode(code), status, "")
+	return ok
 }
 
 // matchText reports whether text starts with pattern, each "*" in pattern
@@ -116,23 +97,6 @@ func compilePattern(code string) pattern {
 		p.how = prefix
 	}
 	return p
-}
-
-// match reports whether the normalized code matches p. Each case is a
-// length check and at most one comparison, so a code that cannot match is
-// turned away at once.
-func (p *pattern) match(code string) bool {
-	switch {
-	case code == "":
-		return false
-	case p.how == exact:
-		return code == p.text
-	case p.how == prefix:
-		return strings.HasPrefix(code, p.text)
-	case p.how == suffix:
-		return strings.HasSuffix(code, p.text)
-	}
-	return strings.Contains(code, p.text)
 }
 
 // compiled is a list of rules with their codes prepared: the rules slice
@@ -266,19 +230,24 @@ func (t *Taxonomy) Classify(code string, status int) Kind {
 // normalized code, a status and a text, and whether one did.
 func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
 	rules, c := t.rules()
+	return classify(rules, c.patterns, code, status, text)
+}
+
+// classify returns the kind of the first of rules that matches a
+// normalized code, a status and a text, and whether one did. patterns[i]
+// is rules[i].Code prepared, unless the rule was changed since.
+func classify(rules []Rule, patterns []pattern, code string, status int, text string) (Kind, bool) {
 	for i := range rules {
 		r := &rules[i]
 		if r.Code != "" {
 			if code == "" {
 				continue
 			}
-			p := &c.patterns[i]
+			p := &patterns[i]
 			if p.src != r.Code { // the rule was changed in place since it was prepared
 				q := compilePattern(r.Code)
 				p = &q
 			}
-			// pattern.match, by hand: this loop is the hot path of every
-			// classification, and the call would cost more than the check.
 			switch p.how {
 			case exact:
 				if code != p.text {
