@@ -91,6 +91,12 @@ func TestKindObject(t *testing.T) {
 			if !json.Valid(b) {
 				t.Errorf("not JSON: %s", b)
 			}
+			// A client reads the object back as the same kind and wait.
+			o := tt.e.Object()
+			r := errkind.Read(errkind.Outcome{IsError: true, Text: string(b)})
+			if r.Kind != o.Kind || r.HasWait != (o.RetryAfterSeconds != nil) || r.HasWait && r.Wait != time.Duration(*o.RetryAfterSeconds)*time.Second {
+				t.Errorf("errkind.Read of %s: kind %q, wait %v (%v)", b, r.Kind, r.Wait, r.HasWait)
+			}
 		})
 	}
 }
