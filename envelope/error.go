@@ -59,8 +59,9 @@ type Error struct {
 	Header http.Header `json:"-"`
 
 	// Err is the underlying cause, if any: the network error of a request
-	// that threw, the read error, the decode or shape error of a
-	// malformed_response. Its text is redacted of the request's credentials.
+	// that threw; for a malformed_response, the read error (which is
+	// ErrBodyRead to errors.Is), ErrTooLarge, or the decode or shape error.
+	// Its text is redacted of the request's credentials.
 	Err error
 }
 
@@ -126,6 +127,14 @@ func (e *Error) Is(target error) bool {
 // returns for a body over its MaxBytes bound, so a caller can tell "too
 // large" from "malformed" with errors.Is(err, envelope.ErrTooLarge).
 var ErrTooLarge = errors.New("response body too large")
+
+// ErrBodyRead is the cause (Error.Err) of the malformed_response a Reader
+// returns when the body could not be read to its end (the connection
+// broke, or a deadline passed, while reading), so a caller can tell a
+// failed read from a body that was read and is not JSON with
+// errors.Is(err, envelope.ErrBodyRead). The read's own error stays in the
+// chain beneath it, for errors.Is and errors.As.
+var ErrBodyRead = errors.New("could not read the response body")
 
 // KindOf returns the kind wire.ErrorResult renders err as: the kind of the
 // first *Error in err's chain, server_error for an err that holds none (or

@@ -208,7 +208,21 @@ func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
 	}
-	return r.read(resp, v, resp.Request)
+	return r.read(resp, v, resp.Request, nil)
+}
+
+// ReadRaw is [Reader.Read] that also returns the body it read, as the
+// upstream sent it, for a caller that passes the bytes on or counts them.
+// The error is Read's. body is the caller's own copy, not redacted (Read
+// redacts what it copies into an *Error, not the body a caller asks
+// for); it is nil for a nil resp, and when the body could not be read
+// whole: the error's cause is then [ErrBodyRead] or [ErrTooLarge].
+func (r *Reader) ReadRaw(resp *http.Response, v any) (body []byte, err error) {
+	if resp == nil {
+		return nil, r.Read(resp, v)
+	}
+	err = r.read(resp, v, resp.Request, &body)
+	return body, err
 }
 
 // Do sends req with the Reader's Client and reads the response as Read does.
@@ -226,16 +240,20 @@ func (r *Reader) Do(req *http.Request, v any) error {
 		err = redactError(err, secretsOf(req, r.SecretHeaders))
 		return &Error{Kind: errkind.NetworkError, Message: err.Error(), Err: err}
 	}
-	return r.read(resp, v, req)
+	return r.read(resp, v, req, nil)
 }
 
-func (r *Reader) read(resp *http.Response, v any, req *http.Request) error {
+// read is Read and Do; a non-nil raw receives a copy of the body read.
+func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte) error {
 	status := resp.StatusCode
 	buf, err := r.readBody(resp)
 	if err != nil {
 		return r.finish(err.(*Error), resp, req)
 	}
 	body := *buf
+	if raw != nil {
+		*raw = append([]byte{}, body...)
+	}
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
@@ -473,7 +491,7 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 		}
 		if err != nil {
 			return nil, &Error{Kind: errkind.MalformedResponse, HTTPStatus: resp.StatusCode,
-				Message: fmt.Sprintf("could not read the response body (status %d): %v", resp.StatusCode, err), Err: err}
+				Message: fmt.Sprintf("could not read the response body (status %d): %v", resp.StatusCode, err), Err: readError{err}}
 		}
 		if len(buf) == cap(buf) {
 			grow := min(int64(cap(buf)), limit+1-int64(cap(buf)))
@@ -489,6 +507,14 @@ func tooLarge(status int, limit int64) *Error {
 	msg := fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)
 	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrTooLarge}}
 }
+
+// readError is the cause of a body that could not be read: the read's
+// own error, which errors.Is and errors.As find, that also is ErrBodyRead.
+type readError struct{ err error }
+
+func (e readError) Error() string        { return e.err.Error() }
+func (e readError) Unwrap() error        { return e.err }
+func (e readError) Is(target error) bool { return target == ErrBodyRead }
 
 // sentinel is a cause that reads as the Error's own message (so Error()
 // does not repeat it) and that errors.Is matches to a sentinel error.
