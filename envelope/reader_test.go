@@ -715,6 +715,15 @@ func FuzzRead(f *testing.F) {
 			if err != nil && e == nil {
 				t.Fatalf("not an *Error: %v", err)
 			}
+			// ReadRaw decides as Read does, and returns the body as sent.
+			raw, rawErr := r.ReadRaw(&http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: -1,
+				Header: h.Clone()}, new(trace))
+			if fmt.Sprint(rawErr) != fmt.Sprint(err) {
+				t.Fatalf("ReadRaw: %v; Read: %v", rawErr, err)
+			}
+			if len(body) <= 1<<16 && !bytes.Equal(raw, body) || len(body) > 1<<16 && raw != nil {
+				t.Fatalf("ReadRaw returned %q for %q", raw, body)
+			}
 			// The sentence follows from the body alone, unless the
 			// status and headers tell what happened.
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
