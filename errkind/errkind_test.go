@@ -475,3 +475,28 @@ func BenchmarkClassifyCaseStyle(b *testing.B) {
 		std.Classify("ResourceNotFoundException", 400)
 	}
 }
+
+// FuzzClassify: a taxonomy's prepared rules classify as its rules do one by
+// one (Rule.Match prepares nothing), for the standard rules, With's and a
+// taxonomy built by hand.
+func FuzzClassify(f *testing.F) {
+	for _, c := range []string{"", "NOT_FOUND", "TraceNotFound", "x-rate-limit-hit", "HTTPError", "_", "*", "a__b"} {
+		f.Add(c, 404)
+	}
+	byHand := &errkind.Taxonomy{Rules: append([]errkind.Rule{{Code: "*", Kind: "any"}, {Code: "A*", Kind: "a"}}, errkind.Standard().Rules...)}
+	taxes := []*errkind.Taxonomy{errkind.Standard(), errkind.Standard().With(errkind.Rule{Code: "*Gone", Kind: "gone"}), byHand}
+	f.Fuzz(func(t *testing.T, code string, status int) {
+		for _, tax := range taxes {
+			want := errkind.ServerError
+			for _, r := range tax.Rules {
+				if r.Match(code, status) {
+					want = r.Kind
+					break
+				}
+			}
+			if got := tax.Classify(code, status); got != want {
+				t.Fatalf("Classify(%q, %d) = %q; rule by rule %q", code, status, got, want)
+			}
+		}
+	})
+}
