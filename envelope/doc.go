@@ -30,7 +30,10 @@
 //
 // An *Error is a wire.KindError: package wire renders it as the JSON kind
 // object inside an isError tool result, the same object its MarshalJSON
-// writes. Results and JSON-RPC errors themselves are package wire's job.
+// writes, in the layout errkind's standard taxonomy declares for its kind.
+// [Error.Object] gives that object as an errkind.Object, for a server whose
+// own taxonomy declares another layout. Results and JSON-RPC errors
+// themselves are package wire's job.
 //
 // A credential the request carried in its Authorization header never appears
 // in an *Error, whatever the upstream echoes back.

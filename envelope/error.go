@@ -1,14 +1,12 @@
 package envelope
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit"
@@ -61,8 +59,9 @@ type Error struct {
 	Header http.Header `json:"-"`
 
 	// Err is the underlying cause, if any: the network error of a request
-	// that threw, the read error, the decode or shape error of a
-	// malformed_response. Its text is redacted of the request's credentials.
+	// that threw; for a malformed_response, the read error (which is
+	// ErrBodyRead to errors.Is), ErrTooLarge, or the decode or shape error.
+	// Its text is redacted of the request's credentials.
 	Err error
 }
 
@@ -129,6 +128,14 @@ func (e *Error) Is(target error) bool {
 // large" from "malformed" with errors.Is(err, envelope.ErrTooLarge).
 var ErrTooLarge = errors.New("response body too large")
 
+// ErrBodyRead is the cause (Error.Err) of the malformed_response a Reader
+// returns when the body could not be read to its end (the connection
+// broke, or a deadline passed, while reading), so a caller can tell a
+// failed read from a body that was read and is not JSON with
+// errors.Is(err, envelope.ErrBodyRead). The read's own error stays in the
+// chain beneath it, for errors.Is and errors.As.
+var ErrBodyRead = errors.New("could not read the response body")
+
 // KindOf returns the kind wire.ErrorResult renders err as: the kind of the
 // first *Error in err's chain, server_error for an err that holds none (or
 // an *Error with no kind), and "" only for a nil err.
@@ -143,134 +150,78 @@ func KindOf(err error) errkind.Kind {
 	return errkind.ServerError
 }
 
-// MarshalJSON writes the JSON kind object: "kind" first, then the fields
-// errkind's table lists for that kind, in its order and with its names,
-// leaving out the ones that are empty:
-//
-//	authentication_failed, network_error: message
-//	not_found, invalid_arguments: code, message, details
-//	rate_limited: retryAfterSeconds, limit, remaining, resetSeconds
-//	server_error: code, httpStatus, message
-//	malformed_response: httpStatus, message
-//
-// Any other kind writes code, message, details, httpStatus,
-// retryAfterSeconds, limit, remaining, resetSeconds, each when set. An
-// empty Kind is written as server_error.
-//
-// A known wait is never dropped: every kind whose list lacks
-// retryAfterSeconds writes it last when RetryAfter is set. rate_limited
-// always writes it: a RetryAfter of zero (a hand-built Error) is written as
-// the 60 seconds the read path reports when the upstream gave no wait
+// Object returns e's JSON kind object as values: e's kind (server_error
+// when empty), code, message, details and status; the wait in whole
+// seconds, rounded up so an agent never waits too little; and the
+// X-RateLimit-* figures the response gave. A rate_limited Error always
+// carries a wait: a RetryAfter of zero (a hand-built Error) is given as the
+// 60 seconds the read path reports when the upstream gave no wait
 // (ratelimit.DefaultRetryAfter), never as 0, which would tell an agent to
-// retry at once. Seconds are whole and rounded up, so an agent never waits
-// too little.
-func (e *Error) MarshalJSON() ([]byte, error) {
-	return e.appendJSON(make([]byte, 0, 128+len(e.Message)+len(e.Details))), nil
-}
-
-func (e *Error) appendJSON(b []byte) []byte {
-	b = append(b, `{"kind":`...)
-	b = appendString(b, string(e.kind()))
-	switch e.kind() {
-	case errkind.AuthenticationFailed, errkind.NetworkError:
-		b = e.appendMessage(b)
-		b = e.appendWait(b)
-	case errkind.NotFound, errkind.InvalidArguments:
-		b = e.appendCode(b)
-		b = e.appendMessage(b)
-		b = e.appendDetails(b)
-		b = e.appendWait(b)
-	case errkind.RateLimited:
-		b = e.appendRate(b, true)
-	case errkind.ServerError:
-		b = e.appendCode(b)
-		b = e.appendStatus(b)
-		b = e.appendMessage(b)
-		b = e.appendWait(b)
-	case errkind.MalformedResponse:
-		b = e.appendStatus(b)
-		b = e.appendMessage(b)
-		b = e.appendWait(b)
-	default:
-		b = e.appendCode(b)
-		b = e.appendMessage(b)
-		b = e.appendDetails(b)
-		b = e.appendStatus(b)
-		b = e.appendRate(b, false)
+// retry at once. A nil *Error gives the zero Error's object.
+//
+// A server whose taxonomy declares its own members for a kind writes the
+// object in that layout:
+//
+//	o := e.Object()
+//	text := o.AppendJSON(nil, tax.Advise(o.Kind).Fields)
+func (e *Error) Object() errkind.Object {
+	if e == nil {
+		return errkind.Object{Kind: errkind.ServerError}
 	}
-	return append(b, '}')
-}
-
-// appendWait writes retryAfterSeconds for a kind whose field list lacks
-// it, when a wait is known.
-func (e *Error) appendWait(b []byte) []byte {
-	if e.RetryAfter <= 0 {
-		return b
-	}
-	b = append(b, `,"retryAfterSeconds":`...)
-	return strconv.AppendInt(b, ceilSeconds(e.RetryAfter), 10)
-}
-
-func (e *Error) appendCode(b []byte) []byte {
-	if e.Code == "" {
-		return b
-	}
-	b = append(b, `,"code":`...)
-	return appendString(b, e.Code)
-}
-
-func (e *Error) appendMessage(b []byte) []byte {
-	if e.Message == "" {
-		return b
-	}
-	b = append(b, `,"message":`...)
-	return appendString(b, e.Message)
-}
-
-func (e *Error) appendDetails(b []byte) []byte {
-	if len(e.Details) == 0 {
-		return b
-	}
-	n := len(b)
-	b = append(b, `,"details":`...)
-	var buf bytes.Buffer
-	if json.Compact(&buf, e.Details) != nil {
-		return b[:n] // details that are not JSON are left out rather than corrupt the object
-	}
-	return append(b, buf.Bytes()...)
-}
-
-func (e *Error) appendStatus(b []byte) []byte {
-	if e.HTTPStatus == 0 {
-		return b
-	}
-	b = append(b, `,"httpStatus":`...)
-	return strconv.AppendInt(b, int64(e.HTTPStatus), 10)
-}
-
-func (e *Error) appendRate(b []byte, always bool) []byte {
-	if wait := e.RetryAfter; always || wait > 0 {
+	o := errkind.Object{Kind: e.kind(), Code: e.Code, Message: e.Message, Details: e.Details, HTTPStatus: e.HTTPStatus}
+	var n [4]int64 // one allocation for every number the object carries
+	if wait := e.RetryAfter; wait > 0 || o.Kind == errkind.RateLimited {
 		if wait <= 0 {
 			wait = ratelimit.DefaultRetryAfter
 		}
-		b = append(b, `,"retryAfterSeconds":`...)
-		b = strconv.AppendInt(b, ceilSeconds(wait), 10)
+		n[0] = ceilSeconds(wait)
+		o.RetryAfterSeconds = &n[0]
 	}
 	if l := e.RateLimit; l != nil {
 		if l.HasLimit {
-			b = append(b, `,"limit":`...)
-			b = strconv.AppendInt(b, l.Limit, 10)
+			n[1] = l.Limit
+			o.Limit = &n[1]
 		}
 		if l.HasRemaining {
-			b = append(b, `,"remaining":`...)
-			b = strconv.AppendInt(b, l.Remaining, 10)
+			n[2] = l.Remaining
+			o.Remaining = &n[2]
 		}
 		if l.HasReset {
-			b = append(b, `,"resetSeconds":`...)
-			b = strconv.AppendInt(b, ceilSeconds(l.Reset), 10)
+			n[3] = ceilSeconds(l.Reset)
+			o.ResetSeconds = &n[3]
 		}
 	}
-	return b
+	return o
+}
+
+// MarshalJSON writes e's kind object ([Error.Object]) in the layout the
+// standard taxonomy declares for its kind (see errkind's Advice.Fields):
+// "kind" first, then these members, in this order, each when it is set:
+//
+//	invalid_arguments, permission_denied,
+//	not_found, conflict:                   code, message, details
+//	authentication_failed, network_error:  message
+//	rate_limited:                          retryAfterSeconds, limit, remaining, resetSeconds
+//	unavailable:                           code, httpStatus, message, retryAfterSeconds
+//	server_error:                          code, httpStatus, message
+//	malformed_response:                    httpStatus, message
+//
+// Any other kind writes code, message, details, httpStatus,
+// retryAfterSeconds, limit, remaining, resetSeconds, each when set. A known
+// wait is never dropped: a kind whose list lacks retryAfterSeconds writes
+// it last when a wait is known. Strings keep <, > and & as they are.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return e.AppendKindObject(make([]byte, 0, 128+len(e.Message)+len(e.Details))), nil
+}
+
+// AppendKindObject appends e's JSON kind object to b, the bytes MarshalJSON
+// returns; it makes *Error a wire.KindError, so wire.ErrorResult renders it
+// with the same bytes. A nil *Error writes the object of the zero Error.
+func (e *Error) AppendKindObject(b []byte) []byte {
+	o := e.Object()
+	// A nil Taxonomy advises as errkind.Standard does: its Fields are the
+	// standard layout, nil (every member) for a kind it does not know.
+	return o.AppendJSON(b, (*errkind.Taxonomy)(nil).Advise(o.Kind).Fields)
 }
 
 func ceilSeconds(d time.Duration) int64 {
@@ -282,57 +233,4 @@ func ceilSeconds(d time.Duration) int64 {
 		s++
 	}
 	return s
-}
-
-const hex = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Unlike encoding/json it leaves
-// <, > and & as they are, so the text an agent reads stays readable; invalid
-// UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

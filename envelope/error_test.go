@@ -12,49 +12,126 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 )
 
-// TestMarshalWait: a known wait is written whatever the kind, and a
-// rate_limited error always tells the agent how long to wait.
-func TestMarshalWait(t *testing.T) {
+// TestKindObject: each kind's object has the members of errkind's standard
+// layout for that kind, in its order (seed 000's captures for the kinds the
+// Vexlo contract shares), and MarshalJSON, AppendKindObject and
+// wire.ErrorResult write the same bytes. A known wait is written whatever
+// the kind, and a rate_limited error always tells the agent how long to
+// wait.
+func TestKindObject(t *testing.T) {
+	full := &ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}
 	tests := []struct {
 		name string
 		e    *envelope.Error
 		want string
 	}{
-		{"rate_limited built by hand waits the read path's default",
-			&envelope.Error{Kind: errkind.RateLimited},
+		{"not_found", &envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id deadbeefdeadbeefdeadbeefdeadbeef",
+			Details: json.RawMessage(`{ "trace_id": "deadbeefdeadbeefdeadbeefdeadbeef" }`), HTTPStatus: 404},
+			`{"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}`},
+		{"details that are not JSON are left out", &envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Details: json.RawMessage(`{"a":`)},
+			`{"kind":"not_found","code":"x_not_found"}`},
+		{"invalid_arguments", &envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "trace_id must be 32 lowercase hex characters, got 14", HTTPStatus: 400},
+			`{"kind":"invalid_arguments","code":"invalid_request","message":"trace_id must be 32 lowercase hex characters, got 14"}`},
+		{"invalid_arguments quoted", &envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: `path: "!!not-base32!!" does not decode`, HTTPStatus: 400},
+			`{"kind":"invalid_arguments","code":"invalid_request","message":"path: \"!!not-base32!!\" does not decode"}`},
+		{"authentication_failed", &envelope.Error{Kind: errkind.AuthenticationFailed, Code: "unauthenticated", Message: "token revoked", HTTPStatus: 401},
+			`{"kind":"authentication_failed","message":"token revoked"}`},
+		{"permission_denied", &envelope.Error{Kind: errkind.PermissionDenied, Code: "forbidden_role", Message: "this token may only read", HTTPStatus: 403},
+			`{"kind":"permission_denied","code":"forbidden_role","message":"this token may only read"}`},
+		{"conflict", &envelope.Error{Kind: errkind.Conflict, Code: "already_exists", Message: "a watch named x exists", Details: json.RawMessage(`{"name":"x"}`), HTTPStatus: 409},
+			`{"kind":"conflict","code":"already_exists","message":"a watch named x exists","details":{"name":"x"}}`},
+		{"rate_limited", &envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: time.Second, RateLimit: full},
+			`{"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}`},
+		{"rate_limited bare", &envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429, RetryAfter: 60 * time.Second},
 			`{"kind":"rate_limited","retryAfterSeconds":60}`},
-		{"not_found with a wait writes it last",
-			&envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", RetryAfter: 5 * time.Second},
+		{"rate_limited fraction rounds up", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 1500 * time.Millisecond,
+			RateLimit: &ratelimit.Limits{Remaining: 0, HasRemaining: true}},
+			`{"kind":"rate_limited","retryAfterSeconds":2,"remaining":0}`},
+		{"rate_limited built by hand waits the read path's default", &envelope.Error{Kind: errkind.RateLimited},
+			`{"kind":"rate_limited","retryAfterSeconds":60}`},
+		{"unavailable", &envelope.Error{Kind: errkind.Unavailable, Code: "UNAVAILABLE", Message: "m", HTTPStatus: 503, RetryAfter: 2 * time.Minute, RateLimit: full},
+			`{"kind":"unavailable","code":"UNAVAILABLE","httpStatus":503,"message":"m","retryAfterSeconds":120}`},
+		{"unavailable without a wait", &envelope.Error{Kind: errkind.Unavailable, HTTPStatus: 502},
+			`{"kind":"unavailable","httpStatus":502}`},
+		{"server_error", &envelope.Error{Kind: errkind.ServerError, Code: "internal_error", Message: "database unavailable", HTTPStatus: 500},
+			`{"kind":"server_error","code":"internal_error","httpStatus":500,"message":"database unavailable"}`},
+		{"malformed_response", &envelope.Error{Kind: errkind.MalformedResponse, Message: "response body is not valid JSON (status 502)", HTTPStatus: 502, Err: errors.New("invalid character '<'")},
+			`{"kind":"malformed_response","httpStatus":502,"message":"response body is not valid JSON (status 502)"}`},
+		{"network_error", &envelope.Error{Kind: errkind.NetworkError, Message: `Get "http://127.0.0.1:8080/v1/traces": dial tcp 127.0.0.1:8080: connect: connection refused`},
+			`{"kind":"network_error","message":"Get \"http://127.0.0.1:8080/v1/traces\": dial tcp 127.0.0.1:8080: connect: connection refused"}`},
+		{"a kind of the server's own writes every member that is set", &envelope.Error{Kind: "credit_rate_limited", Code: "credit_rate_limited", Message: "this minute's credits are spent", HTTPStatus: 200, RetryAfter: 2 * time.Second},
+			`{"kind":"credit_rate_limited","code":"credit_rate_limited","message":"this minute's credits are spent","httpStatus":200,"retryAfterSeconds":2}`},
+		{"text stays readable", &envelope.Error{Kind: errkind.ServerError, Message: "a <b> & \"c\"\n\xff"},
+			`{"kind":"server_error","message":"a <b> & \"c\"\n\ufffd"}`},
+		{"not_found with a wait writes it last", &envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", RetryAfter: 5 * time.Second},
 			`{"kind":"not_found","code":"x_not_found","message":"m","retryAfterSeconds":5}`},
-		{"malformed_response with a wait",
-			&envelope.Error{Kind: errkind.MalformedResponse, HTTPStatus: 502, Message: "response body is not valid JSON (status 502)", RetryAfter: 1500 * time.Millisecond},
+		{"malformed_response with a wait", &envelope.Error{Kind: errkind.MalformedResponse, HTTPStatus: 502, Message: "response body is not valid JSON (status 502)", RetryAfter: 1500 * time.Millisecond},
 			`{"kind":"malformed_response","httpStatus":502,"message":"response body is not valid JSON (status 502)","retryAfterSeconds":2}`},
-		{"server_error with a wait",
-			&envelope.Error{Kind: errkind.ServerError, HTTPStatus: 500, RetryAfter: time.Second},
+		{"server_error with a wait", &envelope.Error{Kind: errkind.ServerError, HTTPStatus: 500, RetryAfter: time.Second},
 			`{"kind":"server_error","httpStatus":500,"retryAfterSeconds":1}`},
-		{"authentication_failed with a wait",
-			&envelope.Error{Kind: errkind.AuthenticationFailed, Message: "m", RetryAfter: time.Second},
+		{"authentication_failed with a wait", &envelope.Error{Kind: errkind.AuthenticationFailed, Message: "m", RetryAfter: time.Second},
 			`{"kind":"authentication_failed","message":"m","retryAfterSeconds":1}`},
-		{"unavailable with a wait",
-			&envelope.Error{Kind: errkind.Unavailable, Message: "m", HTTPStatus: 503, RetryAfter: 2 * time.Minute},
-			`{"kind":"unavailable","message":"m","httpStatus":503,"retryAfterSeconds":120}`},
-		{"no wait known, none written",
-			&envelope.Error{Kind: errkind.NotFound, Message: "m"},
+		{"no wait known, none written", &envelope.Error{Kind: errkind.NotFound, Message: "m"},
 			`{"kind":"not_found","message":"m"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := json.Marshal(tt.e)
+			b, err := tt.e.MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, string(b)); diff != "" {
-				t.Errorf("MarshalJSON (-want +got):\n%s", diff)
+			got := []string{string(b), string(tt.e.AppendKindObject([]byte("prefix"))[len("prefix"):]), wire.ErrorResult(fmt.Errorf("wrapped: %w", tt.e)).Content[0].Text}
+			if diff := cmp.Diff([]string{tt.want, tt.want, tt.want}, got); diff != "" {
+				t.Errorf("MarshalJSON, AppendKindObject, ErrorResult (-want +got):\n%s", diff)
+			}
+			if !json.Valid(b) {
+				t.Errorf("not JSON: %s", b)
+			}
+			// A client reads the object back as the same kind and wait.
+			o := tt.e.Object()
+			r := errkind.Read(errkind.Outcome{IsError: true, Text: string(b)})
+			if r.Kind != o.Kind || r.HasWait != (o.RetryAfterSeconds != nil) || r.HasWait && r.Wait != time.Duration(*o.RetryAfterSeconds)*time.Second {
+				t.Errorf("errkind.Read of %s: kind %q, wait %v (%v)", b, r.Kind, r.Wait, r.HasWait)
 			}
 		})
+	}
+}
+
+// TestObjectLayout: Object gives every member the Error carries, so a
+// server whose taxonomy declares its own layout for a kind writes it with
+// errkind.Object's AppendJSON; a known wait is still never dropped.
+func TestObjectLayout(t *testing.T) {
+	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Fields: []errkind.Field{errkind.FieldMessage}}
+	tests := []struct {
+		e    *envelope.Error
+		want string
+	}{
+		{&envelope.Error{Kind: "wrong_role", Code: "forbidden_role", Message: "read only", HTTPStatus: 403},
+			`{"kind":"wrong_role","message":"read only"}`},
+		{&envelope.Error{Kind: "wrong_role", Code: "forbidden_role", Message: "read only", HTTPStatus: 403, RetryAfter: time.Second},
+			`{"kind":"wrong_role","message":"read only","retryAfterSeconds":1}`},
+		{&envelope.Error{Kind: errkind.RateLimited, RateLimit: &ratelimit.Limits{Limit: 5, HasLimit: true}},
+			`{"kind":"rate_limited","retryAfterSeconds":60,"limit":5}`},
+		{nil, `{"kind":"server_error"}`},
+	}
+	for _, tt := range tests {
+		o := tt.e.Object()
+		if got := string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)); got != tt.want {
+			t.Errorf("%+v: %s, want %s", tt.e, got, tt.want)
+		}
+	}
+	one := int64(1)
+	want := errkind.Object{Kind: errkind.NotFound, Code: "c", Message: "m", Details: json.RawMessage(`{}`), HTTPStatus: 404,
+		RetryAfterSeconds: &one, Limit: &one, Remaining: &one, ResetSeconds: &one}
+	e := &envelope.Error{Kind: errkind.NotFound, Code: "c", Message: "m", Details: json.RawMessage(`{}`), HTTPStatus: 404, RetryAfter: time.Millisecond,
+		RateLimit: &ratelimit.Limits{Limit: 1, Remaining: 1, Reset: time.Nanosecond, HasLimit: true, HasRemaining: true, HasReset: true}}
+	if diff := cmp.Diff(want, e.Object()); diff != "" {
+		t.Errorf("Object (-want +got):\n%s", diff)
 	}
 }
 

@@ -58,3 +58,21 @@ func ExampleKindOf() {
 	// server_error server_error
 	// ""
 }
+
+// An Error marshals in the layout errkind's standard taxonomy declares for
+// its kind. A server whose taxonomy declares its own kinds and layouts
+// writes Object with that taxonomy's fields instead, and returns the text
+// with wire.TextError.
+func ExampleError_Object() {
+	e := &envelope.Error{Kind: "wrong_role", Code: "forbidden_role", Message: "this token may only read", HTTPStatus: 403}
+	b, _ := e.MarshalJSON()
+	fmt.Println(string(b)) // a kind the standard taxonomy does not know: every member that is set
+
+	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	o := e.Object()
+	fmt.Println(string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)))
+	// Output:
+	// {"kind":"wrong_role","code":"forbidden_role","message":"this token may only read","httpStatus":403}
+	// {"kind":"wrong_role","message":"this token may only read"}
+}

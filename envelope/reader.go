@@ -118,7 +118,18 @@ const (
 
 var quotedError = []byte(`"error"`)
 
+// nestedResolved is the zero Shape resolved; read only.
+var nestedResolved = NestedShape().fill()
+
 func (s Shape) resolve() resolved {
+	if s == (Shape{}) {
+		return nestedResolved // the zero Reader's shape, resolved once
+	}
+	return s.fill()
+}
+
+// fill is resolve's work: the defaults filled in, the fast path chosen.
+func (s Shape) fill() resolved {
 	r := resolved{Shape: s}
 	if r.Key == "" {
 		r.Key = "error"
@@ -197,7 +208,21 @@ func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
 	}
-	return r.read(resp, v, resp.Request)
+	return r.read(resp, v, resp.Request, nil)
+}
+
+// ReadRaw is [Reader.Read] that also returns the body it read, as the
+// upstream sent it, for a caller that passes the bytes on or counts them.
+// The error is Read's. body is the caller's own copy, not redacted (Read
+// redacts what it copies into an *Error, not the body a caller asks
+// for); it is nil for a nil resp, and when the body could not be read
+// whole: the error's cause is then [ErrBodyRead] or [ErrTooLarge].
+func (r *Reader) ReadRaw(resp *http.Response, v any) (body []byte, err error) {
+	if resp == nil {
+		return nil, r.Read(resp, v)
+	}
+	err = r.read(resp, v, resp.Request, &body)
+	return body, err
 }
 
 // Do sends req with the Reader's Client and reads the response as Read does.
@@ -215,16 +240,20 @@ func (r *Reader) Do(req *http.Request, v any) error {
 		err = redactError(err, secretsOf(req, r.SecretHeaders))
 		return &Error{Kind: errkind.NetworkError, Message: err.Error(), Err: err}
 	}
-	return r.read(resp, v, req)
+	return r.read(resp, v, req, nil)
 }
 
-func (r *Reader) read(resp *http.Response, v any, req *http.Request) error {
+// read is Read and Do; a non-nil raw receives a copy of the body read.
+func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte) error {
 	status := resp.StatusCode
 	buf, err := r.readBody(resp)
 	if err != nil {
 		return r.finish(err.(*Error), resp, req)
 	}
 	body := *buf
+	if raw != nil {
+		*raw = append([]byte{}, body...)
+	}
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
@@ -381,7 +410,7 @@ func (r *Reader) telling(h http.Header, status int) errkind.Kind {
 	case http.StatusTooManyRequests:
 		return errkind.RateLimited
 	case http.StatusForbidden:
-		if len(h["Retry-After"]) == 0 && !hasRateHeaders(h) {
+		if len(h["Retry-After"]) == 0 && !hasRateFields(h) {
 			return ""
 		}
 		info := ratelimit.Parse(h, r.now())
@@ -462,7 +491,7 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 		}
 		if err != nil {
 			return nil, &Error{Kind: errkind.MalformedResponse, HTTPStatus: resp.StatusCode,
-				Message: fmt.Sprintf("could not read the response body (status %d): %v", resp.StatusCode, err), Err: err}
+				Message: fmt.Sprintf("could not read the response body (status %d): %v", resp.StatusCode, err), Err: readError{err}}
 		}
 		if len(buf) == cap(buf) {
 			grow := min(int64(cap(buf)), limit+1-int64(cap(buf)))
@@ -478,6 +507,14 @@ func tooLarge(status int, limit int64) *Error {
 	msg := fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)
 	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrTooLarge}}
 }
+
+// readError is the cause of a body that could not be read: the read's
+// own error, which errors.Is and errors.As find, that also is ErrBodyRead.
+type readError struct{ err error }
+
+func (e readError) Error() string        { return e.err.Error() }
+func (e readError) Unwrap() error        { return e.err }
+func (e readError) Is(target error) bool { return target == ErrBodyRead }
 
 // sentinel is a cause that reads as the Error's own message (so Error()
 // does not repeat it) and that errors.Is matches to a sentinel error.
@@ -544,26 +581,26 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 		// The common envelope, a string code, decodes once; one without
 		// a code (its status name or type may be the code) or with a
 		// member of another type (a numeric code) takes the generic path.
-		err := json.Unmarshal(body, nb)
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) || err == nil && nb.Error.Code == "" {
+		if err := json.Unmarshal(body, nb); err != nil {
+			if isTypeError(err) {
+				fast = 0
+				break
+			}
+			return nil, err
+		}
+		if nb.Error.Code == "" {
 			fast = 0
 			break
-		}
-		if err != nil {
-			return nil, err
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
 	case fastFlat:
 		var fb flatBody
-		err := json.Unmarshal(body, &fb)
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			fast = 0
-			break
-		}
-		if err != nil {
+		if err := json.Unmarshal(body, &fb); err != nil {
+			if isTypeError(err) {
+				fast = 0
+				break
+			}
 			return nil, err
 		}
 		e.Code, e.Message, e.Details = fb.Code, fb.Error, fb.Detail
@@ -620,6 +657,13 @@ func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, e
 	return e, nil
 }
 
+// isTypeError reports whether err is a JSON value of the wrong type for
+// its member, which sends an envelope to the generic decode.
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
 func secondsToDuration(s float64) time.Duration {
 	if s >= float64(ratelimit.MaxRetryAfter/time.Second) || math.IsNaN(s) {
 		return ratelimit.MaxRetryAfter
@@ -639,7 +683,9 @@ func secondsToDuration(s float64) time.Duration {
 func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error {
 	h := resp.Header
 	limited := resp.StatusCode == http.StatusTooManyRequests || e.Kind == errkind.RateLimited
-	if limited || len(h["Retry-After"]) > 0 || hasRateHeaders(h) {
+	secrets := secretsOf(req, r.SecretHeaders)
+	rate, clean := inspectHeader(h, r.SecretHeaders, secrets)
+	if limited || rate || len(h["Retry-After"]) > 0 {
 		info := ratelimit.Parse(h, r.now())
 		switch {
 		case info.HasRetryAfter:
@@ -658,21 +704,25 @@ func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error 
 	if e.Kind == "" {
 		e.Kind = errkind.ServerError
 	}
-	secrets := secretsOf(req, r.SecretHeaders)
 	redact(e, secrets)
-	e.Header = responseHeader(h, r.SecretHeaders, secrets)
+	e.Header = responseHeader(h, r.SecretHeaders, secrets, clean)
 	return e
 }
 
-// hasRateHeaders reports whether h has a field whose name starts with
-// X-RateLimit or RateLimit, in any case, so Parse is skipped for the many
-// responses without one.
-func hasRateHeaders(h http.Header) bool {
+// hasRateFields reports whether h has a rate-limit field (see
+// isRateField), so Parse is skipped for the many responses without one.
+func hasRateFields(h http.Header) bool {
 	for k := range h {
-		if len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
-			len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit") {
+		if isRateField(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// isRateField reports whether a field name starts with X-RateLimit or
+// RateLimit, in any case.
+func isRateField(k string) bool {
+	return len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
+		len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit")
 }

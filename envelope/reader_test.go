@@ -275,6 +275,64 @@ func TestReadMalformed(t *testing.T) {
 	}
 }
 
+// TestReadRaw: ReadRaw returns the body as sent beside Read's own result,
+// whatever it decided, and nil with a cause errors.Is can tell when the
+// body could not be read whole: ErrBodyRead for a read that failed (the
+// read's own error still beneath it), ErrTooLarge for a body over the
+// bound. A body that was read and is not JSON is neither.
+func TestReadRaw(t *testing.T) {
+	big := `{"id":"` + strings.Repeat("a", 200) + `"}`
+	timeout := &http.Response{StatusCode: 200, ContentLength: -1,
+		Body: io.NopCloser(io.MultiReader(strings.NewReader(`{"id":`), errReader{context.DeadlineExceeded}))}
+	tests := []struct {
+		name      string
+		resp      *http.Response
+		body      string // "" for a nil body
+		err       string // Read's error text, "" for none
+		read, big bool   // the cause is ErrBodyRead, ErrTooLarge
+	}{
+		{"data", response(200, `{"id":"a"}`), `{"id":"a"}`, "", false, false},
+		{"an error envelope", response(404, `{"error":{"code":"trace_not_found","message":"gone"}}`),
+			`{"error":{"code":"trace_not_found","message":"gone"}}`, "not_found: trace_not_found: gone", false, false},
+		{"not JSON", response(502, `<html>Bad Gateway</html>`), `<html>Bad Gateway</html>`,
+			"malformed_response: response body is not valid JSON (status 502)", false, false},
+		{"the read failed", &http.Response{StatusCode: 200, Body: failingBody{strings.NewReader(`{"id":`)}, ContentLength: -1}, "",
+			"malformed_response: could not read the response body (status 200): connection reset by peer", true, false},
+		{"the read timed out", timeout, "",
+			"malformed_response: could not read the response body (status 200): context deadline exceeded", true, false},
+		{"over the bound", response(200, big), "", "malformed_response: response body is larger than the 100-byte limit (status 200)", false, true},
+		{"over the bound on an error status", response(500, big), "", "malformed_response: response body is larger than the 100-byte limit (status 500)", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := reader()
+			r.MaxBytes = 100
+			body, err := r.ReadRaw(tt.resp, &trace{})
+			errText := ""
+			if err != nil {
+				errText = err.Error()
+			}
+			type result struct {
+				Body, Err string
+				NilBody   bool
+				Read, Big bool
+			}
+			want := result{tt.body, tt.err, tt.body == "", tt.read, tt.big}
+			got := result{string(body), errText, body == nil, errors.Is(err, envelope.ErrBodyRead), errors.Is(err, envelope.ErrTooLarge)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ReadRaw (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, err := reader().ReadRaw(&http.Response{StatusCode: 200, ContentLength: -1,
+		Body: io.NopCloser(errReader{context.DeadlineExceeded})}, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the read's own error is not beneath ErrBodyRead: %v", err)
+	}
+	if body, err := reader().ReadRaw(nil, nil); body != nil || envelope.KindOf(err) != errkind.NetworkError {
+		t.Errorf("ReadRaw(nil) = %q, %v", body, err)
+	}
+}
+
 func TestReadBoundExact(t *testing.T) {
 	body := `{"id":"` + strings.Repeat("a", 91) + `"}` // 100 bytes
 	if len(body) != 100 {
@@ -656,6 +714,15 @@ func FuzzRead(f *testing.F) {
 			e := asErrorNoT(err)
 			if err != nil && e == nil {
 				t.Fatalf("not an *Error: %v", err)
+			}
+			// ReadRaw decides as Read does, and returns the body as sent.
+			raw, rawErr := r.ReadRaw(&http.Response{StatusCode: status, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: -1,
+				Header: h.Clone()}, new(trace))
+			if fmt.Sprint(rawErr) != fmt.Sprint(err) {
+				t.Fatalf("ReadRaw: %v; Read: %v", rawErr, err)
+			}
+			if len(body) <= 1<<16 && !bytes.Equal(raw, body) || len(body) > 1<<16 && raw != nil {
+				t.Fatalf("ReadRaw returned %q for %q", raw, body)
 			}
 			// The sentence follows from the body alone, unless the
 			// status and headers tell what happened.

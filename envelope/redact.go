@@ -49,48 +49,18 @@ var responseHeaderDropped = []string{"Set-Cookie", "Set-Cookie2"}
 // header h: h itself when it holds nothing to hide, else a copy without
 // the fields that carry credentials (responseHeaderDropped, and the secret
 // headers names, or their defaults, should the upstream echo them) and with
-// secrets replaced in the other values.
-func responseHeader(h http.Header, names, secrets []string) http.Header {
-	if names == nil {
-		names = defaultSecretHeaders
-	}
-	drop := func(k string) bool {
-		for _, n := range responseHeaderDropped {
-			if strings.EqualFold(k, n) {
-				return true
-			}
-		}
-		for _, n := range names {
-			if strings.EqualFold(k, n) {
-				return true
-			}
-		}
-		return false
-	}
-	dirty := func(k string, vs []string) bool {
-		if drop(k) {
-			return true
-		}
-		for _, v := range vs {
-			if redactString(v, secrets) != v {
-				return true
-			}
-		}
-		return false
-	}
-	clean := true
-	for k, vs := range h {
-		if dirty(k, vs) {
-			clean = false
-			break
-		}
-	}
+// secrets replaced in the other values. clean is what inspectHeader
+// reported: h holds nothing to hide.
+func responseHeader(h http.Header, names, secrets []string, clean bool) http.Header {
 	if clean {
 		return h
 	}
+	if names == nil {
+		names = defaultSecretHeaders
+	}
 	out := make(http.Header, len(h))
 	for k, vs := range h {
-		if drop(k) {
+		if dropField(k, names) {
 			continue
 		}
 		c := make([]string, len(vs))
@@ -100,6 +70,56 @@ func responseHeader(h http.Header, names, secrets []string) http.Header {
 		out[k] = c
 	}
 	return out
+}
+
+// inspectHeader reports, in one pass over h, whether it has a rate-limit
+// field (see isRateField) and whether it is clean: no field responseHeader
+// drops, and no value holding a secret.
+func inspectHeader(h http.Header, names, secrets []string) (rate, clean bool) {
+	if names == nil {
+		names = defaultSecretHeaders
+	}
+	clean = true
+	for k, vs := range h {
+		rate = rate || isRateField(k)
+		if clean && (dropField(k, names) || holdsSecret(vs, secrets)) {
+			clean = false
+		}
+		if rate && !clean {
+			break
+		}
+	}
+	return rate, clean
+}
+
+// dropField reports whether an Error's Header leaves out the field k: a
+// field of responseHeaderDropped or names, in any case. Field names are
+// ASCII tokens, so a field of another length is none of them and costs no
+// EqualFold.
+func dropField(k string, names []string) bool {
+	for _, n := range responseHeaderDropped {
+		if len(k) == len(n) && strings.EqualFold(k, n) {
+			return true
+		}
+	}
+	for _, n := range names {
+		if len(k) == len(n) && strings.EqualFold(k, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsSecret(vs, secrets []string) bool {
+	if len(secrets) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if redactString(v, secrets) != v {
+			return true
+		}
+	}
+	return false
 }
 
 // redact removes every secret from the strings, raw JSON and cause e holds.

@@ -2,6 +2,7 @@ package errkind_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,6 +128,84 @@ func TestNilRulesKeepStandard(t *testing.T) {
 	none := &errkind.Taxonomy{Rules: []errkind.Rule{}, Fallback: "other"}
 	if got := none.Classify("NOT_FOUND", 404); got != "other" {
 		t.Errorf("empty Rules classifies NOT_FOUND as %q, want the Fallback", got)
+	}
+}
+
+// TestClassifyAllocs: rule patterns are normalized once, not on every
+// call, so classifying allocates nothing: with the standard rules of every
+// taxonomy that uses them (Standard, zero, nil, With, a Fallback only), with
+// a taxonomy built by hand (after its first use prepares it), and for a
+// code of a few words in another case style.
+func TestClassifyAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	var zero errkind.Taxonomy
+	byHand := &errkind.Taxonomy{Rules: []errkind.Rule{{Code: "TraceNotFound", Kind: errkind.NotFound}, {Code: "*Throttl*", Kind: errkind.RateLimited}}}
+	for name, tax := range map[string]*errkind.Taxonomy{
+		"Standard": errkind.Standard(), "zero": &zero, "nil": nil, "Fallback only": {Fallback: "other"},
+		"With": errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"}), "by hand": byHand,
+	} {
+		for _, code := range []string{"a_code_from_a_newer_server", "trace_not_found", "ResourceNotFoundException", "NOT_FOUND", ""} {
+			tax.Classify(code, 404) // a taxonomy built by hand is prepared on first use
+			if n := testing.AllocsPerRun(100, func() { tax.Classify(code, 404) }); n != 0 {
+				t.Errorf("%s.Classify(%q, 404) allocates %v times", name, code, n)
+			}
+		}
+	}
+}
+
+// TestClassifyAfterChange: a taxonomy changed after it classified (its
+// Rules replaced, grown, or a rule's Code changed in place) classifies by
+// its rules as they are now, never by patterns prepared before.
+func TestClassifyAfterChange(t *testing.T) {
+	tax := &errkind.Taxonomy{Rules: []errkind.Rule{{Code: "TraceNotFound", Kind: errkind.NotFound}}, Fallback: "other"}
+	check := func(step, code string, want errkind.Kind) {
+		t.Helper()
+		if got := tax.Classify(code, 0); got != want {
+			t.Errorf("%s: Classify(%q) = %q, want %q", step, code, got, want)
+		}
+	}
+	check("by hand", "trace_not_found", errkind.NotFound)
+	tax.Rules[0].Code = "SpanNotFound"
+	check("Code changed in place", "trace_not_found", "other")
+	check("Code changed in place", "SPAN_NOT_FOUND", errkind.NotFound)
+	tax.Rules = append(tax.Rules, errkind.Rule{Code: "slow_*", Kind: errkind.RateLimited})
+	check("a rule appended", "SlowDown", errkind.RateLimited)
+	tax.Rules = []errkind.Rule{{Code: "*_gone", Kind: errkind.NotFound}}
+	check("Rules replaced", "span_not_found", "other")
+	check("Rules replaced", "TraceGone", errkind.NotFound)
+	tax.Rules = nil
+	check("Rules nil: the standard rules", "span_not_found", errkind.NotFound)
+
+	std := errkind.Standard()
+	std.Rules[0] = errkind.Rule{Code: "span_not_found", Kind: "span_gone"}
+	if got := std.Classify("SpanNotFound", 404); got != "span_gone" {
+		t.Errorf("Standard with its first rule changed: %q, want span_gone", got)
+	}
+	if got := errkind.Standard().Classify("SpanNotFound", 404); got != errkind.NotFound {
+		t.Errorf("a change to one Standard() copy reached another: %q", got)
+	}
+}
+
+// TestClassifyConcurrent: goroutines that classify with one taxonomy built
+// by hand, while its first use prepares it, agree; run under -race.
+func TestClassifyConcurrent(t *testing.T) {
+	tax := &errkind.Taxonomy{Rules: []errkind.Rule{{Code: "*NotFound", Kind: errkind.NotFound}, {Status: 429, Kind: errkind.RateLimited}}}
+	var wg sync.WaitGroup
+	kinds := make([]errkind.Kind, 8)
+	for i := range kinds {
+		wg.Go(func() {
+			for range 100 {
+				kinds[i] = tax.Classify("TraceNotFound", 429)
+			}
+		})
+	}
+	wg.Wait()
+	for i, k := range kinds {
+		if k != errkind.NotFound {
+			t.Errorf("goroutine %d: %q", i, k)
+		}
 	}
 }
 
@@ -395,4 +474,29 @@ func BenchmarkClassifyCaseStyle(b *testing.B) {
 	for b.Loop() {
 		std.Classify("ResourceNotFoundException", 400)
 	}
+}
+
+// FuzzClassify: a taxonomy's prepared rules classify as its rules do one by
+// one (Rule.Match prepares nothing), for the standard rules, With's and a
+// taxonomy built by hand.
+func FuzzClassify(f *testing.F) {
+	for _, c := range []string{"", "NOT_FOUND", "TraceNotFound", "x-rate-limit-hit", "HTTPError", "_", "*", "a__b"} {
+		f.Add(c, 404)
+	}
+	byHand := &errkind.Taxonomy{Rules: append([]errkind.Rule{{Code: "*", Kind: "any"}, {Code: "A*", Kind: "a"}}, errkind.Standard().Rules...)}
+	taxes := []*errkind.Taxonomy{errkind.Standard(), errkind.Standard().With(errkind.Rule{Code: "*Gone", Kind: "gone"}), byHand}
+	f.Fuzz(func(t *testing.T, code string, status int) {
+		for _, tax := range taxes {
+			want := errkind.ServerError
+			for _, r := range tax.Rules {
+				if r.Match(code, status) {
+					want = r.Kind
+					break
+				}
+			}
+			if got := tax.Classify(code, status); got != want {
+				t.Fatalf("Classify(%q, %d) = %q; rule by rule %q", code, status, got, want)
+			}
+		}
+	})
 }

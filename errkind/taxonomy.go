@@ -1,6 +1,9 @@
 package errkind
 
-import "strings"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // Rule maps an upstream (code, status) pair to a Kind. Every field that is
 // set must match; a zero field matches anything, so a Rule with only Kind set
@@ -31,23 +34,9 @@ type Rule struct {
 // Match reports whether the rule matches a response with this code and
 // status; a rule with Text set matches none.
 func (r Rule) Match(code string, status int) bool {
-	return r.match(NormalizeCode(code), status, "")
-}
-
-// match is Match for a code already normalized, and a failure text ("" when
-// there is none).
-func (r Rule) match(code string, status int, text string) bool {
-	switch {
-	case r.Text != "" && !matchText(r.Text, text):
-		return false
-	case r.Status != 0 && status != r.Status:
-		return false
-	case r.StatusMin != 0 && status < r.StatusMin:
-		return false
-	case r.StatusMax != 0 && status > r.StatusMax:
-		return false
-	}
-	return r.Code == "" || matchCode(r.Code, code)
+	p := [1]pattern{compilePattern(r.Code)}
+	_, ok := classify([]Rule{r}, p[:], NormalizeCode(code), status, "")
+	return ok
 }
 
 // matchText reports whether text starts with pattern, each "*" in pattern
@@ -71,29 +60,64 @@ func matchText(pattern, text string) bool {
 	return true
 }
 
-// matchCode reports whether the normalized code matches pattern.
-func matchCode(pattern, code string) bool {
-	if code == "" {
-		return false
-	}
-	lead := strings.HasPrefix(pattern, "*")
-	trail := len(pattern) > 1 && strings.HasSuffix(pattern, "*")
+// pattern is a Rule's Code made ready to match: normalized once, its stars
+// taken off, so matching a code costs no normalization of the rule.
+type pattern struct {
+	src  string // the Rule's Code as written: a rule whose Code is no longer src is compiled again
+	text string // src without its stars, normalized
+	how  uint8  // exact, prefix, suffix or contains
+}
+
+const (
+	exact = iota
+	prefix
+	suffix
+	contains
+)
+
+// compilePattern prepares a Rule's Code (see [Rule]): a "*" at its start,
+// at its end or both, and the rest in NormalizeCode's style.
+func compilePattern(code string) pattern {
+	p := pattern{src: code}
+	lead := strings.HasPrefix(code, "*")
+	trail := len(code) > 1 && strings.HasSuffix(code, "*")
 	if lead {
-		pattern = pattern[1:]
+		code = code[1:]
 	}
 	if trail {
-		pattern = pattern[:len(pattern)-1]
+		code = code[:len(code)-1]
 	}
-	p := NormalizeCode(pattern)
+	p.text = NormalizeCode(code)
 	switch {
 	case lead && trail:
-		return strings.Contains(code, p)
+		p.how = contains
 	case lead:
-		return strings.HasSuffix(code, p)
+		p.how = suffix
 	case trail:
-		return strings.HasPrefix(code, p)
+		p.how = prefix
 	}
-	return code == p
+	return p
+}
+
+// compiled is a list of rules with their codes prepared: the rules slice
+// it was made from (its first element and length say whether a
+// Taxonomy's Rules are still that slice) and one pattern per rule.
+type compiled struct {
+	rules    []Rule
+	patterns []pattern
+}
+
+func compile(rules []Rule) *compiled {
+	c := &compiled{rules: rules, patterns: make([]pattern, len(rules))}
+	for i := range rules {
+		c.patterns[i] = compilePattern(rules[i].Code)
+	}
+	return c
+}
+
+// of reports whether c was made from rules: the same slice, not a copy.
+func (c *compiled) of(rules []Rule) bool {
+	return c != nil && len(c.rules) == len(rules) && (len(rules) == 0 || &c.rules[0] == &rules[0])
 }
 
 // NormalizeCode returns code in one case style, lower snake case, so that
@@ -108,16 +132,21 @@ func NormalizeCode(code string) string {
 	if normalized(code) {
 		return code
 	}
-	b := make([]byte, 0, len(code)+4)
+	return string(appendNormal(make([]byte, 0, len(code)+4), code))
+}
+
+// appendNormal appends code in NormalizeCode's style to b.
+func appendNormal(b []byte, code string) []byte {
+	start := len(b)
 	for i := 0; i < len(code); i++ {
 		c := code[i]
 		switch {
 		case isSep(c):
-			if len(b) == 0 || b[len(b)-1] != '_' {
+			if len(b) == start || b[len(b)-1] != '_' {
 				b = append(b, '_')
 			}
 		case 'A' <= c && c <= 'Z':
-			if i > 0 && len(b) > 0 && b[len(b)-1] != '_' {
+			if i > 0 && len(b) > start && b[len(b)-1] != '_' {
 				prev := code[i-1]
 				lowerPrev := 'a' <= prev && prev <= 'z' || '0' <= prev && prev <= '9'
 				acronymEnd := 'A' <= prev && prev <= 'Z' && i+1 < len(code) && 'a' <= code[i+1] && code[i+1] <= 'z'
@@ -130,7 +159,7 @@ func NormalizeCode(code string) string {
 			b = append(b, c)
 		}
 	}
-	return string(b)
+	return b
 }
 
 func isSep(c byte) bool {
@@ -156,7 +185,10 @@ func normalized(code string) bool {
 // The zero value and a nil *Taxonomy classify and advise as [Standard] does;
 // so does a Taxonomy whose Rules are nil, whatever its Fallback. To add
 // rules ahead of another taxonomy's, use [Taxonomy.With]. A Taxonomy is
-// safe for concurrent use as long as nobody modifies it.
+// safe for concurrent use as long as nobody modifies it. It prepares its
+// rules once (Standard and With do it; a Taxonomy built by hand does it on
+// its first Classify), so classifying allocates nothing; share it by
+// pointer rather than copying the struct.
 type Taxonomy struct {
 	// Rules are tried in order; the first that matches decides the kind.
 	// nil means Standard's rules; an empty, non-nil slice means no rules, so
@@ -169,13 +201,26 @@ type Taxonomy struct {
 
 	// Fallback is the kind when no rule matches; "" means ServerError.
 	Fallback Kind
+
+	// prepared holds Rules with their codes normalized once (see
+	// compiled): set by Standard and With, and on first use for a
+	// Taxonomy built by hand. A Rules slice that was replaced or grown is
+	// prepared again; a rule whose Code was changed in place is matched
+	// as it is now written.
+	prepared atomic.Pointer[compiled]
 }
 
 // Classify returns the kind of an upstream failure with the given code (""
 // when the upstream sent none) and HTTP status (0 when there was none): the
 // Kind of the first rule that matches, else the Fallback.
 func (t *Taxonomy) Classify(code string, status int) Kind {
-	if k, ok := t.classify(NormalizeCode(code), status, ""); ok {
+	if !normalized(code) {
+		// A code of a few words is normalized on the stack: the
+		// conversion does not escape.
+		var buf [64]byte
+		code = string(appendNormal(buf[:0], code))
+	}
+	if k, ok := t.classify(code, status, ""); ok {
 		return k
 	}
 	return t.fallback()
@@ -184,16 +229,67 @@ func (t *Taxonomy) Classify(code string, status int) Kind {
 // classify returns the kind of the first of t's rules that matches a
 // normalized code, a status and a text, and whether one did.
 func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
-	rules := standardRules
-	if t != nil && t.Rules != nil {
-		rules = t.Rules
-	}
-	for _, r := range rules {
-		if r.match(code, status, text) {
+	rules, c := t.rules()
+	return classify(rules, c.patterns, code, status, text)
+}
+
+// classify returns the kind of the first of rules that matches a
+// normalized code, a status and a text, and whether one did. patterns[i]
+// is rules[i].Code prepared, unless the rule was changed since.
+func classify(rules []Rule, patterns []pattern, code string, status int, text string) (Kind, bool) {
+	for i := range rules {
+		r := &rules[i]
+		if r.Code != "" {
+			if code == "" {
+				continue
+			}
+			p := &patterns[i]
+			if p.src != r.Code { // the rule was changed in place since it was prepared
+				q := compilePattern(r.Code)
+				p = &q
+			}
+			switch p.how {
+			case exact:
+				if code != p.text {
+					continue
+				}
+			case prefix:
+				if !strings.HasPrefix(code, p.text) {
+					continue
+				}
+			case suffix:
+				if !strings.HasSuffix(code, p.text) {
+					continue
+				}
+			default:
+				if !strings.Contains(code, p.text) {
+					continue
+				}
+			}
+		}
+		if (r.Status == 0 || r.Status == status) && (r.StatusMin == 0 || status >= r.StatusMin) &&
+			(r.StatusMax == 0 || status <= r.StatusMax) && (r.Text == "" || matchText(r.Text, text)) {
 			return r.Kind, true
 		}
 	}
 	return "", false
+}
+
+// rules returns the rules t classifies with and their prepared patterns:
+// the standard ones for a nil t or nil Rules, else t's own, prepared on
+// first use. Preparing is safe while other goroutines classify: each
+// loads the prepared rules atomically and uses them only when they were
+// made from the Rules it sees.
+func (t *Taxonomy) rules() ([]Rule, *compiled) {
+	if t == nil || t.Rules == nil {
+		return standardRules, standardCompiled
+	}
+	if c := t.prepared.Load(); c.of(t.Rules) {
+		return t.Rules, c
+	}
+	c := compile(t.Rules)
+	t.prepared.Store(c)
+	return t.Rules, c
 }
 
 // fallback returns t's Fallback, or ServerError.
@@ -239,6 +335,7 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 	}
 	n.Rules = make([]Rule, 0, len(rules)+len(base))
 	n.Rules = append(append(n.Rules, rules...), base...)
+	n.prepared.Store(compile(n.Rules))
 	return n
 }
 
@@ -283,8 +380,12 @@ func Standard() *Taxonomy {
 		a.Fields = append([]Field(nil), a.Fields...)
 		t.Advice[k] = a
 	}
+	t.prepared.Store(&compiled{rules: t.Rules, patterns: standardCompiled.patterns})
 	return t
 }
+
+// standardCompiled is standardRules prepared, read only like them.
+var standardCompiled = compile(standardRules)
 
 // standardRules is read only; Standard hands out copies. The more specific
 // codes come first: an authentication or permission code is checked before

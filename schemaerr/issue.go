@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // Issue codes: zod's own issue codes, and four of this package for arguments refused before
@@ -69,11 +71,10 @@ func DotPath(path []any) string {
 	return b.String()
 }
 
+// The TypeScript SDK's text frames are errkind's, which clients read with.
 const (
-	textPrefix     = "MCP error -32602: Input validation error: Invalid arguments for tool "
-	refusalPrefix  = "MCP error -32602: Invalid arguments for tool "
-	unknownPrefix  = "MCP error -32602: Tool "
-	unknownPostfix = " not found"
+	textPrefix    = errkind.InvalidArgumentsPrefix
+	refusalPrefix = errkind.ArgumentsRefusedPrefix
 )
 
 // Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
@@ -137,7 +138,7 @@ func writePath(b *strings.Builder, path []any) {
 // UnknownTool is the text the TypeScript SDK sends for a call to a tool it does not have:
 // "MCP error -32602: Tool <tool> not found".
 func UnknownTool(tool string) string {
-	return unknownPrefix + tool + unknownPostfix
+	return errkind.UnknownToolText(tool)
 }
 
 // jsNumber formats f as JavaScript's Number.prototype.toString does: 100, 2.5, 0.5, 1e+21, 1e-7.

@@ -67,9 +67,10 @@ func ErrorResult(err error) *ToolResult {
 	return &ToolResult{Content: []Content{{Type: "text", Text: string(text)}}, IsError: true}
 }
 
-// TextError renders a tool error written as prose for the agent: isError
-// and one text block, such as "Not found in the Vulnetix VDB: ...", or the
-// TypeScript SDK's rejection text from schemaerr.
+// TextError renders a tool error whose text the caller wrote: isError and
+// one text block, such as prose ("Not found in the Vulnetix VDB: ..."), the
+// TypeScript SDK's rejection text from schemaerr, or a kind object a server
+// wrote in its taxonomy's own layout (errkind.Object's AppendJSON).
 func TextError(text string) *ToolResult {
 	return &ToolResult{Content: []Content{{Type: "text", Text: text}}, IsError: true}
 }

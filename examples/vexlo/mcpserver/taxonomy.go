@@ -65,44 +65,32 @@ func Taxonomy() *errkind.Taxonomy {
 	return t
 }
 
-// errorResult renders err as the kind object of its kind: an upstream
-// failure of a kind the Vexlo taxonomy declares keeps only the members its
-// table lists, so wrong_role and too_many_values_requested carry only their
-// message.
+// errorResult renders err as the kind object of its kind, in the layout
+// the Vexlo taxonomy declares for it: wrong_role and
+// too_many_values_requested carry only their message, and every other kind
+// the members of errkind's standard layout.
 func (s *Server) errorResult(err error) *wire.ToolResult {
-	return wire.ErrorResult(s.shape(err))
-}
-
-// shape returns err as errorResult renders it: the *envelope.Error in err,
-// trimmed to the members its kind's table row lists, or err itself.
-func (s *Server) shape(err error) error {
 	var e *envelope.Error
-	if errors.As(err, &e) {
-		if fields := s.tax.Advise(e.Kind).Fields; fields != nil {
-			return trim(e, fields)
-		}
+	if !errors.As(err, &e) {
+		return wire.ErrorResult(err)
 	}
-	return err
+	o := e.Object()
+	return wire.TextError(string(o.AppendJSON(nil, s.tax.Advise(o.Kind).Fields)))
 }
 
-// trim returns a copy of e holding only the members fields lists.
-func trim(e *envelope.Error, fields []errkind.Field) *envelope.Error {
-	t := &envelope.Error{Kind: e.Kind}
-	for _, f := range fields {
-		switch f {
-		case errkind.FieldCode:
-			t.Code = e.Code
-		case errkind.FieldMessage:
-			t.Message = e.Message
-		case errkind.FieldDetails:
-			t.Details = e.Details
-		case errkind.FieldHTTPStatus:
-			t.HTTPStatus = e.HTTPStatus
-		case errkind.FieldRetryAfter:
-			t.RetryAfter = e.RetryAfter
-		case errkind.FieldLimit, errkind.FieldRemaining, errkind.FieldReset:
-			t.RateLimit = e.RateLimit
-		}
-	}
-	return t
+// shape returns err as the gosdk adapter renders it: the result
+// errorResult writes, with err itself kept for the SDK's middleware and
+// logs (a gosdk.Renderer).
+func (s *Server) shape(err error) error {
+	return &shaped{err: err, res: s.errorResult(err)}
 }
+
+// shaped is an error with the tool result it renders as.
+type shaped struct {
+	err error
+	res *wire.ToolResult
+}
+
+func (e *shaped) Error() string                { return e.err.Error() }
+func (e *shaped) Unwrap() error                { return e.err }
+func (e *shaped) ToolResult() *wire.ToolResult { return e.res }

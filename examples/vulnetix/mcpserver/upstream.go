@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -156,21 +154,22 @@ func (c *vdb) get(ctx context.Context, key, path string, v any, tooLarge func(n 
 	if tooLarge == nil {
 		tooLarge = func(n string) *Failure { return fail(TooLarge, printable(path), n, MaxRaw) }
 	}
-	if resp.StatusCode < 300 && resp.ContentLength > MaxRaw {
-		return nil, tooLarge(strconv.FormatInt(resp.ContentLength, 10))
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxRaw+1))
-	if err != nil {
-		return nil, fail(NetworkFailure, "reading the response: "+networkText(err, key))
-	}
-	if len(body) > MaxRaw {
-		if resp.StatusCode < 300 {
-			return nil, tooLarge("more than " + strconv.Itoa(MaxRaw))
+	// The reader reads at most MaxRaw bytes (none when Content-Length says
+	// more) and returns the body as sent, for the tool to pass on.
+	body, err := c.reader.ReadRaw(resp, v)
+	switch {
+	case errors.Is(err, envelope.ErrBodyRead):
+		var e *envelope.Error
+		errors.As(err, &e)
+		return nil, fail(NetworkFailure, "reading the response: "+networkText(e.Err, key))
+	case errors.Is(err, envelope.ErrTooLarge) && resp.StatusCode < 300:
+		if resp.ContentLength > MaxRaw {
+			return nil, tooLarge(strconv.FormatInt(resp.ContentLength, 10))
 		}
-		body = body[:0] // an error page that large says nothing useful
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if err := c.reader.Read(resp, v); err != nil {
+		return nil, tooLarge("more than " + strconv.Itoa(MaxRaw))
+	case err != nil:
+		// An error page over the bound says nothing useful: its status
+		// decides, as for any error body that is not the envelope.
 		return nil, c.failure(err, resp, path, key)
 	}
 	if resp.StatusCode >= 300 { // a non-envelope error body that happened to be JSON
