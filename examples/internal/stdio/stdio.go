@@ -502,10 +502,10 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// An answer carries its request's id as the client sent it.
 	var sent string
 	id, at, answer := wire.AnswerID(data)
-	if answer {
-		sent = c.takeID(msg.(*jsonrpc.Response).ID)
-		answer = sent != ""
+	if r, ok := msg.(*jsonrpc.Response); ok && answer {
+		sent = c.takeID(r.ID)
 	}
+	answer = sent != ""
 	c.wmu.Lock()
 	b := c.wbuf[:0]
 	if answer {
