@@ -97,11 +97,6 @@ func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
 	return c, nil
 }
 
-// incomingDepth is how many checked messages the reading goroutine may hold
-// ready for the SDK: enough that a pipelined client's lines are read in a
-// burst, few enough that little input is buffered.
-const incomingDepth = 8
-
 // conn is the mcp.Connection of a Transport. Its reading goroutine checks
 // and decodes the lines; Read hands the messages to the SDK; Write encodes
 // the SDK's messages, one line each.
@@ -111,6 +106,10 @@ type conn struct {
 	max   int
 	long  []byte // a line longer than in's buffer, gathered; reused
 
+	// incoming is unbuffered: the reading goroutine is one message ahead
+	// of the SDK at most, so the input buffered is one line and one
+	// message's params, whatever the client sends (buffering measured no
+	// faster).
 	incoming chan incoming
 	closed   chan struct{}
 	close    sync.Once
@@ -145,7 +144,7 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, max int) *conn {
 		in:       bufio.NewReaderSize(in, 64<<10),
 		drain:    drain,
 		max:      max,
-		incoming: make(chan incoming, incomingDepth),
+		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
 		pending:  make(map[string]string),
 		changed:  make(chan struct{}, 1),
