@@ -566,32 +566,40 @@ func unescapeHTML(p []byte) []byte {
 }
 
 // appendUnescapeHTML appends p to dst with the escapes unescapeHTML
-// removes written as <, > and &.
+// removes written as <, > and &. It looks only at \u00 sequences: a
+// result's text is often JSON in a JSON string, full of \" escapes that
+// need no look.
 func appendUnescapeHTML(dst, p []byte) []byte {
 	for {
-		i := bytes.IndexByte(p, '\\')
-		if i < 0 || i+1 == len(p) {
+		i := bytes.Index(p, []byte(`\u00`))
+		if i < 0 || i+6 > len(p) {
 			return append(dst, p...)
 		}
-		dst = append(dst, p[:i]...)
-		p = p[i:]
-		if p[1] == 'u' && len(p) >= 6 {
-			switch string(p[2:6]) {
-			case "003c":
-				dst = append(dst, '<')
-				p = p[6:]
-				continue
-			case "003e":
-				dst = append(dst, '>')
-				p = p[6:]
-				continue
-			case "0026":
-				dst = append(dst, '&')
-				p = p[6:]
-				continue
-			}
+		// The backslash at i begins an escape when the run of backslashes
+		// ending at it is odd: before it, they pair up as \\.
+		j := i
+		for j > 0 && p[j-1] == '\\' {
+			j--
 		}
-		dst = append(dst, p[0], p[1])
-		p = p[2:]
+		if (i-j)%2 == 1 {
+			dst = append(dst, p[:i+1]...) // an escaped backslash, then "u00"
+			p = p[i+1:]
+			continue
+		}
+		var c byte
+		switch string(p[i+4 : i+6]) {
+		case "3c":
+			c = '<'
+		case "3e":
+			c = '>'
+		case "26":
+			c = '&'
+		default:
+			dst = append(dst, p[:i+6]...) // another \u00XX escape, kept
+			p = p[i+6:]
+			continue
+		}
+		dst = append(append(dst, p[:i]...), c)
+		p = p[i+6:]
 	}
 }

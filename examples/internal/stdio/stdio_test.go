@@ -215,6 +215,9 @@ func TestUnescapeHTML(t *testing.T) {
 		{`"\\\u003c"`, `"\\<"`},
 		{`"\u00e9\n"`, `"\u00e9\n"`},
 		{`"tail \`, `"tail \`},
+		{`"\\\\\u003c \\\\u003c"`, `"\\\\< \\\\u003c"`}, // runs of backslashes pair up
+		{`"\u00e9\u003e\"\u0026"`, `"\u00e9>\"&"`},
+		{`"\u003`, `"\u003`},
 	}
 	for _, tt := range tests {
 		if got := string(unescapeHTML([]byte(tt.in))); got != tt.want {
@@ -223,7 +226,8 @@ func TestUnescapeHTML(t *testing.T) {
 	}
 }
 
-// FuzzUnescapeHTML: the output is the same JSON value as the input.
+// FuzzUnescapeHTML: the output is the same JSON value as the input, and
+// encoding/json's HTML escapes are all undone.
 func FuzzUnescapeHTML(f *testing.F) {
 	for _, s := range []string{`"\u003c=8"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`, `"x"`} {
 		f.Add([]byte(s))
@@ -240,6 +244,19 @@ func FuzzUnescapeHTML(f *testing.F) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%q became %q (-want +got):\n%s", in, out, diff)
+		}
+		// On the value as encoding/json writes it, with its escapes, the
+		// output is what it writes without them.
+		escaped, err := json.Marshal(want)
+		if err != nil {
+			return
+		}
+		var plain bytes.Buffer
+		enc := json.NewEncoder(&plain)
+		enc.SetEscapeHTML(false)
+		enc.Encode(want)
+		if got, want := string(unescapeHTML(escaped)), strings.TrimSuffix(plain.String(), "\n"); got != want {
+			t.Fatalf("%q became %q, want %q", escaped, got, want)
 		}
 	})
 }
