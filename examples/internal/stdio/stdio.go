@@ -110,9 +110,9 @@ type conn struct {
 	// of the SDK at most, so the input buffered is one line and one
 	// message's params, whatever the client sends (buffering measured no
 	// faster).
-	incoming chan incoming
-	closed   chan struct{}
-	close    sync.Once
+	incoming  chan incoming
+	closed    chan struct{}
+	closeOnce sync.Once
 
 	mu sync.Mutex
 	// pending holds, by the value of their id (idKey), the ids of requests
@@ -133,17 +133,17 @@ type incoming struct {
 	err error
 }
 
-func newConn(in io.Reader, out io.Writer, drain time.Duration, max int) *conn {
+func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
 		drain = DefaultDrain
 	}
-	if max <= 0 {
-		max = DefaultMaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
 	}
 	return &conn{
 		in:       bufio.NewReaderSize(in, 64<<10),
 		drain:    drain,
-		max:      max,
+		max:      maxLine,
 		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
 		pending:  make(map[string]string),
@@ -173,7 +173,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Close implements mcp.Connection. The streams are not the connection's to
 // close; Close ends the reading goroutine unless it is blocked reading In.
 func (c *conn) Close() error {
-	c.close.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() { close(c.closed) })
 	return nil
 }
 
