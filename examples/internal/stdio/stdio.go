@@ -10,8 +10,14 @@
 // an id such as 1e400) instead of answering it with an error; it rewrites
 // ids it cannot carry (1.5 comes back as 1); and its encoder escapes <, >
 // and & as \u003c, \u003e and \u0026, so a rejection such as "<=8 items"
-// does not read on the wire as other MCP SDKs write it. Transport keeps the
-// SDK's JSON-RPC handling and changes only those four behaviours.
+// does not read on the wire as other MCP SDKs write it.
+//
+// Transport is an mcp.Connection of its own rather than a wrapper of the
+// SDK's: each line is parsed once, by the message check of package wire,
+// and handed to the SDK as the JSON-RPC message it already is, and each
+// answer is encoded once and written without being read back. The SDK's
+// JSON-RPC handling past the connection (dispatch, cancellation, the
+// session) is unchanged.
 package stdio
 
 import (
@@ -28,6 +34,7 @@ import (
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -68,6 +75,11 @@ var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"mess
 // A server on the process's stdio runs with
 //
 //	server.Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+//
+// The connection reads In on a goroutine of its own, so that closing the
+// session does not wait for input; a Read of In that never returns (a
+// terminal left open) keeps that goroutine until the process exits, as with
+// the SDK's own transport.
 type Transport struct {
 	In  io.Reader
 	Out io.Writer
@@ -80,67 +92,201 @@ type Transport struct {
 
 // Connect implements mcp.Transport.
 func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
-	drain := t.Drain
+	c := newConn(t.In, t.Out, t.Drain, t.MaxLine)
+	go c.readLoop()
+	return c, nil
+}
+
+// conn is the mcp.Connection of a Transport. Its reading goroutine checks
+// and decodes the lines; Read hands the messages to the SDK; Write encodes
+// the SDK's messages, one line each.
+type conn struct {
+	in    *bufio.Reader
+	drain time.Duration
+	max   int
+	long  []byte // a line longer than in's buffer, gathered; reused
+
+	// incoming is unbuffered: the reading goroutine is one message ahead
+	// of the SDK at most, so the input buffered is one line and one
+	// message's params, whatever the client sends (buffering measured no
+	// faster).
+	incoming  chan incoming
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	mu sync.Mutex
+	// pending holds, by the value of their id (idKey), the ids of requests
+	// read and not yet answered, as they were sent: the SDK carries an id
+	// as a value, and Write puts it back byte for byte.
+	pending map[string]string
+	broken  bool          // the output failed; nothing more can be answered
+	changed chan struct{} // signalled when pending shrinks or broken is set
+
+	wmu  sync.Mutex // one writer at a time; guards out and wbuf
+	out  io.Writer
+	wbuf []byte // the line being written; reused
+}
+
+// incoming is a message for Read, or the error that ends the input.
+type incoming struct {
+	msg jsonrpc.Message
+	err error
+}
+
+func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
 		drain = DefaultDrain
 	}
-	st := &stdioState{pending: make(map[string]json.RawMessage), changed: make(chan struct{}, 1)}
-	w := &lineWriter{w: t.Out, st: st}
-	limit := t.MaxLine
-	if limit <= 0 {
-		limit = DefaultMaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
 	}
-	r := &lineReader{in: bufio.NewReaderSize(t.In, 64<<10), w: w, st: st, drain: drain, max: limit}
-	return (&mcp.IOTransport{Reader: r, Writer: w, MaxLineLength: -1}).Connect(ctx)
+	return &conn{
+		in:       bufio.NewReaderSize(in, 64<<10),
+		drain:    drain,
+		max:      maxLine,
+		incoming: make(chan incoming),
+		closed:   make(chan struct{}),
+		pending:  make(map[string]string),
+		changed:  make(chan struct{}, 1),
+		out:      out,
+	}
 }
 
-// stdioState is what the reader and the writer share: the ids of requests
-// read but not yet answered.
-type stdioState struct {
-	mu sync.Mutex
-	// pending holds, by the value of their id, the ids of requests read and
-	// not yet answered, as they were sent: the SDK decodes an id and writes
-	// it anew, and the writer puts it back byte for byte.
-	pending map[string]json.RawMessage
-	broken  bool          // the output failed; nothing more can be answered
-	changed chan struct{} // signalled when pending shrinks or broken is set
-}
-
-func (s *stdioState) signal() {
+// Read implements mcp.Connection: the next checked message, or io.EOF once
+// the input has ended and the answers in flight are written.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
-	case s.changed <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	default:
 	}
+	select {
+	case in := <-c.incoming:
+		return in.msg, in.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	}
 }
 
-// add records a request's id, and reports false when a request with an id
-// of the same value is still in flight.
-func (s *stdioState) add(id json.RawMessage) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := idKey(id)
-	if _, ok := s.pending[k]; ok {
+// Close implements mcp.Connection. The streams are not the connection's to
+// close; Close ends the reading goroutine unless it is blocked reading In.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection: a stdio session has no id.
+func (c *conn) SessionID() string { return "" }
+
+// readLoop reads, checks and decodes each line, answers the lines the SDK
+// must not see, and hands the others to Read. At the end of the input it
+// waits for the answers in flight (up to the drain time) before Read
+// reports io.EOF: the SDK cancels every request still in flight when Read
+// fails.
+func (c *conn) readLoop() {
+	for {
+		line, err := c.readLine()
+		if err != nil {
+			c.waitAnswers()
+			c.send(incoming{err: io.EOF})
+			return
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		msg, answer := c.admit(line)
+		if answer != nil {
+			c.writeRaw(answer)
+			continue
+		}
+		if msg != nil && !c.send(incoming{msg: msg}) {
+			return
+		}
+	}
+}
+
+// send hands in to Read, and reports false when the connection closed
+// first.
+func (c *conn) send(in incoming) bool {
+	select {
+	case c.incoming <- in:
+		return true
+	case <-c.closed:
 		return false
 	}
-	s.pending[k] = id
-	return true
 }
 
-// take forgets the request whose id has the value of id, and returns its
-// id as sent.
-func (s *stdioState) take(id json.RawMessage) (json.RawMessage, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := idKey(id)
-	sent, ok := s.pending[k]
-	delete(s.pending, k)
-	return sent, ok
+// admit checks one line with the JSON-RPC message rule (package wire) and
+// returns either the message for the SDK or the answer to a line the SDK
+// must not see: one its decoder would refuse, ending the session and losing
+// the answers in flight. It records a request's id, and forgets the one a
+// cancellation names. The line's bytes are not kept: the message holds
+// copies.
+func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
+	m, err := wire.CheckMessage(line)
+	if err != nil {
+		var me *wire.MessageError
+		if !errors.As(err, &me) {
+			return nil, errorLine(nil, errkind.InvalidRequest, "Invalid Request")
+		}
+		switch me.Err {
+		case wire.ErrNotJSON:
+			return nil, errorLine(nil, me.Code, "Parse error")
+		case wire.ErrNotMessage:
+			return nil, errorLine(me.ID, me.Code, "Invalid Request")
+		}
+		return nil, errorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+	}
+	switch m.Type {
+	case wire.RequestMessage:
+		key := idKey(m.ID)
+		// The SDK drops, unanswered, a request whose id is in use.
+		if !c.add(key, m.ID) {
+			return nil, errorLine(m.ID, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+		}
+		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil
+	case wire.NotificationMessage:
+		if m.Method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+				if c.take(idKey(p.RequestID)) != "" {
+					c.signal()
+				}
+			}
+		}
+		return &jsonrpc.Request{Method: m.Method, Params: clone(m.Params)}, nil
+	case wire.ResponseMessage:
+		// A client's answer to a request of the server's: rare, and read by
+		// the SDK's own decoder, which takes every response the check
+		// accepts. Should it not, the line is dropped: a response gets no
+		// answer.
+		msg, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			return nil, nil
+		}
+		return msg, nil
+	}
+	// A batch: MCP has none since protocol revision 2025-06-18.
+	return nil, errorLine(nil, errkind.InvalidRequest, "Invalid Request")
+}
+
+// clone copies b, nil for nil.
+func clone(b []byte) json.RawMessage {
+	if b == nil {
+		return nil
+	}
+	return json.RawMessage(bytes.Clone(b))
 }
 
 // idKey is the value of an id (an integer's digits, or a quote and the
-// string decoded): the SDK's answer to a request carries an id of the same
-// value, though not always the same bytes ("\u0041" comes back as "A").
-func idKey(id json.RawMessage) string {
+// string decoded): the SDK carries the id as that value, and answers with
+// it.
+func idKey(id []byte) string {
 	if len(id) == 0 || id[0] != '"' {
 		return string(id)
 	}
@@ -152,111 +298,134 @@ func idKey(id json.RawMessage) string {
 	return `"` + s
 }
 
-// lineReader passes checked JSON-RPC lines to the SDK.
-type lineReader struct {
-	in    *bufio.Reader
-	w     *lineWriter
-	st    *stdioState
-	drain time.Duration
-	max   int
-	buf   []byte // the rest of the current line
-	eof   bool
+// keyID is the SDK's id for an id whose value is key: a string, or an
+// integer of at most wire.MaxID in magnitude (which a float64 carries
+// exactly).
+func keyID(key string) jsonrpc.ID {
+	var v any
+	if len(key) > 0 && key[0] == '"' {
+		v = key[1:]
+	} else {
+		n, _ := strconv.ParseInt(key, 10, 64)
+		v = float64(n)
+	}
+	id, _ := jsonrpc.MakeID(v)
+	return id
 }
 
-func (r *lineReader) Read(p []byte) (int, error) {
-	for len(r.buf) == 0 {
-		if r.eof {
-			return 0, io.EOF
-		}
-		line, err := r.readLine()
-		if err != nil {
-			r.eof = true
-			r.waitAnswers()
-			return 0, io.EOF
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		if answer := r.admit(line); answer != nil {
-			r.w.writeRaw(answer)
-			continue
-		}
-		r.buf = append(line, '\n')
+// appendKey appends the value of the SDK's id id in the form of idKey.
+func appendKey(dst []byte, id jsonrpc.ID) ([]byte, bool) {
+	switch v := id.Raw().(type) {
+	case int64:
+		return strconv.AppendInt(dst, v, 10), true
+	case string:
+		return append(append(dst, '"'), v...), true
 	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	return n, nil
+	return dst, false
 }
 
-// admit checks one line with the JSON-RPC message rule (package wire) and
-// returns the answer to a line the SDK must not see: one its decoder would
-// refuse, ending the session and losing the answers in flight. For a line
-// that goes on it records a request's id, and forgets the one a
-// cancellation names.
-func (r *lineReader) admit(line []byte) []byte {
-	m, err := wire.CheckMessage(line)
-	if err != nil {
-		var me *wire.MessageError
-		if !errors.As(err, &me) {
-			return errorLine(nil, errkind.InvalidRequest, "Invalid Request")
-		}
-		switch me.Err {
-		case wire.ErrNotJSON:
-			return errorLine(nil, me.Code, "Parse error")
-		case wire.ErrNotMessage:
-			return errorLine(me.ID, me.Code, "Invalid Request")
-		}
-		return errorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+func (c *conn) signal() {
+	select {
+	case c.changed <- struct{}{}:
+	default:
 	}
-	switch m.Type {
-	case wire.BatchMessage:
-		return errorLine(nil, errkind.InvalidRequest, "Invalid Request")
-	case wire.RequestMessage:
-		// The SDK drops, unanswered, a request whose id is in use.
-		if !r.st.add(m.ID) {
-			return errorLine(m.ID, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
-		}
-	case wire.NotificationMessage:
-		if m.Method == "notifications/cancelled" {
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
-				if _, ok := r.st.take(p.RequestID); ok {
-					r.st.signal()
-				}
-			}
-		}
-	}
-	return nil
 }
 
-// readLine returns the next line, or a parse error answered for a line over
-// the bound.
-func (r *lineReader) readLine() ([]byte, error) {
-	var line []byte
+// add records a request's id as sent under its value key, and reports
+// false when a request with an id of the same value is still in flight.
+func (c *conn) add(key string, sent []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[key]; ok {
+		return false
+	}
+	if string(sent) == key {
+		c.pending[key] = key // an integer: its digits are its value
+	} else {
+		c.pending[key] = string(sent)
+	}
+	return true
+}
+
+// take forgets the request whose id has the value key, and returns its id
+// as sent ("" if there was none).
+func (c *conn) take(key string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sent, ok := c.pending[key]
+	if ok {
+		delete(c.pending, key)
+	}
+	return sent
+}
+
+// takeID is take for the SDK's id, without making a string of its value.
+func (c *conn) takeID(id jsonrpc.ID) string {
+	var a [64]byte
+	k, ok := appendKey(a[:0], id)
+	if !ok {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sent, ok := c.pending[string(k)]
+	if ok {
+		delete(c.pending, string(k))
+	}
+	return sent
+}
+
+// readLine returns the next line, valid until the next call. A line over
+// the bound is answered with a parse error, and the next one is read.
+func (c *conn) readLine() ([]byte, error) {
 	for {
-		chunk, err := r.in.ReadSlice('\n')
-		if len(line)+len(chunk) > r.max {
-			// Skip the rest of this line and answer it as unparsable.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.in.ReadSlice('\n')
+		chunk, err := c.in.ReadSlice('\n')
+		if err == nil || len(chunk) > 0 && errors.Is(err, io.EOF) {
+			if len(chunk) <= c.max {
+				return chunk, nil
 			}
-			r.w.writeRaw(parseError)
+			c.writeRaw(parseError)
 			if err != nil {
 				return nil, err
 			}
-			line = line[:0]
 			continue
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+		line, err := c.readLong(chunk)
+		if line != nil || err != nil {
+			return line, err
+		}
+	}
+}
+
+// readLong gathers a line longer than the reader's buffer, starting with
+// chunk, into a buffer kept for the next such line. It answers a line over
+// the bound with a parse error and returns neither line nor error, unless
+// the input ended.
+func (c *conn) readLong(chunk []byte) ([]byte, error) {
+	line := c.long[:0]
+	defer func() {
+		if cap(line) <= 1<<20 {
+			c.long = line[:0]
+		}
+	}()
+	err := bufio.ErrBufferFull
+	for {
+		if len(line)+len(chunk) > c.max {
+			// Skip the rest of this line and answer it as unparsable.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = c.in.ReadSlice('\n')
+			}
+			c.writeRaw(parseError)
+			return nil, err
 		}
 		line = append(line, chunk...)
 		switch {
-		case err == nil:
-			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case len(line) > 0 && errors.Is(err, io.EOF):
+			chunk, err = c.in.ReadSlice('\n')
+		case err == nil || errors.Is(err, io.EOF):
 			return line, nil
 		default:
 			return nil, err
@@ -274,72 +443,116 @@ func errorLine(id json.RawMessage, code errkind.Code, message string) []byte {
 }
 
 // waitAnswers blocks until every request read has been answered, the
-// output broke, or the drain time passed.
-func (r *lineReader) waitAnswers() {
-	timer := time.NewTimer(r.drain)
+// output broke, the connection closed, or the drain time passed.
+func (c *conn) waitAnswers() {
+	timer := time.NewTimer(c.drain)
 	defer timer.Stop()
 	for {
-		r.st.mu.Lock()
-		done := len(r.st.pending) == 0 || r.st.broken
-		r.st.mu.Unlock()
+		c.mu.Lock()
+		done := len(c.pending) == 0 || c.broken
+		c.mu.Unlock()
 		if done {
 			return
 		}
 		select {
-		case <-r.st.changed:
+		case <-c.changed:
 		case <-timer.C:
+			return
+		case <-c.closed:
 			return
 		}
 	}
 }
 
-// Close implements io.Closer; the input is not ours to close.
-func (r *lineReader) Close() error { return nil }
+// responseHead is how the go-sdk begins every message it encodes.
+const responseHead = `{"jsonrpc":"2.0","id":`
 
-// lineWriter writes whole lines, one writer at a time, and marks requests
-// answered.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-	st *stdioState
-}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	out := unescapeHTML(p)
+// Write implements mcp.Connection: msg as one line, an answer with its
+// request's id as sent. A result is written around the bytes the SDK
+// encoded it to, with no second encode; any other message is encoded by
+// the SDK's jsonrpc.EncodeMessage.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
+		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
+		// "result":RESULT} with RESULT compacted, which it already is: the
+		// SDK made it with a JSON encoder.
+		if sent := c.takeID(r.ID); sent != "" {
+			c.wmu.Lock()
+			b := append(c.wbuf[:0], responseHead...)
+			b = append(b, sent...)
+			b = append(b, `,"result":`...)
+			b = appendUnescapeHTML(b, r.Result)
+			b = append(b, "}\n"...)
+			err := c.writeLocked(b)
+			c.wmu.Unlock()
+			c.signal()
+			return err
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
 	// An answer carries its request's id as the client sent it.
-	id, at, answer := wire.AnswerID(out)
-	var sent json.RawMessage
+	var sent string
+	id, at, answer := wire.AnswerID(data)
+	if r, ok := msg.(*jsonrpc.Response); ok && answer {
+		sent = c.takeID(r.ID)
+	}
+	answer = sent != ""
+	c.wmu.Lock()
+	b := c.wbuf[:0]
 	if answer {
-		sent, answer = w.st.take(id)
+		b = append(append(b, data[:at]...), sent...)
+		data = data[at+len(id):]
 	}
-	if answer && !bytes.Equal(sent, id) {
-		out = append(append(out[:at:at], sent...), out[at+len(id):]...)
-	}
-	_, err := w.writeRaw(out)
+	b = append(appendUnescapeHTML(b, data), '\n')
+	err = c.writeLocked(b)
+	c.wmu.Unlock()
 	if answer {
-		w.st.signal()
+		c.signal()
 	}
-	if err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return err
 }
 
-func (w *lineWriter) writeRaw(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n, err := w.w.Write(p)
+// writeRaw writes one whole line.
+func (c *conn) writeRaw(p []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(p)
 	if err != nil {
-		w.st.mu.Lock()
-		w.st.broken = true
-		w.st.mu.Unlock()
-		w.st.signal()
+		c.fail()
 	}
-	return n, err
+	return err
 }
 
-// Close implements io.Closer; the output is not ours to close.
-func (w *lineWriter) Close() error { return nil }
+// writeLocked writes b, the line built in c.wbuf, with c.wmu held, and
+// keeps the buffer for the next line unless it grew past 1 MiB.
+func (c *conn) writeLocked(b []byte) error {
+	_, err := c.out.Write(b)
+	if cap(b) <= 1<<20 {
+		c.wbuf = b[:0]
+	} else {
+		c.wbuf = nil
+	}
+	if err != nil {
+		c.fail()
+	}
+	return err
+}
+
+// fail records that the output broke: nothing more can be answered.
+func (c *conn) fail() {
+	c.mu.Lock()
+	c.broken = true
+	c.mu.Unlock()
+	c.signal()
+}
 
 // unescapeHTML turns the \u003c, \u003e and \u0026 escapes the SDK's
 // encoder writes back into <, > and &, so a rejection reads on the wire as
@@ -349,31 +562,44 @@ func unescapeHTML(p []byte) []byte {
 	if !bytes.Contains(p, []byte(`\u00`)) {
 		return p
 	}
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c != '\\' || i+1 == len(p) {
-			out = append(out, c)
+	return appendUnescapeHTML(make([]byte, 0, len(p)), p)
+}
+
+// appendUnescapeHTML appends p to dst with the escapes unescapeHTML
+// removes written as <, > and &. It looks only at \u00 sequences: a
+// result's text is often JSON in a JSON string, full of \" escapes that
+// need no look.
+func appendUnescapeHTML(dst, p []byte) []byte {
+	for {
+		i := bytes.Index(p, []byte(`\u00`))
+		if i < 0 || i+6 > len(p) {
+			return append(dst, p...)
+		}
+		// The backslash at i begins an escape when the run of backslashes
+		// ending at it is odd: before it, they pair up as \\.
+		j := i
+		for j > 0 && p[j-1] == '\\' {
+			j--
+		}
+		if (i-j)%2 == 1 {
+			dst = append(dst, p[:i+1]...) // an escaped backslash, then "u00"
+			p = p[i+1:]
 			continue
 		}
-		if p[i+1] == 'u' && i+6 <= len(p) {
-			switch string(p[i+2 : i+6]) {
-			case "003c":
-				out = append(out, '<')
-				i += 5
-				continue
-			case "003e":
-				out = append(out, '>')
-				i += 5
-				continue
-			case "0026":
-				out = append(out, '&')
-				i += 5
-				continue
-			}
+		var c byte
+		switch string(p[i+4 : i+6]) {
+		case "3c":
+			c = '<'
+		case "3e":
+			c = '>'
+		case "26":
+			c = '&'
+		default:
+			dst = append(dst, p[:i+6]...) // another \u00XX escape, kept
+			p = p[i+6:]
+			continue
 		}
-		out = append(out, c, p[i+1])
-		i++
+		dst = append(append(dst, p[:i]...), c)
+		p = p[i+6:]
 	}
-	return out
 }

@@ -5,15 +5,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -211,6 +215,9 @@ func TestUnescapeHTML(t *testing.T) {
 		{`"\\\u003c"`, `"\\<"`},
 		{`"\u00e9\n"`, `"\u00e9\n"`},
 		{`"tail \`, `"tail \`},
+		{`"\\\\\u003c \\\\u003c"`, `"\\\\< \\\\u003c"`}, // runs of backslashes pair up
+		{`"\u00e9\u003e\"\u0026"`, `"\u00e9>\"&"`},
+		{`"\u003`, `"\u003`},
 	}
 	for _, tt := range tests {
 		if got := string(unescapeHTML([]byte(tt.in))); got != tt.want {
@@ -219,7 +226,8 @@ func TestUnescapeHTML(t *testing.T) {
 	}
 }
 
-// FuzzUnescapeHTML: the output is the same JSON value as the input.
+// FuzzUnescapeHTML: the output is the same JSON value as the input, and
+// encoding/json's HTML escapes are all undone.
 func FuzzUnescapeHTML(f *testing.F) {
 	for _, s := range []string{`"\u003c=8"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`, `"x"`} {
 		f.Add([]byte(s))
@@ -237,36 +245,88 @@ func FuzzUnescapeHTML(f *testing.F) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%q became %q (-want +got):\n%s", in, out, diff)
 		}
+		// On the value as encoding/json writes it, with its escapes, the
+		// output is what it writes without them.
+		escaped, err := json.Marshal(want)
+		if err != nil {
+			return
+		}
+		var plain bytes.Buffer
+		enc := json.NewEncoder(&plain)
+		enc.SetEscapeHTML(false)
+		enc.Encode(want)
+		if got, want := string(unescapeHTML(escaped)), strings.TrimSuffix(plain.String(), "\n"); got != want {
+			t.Fatalf("%q became %q, want %q", escaped, got, want)
+		}
 	})
 }
 
-// FuzzFraming: the reader and the writer alone, with the SDK played by
-// the test. Every input line is either handed on or answered, once; what is
-// handed on is a single JSON-RPC message the message rule accepts; and an
-// answer written with the id as the SDK re-encodes it goes out with the id
-// as the client sent it.
+// FuzzFraming: the connection alone, with the SDK played by the test.
+// Every input line is either handed on or answered, once; what is handed
+// on is the message the line holds, as the message rule (package wire)
+// reads it, with a request's id of the same value; and an answer written
+// with the SDK's id goes out with the id as the client sent it, whether
+// a result or an error.
 func FuzzFraming(f *testing.F) {
 	for _, s := range framingSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out bytes.Buffer
-		st := &stdioState{pending: make(map[string]json.RawMessage), changed: make(chan struct{}, 1)}
-		w := &lineWriter{w: &out, st: st}
-		r := &lineReader{in: bufio.NewReaderSize(bytes.NewReader(in), 64<<10), w: w, st: st, drain: time.Nanosecond, max: 1 << 20}
-		passed, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := 0
-		for l := range bytes.SplitSeq(in, []byte("\n")) {
-			if len(bytes.TrimSpace(l)) > 0 {
-				lines++
+		c := newConn(bytes.NewReader(in), &out, time.Nanosecond, 1<<20)
+		go c.readLoop()
+		var handed []jsonrpc.Message
+		for {
+			m, err := c.Read(context.Background())
+			if err == io.EOF {
+				break
 			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			handed = append(handed, m)
 		}
-		handed := bytes.Split(bytes.TrimSuffix(passed, []byte("\n")), []byte("\n"))
-		if len(passed) == 0 {
-			handed = nil
+		c.Close()
+		// The model: which lines are handed on, and as what.
+		var want []jsonrpc.Message
+		var sent []string // a request's id as sent, by its place in want
+		lines := 0
+		active := map[jsonrpc.ID]bool{}
+		for l := range bytes.SplitSeq(in, []byte("\n")) {
+			l = bytes.TrimSpace(l)
+			if len(l) == 0 {
+				continue
+			}
+			lines++
+			m, err := wire.CheckMessage(l)
+			if err != nil {
+				continue
+			}
+			switch m.Type {
+			case wire.RequestMessage:
+				var v any
+				json.Unmarshal(m.ID, &v)
+				id, err := jsonrpc.MakeID(v)
+				if err != nil {
+					t.Fatalf("%q: %v", m.ID, err)
+				}
+				if active[id] {
+					continue
+				}
+				active[id] = true
+				want = append(want, &jsonrpc.Request{ID: id, Method: m.Method, Params: m.Params})
+				sent = append(sent, string(m.ID))
+			case wire.NotificationMessage:
+				want = append(want, &jsonrpc.Request{Method: m.Method, Params: m.Params})
+				sent = append(sent, "")
+			case wire.ResponseMessage:
+				r, err := jsonrpc.DecodeMessage(l)
+				if err != nil {
+					t.Fatalf("the SDK refuses a response the check accepts, %q: %v", l, err)
+				}
+				want = append(want, r)
+				sent = append(sent, "")
+			}
 		}
 		answered := bytes.Count(out.Bytes(), []byte("\n"))
 		if len(handed)+answered != lines {
@@ -277,28 +337,90 @@ func FuzzFraming(f *testing.F) {
 				t.Fatalf("answer %q is not JSON", l)
 			}
 		}
-		for _, l := range handed {
-			m, err := wire.CheckMessage(l)
-			if err != nil || m.Type == wire.BatchMessage {
-				t.Fatalf("handed on %q: %v", l, err)
-			}
-			if m.Type != wire.RequestMessage {
+		if bytes.Contains(in, []byte("cancelled")) {
+			return // a cancellation forgets an id the model cannot tell
+		}
+		if diff := cmp.Diff(want, handed, cmp.AllowUnexported(jsonrpc.ID{}), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("%q: handed on (-want +got):\n%s", in, diff)
+		}
+		for i, m := range handed {
+			r, ok := m.(*jsonrpc.Request)
+			if !ok || !r.IsCall() {
 				continue
 			}
-			// The SDK decodes the id and writes it anew.
-			var v any
-			json.Unmarshal(m.ID, &v)
-			if f, ok := v.(float64); ok {
-				v = int64(f)
-			}
-			id, _ := json.Marshal(v)
 			out.Reset()
-			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{}}` + "\n"))
-			if want := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}` + "\n"; out.String() != want && !bytes.Contains(in, []byte("cancelled")) {
-				t.Fatalf("answer to %q went out as %q, want %q", l, out.String(), want)
+			answer := &jsonrpc.Response{ID: r.ID, Result: json.RawMessage(`{"a":"\u003c"}`)}
+			want := `{"jsonrpc":"2.0","id":` + sent[i] + `,"result":{"a":"<"}}` + "\n"
+			if i%2 == 1 {
+				answer = &jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: -32602, Message: "a <= b"}}
+				want = `{"jsonrpc":"2.0","id":` + sent[i] + `,"error":{"code":-32602,"message":"a <= b"}}` + "\n"
+			}
+			if err := c.Write(context.Background(), answer); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != want {
+				t.Fatalf("answer to %v went out as %q, want %q", r.ID.Raw(), out.String(), want)
 			}
 		}
 	})
+}
+
+// FuzzWriteResult: a result written around the bytes the SDK encoded is
+// the line jsonrpc.EncodeMessage writes, with <, > and & unescaped and the
+// id as sent.
+func FuzzWriteResult(f *testing.F) {
+	for _, s := range []string{`{}`, `{"content":[{"type":"text","text":"a \u003c= b \u0026 c"}],"isError":true}`, `[1,"\\u003c",{"a":null}]`, `"x"`} {
+		f.Add([]byte(s), int64(3), "")
+		f.Add([]byte(s), int64(0), `"\u0041"`)
+	}
+	f.Fuzz(func(t *testing.T, result []byte, n int64, s string) {
+		var b bytes.Buffer
+		if json.Compact(&b, result) != nil || b.Len() == 0 {
+			return
+		}
+		result = b.Bytes() // the SDK's results are compact
+		var sent string
+		var id jsonrpc.ID
+		if s != "" {
+			if sent = string(mustMarshal(t, s)); idKey([]byte(sent)) != `"`+s || !utf8.ValidString(s) {
+				return
+			}
+			id, _ = jsonrpc.MakeID(s)
+		} else {
+			if n > wire.MaxID || n < -wire.MaxID {
+				return
+			}
+			sent = strconv.FormatInt(n, 10)
+			id, _ = jsonrpc.MakeID(float64(n))
+		}
+		var out bytes.Buffer
+		c := newConn(strings.NewReader(""), &out, 0, 0)
+		c.add(idKey([]byte(sent)), []byte(sent))
+		resp := &jsonrpc.Response{ID: id, Result: result}
+		if err := c.Write(context.Background(), resp); err != nil {
+			t.Fatal(err)
+		}
+		enc, err := jsonrpc.EncodeMessage(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encID, at, ok := wire.AnswerID(enc)
+		if !ok {
+			t.Fatalf("%s: no id", enc)
+		}
+		want := string(enc[:at]) + sent + string(unescapeHTML(enc[at+len(encID):])) + "\n"
+		if out.String() != want {
+			t.Fatalf("wrote %q, want %q", out.String(), want)
+		}
+	})
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 var framingSeeds = []string{
@@ -310,4 +432,30 @@ var framingSeeds = []string{
 	`{"jsonrpc":"2.0","method":"notifications/progress","params":` + nest("[", "]", 200) + "}\n",
 	`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n",
 	`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`,
+}
+
+// TestTransportCancel: cancelling the server's context ends the session
+// while the input is still open, and the answers already written stay.
+func TestTransportCancel(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	defer outR.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- testServer().Run(ctx, &Transport{In: inR, Out: outW}) }()
+	go io.WriteString(inW, initLine+"\n")
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"serverInfo"`) {
+		t.Fatalf("initialize: %q, %v", line, err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after its context was cancelled, with the input still open")
+	}
 }
