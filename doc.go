@@ -41,9 +41,12 @@
 //     transport-level refusals (Host and Origin, path, method, Content-Type)
 //     and the JSON-RPC message check of package wire, so no message an SDK
 //     would choke on reaches it and ids come back exactly as sent.
-//   - ratelimit: reads Retry-After, X-RateLimit-* and the IETF RateLimit
-//     fields; answers as a server with keyed limits, a flood guard and
-//     per-key budgets.
+//   - ratelimit: limits a server's callers per key, with keyed limits, a
+//     flood guard and per-key budgets, and writes the rate-limit fields of
+//     each answer.
+//   - ratelimit/header: reads the rate-limit fields of an upstream's
+//     response (Retry-After, X-RateLimit-* and the IETF RateLimit fields)
+//     into a wait and the limit's figures.
 //   - retry: the single short retry. A 429 whose Retry-After is at most two
 //     seconds is waited out and sent once more; nothing else is retried. A
 //     second policy re-sends a GET once on a 5xx or a network error.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // Error is a kind-tagged failure of an upstream call: what [Reader.Read] and
@@ -32,13 +32,13 @@ type Error struct {
 	// RetryAfter is how long to wait before retrying, when a wait is known:
 	// the response's Retry-After, whatever the kind; for a rate_limited
 	// error without one, the envelope's retry-after member, the reset of an
-	// exhausted window, or ratelimit.DefaultRetryAfter (see Reader.Read).
+	// exhausted window, or header.DefaultRetryAfter (see Reader.Read).
 	// Zero means no wait is known.
 	RetryAfter time.Duration
 
 	// RateLimit holds the X-RateLimit-* figures when the response carried
 	// them; nil otherwise.
-	RateLimit *ratelimit.Limits
+	RateLimit *header.Limits
 
 	// Body is the JSON error body as sent (redacted): the envelope or any
 	// other error shape Reader.Read reads, for members the Error does not
@@ -156,7 +156,7 @@ func KindOf(err error) errkind.Kind {
 // X-RateLimit-* figures the response gave. A rate_limited Error always
 // carries a wait: a RetryAfter of zero (a hand-built Error) is given as the
 // 60 seconds the read path reports when the upstream gave no wait
-// (ratelimit.DefaultRetryAfter), never as 0, which would tell an agent to
+// (header.DefaultRetryAfter), never as 0, which would tell an agent to
 // retry at once. A nil *Error gives the zero Error's object.
 //
 // A server whose taxonomy declares its own members for a kind writes the
@@ -172,7 +172,7 @@ func (e *Error) Object() errkind.Object {
 	var n [4]int64 // one allocation for every number the object carries
 	if wait := e.RetryAfter; wait > 0 || o.Kind == errkind.RateLimited {
 		if wait <= 0 {
-			wait = ratelimit.DefaultRetryAfter
+			wait = header.DefaultRetryAfter
 		}
 		n[0] = ceilSeconds(wait)
 		o.RetryAfterSeconds = &n[0]

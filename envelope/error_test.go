@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -23,7 +23,7 @@ import (
 // the kind, and a rate_limited error always tells the agent how long to
 // wait.
 func TestKindObject(t *testing.T) {
-	full := &ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}
+	full := &header.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}
 	tests := []struct {
 		name string
 		e    *envelope.Error
@@ -49,7 +49,7 @@ func TestKindObject(t *testing.T) {
 		{"rate_limited bare", &envelope.Error{Kind: errkind.RateLimited, HTTPStatus: 429, RetryAfter: 60 * time.Second},
 			`{"kind":"rate_limited","retryAfterSeconds":60}`},
 		{"rate_limited fraction rounds up", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 1500 * time.Millisecond,
-			RateLimit: &ratelimit.Limits{Remaining: 0, HasRemaining: true}},
+			RateLimit: &header.Limits{Remaining: 0, HasRemaining: true}},
 			`{"kind":"rate_limited","retryAfterSeconds":2,"remaining":0}`},
 		{"rate_limited built by hand waits the read path's default", &envelope.Error{Kind: errkind.RateLimited},
 			`{"kind":"rate_limited","retryAfterSeconds":60}`},
@@ -115,7 +115,7 @@ func TestObjectLayout(t *testing.T) {
 			`{"kind":"wrong_role","message":"read only"}`},
 		{&envelope.Error{Kind: "wrong_role", Code: "forbidden_role", Message: "read only", HTTPStatus: 403, RetryAfter: time.Second},
 			`{"kind":"wrong_role","message":"read only","retryAfterSeconds":1}`},
-		{&envelope.Error{Kind: errkind.RateLimited, RateLimit: &ratelimit.Limits{Limit: 5, HasLimit: true}},
+		{&envelope.Error{Kind: errkind.RateLimited, RateLimit: &header.Limits{Limit: 5, HasLimit: true}},
 			`{"kind":"rate_limited","retryAfterSeconds":60,"limit":5}`},
 		{nil, `{"kind":"server_error"}`},
 	}
@@ -129,7 +129,7 @@ func TestObjectLayout(t *testing.T) {
 	want := errkind.Object{Kind: errkind.NotFound, Code: "c", Message: "m", Details: json.RawMessage(`{}`), HTTPStatus: 404,
 		RetryAfterSeconds: &one, Limit: &one, Remaining: &one, ResetSeconds: &one}
 	e := &envelope.Error{Kind: errkind.NotFound, Code: "c", Message: "m", Details: json.RawMessage(`{}`), HTTPStatus: 404, RetryAfter: time.Millisecond,
-		RateLimit: &ratelimit.Limits{Limit: 1, Remaining: 1, Reset: time.Nanosecond, HasLimit: true, HasRemaining: true, HasReset: true}}
+		RateLimit: &header.Limits{Limit: 1, Remaining: 1, Reset: time.Nanosecond, HasLimit: true, HasRemaining: true, HasReset: true}}
 	if diff := cmp.Diff(want, e.Object()); diff != "" {
 		t.Errorf("Object (-want +got):\n%s", diff)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // DefaultMaxBytes is the body size bound of a Reader whose MaxBytes is zero.
@@ -413,7 +413,7 @@ func (r *Reader) telling(h http.Header, status int) errkind.Kind {
 		if len(h["Retry-After"]) == 0 && !hasRateFields(h) {
 			return ""
 		}
-		info := ratelimit.Parse(h, r.now())
+		info := header.Parse(h, r.now())
 		if info.HasRetryAfter || info.Limits.HasRemaining && info.Limits.Remaining == 0 {
 			return errkind.RateLimited
 		}
@@ -421,7 +421,7 @@ func (r *Reader) telling(h http.Header, status int) errkind.Kind {
 		if len(h["Retry-After"]) == 0 {
 			return ""
 		}
-		if _, ok := ratelimit.RetryAfter(h, r.now()); ok {
+		if _, ok := header.RetryAfter(h, r.now()); ok {
 			return errkind.Unavailable
 		}
 	}
@@ -665,8 +665,8 @@ func isTypeError(err error) bool {
 }
 
 func secondsToDuration(s float64) time.Duration {
-	if s >= float64(ratelimit.MaxRetryAfter/time.Second) || math.IsNaN(s) {
-		return ratelimit.MaxRetryAfter
+	if s >= float64(header.MaxRetryAfter/time.Second) || math.IsNaN(s) {
+		return header.MaxRetryAfter
 	}
 	return time.Duration(math.Ceil(s * float64(time.Second)))
 }
@@ -686,7 +686,7 @@ func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error 
 	secrets := secretsOf(req, r.SecretHeaders)
 	rate, clean := inspectHeader(h, r.SecretHeaders, secrets)
 	if limited || rate || len(h["Retry-After"]) > 0 {
-		info := ratelimit.Parse(h, r.now())
+		info := header.Parse(h, r.now())
 		switch {
 		case info.HasRetryAfter:
 			e.RetryAfter = info.RetryAfter
@@ -694,7 +694,7 @@ func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error 
 			if d, ok := info.Wait(); ok && resp.StatusCode != http.StatusTooManyRequests && d > 0 {
 				e.RetryAfter = d
 			} else {
-				e.RetryAfter = ratelimit.DefaultRetryAfter
+				e.RetryAfter = header.DefaultRetryAfter
 			}
 		}
 		if l := info.Limits; !l.IsZero() {

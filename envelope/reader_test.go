@@ -18,7 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -97,7 +97,7 @@ func TestReadKinds(t *testing.T) {
 		{"429 with figures", 429, env("rate_limited", "slow down"),
 			[]string{"Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1"},
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: time.Second,
-				RateLimit: &ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+				RateLimit: &header.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
 		{"429 without Retry-After", 429, env("rate_limited", "slow down"), nil,
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 60 * time.Second}},
 		{"429 malformed Retry-After", 429, env("rate_limited", "slow down"), []string{"Retry-After", "soon"},
@@ -107,11 +107,11 @@ func TestReadKinds(t *testing.T) {
 		{"429 reset as an epoch, measured with Now", 429, env("rate_limited", "slow down"),
 			[]string{"Retry-After", "30", "X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", strconv.FormatInt(now.Unix()+30, 10)},
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 30 * time.Second,
-				RateLimit: &ratelimit.Limits{Limit: 100, Remaining: 0, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+				RateLimit: &header.Limits{Limit: 100, Remaining: 0, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
 		{"429 draft RateLimit-* fields", 429, env("rate_limited", "slow down"),
 			[]string{"Retry-After", "5", "RateLimit-Limit", "10", "RateLimit-Remaining", "0", "RateLimit-Reset", "5"},
 			envelope.Error{Kind: errkind.RateLimited, Code: "rate_limited", Message: "slow down", HTTPStatus: 429, RetryAfter: 5 * time.Second,
-				RateLimit: &ratelimit.Limits{Limit: 10, Remaining: 0, Reset: 5 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
+				RateLimit: &header.Limits{Limit: 10, Remaining: 0, Reset: 5 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true}}},
 		{"internal_error", 500, env("internal_error", "boom"), nil,
 			envelope.Error{Kind: errkind.ServerError, Code: "internal_error", Message: "boom", HTTPStatus: 500}},
 		{"502 unknown code", 502, env("bad_gateway", "upstream"), nil,
@@ -124,7 +124,7 @@ func TestReadKinds(t *testing.T) {
 			envelope.Error{Kind: errkind.NotFound, Code: "x_not_found", Message: "m", HTTPStatus: 404}},
 		{"rate figures on another error", 400, env("invalid_request", "m"), []string{"X-RateLimit-Remaining", "3"},
 			envelope.Error{Kind: errkind.InvalidArguments, Code: "invalid_request", Message: "m", HTTPStatus: 400,
-				RateLimit: &ratelimit.Limits{Remaining: 3, HasRemaining: true}}},
+				RateLimit: &header.Limits{Remaining: 3, HasRemaining: true}}},
 		{"envelope key among others", 404, `{"request_id":"r1","meta":{"error":"nested, not it"},"error":{"code":"span_not_found","message":"m"}}`, nil,
 			envelope.Error{Kind: errkind.NotFound, Code: "span_not_found", Message: "m", HTTPStatus: 404}},
 	}
@@ -696,9 +696,9 @@ func FuzzRead(f *testing.F) {
 	for _, k := range errkind.Kinds() {
 		valid[k] = true
 	}
-	f.Fuzz(func(t *testing.T, status int, header string, body []byte) {
+	f.Fuzz(func(t *testing.T, status int, fields string, body []byte) {
 		h := http.Header{}
-		for _, line := range strings.Split(header, "\n") {
+		for _, line := range strings.Split(fields, "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok {
 				h.Add(k, strings.TrimSpace(v))
 			}
@@ -748,7 +748,7 @@ func FuzzRead(f *testing.F) {
 			if b, err := json.Marshal(e); err != nil || !json.Valid(b) {
 				t.Fatalf("kind object does not marshal: %v %s", err, b)
 			}
-			if e.RetryAfter < 0 || e.RetryAfter > ratelimit.MaxRetryAfter {
+			if e.RetryAfter < 0 || e.RetryAfter > header.MaxRetryAfter {
 				t.Fatalf("RetryAfter %v", e.RetryAfter)
 			}
 			_ = e.Error()

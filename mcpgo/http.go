@@ -14,6 +14,7 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -263,7 +264,7 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, msgs []messa
 			return false
 		}
 		e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
-			RateLimit: &ratelimit.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
+			RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
 		if h.count == ToolCalls && len(msgs) == 1 {
 			writeResult(w, msgs[0].ID, wire.ErrorResult(e), msgs[0].Params.Meta.Version >= "2026-07-28")
 			return false

@@ -1,40 +1,20 @@
-// Package ratelimit reads what an HTTP response says about rate limits,
-// and answers requests over a limit as a server.
+// Package ratelimit limits the requests a server accepts from each key.
 //
-// # Reading a response
+// A key is whatever a server tells its callers apart by (a token, an API
+// key, a source address), and every limit here is counted per key. A
+// request over a limit is refused with the time until it would be
+// allowed, and a Decision writes its figures into the response as the
+// Retry-After, X-RateLimit-* and RateLimit fields clients read
+// (Decision.SetHeaders). Reading those fields on the client side is the
+// job of package github.com/mcperr/mcperr/ratelimit/header.
 //
-// ParseRetryAfter and RetryAfter read the Retry-After field of RFC 9110:
-// delay-seconds or an HTTP-date in any of its three forms, a date
-// measured against the response's own Date field so that clock skew does
-// not matter. A date in the past is a delay of 0, a value too large
-// saturates at MaxRetryAfter instead of wrapping, and a malformed value
-// counts as absent, so the delay reported is never negative. A 429 that
-// carries no usable Retry-After reports DefaultRetryAfter (60 seconds,
-// long enough for a per-minute limit to reset): the parsers report such
-// a value as absent, and the code that builds the caller's error value
-// applies the default (package envelope does; RetryAfterOrDefault is the
-// shortcut).
+// # Limits, guards and budgets
 //
-// Parse reads everything else too: the X-RateLimit-Limit, -Remaining and
-// -Reset fields most APIs send (a Reset of 1e9 or more is a Unix epoch,
-// 1e12 or more one in milliseconds, anything smaller seconds until the
-// reset; a Parser can fix the form), and the RateLimit-Policy and
-// RateLimit structured fields of draft-ietf-httpapi-ratelimit-headers-11
-// as well as the RateLimit-Limit, -Remaining and -Reset fields of its
-// earlier drafts. A reset is believed only when it is bounded: one in the
-// past, more than a year away (MaxReset) or too large to count is absent,
-// like a malformed field. A malformed field is ignored, and Retry-After wins where
-// it and the limit fields both say how long to wait (Info.Wait). None of
-// these functions panic, whatever bytes a header holds.
-//
-// # Answering as a server
-//
-// A Limiter keeps a token bucket per key (a token, an API key, a source
-// address) on golang.org/x/time/rate: each request takes a token, a
-// bucket of size b refills at r tokens a second, and a request that finds
-// its bucket empty is refused. The refusal is an HTTP 429 whose
-// Retry-After (whole seconds, at least 1) says when a token will be
-// there, with the X-RateLimit-* and RateLimit fields beside it
+// A Limiter keeps a token bucket per key on golang.org/x/time/rate: each
+// request takes a token, a bucket of size b refills at r tokens a second,
+// and a request that finds its bucket empty is refused. The refusal is an
+// HTTP 429 whose Retry-After (whole seconds, at least 1) says when a token
+// will be there, with the X-RateLimit-* and RateLimit fields beside it
 // (Decision.SetHeaders). Idle keys are evicted, so memory stays bounded
 // however many distinct keys pass through.
 //

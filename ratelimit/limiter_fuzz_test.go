@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
-// Whatever the decision, SetHeaders writes fields that the package's own
+// Whatever the decision, SetHeaders writes fields that package header's
 // reader reads back to the same figures.
 func FuzzDecisionSetHeaders(f *testing.F) {
 	f.Add(false, int64(50*time.Millisecond), int64(20), int64(0), int64(time.Second), int64(time.Second), "default")
@@ -20,15 +21,15 @@ func FuzzDecisionSetHeaders(f *testing.F) {
 			Reset: time.Duration(reset), Window: time.Duration(window), Policy: policy}
 		h := http.Header{}
 		d.SetHeaders(h)
-		info := Parse(h, limiterT0)
+		info := header.Parse(h, limiterT0)
 
 		secs := wholeSecondsUp(max(d.Reset, 0), 0)
-		want := Limits{
+		want := header.Limits{
 			Limit: max(limit, 0), Remaining: max(remaining, 0),
 			Reset:    time.Duration(min(secs, maxResetSeconds)) * time.Second,
 			HasLimit: true, HasRemaining: true, HasReset: true,
 		}
-		if want.Reset > MaxReset { // the reader believes no reset beyond a year
+		if want.Reset > header.MaxReset { // the reader believes no reset beyond a year
 			want.Reset, want.HasReset = 0, false
 		}
 		if diff := cmp.Diff(want, info.Limits); diff != "" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"golang.org/x/time/rate"
 )
 
@@ -193,23 +194,23 @@ func TestDecisionSetHeaders(t *testing.T) {
 	}
 }
 
-// What SetHeaders writes, the package's own reader reads back.
+// What SetHeaders writes, package header's reader reads back.
 func TestSetHeadersReadBack(t *testing.T) {
 	d := Decision{RetryAfter: 1500 * time.Millisecond, Limit: 20, Remaining: 0, Reset: 2 * time.Second, Window: time.Second, Policy: "burst"}
 	h := http.Header{}
 	d.SetHeaders(h)
-	info := Parse(h, limiterT0)
+	info := header.Parse(h, limiterT0)
 	type got struct {
 		RetryAfter time.Duration
-		Limits     Limits
-		Policies   []QuotaPolicy
-		Current    []ServiceLimit
+		Limits     header.Limits
+		Policies   []header.QuotaPolicy
+		Current    []header.ServiceLimit
 	}
 	want := got{
 		RetryAfter: 2 * time.Second,
-		Limits:     Limits{Limit: 20, Remaining: 0, Reset: 2 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
-		Policies:   []QuotaPolicy{{Name: "burst", Quota: 20, Window: time.Second}},
-		Current:    []ServiceLimit{{Policy: "burst", Remaining: 0, Reset: 2 * time.Second, HasReset: true}},
+		Limits:     header.Limits{Limit: 20, Remaining: 0, Reset: 2 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
+		Policies:   []header.QuotaPolicy{{Name: "burst", Quota: 20, Window: time.Second}},
+		Current:    []header.ServiceLimit{{Policy: "burst", Remaining: 0, Reset: 2 * time.Second, HasReset: true}},
 	}
 	if diff := cmp.Diff(want, got{info.RetryAfter, info.Limits, info.Policies, info.Current}); diff != "" {
 		t.Errorf("read back mismatch (-want +got):\n%s", diff)

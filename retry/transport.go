@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // DefaultMaxWait is the longest Retry-After that Transport waits out when
@@ -30,7 +30,7 @@ const MaxDrain = 64 << 10
 // reports DefaultRetryAfter, 60 s, for a missing one); when the request's
 // context is done or its deadline comes before the wait would end; or
 // when the request has a body that GetBody cannot rewind. Retry-After is
-// read with ratelimit.RetryAfter, so an HTTP-date is measured against
+// read with header.RetryAfter, so an HTTP-date is measured against
 // the response's Date field. The response to the second request, 429 or
 // not, goes back as it is. If the context ends during the wait, RoundTrip
 // returns the context's error and no response.
@@ -122,7 +122,7 @@ func (t *Transport) retry(req *http.Request, resp *http.Response, base http.Roun
 		now = t.Now
 	}
 	start := now()
-	wait, ok := ratelimit.RetryAfter(resp.Header, start)
+	wait, ok := header.RetryAfter(resp.Header, start)
 	if !ok || wait > maxWait {
 		return resp, nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/retry"
 )
 
@@ -28,7 +28,7 @@ func theirs(h http.Header) time.Duration {
 	return retryablehttp.DefaultBackoff(sentinel, sentinel, 0, &http.Response{StatusCode: http.StatusTooManyRequests, Header: h})
 }
 
-func header(kv ...string) http.Header {
+func hdr(kv ...string) http.Header {
 	h := http.Header{}
 	for i := 0; i < len(kv); i += 2 {
 		h.Set(kv[i], kv[i+1])
@@ -37,7 +37,7 @@ func header(kv ...string) http.Header {
 }
 
 // TestRetryablehttpBugs proves, value by value, where go-retryablehttp
-// v0.7.8 gets Retry-After wrong and what mcperr's ratelimit reports.
+// v0.7.8 gets Retry-After wrong and what mcperr's package header reports.
 func TestRetryablehttpBugs(t *testing.T) {
 	now := time.Now()
 	imf := func(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
@@ -49,28 +49,28 @@ func TestRetryablehttpBugs(t *testing.T) {
 		ours       time.Duration
 		oursOK     bool
 	}{
-		{"huge delay-seconds wrap negative", header("Retry-After", "9223372037"),
+		{"huge delay-seconds wrap negative", hdr("Retry-After", "9223372037"),
 			func(d time.Duration) bool { return d < 0 }, "a negative wait",
-			ratelimit.MaxRetryAfter, true},
-		{"huger delay-seconds wrap to a tiny wait", header("Retry-After", "18446744074"),
+			header.MaxRetryAfter, true},
+		{"huger delay-seconds wrap to a tiny wait", hdr("Retry-After", "18446744074"),
 			func(d time.Duration) bool { return d > 0 && d < time.Second }, "under a second (290ms)",
-			ratelimit.MaxRetryAfter, true},
-		{"a signed number is accepted", header("Retry-After", "+2"),
+			header.MaxRetryAfter, true},
+		{"a signed number is accepted", hdr("Retry-After", "+2"),
 			func(d time.Duration) bool { return d == 2*time.Second }, "2s for a malformed value",
 			0, false},
-		{"RFC 850 date not understood", header("Retry-After", now.Add(time.Minute).UTC().Format("Monday, 02-Jan-06 15:04:05 GMT")),
+		{"RFC 850 date not understood", hdr("Retry-After", now.Add(time.Minute).UTC().Format("Monday, 02-Jan-06 15:04:05 GMT")),
 			func(d time.Duration) bool { return d == sentinel }, "the fallback backoff",
 			time.Minute, true},
-		{"asctime date not understood", header("Retry-After", now.Add(time.Minute).UTC().Format(time.ANSIC)),
+		{"asctime date not understood", hdr("Retry-After", now.Add(time.Minute).UTC().Format(time.ANSIC)),
 			func(d time.Duration) bool { return d == sentinel }, "the fallback backoff",
 			time.Minute, true},
-		{"a date read against the local clock, not the response's Date", header(
+		{"a date read against the local clock, not the response's Date", hdr(
 			// The server's clock is an hour behind: it asks for 2 s from its Date.
 			"Date", imf(now.Add(-time.Hour)),
 			"Retry-After", imf(now.Add(-time.Hour+2*time.Second)),
 		), func(d time.Duration) bool { return d == 0 }, "0, retrying at once",
 			2 * time.Second, true},
-		{"a zone other than GMT is accepted", header("Retry-After", now.Add(time.Hour).UTC().Format("Mon, 02 Jan 2006 15:04:05")+" XYZ"),
+		{"a zone other than GMT is accepted", hdr("Retry-After", now.Add(time.Hour).UTC().Format("Mon, 02 Jan 2006 15:04:05")+" XYZ"),
 			func(d time.Duration) bool { return d > 0 && d != sentinel }, "a wait",
 			0, false},
 	}
@@ -79,10 +79,10 @@ func TestRetryablehttpBugs(t *testing.T) {
 		if !tt.theirs(got) {
 			t.Errorf("%s: go-retryablehttp gave %v, expected %s (fixed upstream?)", tt.name, got, tt.theirsSays)
 		}
-		d, ok := ratelimit.RetryAfter(tt.h, now)
+		d, ok := header.RetryAfter(tt.h, now)
 		// Dates have whole seconds; allow for the truncation of now.
 		if ok != tt.oursOK || d > tt.ours || d < tt.ours-time.Second {
-			t.Errorf("%s: ratelimit.RetryAfter = %v, %v; want %v, %v", tt.name, d, ok, tt.ours, tt.oursOK)
+			t.Errorf("%s: header.RetryAfter = %v, %v; want %v, %v", tt.name, d, ok, tt.ours, tt.oursOK)
 		}
 		t.Logf("%-60s go-retryablehttp: %-22v mcperr: %v %v", tt.name, got, d, ok)
 	}
@@ -90,7 +90,7 @@ func TestRetryablehttpBugs(t *testing.T) {
 
 // DefaultBackoff returns a Retry-After as it is, never capped at max.
 func TestRetryablehttpNoCap(t *testing.T) {
-	resp := &http.Response{StatusCode: 429, Header: header("Retry-After", "3600")}
+	resp := &http.Response{StatusCode: 429, Header: hdr("Retry-After", "3600")}
 	if got := retryablehttp.DefaultBackoff(time.Second, 30*time.Second, 0, resp); got != time.Hour {
 		t.Errorf("DefaultBackoff(max 30s) = %v, expected 1h (fixed upstream?)", got)
 	}
@@ -133,7 +133,7 @@ func TestRetryablehttpRetriesPOST(t *testing.T) {
 }
 
 // The benchmarks compare the same Retry-After values read from the same
-// header: mcperr's ratelimit.RetryAfter against go-retryablehttp's
+// header: mcperr's header.RetryAfter against go-retryablehttp's
 // DefaultBackoff for a 429 (the path its Client takes).
 var benchValues = []struct{ name, value string }{
 	{"Seconds", "2"},
@@ -143,12 +143,12 @@ var benchValues = []struct{ name, value string }{
 func BenchmarkRetryAfter(b *testing.B) {
 	now := time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
 	for _, bv := range benchValues {
-		h := header("Retry-After", bv.value)
+		h := hdr("Retry-After", bv.value)
 		resp := &http.Response{StatusCode: http.StatusTooManyRequests, Header: h}
 		b.Run(bv.name+"/mcperr", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ratelimit.RetryAfter(h, now)
+				header.RetryAfter(h, now)
 			}
 		})
 		b.Run(bv.name+"/retryablehttp", func(b *testing.B) {
@@ -168,7 +168,7 @@ func BenchmarkParseRetryAfter(b *testing.B) {
 		b.Run(bv.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ratelimit.ParseRetryAfter(bv.value, now)
+				header.ParseRetryAfter(bv.value, now)
 			}
 		})
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/envelope"
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/retry"
 )
 
@@ -274,7 +274,7 @@ func resetTime(h http.Header, now func() time.Time) time.Time {
 	if now != nil {
 		t = now()
 	}
-	if d, ok := ratelimit.ParseReset(h.Get("X-RateLimit-Reset"), ratelimit.ResetAuto, t); ok && d <= maxQuotaReset {
+	if d, ok := header.ParseReset(h.Get("X-RateLimit-Reset"), header.ResetAuto, t); ok && d <= maxQuotaReset {
 		return t.Add(d).UTC().Truncate(time.Second)
 	}
 	t = t.UTC()

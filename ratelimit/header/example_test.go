@@ -1,12 +1,33 @@
-package ratelimit_test
+package header_test
 
 import (
 	"fmt"
 	"net/http"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
+
+// A 429 that says when to come back only through its limit fields: no
+// Retry-After, nothing remaining, a reset in 30 seconds. Info.Wait reads
+// the wait from the limits; RetryAfter alone would fall back to the
+// default.
+func Example() {
+	h := http.Header{}
+	h.Set("X-RateLimit-Limit", "100")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", "30")
+	now := time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
+
+	info := header.Parse(h, now)
+	fmt.Println(info.Limits.Remaining, "of", info.Limits.Limit, "left")
+	fmt.Println(info.Wait())
+	fmt.Println(header.RetryAfterOrDefault(h, now))
+	// Output:
+	// 0 of 100 left
+	// 30s true
+	// 1m0s
+}
 
 func ExampleParseRetryAfter() {
 	now := time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
@@ -20,7 +41,7 @@ func ExampleParseRetryAfter() {
 		"-1",                             // malformed: absent
 		"2.5",
 	} {
-		d, ok := ratelimit.ParseRetryAfter(v, now)
+		d, ok := header.ParseRetryAfter(v, now)
 		fmt.Printf("%-32q %v %v\n", v, d, ok)
 	}
 	// Output:
@@ -41,10 +62,10 @@ func ExampleRetryAfter() {
 	h.Set("Date", "Mon, 30 Nov 2026 05:00:00 GMT")
 	h.Set("Retry-After", "Mon, 30 Nov 2026 05:00:02 GMT")
 	now := time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
-	fmt.Println(ratelimit.RetryAfter(h, now))
+	fmt.Println(header.RetryAfter(h, now))
 
 	// A 429 without a usable Retry-After reports 60 seconds.
-	fmt.Println(ratelimit.RetryAfterOrDefault(http.Header{}, now))
+	fmt.Println(header.RetryAfterOrDefault(http.Header{}, now))
 	// Output:
 	// 2s true
 	// 1m0s
@@ -58,7 +79,7 @@ func ExampleParse() {
 	h.Set("X-RateLimit-Limit", "20")
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset", "1")
-	info := ratelimit.Parse(h, time.Now())
+	info := header.Parse(h, time.Now())
 	fmt.Println(info.RetryAfter, info.Limits.Limit, info.Limits.Remaining, info.Limits.Reset)
 	// Output:
 	// 1s 20 0 1s
@@ -69,7 +90,7 @@ func ExampleParse_draft() {
 	h := http.Header{}
 	h.Set("RateLimit-Policy", `"burst";q=100;w=60, "daily";q=1000;w=86400`)
 	h.Set("RateLimit", `"burst";r=50;t=30, "daily";r=3;t=3600`)
-	info := ratelimit.Parse(h, time.Now())
+	info := header.Parse(h, time.Now())
 	for _, p := range info.Policies {
 		fmt.Printf("policy %s: %d per %v\n", p.Name, p.Quota, p.Window)
 	}
@@ -91,7 +112,7 @@ func ExampleParser() {
 	h := http.Header{}
 	h.Set("X-RateLimit-Reset", "1796018430000")
 	now := time.Unix(1796018400, 0)
-	p := ratelimit.Parser{Reset: ratelimit.ResetUnixMilli}
+	p := header.Parser{Reset: header.ResetUnixMilli}
 	fmt.Println(p.Parse(h, now).Limits.Reset)
 	// Output:
 	// 30s

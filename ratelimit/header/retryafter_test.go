@@ -1,4 +1,4 @@
-package ratelimit_test
+package header_test
 
 import (
 	"net/http"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // raNow is the clock of these tests: Sun, 06 Nov 1994 08:49:37 GMT, the
@@ -33,10 +33,10 @@ func TestParseRetryAfter(t *testing.T) {
 		{" 2 ", raNow, raResult{2 * time.Second, true}},
 		{"\t2\t", raNow, raResult{2 * time.Second, true}},
 		{"2147483647", raNow, raResult{2147483647 * time.Second, true}},
-		{"2147483648", raNow, raResult{ratelimit.MaxRetryAfter, true}},
-		{"2147483649", raNow, raResult{ratelimit.MaxRetryAfter, true}},
-		{"9223372036854775807", raNow, raResult{ratelimit.MaxRetryAfter, true}},
-		{"99999999999999999999999999999999999999", raNow, raResult{ratelimit.MaxRetryAfter, true}},
+		{"2147483648", raNow, raResult{header.MaxRetryAfter, true}},
+		{"2147483649", raNow, raResult{header.MaxRetryAfter, true}},
+		{"9223372036854775807", raNow, raResult{header.MaxRetryAfter, true}},
+		{"99999999999999999999999999999999999999", raNow, raResult{header.MaxRetryAfter, true}},
 		// malformed delay-seconds
 		{"", raNow, raResult{}},
 		{" ", raNow, raResult{}},
@@ -65,7 +65,7 @@ func TestParseRetryAfter(t *testing.T) {
 		// sub-second now: measured exactly
 		{"Sun, 06 Nov 1994 08:49:38 GMT", raNow.Add(250 * time.Millisecond), raResult{750 * time.Millisecond, true}},
 		// far future saturates
-		{"Fri, 31 Dec 9999 23:59:59 GMT", raNow, raResult{ratelimit.MaxRetryAfter, true}},
+		{"Fri, 31 Dec 9999 23:59:59 GMT", raNow, raResult{header.MaxRetryAfter, true}},
 		// RFC 850 two-digit years: more than 50 years ahead means the past century
 		{"Monday, 01-Jan-40 00:00:00 GMT", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), raResult{14*365*24*time.Hour + 3*24*time.Hour, true}},
 		{"Monday, 01-Jan-99 00:00:00 GMT", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), raResult{0, true}},
@@ -98,7 +98,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Sun, 06 Nov 1994 08:49:37 GMT, 5", raNow, raResult{}},
 	}
 	for _, tt := range tests {
-		d, ok := ratelimit.ParseRetryAfter(tt.in, tt.now)
+		d, ok := header.ParseRetryAfter(tt.in, tt.now)
 		if diff := cmp.Diff(tt.want, raResult{d, ok}); diff != "" {
 			t.Errorf("ParseRetryAfter(%q) (-want +got):\n%s", tt.in, diff)
 		}
@@ -132,7 +132,7 @@ func TestRetryAfterAgainstDate(t *testing.T) {
 		{"first line counts", http.Header{"Retry-After": {"1", "5"}}, raResult{time.Second, true}},
 	}
 	for _, tt := range tests {
-		d, ok := ratelimit.RetryAfter(tt.h, raNow)
+		d, ok := header.RetryAfter(tt.h, raNow)
 		if diff := cmp.Diff(tt.want, raResult{d, ok}); diff != "" {
 			t.Errorf("%s: RetryAfter (-want +got):\n%s", tt.name, diff)
 		}
@@ -140,13 +140,13 @@ func TestRetryAfterAgainstDate(t *testing.T) {
 }
 
 func TestRetryAfterOrDefault(t *testing.T) {
-	if got := ratelimit.RetryAfterOrDefault(http.Header{}, raNow); got != 60*time.Second {
+	if got := header.RetryAfterOrDefault(http.Header{}, raNow); got != 60*time.Second {
 		t.Errorf("no Retry-After: got %v, want 60s", got)
 	}
-	if got := ratelimit.RetryAfterOrDefault(http.Header{"Retry-After": {"-1"}}, raNow); got != ratelimit.DefaultRetryAfter {
+	if got := header.RetryAfterOrDefault(http.Header{"Retry-After": {"-1"}}, raNow); got != header.DefaultRetryAfter {
 		t.Errorf("malformed Retry-After: got %v, want DefaultRetryAfter", got)
 	}
-	if got := ratelimit.RetryAfterOrDefault(http.Header{"Retry-After": {"0"}}, raNow); got != 0 {
+	if got := header.RetryAfterOrDefault(http.Header{"Retry-After": {"0"}}, raNow); got != 0 {
 		t.Errorf("Retry-After 0: got %v, want 0", got)
 	}
 }
@@ -158,7 +158,7 @@ func TestParseHTTPDate(t *testing.T) {
 		"Sunday, 06-Nov-94 08:49:37 GMT",
 		"Sun Nov  6 08:49:37 1994",
 	} {
-		got, ok := ratelimit.ParseHTTPDate(in, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+		got, ok := header.ParseHTTPDate(in, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
 		if !ok || !got.Equal(want) {
 			t.Errorf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, want)
 		}
@@ -172,12 +172,12 @@ func TestParseHTTPDate(t *testing.T) {
 
 func TestParseRetryAfterAllocs(t *testing.T) {
 	for _, in := range []string{"120", "Sun, 06 Nov 1994 08:50:37 GMT", "Sunday, 06-Nov-94 08:50:37 GMT", "Sun Nov  6 08:50:37 1994", "junk"} {
-		if n := testing.AllocsPerRun(100, func() { ratelimit.ParseRetryAfter(in, raNow) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { header.ParseRetryAfter(in, raNow) }); n != 0 {
 			t.Errorf("ParseRetryAfter(%q): %v allocations, want 0", in, n)
 		}
 	}
 	h := http.Header{"Retry-After": {"Sun, 06 Nov 1994 08:50:37 GMT"}, "Date": {"Sun, 06 Nov 1994 08:49:37 GMT"}}
-	if n := testing.AllocsPerRun(100, func() { ratelimit.RetryAfter(h, raNow) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { header.RetryAfter(h, raNow) }); n != 0 {
 		t.Errorf("RetryAfter: %v allocations, want 0", n)
 	}
 }
@@ -193,7 +193,7 @@ func BenchmarkParseRetryAfter(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ratelimit.ParseRetryAfter(bc.in, raNow)
+				header.ParseRetryAfter(bc.in, raNow)
 			}
 		})
 	}
@@ -203,7 +203,7 @@ func BenchmarkRetryAfter(b *testing.B) {
 	h := http.Header{"Retry-After": {"Sun, 06 Nov 1994 08:49:39 GMT"}, "Date": {"Sun, 06 Nov 1994 08:49:37 GMT"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		ratelimit.RetryAfter(h, raNow)
+		header.RetryAfter(h, raNow)
 	}
 }
 
@@ -215,13 +215,13 @@ func TestParseHTTPDateCalendar(t *testing.T) {
 	for tm := start; tm.Before(end); tm = tm.Add(7*24*time.Hour + 3*time.Hour + 17*time.Second) {
 		for _, layout := range []string{http.TimeFormat, time.ANSIC} {
 			in := tm.Format(layout)
-			if got, ok := ratelimit.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
+			if got, ok := header.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
 				t.Fatalf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, tm)
 			}
 		}
 		// RFC 850 with its two-digit year, read from a now in the same year.
 		in := tm.Format("Monday, 02-Jan-06 15:04:05 GMT")
-		if got, ok := ratelimit.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
+		if got, ok := header.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
 			t.Fatalf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, tm)
 		}
 	}

@@ -1,4 +1,4 @@
-package ratelimit_test
+package header_test
 
 import (
 	"net/http"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // hdrNow is 2026-11-30 06:00:00 UTC, Unix 1796018400.
@@ -28,69 +28,69 @@ func TestParse(t *testing.T) {
 	tests := []struct {
 		name string
 		h    http.Header
-		want ratelimit.Info
+		want header.Info
 	}{
-		{"empty", hdr(), ratelimit.Info{}},
+		{"empty", hdr(), header.Info{}},
 		{"seed 000's 429", hdr(
 			"Retry-After", "1",
 			"X-RateLimit-Limit", "20",
 			"X-RateLimit-Remaining", "0",
 			"X-RateLimit-Reset", "1",
-		), ratelimit.Info{
+		), header.Info{
 			RetryAfter: time.Second, HasRetryAfter: true,
-			Limits: ratelimit.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
+			Limits: header.Limits{Limit: 20, Remaining: 0, Reset: time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
 		}},
-		{"reset as epoch seconds", hdr("X-RateLimit-Reset", "1796018430"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: 30 * time.Second, HasReset: true},
+		{"reset as epoch seconds", hdr("X-RateLimit-Reset", "1796018430"), header.Info{
+			Limits: header.Limits{Reset: 30 * time.Second, HasReset: true},
 		}},
-		{"reset as epoch milliseconds", hdr("X-RateLimit-Reset", "1796018430500"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: 30500 * time.Millisecond, HasReset: true},
+		{"reset as epoch milliseconds", hdr("X-RateLimit-Reset", "1796018430500"), header.Info{
+			Limits: header.Limits{Reset: 30500 * time.Millisecond, HasReset: true},
 		}},
-		{"reset as fractional epoch", hdr("X-RateLimit-Reset", "1796018401.25"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: 1250 * time.Millisecond, HasReset: true},
+		{"reset as fractional epoch", hdr("X-RateLimit-Reset", "1796018401.25"), header.Info{
+			Limits: header.Limits{Reset: 1250 * time.Millisecond, HasReset: true},
 		}},
-		{"reset as fractional seconds", hdr("X-RateLimit-Reset", "1.5"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: 1500 * time.Millisecond, HasReset: true},
+		{"reset as fractional seconds", hdr("X-RateLimit-Reset", "1.5"), header.Info{
+			Limits: header.Limits{Reset: 1500 * time.Millisecond, HasReset: true},
 		}},
-		{"an epoch in the past is no reset", hdr("X-RateLimit-Reset", "1700000000"), ratelimit.Info{}},
-		{"epoch against Date", hdr("X-RateLimit-Reset", "1796018430", "Date", "Mon, 30 Nov 2026 05:00:00 GMT"), ratelimit.Info{
-			Limits: ratelimit.Limits{Reset: time.Hour + 30*time.Second, HasReset: true},
+		{"an epoch in the past is no reset", hdr("X-RateLimit-Reset", "1700000000"), header.Info{}},
+		{"epoch against Date", hdr("X-RateLimit-Reset", "1796018430", "Date", "Mon, 30 Nov 2026 05:00:00 GMT"), header.Info{
+			Limits: header.Limits{Reset: time.Hour + 30*time.Second, HasReset: true},
 		}},
 		{"a huge limit saturates; a huge reset is no reset", hdr(
 			"X-RateLimit-Limit", "99999999999999999999999",
 			"X-RateLimit-Reset", "99999999999999999999999",
-		), ratelimit.Info{
-			Limits: ratelimit.Limits{Limit: 1<<63 - 1, HasLimit: true},
+		), header.Info{
+			Limits: header.Limits{Limit: 1<<63 - 1, HasLimit: true},
 		}},
 		{"malformed X-RateLimit figures are ignored", hdr(
 			"X-RateLimit-Limit", "-5",
 			"X-RateLimit-Remaining", "1.0",
 			"X-RateLimit-Reset", "soon",
-		), ratelimit.Info{}},
+		), header.Info{}},
 		{"one malformed figure leaves the others", hdr(
 			"X-RateLimit-Limit", "20",
 			"X-RateLimit-Remaining", "x",
-		), ratelimit.Info{Limits: ratelimit.Limits{Limit: 20, HasLimit: true}}},
+		), header.Info{Limits: header.Limits{Limit: 20, HasLimit: true}}},
 		{"older draft fields", hdr(
 			"RateLimit-Limit", "100",
 			"RateLimit-Remaining", "7",
 			"RateLimit-Reset", "30",
-		), ratelimit.Info{
-			Limits: ratelimit.Limits{Limit: 100, Remaining: 7, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
+		), header.Info{
+			Limits: header.Limits{Limit: 100, Remaining: 7, Reset: 30 * time.Second, HasLimit: true, HasRemaining: true, HasReset: true},
 		}},
-		{"draft 03 list in RateLimit-Limit", hdr("RateLimit-Limit", "10, 10;w=1, 50;w=60"), ratelimit.Info{
-			Limits: ratelimit.Limits{Limit: 10, HasLimit: true},
+		{"draft 03 list in RateLimit-Limit", hdr("RateLimit-Limit", "10, 10;w=1, 50;w=60"), header.Info{
+			Limits: header.Limits{Limit: 10, HasLimit: true},
 		}},
 		{"draft 11 fields", hdr(
 			"RateLimit-Policy", `"burst";q=100;w=60, "daily";q=1000;w=86400;qu="requests";pk=:cHJvamVjdDEyMw==:`,
 			"RateLimit", `"burst";r=50;t=30, "daily";r=3;t=3600`,
-		), ratelimit.Info{
-			Limits: ratelimit.Limits{Limit: 1000, Remaining: 3, Reset: time.Hour, HasLimit: true, HasRemaining: true, HasReset: true},
-			Policies: []ratelimit.QuotaPolicy{
+		), header.Info{
+			Limits: header.Limits{Limit: 1000, Remaining: 3, Reset: time.Hour, HasLimit: true, HasRemaining: true, HasReset: true},
+			Policies: []header.QuotaPolicy{
 				{Name: "burst", Quota: 100, Window: time.Minute},
 				{Name: "daily", Quota: 1000, Window: 24 * time.Hour, Unit: "requests", PartitionKey: []byte("project123")},
 			},
-			Current: []ratelimit.ServiceLimit{
+			Current: []header.ServiceLimit{
 				{Policy: "burst", Remaining: 50, Reset: 30 * time.Second, HasReset: true},
 				{Policy: "daily", Remaining: 3, Reset: time.Hour, HasReset: true},
 			},
@@ -98,9 +98,9 @@ func TestParse(t *testing.T) {
 		{"draft 11 fields over several lines", hdr(
 			"RateLimit", `"a";r=5`,
 			"RateLimit", `"b";r=4;unknown=?1;t=2`,
-		), ratelimit.Info{
-			Limits: ratelimit.Limits{Remaining: 4, Reset: 2 * time.Second, HasRemaining: true, HasReset: true},
-			Current: []ratelimit.ServiceLimit{
+		), header.Info{
+			Limits: header.Limits{Remaining: 4, Reset: 2 * time.Second, HasRemaining: true, HasReset: true},
+			Current: []header.ServiceLimit{
 				{Policy: "a", Remaining: 5},
 				{Policy: "b", Remaining: 4, Reset: 2 * time.Second, HasReset: true},
 			},
@@ -108,32 +108,32 @@ func TestParse(t *testing.T) {
 		{"draft 11 items without their required parameter are left out", hdr(
 			"RateLimit-Policy", `"nop";w=10, "ok";q=5, "neg";q=-1, "dec";q=1.5, "str";q="5", 7;q=1, (1 2);q=3, "esc\"aped";q=9`,
 			"RateLimit", `"x";t=1, "y";r=2;pk=:!!:`,
-		), ratelimit.Info{
-			Policies: []ratelimit.QuotaPolicy{{Name: "ok", Quota: 5}, {Name: `esc"aped`, Quota: 9}},
+		), header.Info{
+			Policies: []header.QuotaPolicy{{Name: "ok", Quota: 5}, {Name: `esc"aped`, Quota: 9}},
 		}},
 		{"a malformed line drops the whole field", hdr(
 			"RateLimit", `"a";r=5`,
 			"RateLimit", `"b";r=4,`,
-		), ratelimit.Info{}},
+		), header.Info{}},
 		{"malformed draft 11 fields are ignored", hdr(
 			"RateLimit-Policy", `"burst";q=100;W=60`,
 			"RateLimit", `burst;r=50;t=30 "x"`,
-		), ratelimit.Info{}},
+		), header.Info{}},
 		{"X-RateLimit wins over the other sources", hdr(
 			"X-RateLimit-Remaining", "9",
 			"RateLimit-Limit", "100",
 			"RateLimit", `"a";r=5`,
-		), ratelimit.Info{
-			Limits:  ratelimit.Limits{Remaining: 9, HasRemaining: true},
-			Current: []ratelimit.ServiceLimit{{Policy: "a", Remaining: 5}},
+		), header.Info{
+			Limits:  header.Limits{Remaining: 9, HasRemaining: true},
+			Current: []header.ServiceLimit{{Policy: "a", Remaining: 5}},
 		}},
-		{"token names", hdr("RateLimit", `default;r=1`), ratelimit.Info{
-			Limits:  ratelimit.Limits{Remaining: 1, HasRemaining: true},
-			Current: []ratelimit.ServiceLimit{{Policy: "default", Remaining: 1}},
+		{"token names", hdr("RateLimit", `default;r=1`), header.Info{
+			Limits:  header.Limits{Remaining: 1, HasRemaining: true},
+			Current: []header.ServiceLimit{{Policy: "default", Remaining: 1}},
 		}},
 	}
 	for _, tt := range tests {
-		got := ratelimit.Parse(tt.h, hdrNow)
+		got := header.Parse(tt.h, hdrNow)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s: Parse (-want +got):\n%s", tt.name, diff)
 		}
@@ -142,27 +142,27 @@ func TestParse(t *testing.T) {
 
 func TestParserResetForm(t *testing.T) {
 	tests := []struct {
-		form  ratelimit.ResetForm
+		form  header.ResetForm
 		value string
 		want  time.Duration
 		ok    bool
 	}{
-		{ratelimit.ResetAuto, "30", 30 * time.Second, true},
-		{ratelimit.ResetAuto, "31536000", ratelimit.MaxReset, true},
-		{ratelimit.ResetAuto, "31536001", 0, false}, // more than a year away
-		{ratelimit.ResetAuto, "999999999", 0, false},
-		{ratelimit.ResetAuto, "1796018430", 30 * time.Second, true},
-		{ratelimit.ResetSeconds, "1796018430", 0, false},
-		{ratelimit.ResetUnix, "1796018430", 30 * time.Second, true},
-		{ratelimit.ResetUnix, "1796018400", 0, true}, // now
-		{ratelimit.ResetUnix, "30", 0, false},        // 1970: in the past
-		{ratelimit.ResetUnixMilli, "1796018400250", 250 * time.Millisecond, true},
-		{ratelimit.ResetUnixMilli, "1796018430", 0, false},
-		{ratelimit.ResetUnix, "99999999999999", 0, false},
-		{ratelimit.ResetUnixMilli, "9999999999999999999", 0, false},
+		{header.ResetAuto, "30", 30 * time.Second, true},
+		{header.ResetAuto, "31536000", header.MaxReset, true},
+		{header.ResetAuto, "31536001", 0, false}, // more than a year away
+		{header.ResetAuto, "999999999", 0, false},
+		{header.ResetAuto, "1796018430", 30 * time.Second, true},
+		{header.ResetSeconds, "1796018430", 0, false},
+		{header.ResetUnix, "1796018430", 30 * time.Second, true},
+		{header.ResetUnix, "1796018400", 0, true}, // now
+		{header.ResetUnix, "30", 0, false},        // 1970: in the past
+		{header.ResetUnixMilli, "1796018400250", 250 * time.Millisecond, true},
+		{header.ResetUnixMilli, "1796018430", 0, false},
+		{header.ResetUnix, "99999999999999", 0, false},
+		{header.ResetUnixMilli, "9999999999999999999", 0, false},
 	}
 	for _, tt := range tests {
-		p := ratelimit.Parser{Reset: tt.form}
+		p := header.Parser{Reset: tt.form}
 		got := p.Parse(hdr("X-RateLimit-Reset", tt.value), hdrNow)
 		if got.Limits.HasReset != tt.ok || got.Limits.Reset != tt.want {
 			t.Errorf("Parser{Reset: %d}: X-RateLimit-Reset %q = %v, %v; want %v, %v", tt.form, tt.value, got.Limits.Reset, got.Limits.HasReset, tt.want, tt.ok)
@@ -176,12 +176,12 @@ func TestParserResetForm(t *testing.T) {
 // printed year 292277026596; 1000000000 is 2001, in the past).
 func TestResetBounded(t *testing.T) {
 	for _, v := range []string{"9223372036854775807", "9223372036854775808", "1000000000", "1000000000000", "99999999999999999999999"} {
-		for _, form := range []ratelimit.ResetForm{ratelimit.ResetAuto, ratelimit.ResetSeconds, ratelimit.ResetUnix, ratelimit.ResetUnixMilli} {
-			if d, ok := ratelimit.ParseReset(v, form, hdrNow); ok {
+		for _, form := range []header.ResetForm{header.ResetAuto, header.ResetSeconds, header.ResetUnix, header.ResetUnixMilli} {
+			if d, ok := header.ParseReset(v, form, hdrNow); ok {
 				t.Errorf("ParseReset(%q, %d) = %v, true; want absent", v, form, d)
 			}
 		}
-		info := ratelimit.Parse(hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", v), hdrNow)
+		info := header.Parse(hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", v), hdrNow)
 		if info.Limits.HasReset {
 			t.Errorf("X-RateLimit-Reset %q read as %v", v, info.Limits.Reset)
 		}
@@ -191,20 +191,20 @@ func TestResetBounded(t *testing.T) {
 	}
 	// The RateLimit field's t and the draft RateLimit-Reset: beyond a year
 	// is no reset, and the rest of the field stays.
-	info := ratelimit.Parse(hdr("RateLimit", `"q";r=0;t=999999999999999`, "RateLimit-Policy", `"q";q=10`), hdrNow)
-	want := []ratelimit.ServiceLimit{{Policy: "q", Remaining: 0}}
+	info := header.Parse(hdr("RateLimit", `"q";r=0;t=999999999999999`, "RateLimit-Policy", `"q";q=10`), hdrNow)
+	want := []header.ServiceLimit{{Policy: "q", Remaining: 0}}
 	if diff := cmp.Diff(want, info.Current); diff != "" {
 		t.Errorf("RateLimit t beyond a year (-want +got):\n%s", diff)
 	}
 	if info.Limits.HasReset {
 		t.Errorf("RateLimit t beyond a year: Limits %+v", info.Limits)
 	}
-	info = ratelimit.Parse(hdr("RateLimit-Remaining", "0", "RateLimit-Reset", "40000000"), hdrNow)
+	info = header.Parse(hdr("RateLimit-Remaining", "0", "RateLimit-Reset", "40000000"), hdrNow)
 	if info.Limits.HasReset || !info.Limits.HasRemaining {
 		t.Errorf("RateLimit-Reset beyond a year: Limits %+v", info.Limits)
 	}
-	info = ratelimit.Parse(hdr("RateLimit", `"q";r=0;t=31536000`), hdrNow)
-	if !info.Limits.HasReset || info.Limits.Reset != ratelimit.MaxReset {
+	info = header.Parse(hdr("RateLimit", `"q";r=0;t=31536000`), hdrNow)
+	if !info.Limits.HasReset || info.Limits.Reset != header.MaxReset {
 		t.Errorf("RateLimit t of a year: Limits %+v", info.Limits)
 	}
 }
@@ -223,7 +223,7 @@ func TestInfoWait(t *testing.T) {
 		{"malformed Retry-After falls back", hdr("Retry-After", "1.5", "RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
 	}
 	for _, tt := range tests {
-		d, ok := ratelimit.Parse(tt.h, hdrNow).Wait()
+		d, ok := header.Parse(tt.h, hdrNow).Wait()
 		if diff := cmp.Diff(tt.want, raResult{d, ok}); diff != "" {
 			t.Errorf("%s: Wait (-want +got):\n%s", tt.name, diff)
 		}
@@ -231,17 +231,17 @@ func TestInfoWait(t *testing.T) {
 }
 
 func TestLimitsIsZero(t *testing.T) {
-	if !(ratelimit.Limits{}).IsZero() {
+	if !(header.Limits{}).IsZero() {
 		t.Error("zero Limits: IsZero false")
 	}
-	if (ratelimit.Limits{HasRemaining: true}).IsZero() {
+	if (header.Limits{HasRemaining: true}).IsZero() {
 		t.Error("Limits with Remaining 0 present: IsZero true")
 	}
 }
 
 func TestParseXRateLimitAllocs(t *testing.T) {
 	h := hdr("Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1")
-	if n := testing.AllocsPerRun(100, func() { ratelimit.Parse(h, hdrNow) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { header.Parse(h, hdrNow) }); n != 0 {
 		t.Errorf("Parse of seed 000's 429 header: %v allocations, want 0", n)
 	}
 }
@@ -260,15 +260,15 @@ func BenchmarkParse(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ratelimit.Parse(bc.h, hdrNow)
+				header.Parse(bc.h, hdrNow)
 			}
 		})
 	}
 }
 
 func TestParsePartitionKeys(t *testing.T) {
-	got := ratelimit.Parse(hdr("RateLimit", `"a";r=1;pk=:cHJvamVjdDEyMw:, "b";r=2;pk=:abcde:, "c";r=3;pk=::`), hdrNow).Current
-	want := []ratelimit.ServiceLimit{
+	got := header.Parse(hdr("RateLimit", `"a";r=1;pk=:cHJvamVjdDEyMw:, "b";r=2;pk=:abcde:, "c";r=3;pk=::`), hdrNow).Current
+	want := []header.ServiceLimit{
 		{Policy: "a", Remaining: 1, PartitionKey: []byte("project123")}, // padding may be left out
 		{Policy: "c", Remaining: 3, PartitionKey: []byte{}},
 	}

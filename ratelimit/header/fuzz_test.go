@@ -1,4 +1,4 @@
-package ratelimit
+package header
 
 import (
 	"net/http"

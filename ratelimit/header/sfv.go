@@ -1,4 +1,4 @@
-package ratelimit
+package header
 
 // A small, strict parser for the Structured Field Lists of RFC 9651 (which
 // obsoletes RFC 8941), enough for the RateLimit and RateLimit-Policy
