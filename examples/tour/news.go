@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/mcperr/mcperr/examples/news/newsserver"
+	"github.com/mcperr/mcperr/examples/news/mcpserver"
 )
 
 // The news section registers itself, after the sections listed in
@@ -15,14 +15,14 @@ var newsSection = section{
 }
 
 func newsTour(ctx context.Context) ([]Line, error) {
-	tls, err := newsserver.Tour(ctx)
+	tls, err := mcpserver.Tour(ctx)
 	if err != nil {
 		return nil, err
 	}
 	lines := make([]Line, 0, len(tls))
 	for _, l := range tls {
 		text := l.Raw
-		if l.Code == newsserver.Partial && len(text) > maxText {
+		if l.Code == mcpserver.Partial && len(text) > maxText {
 			text = text[:maxText] + "…"
 		}
 		lines = append(lines, Line{Shape: l.Call + " (" + l.Shape + ")", Kind: string(l.Code), Move: string(l.Move), Text: text})

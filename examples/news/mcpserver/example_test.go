@@ -1,11 +1,11 @@
-package newsserver_test
+package mcpserver_test
 
 import (
 	"context"
 	"fmt"
 	"log"
 
-	"github.com/mcperr/mcperr/examples/news/newsserver"
+	"github.com/mcperr/mcperr/examples/news/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -13,7 +13,7 @@ import (
 // JSON-RPC -32602 with a hint, a watch tool is the tool error unsupported.
 func Example() {
 	ctx := context.Background()
-	s, err := newsserver.New(newsserver.Config{})
+	s, err := mcpserver.New(mcpserver.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func Example() {
 
 // The tour: one line for each failure shape of seed 004.
 func ExampleTour() {
-	lines, err := newsserver.Tour(context.Background())
+	lines, err := mcpserver.Tour(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
