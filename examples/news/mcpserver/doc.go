@@ -26,5 +26,4 @@
 // REST at /v1/... mirrors the tools and answers every 4xx and 5xx with the
 // same JSON error body and code. [Server.MCP] is the local server
 // (stdio: no key, no watch store); [Server.Handler] is the hosted endpoint.
-// [Tour] shows every failure shape, one line each.
 package mcpserver
