@@ -49,7 +49,7 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
-	"github.com/mcperr/mcperr/examples/news/newsserver"
+	"github.com/mcperr/mcperr/examples/news/mcpserver"
 	"github.com/mcperr/mcperr/redisstore"
 )
 
@@ -87,7 +87,7 @@ func run(argv []string) error {
 	} else {
 		gcbudget.Set(hostedMemoryLimit)
 	}
-	cfg := newsserver.Config{FailShards: *fail}
+	cfg := mcpserver.Config{FailShards: *fail}
 	if *hosts != "" {
 		cfg.AllowedHosts = strings.Split(*hosts, ",")
 	}
@@ -96,7 +96,7 @@ func run(argv []string) error {
 		if err != nil {
 			return err
 		}
-		cfg.Keys, err = newsserver.ReadKeys(f)
+		cfg.Keys, err = mcpserver.ReadKeys(f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", *keysFile, err)
@@ -115,7 +115,7 @@ func run(argv []string) error {
 		defer store.Close()
 		cfg.Shared = store
 	}
-	srv, err := newsserver.New(cfg)
+	srv, err := mcpserver.New(cfg)
 	if err != nil {
 		return err
 	}

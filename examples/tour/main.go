@@ -7,8 +7,10 @@
 //	cd examples && go run ./tour
 //
 // Each server contributes a section (see sections.go): it starts its demo
-// upstream and its MCP server in-process, calls tools through a real go-sdk
-// client, and returns one Line per shape.
+// upstream and its MCP server in-process, drives the server through its
+// public API only (a real go-sdk client on its MCP server, or HTTP on its
+// handler), classifies what comes back with errkind's Read, and returns one
+// Line per shape. The server packages export nothing for the tour.
 package main
 
 import (

@@ -251,19 +251,18 @@ func sentence(s string) string {
 // section: it is not an error, and the section can be asked for alone.
 const DegradedAdvice = "Optionally, request that section alone."
 
-// retryGuidance is the Vulnetix error contract's "Retry" sentence for a
-// protocol error with code c: the words the contract's retry table gives
-// beside errkind's move for c.
-func retryGuidance(c errkind.Code) string {
-	switch c {
-	case errkind.UnsupportedVersion:
-		return "Once, with a version from data.supported."
-	case errkind.ImplementationDefined: // only the edge guard's 429 sends it
-		return "Yes, after a few seconds."
-	case errkind.InternalError:
-		return "No. Report it; the same request will fail the same way."
-	case errkind.MissingCapability:
-		return "No. Declare the capability and start a new session."
+// KindOf reads a tool error's text as an agent would, with errkind's Read
+// and the server's taxonomy (whose Text rules are the message table's
+// openings), and returns the kind of the shape that words it: the most
+// specific one when several do. The MCP layer's -32602 texts are
+// InvalidArguments. It reports false for a text no shape words.
+func KindOf(text string) (errkind.Kind, bool) {
+	r := Taxonomy().Read(errkind.Outcome{IsError: true, Text: text})
+	switch r.Dialect {
+	case errkind.DialectProse, errkind.DialectInvalidArguments, errkind.DialectUnknownTool:
+		return r.Kind, true
+	case errkind.DialectMCPError:
+		return r.Kind, r.RPCCode == errkind.InvalidParams
 	}
-	return "No. Fix the request."
+	return "", false
 }

@@ -1,4 +1,4 @@
-package newsserver
+package mcpserver
 
 // The tools' output schemas. Every success's structuredContent matches its
 // tool's schema (a test checks each against it).

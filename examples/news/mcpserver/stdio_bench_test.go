@@ -1,4 +1,4 @@
-package newsserver
+package mcpserver
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 // BenchmarkStdio is the local server as command news runs it, over the
 // shared stdio transport, with tools/call requests pipelined 16 in flight:
 // the in-process view of the news rows of examples/interop/load, for
-// profiling (go test -run '^$' -bench Stdio -cpuprofile cpu.out ./news/newsserver).
+// profiling (go test -run '^$' -bench Stdio -cpuprofile cpu.out ./news/mcpserver).
 func BenchmarkStdio(b *testing.B) {
 	s := mustNew(b, Config{})
 	for _, c := range []struct{ name, params string }{

@@ -1,4 +1,4 @@
-package newsserver
+package mcpserver
 
 import (
 	"encoding/json"
@@ -457,27 +457,6 @@ func TestTaxonomy(t *testing.T) {
 			if got := (&ToolError{Code: k}).Status(); got != tc.status {
 				t.Errorf("%s travels with %d, want %d", k, got, tc.status)
 			}
-		}
-	}
-}
-
-func TestTour(t *testing.T) {
-	lines, err := Tour(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(l.String() + "\n")
-	}
-	golden(t, "tour.golden", b.String())
-	for _, want := range []string{
-		`"retry_after_secs":394200,"credits":{"min":3,"max":3},"credits_limit":1000,"credits_used":1000,"credits_remaining":0}`,
-		`Unknown parameter 'langauge'. Did you mean 'language'?`,
-		`"partial":true`,
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("the tour does not show %s", want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package newsserver
+package mcpserver
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// Package newsserver is the news index example server of mcperr: a story
+// Package mcpserver is the news index example server of mcperr: a story
 // index served over MCP and REST with one code vocabulary, the news error
 // contract, and credits.
 //
@@ -26,5 +26,4 @@
 // REST at /v1/... mirrors the tools and answers every 4xx and 5xx with the
 // same JSON error body and code. [Server.MCP] is the local server
 // (stdio: no key, no watch store); [Server.Handler] is the hosted endpoint.
-// [Tour] shows every failure shape, one line each.
-package newsserver
+package mcpserver

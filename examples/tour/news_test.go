@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcperr/mcperr/examples/internal/proc"
+)
+
+// TestNewsSection: the news section shows each failure shape of seed 004,
+// golden in testdata/news.golden, with the figures of the contract's
+// insufficient_credits example.
+func TestNewsSection(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines, err := newsRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.String() + "\n")
+	}
+	proc.Golden(t, filepath.Join("testdata", "news.golden"), b.String(), *update)
+	for _, want := range []string{
+		`"retry_after_secs":394200,"credits":{"min":3,"max":3},"credits_limit":1000,"credits_used":1000,"credits_remaining":0}`,
+		`Unknown parameter 'langauge'. Did you mean 'language'?`,
+		`"partial":true`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the section does not show %s", want)
+		}
+	}
+}
