@@ -64,6 +64,9 @@ const (
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("news: ")
+	// A client that closes its end of stdout makes writes fail with EPIPE,
+	// which ends the session, instead of killing the process by SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	if err := run(os.Args[1:]); err != nil {
 		log.Fatal(err)
 	}
