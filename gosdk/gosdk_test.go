@@ -390,9 +390,11 @@ func TestHTTP(t *testing.T) {
 			{callBody(4, "null"), 200, "", strings.Replace(noPath, "%s", "4", 1)},
 			{callBody(5, `"x"`), 200, "", `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid input: expected object, received string"}],"isError":true}}`},
 		}},
-		{"not JSON-RPC", nil, []step{
-			{`{"id":1,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
-			{`[1,`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON."}}`},
+		{"not JSON-RPC", nil, []step{ // the front's answers: a readable id is echoed, others are null
+			{`{"id":1,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
+			{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}}`},
+			{`[1,`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
+			{`[` + initialize + `]`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch requests are not supported; send one JSON-RPC request per POST."}}`},
 		}},
 		{"tool calls counted", &gosdk.HTTPOptions{Limiter: newLimiter()}, []step{
 			{initialize, 200, "", ""},
@@ -546,16 +548,14 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			io.WriteString(w, `{"error":"slow down","code":"message_rate_limited"}`)
 		},
-		Gate: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") != "Bearer k" {
-					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(http.StatusUnauthorized)
-					io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
+		Gate: func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") != "Bearer k" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
+				return false
+			}
+			return true
 		},
 	}))
 	defer srv.Close()
