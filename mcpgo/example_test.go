@@ -217,7 +217,7 @@ func ExampleHTTPHandler() {
 	// 405 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}
 	// 404 {"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}
 	// 415 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Unsupported Media Type: Content-Type must be application/json"}}
-	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON."}}
+	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}
 }
 
 // A Limiter on HTTPHandler counts tool calls only and answers a call over

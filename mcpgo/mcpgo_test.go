@@ -327,6 +327,8 @@ func TestLimits(t *testing.T) {
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"Rate limited: retry after 2 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":2,"limit":1,"remaining":0,"resetSeconds":2}}}`},
 		{"tool calls", mcpgo.ToolCalls, []string{ping, ping, body(3, "get_values", `{"path":[]}`), ping}, 200,
 			`{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{"tool call refused, its id echoed as sent", mcpgo.ToolCalls, []string{body(3, "get_values", `{"path":[]}`), strings.Replace(body(3, "get_values", `{"path":[]}`), `"id":3`, `"id":"\u0041"`, 1)}, 200,
+			`{"jsonrpc":"2.0","id":"\u0041","result":{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":2,\"limit\":1,\"remaining\":0,\"resetSeconds\":2}"}],"isError":true}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := ratelimit.NewLimiter(0.5, 1)
@@ -345,6 +347,26 @@ func TestLimits(t *testing.T) {
 				t.Errorf("Retry-After %q", w.Header().Get("Retry-After"))
 			}
 		})
+	}
+}
+
+// TestHTTPFront: the front's answers to what is not one JSON-RPC message:
+// a readable id is echoed, an id that cannot be echoed byte for byte is
+// null, and a batch is refused.
+func TestHTTPFront(t *testing.T) {
+	s, v := testServer(nil, nil)
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})
+	for _, tc := range []struct{ msg, want string }{
+		{`{"id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}}`},
+		{`[1,`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
+		{`[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch requests are not supported; send one JSON-RPC request per POST."}}`},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(tc.msg))
+		if d := cmp.Diff(tc.want, strings.TrimSpace(w.Body.String())); w.Code != 400 || d != "" {
+			t.Errorf("%s: status %d, body (-want +got)\n%s", tc.msg, w.Code, d)
+		}
 	}
 }
 
@@ -432,18 +454,17 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Validator: v, Limiter: lim, Count: mcpgo.Messages,
 		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+			w.Header().Set("Content-Type", "application/json") // a plain-text answer would become a JSON-RPC error
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte(`{"error":"slow down"}`))
 		},
-		Gate: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") != "Bearer k" {
-					w.WriteHeader(http.StatusUnauthorized)
-					w.Write([]byte(`{"error":"no key"}`))
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
+		Gate: func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") != "Bearer k" {
+				w.WriteHeader(http.StatusUnauthorized)
+				w.Write([]byte(`{"error":"no key"}`))
+				return false
+			}
+			return true
 		},
 	})
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
