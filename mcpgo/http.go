@@ -85,6 +85,17 @@ type HTTPOptions struct {
 	// returns false after writing its own answer, which reaches the client
 	// as written, and true to let the request on.
 	Gate func(w http.ResponseWriter, r *http.Request) bool
+
+	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
+	// each message that passed the front, the limits and the Validator,
+	// reads it with front.Message, and answers it itself (a server's own
+	// protocol refusals) or passes it on to the SDK's handler.
+	Wrap func(sdk http.Handler) http.Handler
+
+	// Public maps other paths, such as "/health", to the handlers that
+	// serve them. The front checks only their Host and Origin: every
+	// method, Content-Type and body reaches the handler, unlimited.
+	Public map[string]http.Handler
 }
 
 // HTTPHandler serves s over Streamable HTTP with the SDK's own server,
@@ -101,6 +112,7 @@ type HTTPOptions struct {
 //	a batch, or not a JSON-RPC message       400, -32600 (id null unless it was read)
 //	client over its limit                    429, -32000 (Messages) or a rate_limited result (ToolCalls)
 //	tools/call the Validator refuses         200, the dialect's answer
+//	Wrap's own checks                        as Wrap answers
 //
 // The front (package front) does every check down to the message's: it
 // reads the body once, bounded by MaxBytes, checks it as one JSON-RPC
@@ -136,12 +148,20 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		key:       o.Key,
 		count:     o.Count,
 		refuse:    o.Refuse,
+		public:    o.Public,
+	}
+	if o.Wrap != nil {
+		h.sdk = o.Wrap(h.sdk)
 	}
 	if h.key == nil {
 		h.key = ratelimit.SourceIP
 	}
-	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
+	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
 		Gate: o.Gate, MaxBytes: maxBody}
+	for p := range o.Public {
+		f.Public = append(f.Public, p)
+	}
+	return f
 }
 
 type httpHandler struct {
@@ -151,14 +171,20 @@ type httpHandler struct {
 	key       func(*http.Request) string
 	count     Count
 	refuse    func(http.ResponseWriter, *http.Request, ratelimit.Decision)
+	public    map[string]http.Handler
 }
 
-// ServeHTTP serves a request the front passed: the limits take what the
-// message costs, the Validator answers the calls it refuses, and mcp-go
+// ServeHTTP serves a request the front passed: a Public path goes to its
+// handler; for the MCP endpoint the limits take what the message costs,
+// the Validator answers the calls it refuses, and mcp-go (behind Wrap)
 // serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := front.Message(r)
-	if m == nil {
+	if m == nil { // only a Public path reaches here without a message
+		if p, ok := h.public[r.URL.Path]; ok {
+			p.ServeHTTP(w, r)
+			return
+		}
 		h.sdk.ServeHTTP(w, r)
 		return
 	}

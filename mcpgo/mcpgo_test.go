@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -515,5 +516,61 @@ func TestModernProtocol(t *testing.T) {
 	want := `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_valu not found"}],"isError":true,"resultType":"complete"}}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// TestHTTPWrapAndPublic: Wrap sees each checked message (front.Message)
+// after the limits and the Validator and may answer it; a Public path
+// reaches its handler after the Host check only, whatever its method.
+func TestHTTPWrapAndPublic(t *testing.T) {
+	var methods []string
+	s, v := testServer(nil, nil)
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
+		Validator: v,
+		Wrap: func(sdk http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				m := front.Message(r)
+				methods = append(methods, m.Method)
+				if m.Method == "tools/list" {
+					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
+					return
+				}
+				sdk.ServeHTTP(w, r)
+			})
+		},
+		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("ok " + r.Method))
+		})},
+	})
+	for _, tc := range []struct{ msg, want string }{
+		{`{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"no listing here"}}`},
+		{body(9, "get_valu", `{}`), `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_valu not found"}],"isError":true}}`},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(tc.msg))
+		if d := cmp.Diff(tc.want, strings.TrimSpace(w.Body.String())); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tc.msg, d)
+		}
+	}
+	if d := cmp.Diff([]string{"ping", "tools/list"}, methods); d != "" {
+		t.Errorf("Wrap saw (-want +got)\n%s (the Validator answers the unknown tool first)", d)
+	}
+	for _, tc := range []struct {
+		method, path, host string
+		status             int
+		body               string
+	}{
+		{"GET", "/health", "localhost", 200, "ok GET"},
+		{"DELETE", "/health", "localhost", 200, "ok DELETE"},
+		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
+		{"GET", "/other", "localhost", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
+	} {
+		r := httptest.NewRequest(tc.method, "http://"+tc.host+tc.path, nil)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := strings.TrimSpace(w.Body.String()); w.Code != tc.status || got != tc.body {
+			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, w.Code, got, tc.status, tc.body)
+		}
 	}
 }
