@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -390,9 +391,11 @@ func TestHTTP(t *testing.T) {
 			{callBody(4, "null"), 200, "", strings.Replace(noPath, "%s", "4", 1)},
 			{callBody(5, `"x"`), 200, "", `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid input: expected object, received string"}],"isError":true}}`},
 		}},
-		{"not JSON-RPC", nil, []step{
-			{`{"id":1,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
-			{`[1,`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON."}}`},
+		{"not JSON-RPC", nil, []step{ // the front's answers: a readable id is echoed, others are null
+			{`{"id":1,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
+			{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}}`},
+			{`[1,`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
+			{`[` + initialize + `]`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch requests are not supported; send one JSON-RPC request per POST."}}`},
 		}},
 		{"tool calls counted", &gosdk.HTTPOptions{Limiter: newLimiter()}, []step{
 			{initialize, 200, "", ""},
@@ -546,16 +549,14 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			io.WriteString(w, `{"error":"slow down","code":"message_rate_limited"}`)
 		},
-		Gate: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") != "Bearer k" {
-					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(http.StatusUnauthorized)
-					io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
+		Gate: func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") != "Bearer k" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
+				return false
+			}
+			return true
 		},
 	}))
 	defer srv.Close()
@@ -619,6 +620,64 @@ func TestModernProtocol(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.Contains(string(b), want) || !strings.Contains(string(b), `"resultType":"complete"`) {
 			t.Errorf("call %d: %d %s; want %q and resultType complete", i, resp.StatusCode, b, want)
+		}
+	}
+}
+
+// TestHTTPWrapAndPublic: Wrap sees each checked message (front.Message)
+// after the limits and may answer it; a Public path reaches its handler
+// after the Host check only, whatever its method.
+func TestHTTPWrapAndPublic(t *testing.T) {
+	var methods []string
+	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
+		Wrap: func(sdk http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				m := front.Message(r)
+				methods = append(methods, m.Method)
+				if m.Method == "tools/list" {
+					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
+					return
+				}
+				sdk.ServeHTTP(w, r)
+			})
+		},
+		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "ok "+r.Method)
+		})},
+	}))
+	defer srv.Close()
+	if status, _, body := post(t, srv.URL+"/mcp", initialize); status != 200 || !strings.Contains(body, `"id":1,"result"`) {
+		t.Errorf("initialize: %d %s", status, body)
+	}
+	status, _, body := post(t, srv.URL+"/mcp", listTools)
+	if want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"no listing here"}}`; status != 400 || strings.TrimSpace(body) != want {
+		t.Errorf("tools/list: %d %s, want 400 %s", status, body, want)
+	}
+	if d := cmp.Diff([]string{"initialize", "tools/list"}, methods); d != "" {
+		t.Errorf("Wrap saw (-want +got)\n%s", d)
+	}
+	for _, tc := range []struct {
+		method, path, host string
+		status             int
+		body               string
+	}{
+		{"GET", "/health", "", 200, "ok GET"},
+		{"DELETE", "/health", "", 200, "ok DELETE"},
+		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
+		{"GET", "/other", "", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || strings.TrimSpace(string(b)) != tc.body {
+			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, resp.StatusCode, b, tc.status, tc.body)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
@@ -217,7 +218,61 @@ func ExampleHTTPHandler() {
 	// 405 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}
 	// 404 {"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}
 	// 415 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Unsupported Media Type: Content-Type must be application/json"}}
-	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not JSON."}}
+	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}
+}
+
+// A server's own checks: Gate sees the headers before a byte of the body
+// is read (an API key), Wrap sees each checked message before mcp-go (here
+// it refuses a method), and Public serves a health check.
+func ExampleHTTPHandler_gate() {
+	s, v := newServer()
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
+		Validator: v,
+		Gate: func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") != "Bearer k" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"error":"no key"}`+"\n")
+				return false
+			}
+			return true
+		},
+		Wrap: func(sdk http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if m := front.Message(r); m.Method == "resources/list" {
+					wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
+					return
+				}
+				sdk.ServeHTTP(w, r)
+			})
+		},
+		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "ok\n")
+		})},
+	}))
+	defer srv.Close()
+	for _, r := range []struct{ method, path, key, body string }{
+		{"POST", "/mcp", "", "{not json"},
+		{"POST", "/mcp", "k", `{"jsonrpc":"2.0","id":"r1","method":"resources/list"}`},
+		{"GET", "/health", "", ""},
+	} {
+		req, _ := http.NewRequest(r.method, srv.URL+r.path, strings.NewReader(r.body))
+		req.Header.Set("Content-Type", "application/json")
+		if r.key != "" {
+			req.Header.Set("Authorization", "Bearer "+r.key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("%d %s", resp.StatusCode, b)
+	}
+	// Output:
+	// 401 {"error":"no key"}
+	// 404 {"jsonrpc":"2.0","id":"r1","error":{"code":-32601,"message":"Method not found: resources/list"}}
+	// 200 ok
 }
 
 // A Limiter on HTTPHandler counts tool calls only and answers a call over

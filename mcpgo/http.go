@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
@@ -59,7 +58,8 @@ type HTTPOptions struct {
 	// no localhost protection (the allowlist does that job).
 	Streamable []server.StreamableHTTPOption
 
-	// MaxBytes bounds a request body; 0 means 4 MiB.
+	// MaxBytes bounds a request body; 0 means 4 MiB, and a negative value
+	// wire.MaxMessageBytes, the most the message check accepts.
 	MaxBytes int64
 
 	// Limiter, if set, limits each client: Count says what takes a token,
@@ -72,13 +72,31 @@ type HTTPOptions struct {
 	// Refuse, if set, writes a refusal of the Limiter in the server's own
 	// envelope, in place of the answers Count describes; the decision's
 	// headers (Retry-After and the rate-limit fields) are already set.
+	// Its answer passes through the front like every answer past it: one
+	// with Content-Type: application/json reaches the client as written,
+	// and a plain-text one of status 400 or more becomes a JSON-RPC error
+	// carrying the request's id.
 	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
 
 	// Gate, if set, runs the server's own checks that need only the
-	// request's headers, such as an API key: it sees each request that
-	// passed the front's checks, before its body is read and before the
-	// limits, and passes it to next or answers it.
-	Gate func(next http.Handler) http.Handler
+	// request's headers, such as an API key. It is the front's Gate
+	// (front.Front.Gate): it sees each POST to Path that passed the Host,
+	// Origin, path, method and Content-Type checks, before a byte of its
+	// body is read, and so before the body checks and the limits. It
+	// returns false after writing its own answer, which reaches the client
+	// as written, and true to let the request on.
+	Gate func(w http.ResponseWriter, r *http.Request) bool
+
+	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
+	// each message that passed the front, the limits and the Validator,
+	// reads it with front.Message, and answers it itself (a server's own
+	// protocol refusals) or passes it on to the SDK's handler.
+	Wrap func(sdk http.Handler) http.Handler
+
+	// Public maps other paths, such as "/health", to the handlers that
+	// serve them. The front checks only their Host and Origin: every
+	// method, Content-Type and body reaches the handler, unlimited.
+	Public map[string]http.Handler
 }
 
 // HTTPHandler serves s over Streamable HTTP with the SDK's own server,
@@ -92,10 +110,17 @@ type HTTPOptions struct {
 //	Gate's own checks                        as Gate answers
 //	body larger than MaxBytes                413, -32600
 //	body not JSON                            400, -32700
-//	body not a JSON-RPC message              400, -32600
+//	a batch, or not a JSON-RPC message       400, -32600 (id null unless it was read)
 //	client over its limit                    429, -32000 (Messages) or a rate_limited result (ToolCalls)
 //	tools/call the Validator refuses         200, the dialect's answer
+//	Wrap's own checks                        as Wrap answers
 //
+// The front (package front) does every check down to the message's: it
+// reads the body once, bounded by MaxBytes, checks it as one JSON-RPC
+// message with the rule the stdio transport applies too, and puts the
+// request's id back as sent into every answer, or refuses an id it cannot
+// echo byte for byte with -32600 and id null. The limits and the Validator
+// read that checked message (front.Message); mcp-go reads the body last.
 // Every JSON-RPC body it writes has Content-Type: application/json.
 func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if o == nil {
@@ -111,8 +136,11 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		server.WithDisableLocalhostProtection(true), // the front's allowlist checks Host and Origin
 	}, o.Streamable...)
 	maxBody := o.MaxBytes
-	if maxBody == 0 {
+	switch {
+	case maxBody == 0:
 		maxBody = 4 << 20
+	case maxBody < 0:
+		maxBody = wire.MaxMessageBytes
 	}
 	h := &httpHandler{
 		sdk:       server.NewStreamableHTTPServer(s, opts...),
@@ -120,28 +148,21 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		limiter:   o.Limiter,
 		key:       o.Key,
 		count:     o.Count,
-		maxBody:   maxBody,
+		refuse:    o.Refuse,
+		public:    o.Public,
+	}
+	if o.Wrap != nil {
+		h.sdk = o.Wrap(h.sdk)
 	}
 	if h.key == nil {
 		h.key = ratelimit.SourceIP
 	}
-	h.refuse = o.Refuse
-	if o.Gate != nil {
-		return withFront(o.Gate(h), o)
+	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
+		Gate: o.Gate, MaxBytes: maxBody}
+	for p := range o.Public {
+		f.Public = append(f.Public, p)
 	}
-	return withFront(h, o)
-}
-
-// withFront puts the transport checks of Host, Origin, path, method and
-// Content-Type before h.
-func withFront(h http.Handler, o *HTTPOptions) http.Handler {
-	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins}
-}
-
-// writeRPCError writes a JSON-RPC error response with the status given, or
-// the code's own status when it is 0.
-func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code errkind.Code, msg string, data any) {
-	wire.WriteRPCError(w, status, id, &wire.RPCError{Code: code, Message: msg, Data: data})
+	return f
 }
 
 type httpHandler struct {
@@ -150,134 +171,67 @@ type httpHandler struct {
 	limiter   *ratelimit.Limiter
 	key       func(*http.Request) string
 	count     Count
-	maxBody   int64
 	refuse    func(http.ResponseWriter, *http.Request, ratelimit.Decision)
+	public    map[string]http.Handler
 }
 
-// message is what the front reads of a JSON-RPC message.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  struct {
-		Meta struct {
-			Version string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	} `json:"params"`
-}
-
+// ServeHTTP serves a request the front passed: a Public path goes to its
+// handler; for the MCP endpoint the limits take what the message costs,
+// the Validator answers the calls it refuses, and mcp-go (behind Wrap)
+// serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r, h.maxBody)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, errkind.InvalidRequest,
-				"Invalid Request: the body is larger than "+strconv.FormatInt(h.maxBody, 10)+" bytes.", nil)
+	m := front.Message(r)
+	if m == nil { // only a Public path reaches here without a message
+		if p, ok := h.public[r.URL.Path]; ok {
+			p.ServeHTTP(w, r)
 			return
 		}
-		writeRPCError(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: the body could not be read.", nil)
+		h.sdk.ServeHTTP(w, r)
 		return
 	}
-	msgs, rerr := parse(body)
-	if rerr != nil {
-		writeRPCError(w, 0, nil, rerr.Code, rerr.Message, nil)
+	if h.limiter != nil && !h.admit(w, r, m) {
 		return
 	}
-	if h.limiter != nil && !h.admit(w, r, msgs) {
-		return
-	}
-	if h.validator != nil && len(msgs) == 1 && msgs[0].Method == "tools/call" {
-		if resp, refused := h.validator.screen(body); refused {
+	if h.validator != nil && m.Type == wire.RequestMessage && m.Method == string(mcp.MethodToolsCall) {
+		if resp, refused := h.validator.screenCall(m.ID, m.Params); refused {
 			writeJSON(w, resp)
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
 	h.sdk.ServeHTTP(w, r)
 }
 
-// readBody reads the whole body, refusing one over max bytes.
-func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
-	if max > 0 && r.ContentLength > max {
-		return nil, &http.MaxBytesError{Limit: max}
+// admit takes the token the message costs, and writes the refusal when
+// the client has none left.
+func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+	if h.count == ToolCalls && m.Method != string(mcp.MethodToolsCall) {
+		return true
 	}
-	rd := r.Body
-	if max > 0 {
-		rd = http.MaxBytesReader(w, r.Body, max)
-	}
-	return io.ReadAll(rd)
-}
-
-// parse reads the body as one JSON-RPC message or a batch of them.
-func parse(body []byte) ([]message, *wire.RPCError) {
-	body = bytes.TrimLeft(body, " \t\r\n")
-	if !json.Valid(body) {
-		return nil, &wire.RPCError{Code: errkind.ParseError, Message: "Parse error: the body is not JSON."}
-	}
-	var msgs []message
-	if len(body) > 0 && body[0] == '[' {
-		if err := json.Unmarshal(body, &msgs); err != nil || len(msgs) == 0 {
-			return nil, &wire.RPCError{Code: errkind.InvalidRequest, Message: "Invalid Request: the body is not a JSON-RPC message."}
-		}
-	} else {
-		var m message
-		if err := json.Unmarshal(body, &m); err != nil {
-			return nil, &wire.RPCError{Code: errkind.InvalidRequest, Message: "Invalid Request: the body is not a JSON-RPC message."}
-		}
-		msgs = []message{m}
-	}
-	for _, m := range msgs {
-		if m.JSONRPC != "2.0" {
-			return nil, &wire.RPCError{Code: errkind.InvalidRequest, Message: `Invalid Request: "jsonrpc" must be "2.0".`}
-		}
-	}
-	return msgs, nil
-}
-
-// admit takes the tokens the body's messages cost, and writes the refusal
-// when the client has too few.
-func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, msgs []message) bool {
 	key := h.key(r)
 	if key == "" {
 		return true
 	}
-	calls := 0
-	for _, m := range msgs {
-		if m.Method == "tools/call" {
-			calls++
-		}
+	d := h.limiter.Allow(key)
+	if d.OK {
+		return true
 	}
-	cost := 1
-	if h.count == ToolCalls {
-		cost = calls
-	}
-	for range cost {
-		d := h.limiter.Allow(key)
-		if d.OK {
-			continue
-		}
-		d.SetHeaders(w.Header())
-		if h.refuse != nil {
-			h.refuse(w, r, d)
-			return false
-		}
-		e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
-			RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
-		if h.count == ToolCalls && len(msgs) == 1 {
-			writeResult(w, msgs[0].ID, wire.ErrorResult(e), msgs[0].Params.Meta.Version >= "2026-07-28")
-			return false
-		}
-		var id json.RawMessage
-		if len(msgs) == 1 {
-			id = msgs[0].ID
-		}
-		writeRPCError(w, http.StatusTooManyRequests, id, errkind.ImplementationDefined,
-			"Rate limited: retry after "+strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10)+" seconds.", e)
+	d.SetHeaders(w.Header())
+	if h.refuse != nil {
+		h.refuse(w, r, d)
 		return false
 	}
-	return true
+	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
+		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
+	if h.count == ToolCalls {
+		var p callParams
+		modern := json.Unmarshal(m.Params, &p) == nil && p.Meta.Version >= mcp.ProtocolVersion20260728 // only a refused call reads it
+		writeResult(w, m.ID, wire.ErrorResult(e), modern)
+		return false
+	}
+	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
+		Message: "Rate limited: retry after " + strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10) + " seconds.", Data: e})
+	return false
 }
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a
@@ -313,7 +267,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 	err := enc.Encode(v)
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if err != nil {
-		writeRPCError(w, http.StatusInternalServerError, nil, errkind.InternalError, "Internal error: the answer could not be encoded.", nil)
+		wire.WriteRPCError(w, http.StatusInternalServerError, nil, &wire.RPCError{Code: errkind.InternalError, Message: "Internal error: the answer could not be encoded."})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

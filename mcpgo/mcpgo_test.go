@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -327,6 +328,8 @@ func TestLimits(t *testing.T) {
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"Rate limited: retry after 2 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":2,"limit":1,"remaining":0,"resetSeconds":2}}}`},
 		{"tool calls", mcpgo.ToolCalls, []string{ping, ping, body(3, "get_values", `{"path":[]}`), ping}, 200,
 			`{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{"tool call refused, its id echoed as sent", mcpgo.ToolCalls, []string{body(3, "get_values", `{"path":[]}`), strings.Replace(body(3, "get_values", `{"path":[]}`), `"id":3`, `"id":"\u0041"`, 1)}, 200,
+			`{"jsonrpc":"2.0","id":"\u0041","result":{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":2,\"limit\":1,\"remaining\":0,\"resetSeconds\":2}"}],"isError":true}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := ratelimit.NewLimiter(0.5, 1)
@@ -345,6 +348,26 @@ func TestLimits(t *testing.T) {
 				t.Errorf("Retry-After %q", w.Header().Get("Retry-After"))
 			}
 		})
+	}
+}
+
+// TestHTTPFront: the front's answers to what is not one JSON-RPC message:
+// a readable id is echoed, an id that cannot be echoed byte for byte is
+// null, and a batch is refused.
+func TestHTTPFront(t *testing.T) {
+	s, v := testServer(nil, nil)
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})
+	for _, tc := range []struct{ msg, want string }{
+		{`{"id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\"."}}`},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude."}}`},
+		{`[1,`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
+		{`[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch requests are not supported; send one JSON-RPC request per POST."}}`},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(tc.msg))
+		if d := cmp.Diff(tc.want, strings.TrimSpace(w.Body.String())); w.Code != 400 || d != "" {
+			t.Errorf("%s: status %d, body (-want +got)\n%s", tc.msg, w.Code, d)
+		}
 	}
 }
 
@@ -432,18 +455,17 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Validator: v, Limiter: lim, Count: mcpgo.Messages,
 		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+			w.Header().Set("Content-Type", "application/json") // a plain-text answer would become a JSON-RPC error
 			w.WriteHeader(http.StatusTooManyRequests)
 			w.Write([]byte(`{"error":"slow down"}`))
 		},
-		Gate: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") != "Bearer k" {
-					w.WriteHeader(http.StatusUnauthorized)
-					w.Write([]byte(`{"error":"no key"}`))
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
+		Gate: func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Header.Get("Authorization") != "Bearer k" {
+				w.WriteHeader(http.StatusUnauthorized)
+				w.Write([]byte(`{"error":"no key"}`))
+				return false
+			}
+			return true
 		},
 	})
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
@@ -494,5 +516,61 @@ func TestModernProtocol(t *testing.T) {
 	want := `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_valu not found"}],"isError":true,"resultType":"complete"}}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// TestHTTPWrapAndPublic: Wrap sees each checked message (front.Message)
+// after the limits and the Validator and may answer it; a Public path
+// reaches its handler after the Host check only, whatever its method.
+func TestHTTPWrapAndPublic(t *testing.T) {
+	var methods []string
+	s, v := testServer(nil, nil)
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
+		Validator: v,
+		Wrap: func(sdk http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				m := front.Message(r)
+				methods = append(methods, m.Method)
+				if m.Method == "tools/list" {
+					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
+					return
+				}
+				sdk.ServeHTTP(w, r)
+			})
+		},
+		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("ok " + r.Method))
+		})},
+	})
+	for _, tc := range []struct{ msg, want string }{
+		{`{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"result":{}}`},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"no listing here"}}`},
+		{body(9, "get_valu", `{}`), `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_valu not found"}],"isError":true}}`},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(tc.msg))
+		if d := cmp.Diff(tc.want, strings.TrimSpace(w.Body.String())); d != "" {
+			t.Errorf("%s: (-want +got)\n%s", tc.msg, d)
+		}
+	}
+	if d := cmp.Diff([]string{"ping", "tools/list"}, methods); d != "" {
+		t.Errorf("Wrap saw (-want +got)\n%s (the Validator answers the unknown tool first)", d)
+	}
+	for _, tc := range []struct {
+		method, path, host string
+		status             int
+		body               string
+	}{
+		{"GET", "/health", "localhost", 200, "ok GET"},
+		{"DELETE", "/health", "localhost", 200, "ok DELETE"},
+		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
+		{"GET", "/other", "localhost", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
+	} {
+		r := httptest.NewRequest(tc.method, "http://"+tc.host+tc.path, nil)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := strings.TrimSpace(w.Body.String()); w.Code != tc.status || got != tc.body {
+			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, w.Code, got, tc.status, tc.body)
+		}
 	}
 }

@@ -246,13 +246,16 @@ type call struct {
 	JSONRPC string        `json:"jsonrpc"`
 	ID      mcp.RequestId `json:"id"`
 	Method  string        `json:"method"`
-	Params  struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      struct {
-			Version string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	} `json:"params"`
+	Params  callParams    `json:"params"`
+}
+
+// callParams is what screen reads of a tools/call's params.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      struct {
+		Version string `json:"io.modelcontextprotocol/protocolVersion"`
+	} `json:"_meta"`
 }
 
 // screen answers a tools/call the Validator refuses; ok is false for every
@@ -262,7 +265,24 @@ func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok
 	if json.Unmarshal(message, &c) != nil || c.Method != string(mcp.MethodToolsCall) || c.ID.IsNil() || c.JSONRPC != mcp.JSONRPC_VERSION {
 		return nil, false // not a tools/call mcp-go would read as one: mcp-go answers it
 	}
-	p := &c.Params
+	return v.refusal(c.ID, &c.Params)
+}
+
+// screenCall is screen for a tools/call request whose envelope a transport
+// has already checked (front.Message): it reads only the id and params.
+func (v *Validator) screenCall(id, params json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
+	var (
+		rid mcp.RequestId
+		p   callParams
+	)
+	if json.Unmarshal(id, &rid) != nil || rid.IsNil() || (len(params) > 0 && json.Unmarshal(params, &p) != nil) {
+		return nil, false // mcp-go answers what it cannot read as a call
+	}
+	return v.refusal(rid, &p)
+}
+
+// refusal answers the call p with id if the Validator refuses it.
+func (v *Validator) refusal(id mcp.RequestId, p *callParams) (resp mcp.JSONRPCMessage, ok bool) {
 	var (
 		res *mcp.CallToolResult
 		rpc *wire.RPCError
@@ -274,13 +294,13 @@ func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok
 	}
 	switch {
 	case rpc != nil:
-		return mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID,
+		return mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: id,
 			Error: mcp.JSONRPCErrorDetails{Code: int(rpc.Code), Message: rpc.Message, Data: rpc.Data}}, true
 	case res != nil:
 		if p.Meta.Version >= mcp.ProtocolVersion20260728 {
 			res.ResultType = mcp.ResultTypeComplete // as mcp-go marks the results it sends on that revision
 		}
-		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: c.ID, Result: res}, true
+		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: res}, true
 	}
 	return nil, false
 }

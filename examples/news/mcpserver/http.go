@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/front"
+	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,16 +30,19 @@ const maxBody = 1 << 20
 // handshake included; when none is left the answer is an HTTP 429 with
 // Retry-After and the code message_rate_limited. /mcp accepts only the
 // Config's AllowedHosts in its Host and Origin headers, and checks each
-// JSON-RPC message before the SDK sees it (package front): an answer
+// JSON-RPC message before the SDK sees it (gosdk.HTTPHandler, whose front
+// bounds a body at 1 MiB and runs the key and message check as its Gate,
+// before the body is read): an answer
 // carries the request's id exactly as sent, an id no JSON-RPC stack
 // carries exactly is refused with -32600 and id null, and a POST without
 // "Accept: application/json, text/event-stream" is answered like any other
 // (in JSON), never with the go-sdk's plain-text 400.
 func (s *Server) Handler() http.Handler {
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.hosted() },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", &front.Front{Handler: sdk, Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate})
+	mux.Handle("/mcp", gosdk.HTTPHandler(s.hosted(), &gosdk.HTTPOptions{
+		Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate,
+		Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: front.DefaultMaxBytes},
+	}))
 	mux.Handle("/", http.HandlerFunc(s.serveREST))
 	return mux
 }

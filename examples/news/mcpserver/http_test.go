@@ -356,6 +356,8 @@ func TestHostedMessages(t *testing.T) {
 		{"2^53", h, list("9007199254740992"), 200, `{"jsonrpc":"2.0","id":9007199254740992,"result":{`},
 		{"params nested 1,001 deep", h, `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, 400,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: objects and arrays nest deeper than 128 levels."}}`},
+		{"a body over 1 MiB: 413, the SDK never reads it", h, `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"pad":"` + strings.Repeat("a", 1<<20) + `"}}`, 413,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the body is larger than 1048576 bytes."}}`},
 		{"no Accept", with("Accept", ""), list("5"), 200, `{"jsonrpc":"2.0","id":5,"result":{`},
 		{"Accept text/html", with("Accept", "text/html"), list("6"), 200, `{"jsonrpc":"2.0","id":6,"result":{`},
 		{"Accept application/json only", with("Accept", "application/json"), list("7"), 200, `{"jsonrpc":"2.0","id":7,"result":{`},

@@ -23,8 +23,10 @@
 //	protocol version not 2026-07-28            400 -32022 data.supported, data.requested
 //	unknown method                             404 -32601
 //
-// The go-sdk's Streamable HTTP handler then serves what passed. It answers
-// some of these itself, differently (its 405 and 415 are plain text, its
+// gosdk.HTTPHandler wires it: the front.Front rows are its front, the
+// guard its Gate, the rows from "not one JSON-RPC request" on its Wrap, and
+// /healthz a Public path. The go-sdk's Streamable HTTP handler then serves
+// what passed. It answers some of these itself, differently (its 405 and 415 are plain text, its
 // version check reads a header, it compares a =?base64?...?= Mcp-Name
 // verbatim), so the server answers first and hands the SDK only requests it
 // would accept; anything the SDK still refuses in plain text is rewritten
@@ -55,6 +57,7 @@ import (
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
+	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -166,28 +169,21 @@ func New(cfg Config) (*Server, error) {
 	})
 	s.addTools()
 	s.addResources()
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		DisableLocalhostProtection:   true, // the front checks Host and Origin against the allowlist
-		MaxRequestBodyBytes:          s.maxBody,
-		PropagateRequestCancellation: true,
-		Logger:                       sdkLog,
-	})
-
-	hosts := append([]string{"localhost", "127.0.0.1", "::1"}, cfg.AllowHosts...)
-	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", healthz)
-	mux.Handle("/mcp", s.body(sdk))
-	s.handler = &front.Front{
-		Handler:        mux,
+	s.handler = gosdk.HTTPHandler(s.mcp, &gosdk.HTTPOptions{
 		Path:           "/mcp",
-		Public:         []string{"/healthz"},
-		AllowedHosts:   hosts,
+		AllowedHosts:   append([]string{"localhost", "127.0.0.1", "::1"}, cfg.AllowHosts...),
 		AllowedOrigins: cfg.AllowOrigins,
 		Gate:           s.edge(),
-		MaxBytes:       s.maxBody,
-	}
+		Wrap:           s.body,
+		Public:         map[string]http.Handler{"/healthz": http.HandlerFunc(healthz)},
+		Streamable: &mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			JSONResponse:                 true,
+			MaxRequestBodyBytes:          s.maxBody, // the front's bound too
+			PropagateRequestCancellation: true,
+			Logger:                       sdkLog,
+		},
+	})
 	return s, nil
 }
 
