@@ -24,6 +24,9 @@
 // never answered with a rounded one. A plain-text error the endpoint still
 // writes (status 400 or more) becomes a JSON-RPC error with the request's
 // id, so every error body past the Host and Origin check is JSON-RPC.
+//
+// A Limit behind the Front limits each client, counting tool calls or every
+// message, and answers a client over its limit with the wait.
 package front
 
 import (

@@ -1,21 +1,17 @@
 package gosdk
 
 import (
-	"encoding/json"
 	"net/http"
-	"strconv"
 
-	"github.com/mcperr/mcperr/envelope"
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
-	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Count says which messages take a token from a client's bucket.
-type Count int
+// Count says which messages take a token from a client's bucket: the
+// Count of front.Limit.
+type Count = front.Count
 
 const (
 	// ToolCalls counts tools/call requests only: the handshake,
@@ -24,13 +20,13 @@ const (
 	// retryAfterSeconds is the wait, so the agent reads it; the response
 	// carries Retry-After and the rate-limit headers too. It is the
 	// default.
-	ToolCalls Count = iota
+	ToolCalls = front.ToolCalls
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
 	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
 	// is the rate_limited kind object.
-	Messages
+	Messages = front.Messages
 )
 
 // HTTPOptions configures HTTPHandler. The zero value serves stateless MCP
@@ -127,18 +123,12 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 		maxBody = wire.MaxMessageBytes
 	}
 	h := &httpHandler{
-		sdk:     mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so),
-		limiter: o.Limiter,
-		key:     o.Key,
-		count:   o.Count,
-		refuse:  o.Refuse,
-		public:  o.Public,
+		sdk:    mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so),
+		limit:  front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse},
+		public: o.Public,
 	}
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
-	}
-	if h.key == nil {
-		h.key = ratelimit.SourceIP
 	}
 	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
 		Gate: o.Gate, MaxBytes: maxBody}
@@ -149,12 +139,9 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 }
 
 type httpHandler struct {
-	sdk     http.Handler
-	limiter *ratelimit.Limiter
-	key     func(*http.Request) string
-	count   Count
-	refuse  func(http.ResponseWriter, *http.Request, ratelimit.Decision)
-	public  map[string]http.Handler
+	sdk    http.Handler
+	limit  front.Limit
+	public map[string]http.Handler
 }
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
@@ -170,85 +157,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sdk.ServeHTTP(w, r)
 		return
 	}
-	if h.limiter != nil && !h.admit(w, r, m) {
+	if !h.limit.Admit(w, r, m) {
 		return
 	}
 	h.sdk.ServeHTTP(w, r)
-}
-
-// admit takes the token the message costs, and writes the refusal when
-// the client has none left.
-func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
-	if h.count == ToolCalls && m.Method != "tools/call" {
-		return true
-	}
-	key := h.key(r)
-	if key == "" {
-		return true
-	}
-	d := h.limiter.Allow(key)
-	if d.OK {
-		return true
-	}
-	d.SetHeaders(w.Header())
-	if h.refuse != nil {
-		h.refuse(w, r, d)
-		return false
-	}
-	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
-		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
-	if h.count == ToolCalls {
-		writeResult(w, m.ID, wire.ErrorResult(e), isModern(m.Params))
-		return false
-	}
-	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
-		Message: "Rate limited: retry after " + strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10) + " seconds.", Data: e})
-	return false
-}
-
-// isModern reports whether params say protocol revision 2026-07-28 or later
-// in their _meta. Only a refused call reads it.
-func isModern(params json.RawMessage) bool {
-	var p struct {
-		Meta struct {
-			Version string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	}
-	return json.Unmarshal(params, &p) == nil && p.Meta.Version >= modern
-}
-
-// writeResult writes the JSON-RPC response carrying a tool result; for a
-// request of protocol revision 2026-07-28 or later the result says
-// "resultType":"complete", as that revision requires.
-func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, modern bool) {
-	if len(id) == 0 || !json.Valid(id) {
-		id = json.RawMessage("null")
-	}
-	var result any = res
-	if modern {
-		result = struct {
-			*wire.ToolResult
-			ResultType string `json:"resultType"`
-		}{res, "complete"}
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  any             `json:"result"`
-	}{"2.0", id, result})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
-	w.WriteHeader(http.StatusOK)
-	w.Write(append(b, '\n'))
-}
-
-func secondsUp(s float64) int64 {
-	n := int64(s)
-	if float64(n) < s {
-		n++
-	}
-	if n < 1 {
-		n = 1
-	}
-	return n
 }

@@ -9,16 +9,15 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
-	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Count says which messages take a token from a client's bucket.
-type Count int
+// Count says which messages take a token from a client's bucket: the
+// Count of front.Limit.
+type Count = front.Count
 
 const (
 	// ToolCalls counts tools/call requests only: the handshake,
@@ -27,13 +26,13 @@ const (
 	// retryAfterSeconds is the wait, so the agent reads it; the response
 	// carries Retry-After and the rate-limit headers too. It is the
 	// default.
-	ToolCalls Count = iota
+	ToolCalls = front.ToolCalls
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
 	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
 	// is the rate_limited kind object.
-	Messages
+	Messages = front.Messages
 )
 
 // HTTPOptions configures HTTPHandler. The zero value serves stateless MCP
@@ -145,17 +144,11 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	h := &httpHandler{
 		sdk:       server.NewStreamableHTTPServer(s, opts...),
 		validator: o.Validator,
-		limiter:   o.Limiter,
-		key:       o.Key,
-		count:     o.Count,
-		refuse:    o.Refuse,
+		limit:     front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse},
 		public:    o.Public,
 	}
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
-	}
-	if h.key == nil {
-		h.key = ratelimit.SourceIP
 	}
 	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
 		Gate: o.Gate, MaxBytes: maxBody}
@@ -168,10 +161,7 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 type httpHandler struct {
 	sdk       http.Handler
 	validator *Validator
-	limiter   *ratelimit.Limiter
-	key       func(*http.Request) string
-	count     Count
-	refuse    func(http.ResponseWriter, *http.Request, ratelimit.Decision)
+	limit     front.Limit
 	public    map[string]http.Handler
 }
 
@@ -189,7 +179,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sdk.ServeHTTP(w, r)
 		return
 	}
-	if h.limiter != nil && !h.admit(w, r, m) {
+	if !h.limit.Admit(w, r, m) {
 		return
 	}
 	if h.validator != nil && m.Type == wire.RequestMessage && m.Method == string(mcp.MethodToolsCall) {
@@ -200,63 +190,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
 	}
 	h.sdk.ServeHTTP(w, r)
-}
-
-// admit takes the token the message costs, and writes the refusal when
-// the client has none left.
-func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
-	if h.count == ToolCalls && m.Method != string(mcp.MethodToolsCall) {
-		return true
-	}
-	key := h.key(r)
-	if key == "" {
-		return true
-	}
-	d := h.limiter.Allow(key)
-	if d.OK {
-		return true
-	}
-	d.SetHeaders(w.Header())
-	if h.refuse != nil {
-		h.refuse(w, r, d)
-		return false
-	}
-	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
-		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
-	if h.count == ToolCalls {
-		var p callParams
-		modern := json.Unmarshal(m.Params, &p) == nil && p.Meta.Version >= mcp.ProtocolVersion20260728 // only a refused call reads it
-		writeResult(w, m.ID, wire.ErrorResult(e), modern)
-		return false
-	}
-	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
-		Message: "Rate limited: retry after " + strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10) + " seconds.", Data: e})
-	return false
-}
-
-// writeResult writes the JSON-RPC response carrying a tool result; for a
-// request of protocol revision 2026-07-28 or later the result says
-// "resultType":"complete", as that revision requires.
-func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, modern bool) {
-	if len(id) == 0 || !json.Valid(id) {
-		id = json.RawMessage("null")
-	}
-	var result any = res
-	if modern {
-		result = struct {
-			*wire.ToolResult
-			ResultType string `json:"resultType"`
-		}{res, "complete"}
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  any             `json:"result"`
-	}{"2.0", id, result})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
-	w.WriteHeader(http.StatusOK)
-	w.Write(append(b, '\n'))
 }
 
 // writeJSON writes a JSON-RPC response with HTTP 200.
@@ -274,15 +207,4 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(http.StatusOK)
 	w.Write(append(b, '\n'))
-}
-
-func secondsUp(s float64) int64 {
-	n := int64(s)
-	if float64(n) < s {
-		n++
-	}
-	if n < 1 {
-		n = 1
-	}
-	return n
 }

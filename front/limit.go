@@ -1,0 +1,146 @@
+package front
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// Count says which messages take a token from a client's bucket.
+type Count int
+
+const (
+	// ToolCalls counts tools/call requests only: the handshake,
+	// notifications, tools/list and pings pass free. A refused call is
+	// answered with HTTP 200 and a tool result of kind rate_limited whose
+	// retryAfterSeconds is the wait, so the agent reads it; the response
+	// carries Retry-After and the rate-limit headers too. It is the
+	// default.
+	ToolCalls Count = iota
+
+	// Messages counts every POST to the endpoint, the handshake included.
+	// A refused message is answered with HTTP 429, Retry-After, the
+	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
+	// is the rate_limited kind object.
+	Messages
+)
+
+// A Limit limits each client of an MCP endpoint behind a Front: it takes a
+// token from the client's bucket for each message that costs one, and
+// answers a message refused for want of one with the wait. The zero value
+// (no Limiter) limits nothing.
+type Limit struct {
+	// Limiter holds the buckets; nil limits nothing.
+	Limiter *ratelimit.Limiter
+
+	// Key names the client's bucket; nil means the source address
+	// (ratelimit.SourceIP). An empty key is not limited.
+	Key func(*http.Request) string
+
+	// Count says what takes a token.
+	Count Count
+
+	// Refuse, if set, writes a refusal in the server's own envelope, in
+	// place of the answers Count describes; the decision's headers
+	// (Retry-After and the rate-limit fields) are already set.
+	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
+}
+
+// Admit takes the token m costs from the bucket of r's client and reports
+// whether m may go on. When it may not, Admit has written the refusal: the
+// decision's headers, then Refuse's answer or the one Count describes. A
+// refused tools/call of protocol revision 2026-07-28 or later (its
+// params' _meta says so) is answered with "resultType":"complete", as that
+// revision requires.
+func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) bool {
+	if l == nil || l.Limiter == nil || m == nil {
+		return true
+	}
+	if l.Count == ToolCalls && m.Method != "tools/call" {
+		return true
+	}
+	key := l.Key
+	if key == nil {
+		key = ratelimit.SourceIP
+	}
+	k := key(r)
+	if k == "" {
+		return true
+	}
+	d := l.Limiter.Allow(k)
+	if d.OK {
+		return true
+	}
+	d.SetHeaders(w.Header())
+	if l.Refuse != nil {
+		l.Refuse(w, r, d)
+		return false
+	}
+	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
+		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
+	if l.Count == ToolCalls {
+		writeResult(w, m.ID, wire.ErrorResult(e), isModern(m.Params))
+		return false
+	}
+	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
+		Message: "Rate limited: retry after " + strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10) + " seconds.", Data: e})
+	return false
+}
+
+// modern is the first protocol revision whose tool results say
+// "resultType":"complete".
+const modern = "2026-07-28"
+
+// isModern reports whether params say protocol revision 2026-07-28 or later
+// in their _meta. Only a refused call reads it.
+func isModern(params json.RawMessage) bool {
+	var p struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta.Version >= modern
+}
+
+// writeResult writes the JSON-RPC response carrying a tool result; for a
+// request of protocol revision 2026-07-28 or later the result says
+// "resultType":"complete", as that revision requires.
+func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, modern bool) {
+	if len(id) == 0 || !json.Valid(id) {
+		id = json.RawMessage("null")
+	}
+	var result any = res
+	if modern {
+		result = struct {
+			*wire.ToolResult
+			ResultType string `json:"resultType"`
+		}{res, "complete"}
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{"2.0", id, result})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(b, '\n'))
+}
+
+// secondsUp is s rounded up to whole seconds, at least 1.
+func secondsUp(s float64) int64 {
+	n := int64(s)
+	if float64(n) < s {
+		n++
+	}
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
