@@ -43,7 +43,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -314,7 +313,7 @@ func (w *answerWriter) finish() {
 			code = errkind.InternalError
 		}
 		w.Header().Del("X-Content-Type-Options")
-		refuse(w.ResponseWriter, w.status, w.id, code, printable(strings.TrimSpace(w.held.String())))
+		refuse(w.ResponseWriter, w.status, w.id, code, wire.Printable(strings.TrimSpace(w.held.String())))
 	case holdJSON:
 		b := w.held.Bytes()
 		if id, at, ok := wire.AnswerID(b); ok && !bytes.Equal(id, w.id) {
@@ -326,29 +325,6 @@ func (w *answerWriter) finish() {
 		w.ResponseWriter.WriteHeader(w.status)
 		w.ResponseWriter.Write(b)
 	}
-}
-
-// printable returns s cut to 200 bytes, with control and other
-// non-printing characters escaped, for an error message.
-func printable(s string) string {
-	const max = 200
-	cut := false
-	if len(s) > max {
-		s, cut = s[:max], true
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if r == unicode.ReplacementChar || !unicode.IsPrint(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	if cut {
-		b.WriteString("...")
-	}
-	return b.String()
 }
 
 func (f *Front) hostAllowed(hostport string) bool {

@@ -105,3 +105,10 @@ func ExampleKindError() {
 	// Output:
 	// {"kind":"quota_exhausted","message":"quota exhausted","remaining":0,"retryAfterSeconds":3600}
 }
+
+// Text a client sent, echoed in an error message: control characters are
+// escaped, so it stays one line, and a byte that is not UTF-8 becomes U+FFFD.
+func ExamplePrintable() {
+	fmt.Println(wire.Printable("get_trace\nlevel=ERROR msg=forged\xff"))
+	// Output: get_trace\nlevel=ERROR msg=forged�
+}

@@ -3,9 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/mcperr/mcperr/errkind"
 )
@@ -212,30 +210,6 @@ func (f *Failure) Unwrap() error { return f.Err }
 // fail builds a Failure of kind k, its message worded by the table.
 func fail(k errkind.Kind, args ...any) *Failure {
 	return &Failure{Kind: k, Message: fmt.Sprintf(shapeOf(k).Format, args...)}
-}
-
-// printable returns s with control and other non-printing characters
-// escaped, and cut to at most 200 bytes, so an argument echoed in a message
-// cannot forge lines or flood it.
-func printable(s string) string {
-	const max = 200
-	cut := false
-	if len(s) > max {
-		s, cut = s[:max], true
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if r == unicode.ReplacementChar || !unicode.IsPrint(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	if cut {
-		b.WriteString("...")
-	}
-	return b.String()
 }
 
 // sentence returns s ending with a full stop.

@@ -150,7 +150,7 @@ func check(h http.Header, m *wire.Message) (*admitted, *refusal) {
 			fmt.Sprintf("Header mismatch: %s header %s does not match _meta %s %s.", headerVersion, quote(v), MetaProtocolVersion, quote(a.version)), nil)
 	}
 	if a.version != ProtocolVersion {
-		v := printable(a.version) // the version as sent, unless it is long or holds control characters
+		v := wire.Printable(a.version) // the version as sent, unless it is long or holds control characters
 		return a, refuse(id, errkind.UnsupportedVersion, "Unsupported protocol version: "+v,
 			UnsupportedVersionData{Supported: []string{ProtocolVersion}, Requested: v})
 	}
@@ -162,7 +162,7 @@ func check(h http.Header, m *wire.Message) (*admitted, *refusal) {
 	// merely "not found"; say what is wrong with it.
 	if method == "resources/read" && strings.HasPrefix(a.name, vulnPrefix) {
 		if _, problem := vulnID(a.name); problem != "" {
-			return a, refuse(id, errkind.InvalidParams, problem, map[string]string{"uri": printable(a.name)})
+			return a, refuse(id, errkind.InvalidParams, problem, map[string]string{"uri": wire.Printable(a.name)})
 		}
 	}
 	return a, nil
@@ -246,7 +246,7 @@ func decodeSentinel(v string) (string, bool) {
 }
 
 // quote returns s as a JSON string, cut and escaped by printable.
-func quote(s string) string { return `"` + printable(s) + `"` }
+func quote(s string) string { return `"` + wire.Printable(s) + `"` }
 
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))

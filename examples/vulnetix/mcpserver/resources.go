@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
 )
 
 //go:embed skills/*.md
@@ -88,7 +89,7 @@ func vulnID(uri string) (id, problem string) {
 }
 
 func invalidParams(msg, uri string) error {
-	data, _ := json.Marshal(map[string]string{"uri": printable(uri)})
+	data, _ := json.Marshal(map[string]string{"uri": wire.Printable(uri)})
 	return &jsonrpc.Error{Code: int64(errkind.InvalidParams), Message: msg, Data: data}
 }
 

@@ -194,8 +194,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 	s.handler.ServeHTTP(rec, r)
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-		slog.String("method", printable(r.Method)),
-		slog.String("path", printable(r.URL.Path)),
+		slog.String("method", wire.Printable(r.Method)),
+		slog.String("path", wire.Printable(r.URL.Path)),
 		slog.String("rpc", rec.rpc),
 		slog.Int("status", rec.status),
 		slog.Duration("took", time.Since(start)))
@@ -253,9 +253,9 @@ func (s *Server) body(sdk http.Handler) http.Handler {
 		if rec := recorderOf(w); rec != nil {
 			switch {
 			case a != nil:
-				rec.rpc = printable(a.method)
+				rec.rpc = wire.Printable(a.method)
 			case ref.method != "":
-				rec.rpc = printable(ref.method)
+				rec.rpc = wire.Printable(ref.method)
 			}
 		}
 		if ref != nil {

@@ -290,7 +290,7 @@ func (s *Server) request(ctx context.Context, c *call) (any, map[string]any, *Fa
 	}
 	json.Unmarshal(c.args, &a)
 	if !pathAllowed(a.Path) {
-		return nil, nil, fail(PathNotAllowed, printable(a.Path))
+		return nil, nil, fail(PathNotAllowed, wire.Printable(a.Path))
 	}
 	var out any
 	if _, f := s.vdb.get(ctx, c.key, a.Path, &out, nil); f != nil {

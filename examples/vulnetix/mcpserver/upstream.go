@@ -15,6 +15,7 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/retry"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Upstream is what _meta["vulnetix/upstream"] reports about the vdb-api
@@ -152,7 +153,7 @@ func (c *vdb) get(ctx context.Context, key, path string, v any, tooLarge func(n 
 		}
 	}
 	if tooLarge == nil {
-		tooLarge = func(n string) *Failure { return fail(TooLarge, printable(path), n, MaxRaw) }
+		tooLarge = func(n string) *Failure { return fail(TooLarge, wire.Printable(path), n, MaxRaw) }
 	}
 	// The reader reads at most MaxRaw bytes (none when Content-Length says
 	// more) and returns the body as sent, for the tool to pass on.
@@ -213,7 +214,7 @@ func (c *vdb) failure(err error, resp *http.Response, path, key string) *Failure
 		if e.HTTPStatus >= 300 {
 			return statusFailure(e.HTTPStatus, "", e.Header, path, c.reader.Now)
 		}
-		f := fail(Malformed, e.HTTPStatus, printable(strings.ReplaceAll(e.Message, key, "[redacted]")))
+		f := fail(Malformed, e.HTTPStatus, wire.Printable(strings.ReplaceAll(e.Message, key, "[redacted]")))
 		f.Status = e.HTTPStatus
 		return f
 	}
@@ -229,7 +230,7 @@ func statusFailure(status int, msg string, h http.Header, path string, now func(
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
-	msg = printable(msg)
+	msg = wire.Printable(msg)
 	var f *Failure
 	switch k := Taxonomy().Classify(code, status); k {
 	case CredentialRejected:
@@ -255,10 +256,10 @@ func subject(path string) string {
 	if rest, ok := strings.CutPrefix(path, "/v1/vulns/"); ok {
 		id, _, _ := strings.Cut(rest, "/")
 		if s, err := url.PathUnescape(id); err == nil {
-			return printable(s)
+			return wire.Printable(s)
 		}
 	}
-	return printable(path)
+	return wire.Printable(path)
 }
 
 // maxQuotaReset is the furthest ahead a daily quota's reset is believed:
@@ -311,5 +312,5 @@ func networkText(err error, key string) string {
 	if key != "" {
 		text = strings.ReplaceAll(text, key, "[redacted]")
 	}
-	return sentence(printable(text))
+	return sentence(wire.Printable(text))
 }
