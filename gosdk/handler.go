@@ -42,7 +42,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 		// The SDK builds the result of a returned error itself, from the
 		// error's text and without structuredContent: the text is the
 		// kind object.
-		return nil, zero, &toolError{err: err, text: render(err).Content[0].Text}
+		return nil, zero, &toolError{err: err, text: wire.Render(err).Content[0].Text}
 	}
 }
 
@@ -76,14 +76,14 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 			if err == nil {
 				return Result(r), nil
 			}
-			res := Result(render(err))
+			res := Result(wire.Render(err))
 			res.SetError(err)
 			return res, nil
 		}
 		if pe := protocolError(err); pe != nil {
 			return nil, pe
 		}
-		res := Result(render(err))
+		res := Result(wire.Render(err))
 		res.SetError(err) // keeps the kind object: Content is already set
 		return res, nil
 	}
@@ -93,25 +93,9 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 // whose tool errors have a shape of their own, such as prose for the agent or
 // the server's own JSON error object (wire.TextError, wire.JSONError).
 // When a handler's error holds one, Handle and Raw send its result in place of
-// the kind object, and still keep the error for OnError and middleware.
-type Renderer interface {
-	error
-	ToolResult() *wire.ToolResult
-}
-
-// render is the tool result of a handler's error: the result of the
-// Renderer in err's chain, else the kind object of the *envelope.Error in
-// it, else server_error for a foreign error.
-func render(err error) *wire.ToolResult {
-	var r Renderer
-	if errors.As(err, &r) {
-		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
-			res.IsError = true
-			return res
-		}
-	}
-	return wire.ErrorResult(err)
-}
+// the kind object (wire.Render), and still keep the error for OnError and
+// middleware.
+type Renderer = wire.Renderer
 
 // protocolError returns the JSON-RPC error err carries, if any.
 func protocolError(err error) *jsonrpc.Error {

@@ -76,7 +76,7 @@ func fail(ctx context.Context, err error) *mcp.CallToolResult {
 	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
 		s.err = err
 	}
-	return Result(render(err))
+	return Result(wire.Render(err))
 }
 
 // callContext is the context of one call, holding the slot for its
@@ -97,25 +97,9 @@ func (c *callContext) Value(key any) any {
 // whose tool errors have a shape of their own, such as prose for the agent or
 // the server's own JSON error object (wire.TextError, wire.JSONError).
 // When a handler's error holds one, Handle and Raw send its result in place of
-// the kind object, and still keep the error for OnError and middleware.
-type Renderer interface {
-	error
-	ToolResult() *wire.ToolResult
-}
-
-// render is the tool result of a handler's error: the result of the
-// Renderer in err's chain, else the kind object of the *envelope.Error in
-// it, else server_error for a foreign error.
-func render(err error) *wire.ToolResult {
-	var r Renderer
-	if errors.As(err, &r) {
-		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
-			res.IsError = true
-			return res
-		}
-	}
-	return wire.ErrorResult(err)
-}
+// the kind object (wire.Render), and still keep the error for OnError and
+// middleware.
+type Renderer = wire.Renderer
 
 type errKey struct{}
 

@@ -112,3 +112,26 @@ func ExamplePrintable() {
 	fmt.Println(wire.Printable("get_trace\nlevel=ERROR msg=forged\xff"))
 	// Output: get_trace\nlevel=ERROR msg=forged�
 }
+
+// creditsError is a server's own error object, rendered as it is.
+type creditsError struct{ Needed int }
+
+func (e *creditsError) Error() string { return "insufficient credits" }
+func (e *creditsError) ToolResult() *wire.ToolResult {
+	return wire.JSONError(map[string]any{"error": "insufficient credits", "needed": e.Needed})
+}
+
+// A handler's error renders as the Renderer in its chain says, else as the
+// kind object.
+func ExampleRender() {
+	for _, err := range []error{
+		fmt.Errorf("search: %w", &creditsError{Needed: 3}),
+		&envelope.Error{Kind: errkind.NotFound, Message: "no such trace"},
+	} {
+		b, _ := json.Marshal(wire.Render(err))
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"content":[{"type":"text","text":"{\"error\":\"insufficient credits\",\"needed\":3}"}],"isError":true}
+	// {"content":[{"type":"text","text":"{\"kind\":\"not_found\",\"message\":\"no such trace\"}"}],"isError":true}
+}

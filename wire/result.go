@@ -113,3 +113,28 @@ func encode(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
+
+// A Renderer is an error that renders itself as a tool result: for a server
+// whose tool errors have a shape of their own, such as prose for the agent or
+// the server's own JSON error object (TextError, JSONError). [Render] sends
+// its result in place of the kind object.
+type Renderer interface {
+	error
+	// ToolResult returns the tool result the error reads as; a nil result,
+	// or one without content, is not used.
+	ToolResult() *ToolResult
+}
+
+// Render is the tool result of a tool handler's error: the result of the
+// first [Renderer] in err's chain, marked isError, else [ErrorResult]'s
+// kind object. Render(nil) returns nil.
+func Render(err error) *ToolResult {
+	var r Renderer
+	if errors.As(err, &r) {
+		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
+			res.IsError = true
+			return res
+		}
+	}
+	return ErrorResult(err)
+}
