@@ -91,29 +91,23 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
+	v.schemas.Schemas, v.schemas.MaxBytes, v.schemas.MaxDepth, v.schemas.MaxElements = v.opts.Schemas, v.opts.MaxBytes, v.opts.MaxDepth, v.opts.MaxElements
 	return v.middleware
 }
 
 // validator holds the compiled schemas of the tools the server has.
 type validator struct {
-	opts  Options
-	tools atomic.Pointer[toolSet]
-	mu    sync.Mutex // serialises refreshes
+	opts    Options
+	schemas schemaerr.Set[*mcp.Tool] // a tool replaced is a new *mcp.Tool
+	tools   atomic.Pointer[toolSet]
+	mu      sync.Mutex // serialises refreshes
 }
 
-// toolSet is a snapshot of the server's tools. Entries are replaced, never
-// changed, so a call reads one without a lock.
+// toolSet is a snapshot of the server's tools. It is replaced, never
+// changed, so a call reads it without a lock.
 type toolSet struct {
-	byName map[string]*entry
+	byName map[string]*mcp.Tool
 	names  []string
-}
-
-// entry is one tool: its definition and its schema, compiled on first use.
-type entry struct {
-	tool   *mcp.Tool
-	once   sync.Once
-	schema *schemaerr.Schema
-	err    error
 }
 
 func (v *validator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -139,11 +133,11 @@ func (v *validator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // call validates one tools/call and runs it.
 func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	name := req.Params.Name
-	e := v.lookup(ctx, next, req, name)
-	if e == nil {
+	t := v.lookup(ctx, next, req, name)
+	if t == nil {
 		return v.unknown(ctx, req.Session, name)
 	}
-	s, err := e.compiled(&v.opts)
+	s, err := v.schemas.Schema(name, t, func() ([]byte, error) { return inputSchema(t) })
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("tool %s: its input schema does not compile: %v", name, err)}
 	}
@@ -176,12 +170,12 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	return res, nil
 }
 
-// lookup returns the entry of the named tool, listing the server's tools
-// when the snapshot does not have it.
-func (v *validator) lookup(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, name string) *entry {
+// lookup returns the named tool, listing the server's tools when the
+// snapshot does not have it.
+func (v *validator) lookup(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, name string) *mcp.Tool {
 	if set := v.tools.Load(); set != nil {
-		if e := set.byName[name]; e != nil {
-			return e
+		if t := set.byName[name]; t != nil {
+			return t
 		}
 	}
 	tools, err := list(ctx, next, req.Session)
@@ -215,53 +209,33 @@ func list(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) ([
 }
 
 // learn makes tools the snapshot, keeping the compiled schema of every tool
-// that is the same *mcp.Tool as before.
+// that is the same *mcp.Tool as before and dropping those of tools gone.
 func (v *validator) learn(tools []*mcp.Tool) *toolSet {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	old := v.tools.Load()
-	set := &toolSet{byName: make(map[string]*entry, len(tools)), names: make([]string, 0, len(tools))}
+	set := &toolSet{byName: make(map[string]*mcp.Tool, len(tools)), names: make([]string, 0, len(tools))}
 	for _, t := range tools {
 		if t == nil {
 			continue
 		}
-		e := &entry{tool: t}
-		if old != nil {
-			if o := old.byName[t.Name]; o != nil && o.tool == t {
-				e = o
-			}
-		}
-		set.byName[t.Name] = e
+		set.byName[t.Name] = t
 		set.names = append(set.names, t.Name)
 	}
 	slices.Sort(set.names)
 	v.tools.Store(set)
+	v.schemas.Retain(func(name string) bool { return set.byName[name] != nil })
 	return set
 }
 
-// compiled compiles the tool's InputSchema once.
-func (e *entry) compiled(o *Options) (*schemaerr.Schema, error) {
-	e.once.Do(func() {
-		b := []byte(o.Schemas[e.tool.Name])
-		if b == nil {
-			switch s := e.tool.InputSchema.(type) {
-			case json.RawMessage:
-				b = s
-			case []byte:
-				b = s
-			default:
-				b, e.err = json.Marshal(s)
-				if e.err != nil {
-					return
-				}
-			}
-		}
-		e.schema, e.err = schemaerr.Compile(b)
-		if e.err == nil {
-			e.schema.MaxBytes, e.schema.MaxDepth, e.schema.MaxElements = o.MaxBytes, o.MaxDepth, o.MaxElements
-		}
-	})
-	return e.schema, e.err
+// inputSchema is t's InputSchema as JSON.
+func inputSchema(t *mcp.Tool) ([]byte, error) {
+	switch s := t.InputSchema.(type) {
+	case json.RawMessage:
+		return s, nil
+	case []byte:
+		return s, nil
+	}
+	return json.Marshal(t.InputSchema)
 }
 
 // unknown answers a call to a tool the server does not have.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -63,19 +62,9 @@ type Options struct {
 // A Validator checks tool calls' arguments against the tools' own input
 // schemas. Create it with Validate; it is safe for concurrent use.
 type Validator struct {
-	srv  *server.MCPServer
-	opts Options
-
-	mu      sync.RWMutex
-	entries map[string]*entry
-}
-
-// entry is one tool's schema, compiled once.
-type entry struct {
-	fp     fingerprint
-	once   sync.Once
-	schema *schemaerr.Schema
-	err    error
+	srv     *server.MCPServer
+	opts    Options
+	schemas schemaerr.Set[fingerprint]
 }
 
 // fingerprint tells a tool's schema from the one a replaced tool had,
@@ -106,10 +95,11 @@ type fingerprint struct {
 // refusal arrives as an isError tool result whose text is the JSON-RPC error
 // object, {"code":-32602,"message":...,"data":{"code":...}}.
 func Validate(s *server.MCPServer, opts *Options) *Validator {
-	v := &Validator{srv: s, entries: make(map[string]*entry)}
+	v := &Validator{srv: s}
 	if opts != nil {
 		v.opts = *opts
 	}
+	v.schemas.Schemas, v.schemas.MaxBytes, v.schemas.MaxDepth, v.schemas.MaxElements = v.opts.Schemas, v.opts.MaxBytes, v.opts.MaxDepth, v.opts.MaxElements
 	s.Use(v.middleware)
 	return v
 }
@@ -197,35 +187,12 @@ func fingerprintOf(t mcp.Tool) fingerprint {
 // compiled returns t's compiled schema, compiling it the first time and
 // again when the tool was replaced.
 func (v *Validator) compiled(t mcp.Tool) (*schemaerr.Schema, error) {
-	fp := fingerprintOf(t)
-	v.mu.RLock()
-	e := v.entries[t.Name]
-	v.mu.RUnlock()
-	if e == nil || e.fp != fp {
-		v.mu.Lock()
-		if e = v.entries[t.Name]; e == nil || e.fp != fp {
-			e = &entry{fp: fp}
-			v.entries[t.Name] = e
+	return v.schemas.Schema(t.Name, fingerprintOf(t), func() ([]byte, error) {
+		if len(t.RawInputSchema) > 0 {
+			return t.RawInputSchema, nil
 		}
-		v.mu.Unlock()
-	}
-	e.once.Do(func() {
-		b := []byte(v.opts.Schemas[t.Name])
-		if b == nil {
-			b = t.RawInputSchema
-		}
-		if len(b) == 0 {
-			b, e.err = json.Marshal(t.InputSchema)
-			if e.err != nil {
-				return
-			}
-		}
-		e.schema, e.err = schemaerr.Compile(b)
-		if e.err == nil {
-			e.schema.MaxBytes, e.schema.MaxDepth, e.schema.MaxElements = v.opts.MaxBytes, v.opts.MaxDepth, v.opts.MaxElements
-		}
+		return json.Marshal(t.InputSchema)
 	})
-	return e.schema, e.err
 }
 
 // HandleMessage handles one JSON-RPC message as s.HandleMessage does, after

@@ -18,7 +18,8 @@
 // # The model
 //
 // [Compile] a tool's input schema once; the [Schema] is safe for concurrent use. [Schema.Validate]
-// takes the call's raw arguments and returns every [Issue] in a fixed order. Then either:
+// takes the call's raw arguments and returns every [Issue] in a fixed order (a [Set] keeps the
+// compiled schemas of a server's tools, for an SDK adapter). Then either:
 //
 //   - [Text] frames the issues as the TypeScript SDK does, and wire.TextError wraps the text in
 //     the isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a

@@ -78,7 +78,7 @@ func FuzzValidate(f *testing.F) {
 			if second := Text(p.name, p.ours.Validate(args)); first != second {
 				t.Fatalf("%s: two texts for one input:\n%s\n%s", p.name, first, second)
 			}
-			if p.ref == nil || !comparable(args) {
+			if p.ref == nil || !comparableArgs(args) {
 				continue
 			}
 			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
@@ -93,10 +93,10 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-// comparable reports whether JSON Schema and zod read args alike: valid UTF-8 JSON within the
+// comparableArgs reports whether JSON Schema and zod read args alike: valid UTF-8 JSON within the
 // default limits, an object, whose numbers are all plain safe integers (zod reads numbers as
 // float64 and refuses unsafe integers and Infinity; JSON Schema reads them exactly).
-func comparable(args []byte) bool {
+func comparableArgs(args []byte) bool {
 	if !utf8.Valid(args) || !json.Valid(args) || len(args) > DefaultMaxBytes {
 		return false
 	}
