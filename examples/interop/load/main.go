@@ -426,10 +426,13 @@ type stdioRow struct {
 const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcperr-load","version":"0"}}}` + "\n" +
 	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
 
-func (r stdioRow) measure(o *options) error {
+// alternate measures the Go and the TypeScript server o.rounds times each,
+// swapping which goes first every round so neither always runs on a warmer
+// machine, and returns the median sample of each side.
+func alternate(o *options, gosrv, tssrv server, once func(server, *options) (sample, error)) (g, t sample, err error) {
 	var gos, tss []sample
 	for round := range o.rounds {
-		sides := []server{r.gosrv, r.tssrv}
+		sides := []server{gosrv, tssrv}
 		if round%2 == 1 {
 			slices.Reverse(sides)
 		}
@@ -437,9 +440,9 @@ func (r stdioRow) measure(o *options) error {
 			if o.goOnly && s.name == "ts" {
 				continue
 			}
-			smp, err := r.once(s, o)
+			smp, err := once(s, o)
 			if err != nil {
-				return fmt.Errorf("%s side: %w", s.name, err)
+				return g, t, fmt.Errorf("%s side: %w", s.name, err)
 			}
 			if s.name == "go" {
 				gos = append(gos, smp)
@@ -448,7 +451,14 @@ func (r stdioRow) measure(o *options) error {
 			}
 		}
 	}
-	g, t := median(gos), median(tss)
+	return median(gos), median(tss), nil
+}
+
+func (r stdioRow) measure(o *options) error {
+	g, t, err := alternate(o, r.gosrv, r.tssrv, r.once)
+	if err != nil {
+		return err
+	}
 	fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
 		us(g.cpuPerCall), us(t.cpuPerCall), ratio(float64(g.cpuPerCall), float64(t.cpuPerCall)),
 		rate(g.callsPerS), rate(t.callsPerS), mb(g.rss), mb(t.rss), ratio(float64(g.rss), float64(t.rss)))
@@ -538,28 +548,10 @@ type httpRow struct {
 }
 
 func (r httpRow) measure(o *options) error {
-	var gos, tss []sample
-	for round := range o.rounds {
-		sides := []server{r.gosrv, r.tssrv}
-		if round%2 == 1 {
-			slices.Reverse(sides)
-		}
-		for _, s := range sides {
-			if o.goOnly && s.name == "ts" {
-				continue
-			}
-			smp, err := r.once(s, o)
-			if err != nil {
-				return fmt.Errorf("%s side: %w", s.name, err)
-			}
-			if s.name == "go" {
-				gos = append(gos, smp)
-			} else {
-				tss = append(tss, smp)
-			}
-		}
+	g, t, err := alternate(o, r.gosrv, r.tssrv, r.once)
+	if err != nil {
+		return err
 	}
-	g, t := median(gos), median(tss)
 	fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name,
 		ms(g.p50), ms(t.p50), ms(g.p99), ms(t.p99), rate(g.callsPerS), rate(t.callsPerS),
 		us(g.cpuPerCall), us(t.cpuPerCall), ratio(float64(g.cpuPerCall), float64(t.cpuPerCall)), mb(g.rss), mb(t.rss))
