@@ -40,7 +40,8 @@
 //   - front: fronts an MCP endpoint on Streamable HTTP with the
 //     transport-level refusals (Host and Origin, path, method, Content-Type)
 //     and the JSON-RPC message check of package wire, so no message an SDK
-//     would choke on reaches it and ids come back exactly as sent.
+//     would choke on reaches it and ids come back exactly as sent; and
+//     per-client limits that answer with the wait.
 //   - ratelimit: limits a server's callers per key, with keyed limits, a
 //     flood guard and per-key budgets, and writes the rate-limit fields of
 //     each answer.
@@ -54,7 +55,12 @@
 //     the rejection exactly as agents know it from the MCP TypeScript SDK, or
 //     as a JSON-RPC -32602 error with a machine code and a did-you-mean hint.
 //
-// No package imports an MCP SDK: they produce plain values that marshal to
-// MCP's JSON. The examples module (github.com/mcperr/mcperr/examples) wires
-// them into three complete servers on the official Go SDK.
+// No package of this module imports an MCP SDK: they produce plain values
+// that marshal to MCP's JSON. Modules of their own put them into an SDK or a
+// store: github.com/mcperr/mcperr/gosdk (the official Go SDK),
+// github.com/mcperr/mcperr/mcpgo (mark3labs/mcp-go),
+// github.com/mcperr/mcperr/redisstore (limits shared by replicas in Redis) and
+// github.com/mcperr/mcperr/ecmaregexp (patterns RE2 cannot run, for
+// schemaerr). The examples module (github.com/mcperr/mcperr/examples) builds
+// three complete servers on the gosdk adapter.
 package mcperr
