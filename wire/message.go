@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 )
@@ -440,7 +441,7 @@ func envelopeFold(key []byte) bool {
 // decodeString returns the JSON string v decoded ("" if it does not
 // decode).
 func decodeString(v []byte) string {
-	if bytes.IndexByte(v, '\\') < 0 {
+	if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
 		return string(v[1 : len(v)-1])
 	}
 	var s string
@@ -449,11 +450,13 @@ func decodeString(v []byte) string {
 }
 
 // echoable reports whether an id can travel through any JSON-RPC stack and
-// come back byte for byte: a string, or an integer written plainly of at
+// come back byte for byte: a string of valid UTF-8, or an integer written plainly of at
 // most MaxID in magnitude.
 func echoable(v []byte) bool {
 	if v[0] == '"' {
-		return true
+		// Invalid UTF-8 decodes to U+FFFD in every JSON stack, so two
+		// different ids would reach the SDK as one.
+		return utf8.Valid(v)
 	}
 	d := v
 	if d[0] == '-' {

@@ -52,6 +52,8 @@ func TestCheckMessage(t *testing.T) {
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, result{Type: "batch"}},
 		{"at the depth bound", `{"jsonrpc":"2.0","id":1,"method":"m","params":` + nest("[", "]", MaxDepth-1) + `}`,
 			result{Type: "request", ID: "1", Method: "m", Params: nest("[", "]", MaxDepth-1)}},
+		{"a method of invalid UTF-8 reads as encoding/json reads it", "{\"jsonrpc\":\"2.0\",\"method\":\"\x81\"}",
+			result{Type: "notification", Method: "\uFFFD"}},
 		{"tiny numbers read as zero", `{"jsonrpc":"2.0","method":"m","params":[1e-400,-0.0,1E+308]}`,
 			result{Type: "notification", Method: "m", Params: `[1e-400,-0.0,1E+308]`}},
 
@@ -73,6 +75,7 @@ func TestCheckMessage(t *testing.T) {
 		{"id object", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, result{Code: -32600, Err: "id cannot be echoed"}},
 		{"id array", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, result{Code: -32600, Err: "id cannot be echoed"}},
 		{"id true", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, result{Code: -32600, Err: "id cannot be echoed"}},
+		{"id of invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":\"\x81\",\"method\":\"ping\"}", result{Code: -32600, Err: "id cannot be echoed"}},
 
 		{"params nested 1,001 deep", `{"jsonrpc":"2.0","method":"notifications/x","params":` + nest("[", "]", 1001) + `}`,
 			result{Code: -32600, Err: "nested too deep"}},
