@@ -29,7 +29,12 @@ func TestExactUnder64Clients(t *testing.T) {
 	plan := ratelimit.Plan{MessagesPerMinute: 60, CreditsPerMinute: 300, CreditsPerMonth: 200, StopAtAllocation: true}
 	var limited, guarded, messages, calls, credits atomic.Int64
 	var wg sync.WaitGroup
-	now := time.Now()
+	// Every call passes the same time, so it must sit well inside its clock
+	// minute: the minute's message counter lives until the minute's end,
+	// measured from the time the caller passes, and a frozen time a moment
+	// before a minute's end would let the counter expire, and count anew,
+	// while the test still runs in that minute.
+	now := time.Now().Truncate(time.Minute).Add(30 * time.Second)
 	for _, s := range stores {
 		lim := &ratelimit.Limiter{Rate: 0.001, Burst: 100, Store: s}
 		guard := &ratelimit.Guard{Limit: 100, Window: time.Minute, Store: s}
