@@ -1,14 +1,17 @@
 // Package stdiotest checks an MCP server on the stdio transport against
 // arbitrary input, for fuzz targets: the session survives whatever arrives,
 // every line written is JSON, and every request whose id can be read gets
-// exactly one answer carrying that id byte for byte.
+// exactly one answer carrying that id byte for byte. Pipeline benchmarks a
+// server on the same transport.
 package stdiotest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -71,5 +74,48 @@ func Check(t testing.TB, server *mcp.Server, in []byte) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
+	}
+}
+
+// Pipeline benchmarks a stdio server: it runs serve on a pair of pipes,
+// initializes the session and sends b.N tools/call requests with params, at
+// most 16 in flight, reading every answer. Only the calls are timed.
+func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io.Writer) error, params string) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, inR, outW) }()
+	defer func() {
+		inW.Close()
+		cancel()
+		outR.Close()
+		<-done
+	}()
+	r := bufio.NewReaderSize(outR, 1<<20)
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if _, err := r.ReadBytes('\n'); err != nil {
+		b.Fatal(err)
+	}
+	slots := make(chan struct{}, 16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	go func() {
+		w := bufio.NewWriter(inW)
+		for i := range b.N {
+			if len(slots) == cap(slots) {
+				w.Flush()
+			}
+			slots <- struct{}{}
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+1, params)
+		}
+		w.Flush()
+	}()
+	for range b.N {
+		if _, err := r.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+		<-slots
 	}
 }
