@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/examples/internal/stdio/stdiotest"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // FuzzTransport drives arbitrary bytes through a whole MCP server on the
 // transport, in-process: the session survives whatever arrives, every line
 // written is JSON, and every request whose id can be read gets exactly one
-// answer carrying that id byte for byte (see stdiotest.Check).
+// answer carrying that id byte for byte (see rpctest.Check).
 func FuzzTransport(f *testing.F) {
 	const (
 		initLine    = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
@@ -42,6 +42,6 @@ func FuzzTransport(f *testing.F) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
 	f.Fuzz(func(t *testing.T, in []byte) {
-		stdiotest.Check(t, server, in)
+		rpctest.Check(t, server, in)
 	})
 }

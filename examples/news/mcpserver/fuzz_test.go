@@ -3,8 +3,8 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"net/http"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/wire"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mcperr/mcperr/wire"
 )
 
 // FuzzArgs: any bytes as any tool's arguments give a valid payload, a
@@ -183,27 +181,6 @@ func FuzzHostedMCP(f *testing.F) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 
-		want := json.RawMessage("null")
-		m, err := wire.CheckMessage(body)
-		var me *wire.MessageError
-		switch {
-		case errors.As(err, &me) && me.ID != nil:
-			want = me.ID
-		case err == nil && (m.Type == wire.RequestMessage || m.Type == wire.ResponseMessage):
-			want = m.ID
-		}
-		if w.Code == http.StatusAccepted && w.Body.Len() == 0 && err == nil && m.Type != wire.RequestMessage {
-			return
-		}
-		var got struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-		}
-		if e := json.Unmarshal(w.Body.Bytes(), &got); e != nil || got.JSONRPC != "2.0" || w.Header().Get("Content-Type") != "application/json" {
-			t.Fatalf("%q: answer %d %q is not a JSON-RPC message", body, w.Code, w.Body)
-		}
-		if !bytes.Equal(got.ID, want) {
-			t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, w.Body)
-		}
+		rpctest.CheckHTTP(t, body, w, wire.NotificationMessage, wire.ResponseMessage)
 	})
 }

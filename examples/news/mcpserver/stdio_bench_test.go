@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/examples/internal/stdio"
-	"github.com/mcperr/mcperr/examples/internal/stdio/stdiotest"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 )
 
 // BenchmarkStdio is the local server as command news runs it, over the
@@ -21,7 +21,7 @@ func BenchmarkStdio(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			srv := s.MCP()
-			stdiotest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
+			rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
 				return srv.Run(ctx, &stdio.Transport{In: in, Out: out})
 			}, c.params)
 		})

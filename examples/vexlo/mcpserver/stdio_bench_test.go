@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/examples/internal/stdio"
-	"github.com/mcperr/mcperr/examples/internal/stdio/stdiotest"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 )
 
@@ -30,7 +30,7 @@ func BenchmarkStdio(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			stdiotest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
+			rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
 				return s.Run(ctx, &stdio.Transport{In: in, Out: out})
 			}, c.params)
 		})

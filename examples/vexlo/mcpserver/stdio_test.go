@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/examples/internal/stdio"
-	"github.com/mcperr/mcperr/examples/internal/stdio/stdiotest"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 )
 
@@ -88,7 +88,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // FuzzStdio drives arbitrary bytes through the Vexlo server on the stdio
 // transport, in-process, against an in-process demo API: the session
 // survives, every line written is JSON, and every request whose id can be
-// read gets exactly one answer with that id as sent (stdiotest.Check).
+// read gets exactly one answer with that id as sent (rpctest.Check).
 func FuzzStdio(f *testing.F) {
 	f.Add([]byte(initLine + "\ngarbage\n"))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n"))
@@ -101,7 +101,7 @@ func FuzzStdio(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		stdiotest.Check(t, s.mcp, in)
+		rpctest.Check(t, s.mcp, in)
 	})
 }
 

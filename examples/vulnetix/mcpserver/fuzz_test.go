@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -159,27 +159,6 @@ func FuzzHTTP(f *testing.F) {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, req)
 
-		want := json.RawMessage("null")
-		m, err := wire.CheckMessage(body)
-		var me *wire.MessageError
-		switch {
-		case errors.As(err, &me) && me.ID != nil:
-			want = me.ID
-		case err == nil && m.Type == wire.RequestMessage, err == nil && m.Type == wire.ResponseMessage:
-			want = m.ID
-		}
-		if rec.Code == http.StatusAccepted && rec.Body.Len() == 0 && err == nil && m.Type == wire.NotificationMessage {
-			return
-		}
-		var got struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-		}
-		if e := json.Unmarshal(rec.Body.Bytes(), &got); e != nil || got.JSONRPC != "2.0" || rec.Header().Get("Content-Type") != "application/json" {
-			t.Fatalf("%q: answer %d %q is not a JSON-RPC message", body, rec.Code, rec.Body)
-		}
-		if !bytes.Equal(got.ID, want) {
-			t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, rec.Body)
-		}
+		rpctest.CheckHTTP(t, body, rec, wire.NotificationMessage)
 	})
 }

@@ -1,9 +1,10 @@
-// Package stdiotest checks an MCP server on the stdio transport against
-// arbitrary input, for fuzz targets: the session survives whatever arrives,
-// every line written is JSON, and every request whose id can be read gets
-// exactly one answer carrying that id byte for byte. Pipeline benchmarks a
-// server on the same transport.
-package stdiotest
+// Package rpctest checks an MCP server against arbitrary input, for fuzz
+// targets: whatever arrives, the session survives, every answer is JSON-RPC,
+// and every request whose id the JSON-RPC message rule (wire.CheckMessage)
+// reads gets exactly one answer carrying that id byte for byte. Check does so
+// over the stdio transport, CheckHTTP for one POST to an HTTP endpoint.
+// Pipeline benchmarks a server on the stdio transport.
+package rpctest
 
 import (
 	"bufio"
@@ -13,6 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +28,7 @@ import (
 )
 
 // lastPing is sent after the input: its answer shows the session survived.
-const lastPing = `{"jsonrpc":"2.0","id":"stdiotest-last-ping","method":"ping"}`
+const lastPing = `{"jsonrpc":"2.0","id":"rpctest-last-ping","method":"ping"}`
 
 // Check runs server on a stdio.Transport over in, followed by a ping, and
 // fails t unless the session survived (the ping is answered), every line
@@ -34,7 +38,7 @@ const lastPing = `{"jsonrpc":"2.0","id":"stdiotest-last-ping","method":"ping"}`
 // a cancelled request may go unanswered.
 func Check(t testing.TB, server *mcp.Server, in []byte) {
 	t.Helper()
-	want := map[string]int{`"stdiotest-last-ping"`: 1}
+	want := map[string]int{`"rpctest-last-ping"`: 1}
 	cancels := false
 	for l := range bytes.SplitSeq(in, []byte("\n")) {
 		l = bytes.TrimSpace(l)
@@ -66,7 +70,7 @@ func Check(t testing.TB, server *mcp.Server, in []byte) {
 			got[string(id)]++
 		}
 	}
-	if got[`"stdiotest-last-ping"`] == 0 {
+	if got[`"rpctest-last-ping"`] == 0 {
 		t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
 	}
 	if cancels {
@@ -117,5 +121,36 @@ func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io
 			b.Fatal(err)
 		}
 		<-slots
+	}
+}
+
+// CheckHTTP fails t unless rec, the answer of an MCP endpoint to a POST of
+// body, is one JSON-RPC message (Content-Type application/json) whose id is
+// the id wire.CheckMessage reads from body (null when it reads none), or an
+// empty 202 for a body whose message type is one of accepted (a
+// notification, or a response the client sends back).
+func CheckHTTP(t testing.TB, body []byte, rec *httptest.ResponseRecorder, accepted ...wire.MessageType) {
+	t.Helper()
+	want := json.RawMessage("null")
+	m, err := wire.CheckMessage(body)
+	var me *wire.MessageError
+	switch {
+	case errors.As(err, &me) && me.ID != nil:
+		want = me.ID
+	case err == nil && (m.Type == wire.RequestMessage || m.Type == wire.ResponseMessage):
+		want = m.ID
+	}
+	if rec.Code == http.StatusAccepted && rec.Body.Len() == 0 && err == nil && slices.Contains(accepted, m.Type) {
+		return
+	}
+	var got struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+	}
+	if e := json.Unmarshal(rec.Body.Bytes(), &got); e != nil || got.JSONRPC != "2.0" || rec.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("%q: answer %d %q is not a JSON-RPC message", body, rec.Code, rec.Body)
+	}
+	if !bytes.Equal(got.ID, want) {
+		t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, rec.Body)
 	}
 }
