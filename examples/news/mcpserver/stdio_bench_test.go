@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 )
 
 // BenchmarkStdio is the local server as command news runs it, over the
