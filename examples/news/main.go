@@ -127,7 +127,7 @@ func run(argv []string) error {
 		// The shared transport, not the SDK's StdioTransport: a piped
 		// session gets every answer, even those still in flight when the
 		// input ends.
-		err := srv.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+		err := srv.RunStdio(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}

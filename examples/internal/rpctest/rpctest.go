@@ -3,7 +3,8 @@
 // and every request whose id the JSON-RPC message rule (wire.CheckMessage)
 // reads gets exactly one answer carrying that id byte for byte. Check does so
 // over the stdio transport, CheckHTTP for one POST to an HTTP endpoint.
-// Pipeline benchmarks a server on the stdio transport.
+// Pipeline benchmarks a server on the stdio transport. Compare checks that
+// the stdio transport's direct path (stdio.Server) answers as the SDK does.
 package rpctest
 
 import (
@@ -18,6 +19,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +27,14 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Initialize and Initialized open a session: the initialize request (id 1,
+// protocol revision 2025-11-25) and the notification that follows its
+// answer.
+const (
+	Initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"rpctest","version":"0"}}}`
+	Initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
 
 // lastPing is sent after the input: its answer shows the session survived.
@@ -153,4 +163,80 @@ func CheckHTTP(t testing.TB, body []byte, rec *httptest.ResponseRecorder, accept
 	if !bytes.Equal(got.ID, want) {
 		t.Fatalf("%q: answered with id %s, want %s: %s", body, got.ID, want, rec.Body)
 	}
+}
+
+// Compare serves head and then, once the first answer is written (the
+// session is initialized when head begins with initialize), tail on srv
+// twice, through the SDK (srv.Run) and through the direct path (a Server),
+// (stdio.Server, whose middleware srv must hold), and fails t unless both
+// wrote the same lines; concurrent calls may be
+// answered in any order. It returns the direct path's lines and how many
+// calls it served itself.
+func Compare(t testing.TB, srv *mcp.Server, d *stdio.Server, head, tail string) ([]string, int64) {
+	t.Helper()
+	run := func(direct bool) []string {
+		out := &firstLine{ready: make(chan struct{})}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		in := io.MultiReader(strings.NewReader(head), &gate{ready: out.ready, ctx: ctx}, strings.NewReader(tail))
+		tr := &stdio.Transport{In: in, Out: out, Drain: time.Second}
+		if direct {
+			d.Run(ctx, tr)
+		} else {
+			srv.Run(ctx, tr)
+		}
+		text := strings.TrimRight(out.String(), "\n")
+		if text == "" {
+			return nil
+		}
+		return strings.Split(text, "\n")
+	}
+	sdk := run(false)
+	before := d.Served()
+	direct := run(true)
+	a, b := slices.Clone(sdk), slices.Clone(direct)
+	slices.Sort(a)
+	slices.Sort(b)
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("%q: the direct path answers otherwise than the SDK (-sdk +direct):\n%s", head+tail, diff)
+	}
+	return direct, d.Served() - before
+}
+
+// firstLine is an output that closes ready once a whole line is written.
+type firstLine struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	ready chan struct{}
+}
+
+func (w *firstLine) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	had := bytes.IndexByte(w.buf.Bytes(), '\n') >= 0
+	w.buf.Write(p)
+	if !had && bytes.IndexByte(p, '\n') >= 0 {
+		close(w.ready)
+	}
+	return len(p), nil
+}
+
+func (w *firstLine) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// gate is an empty input that ends once ready is closed (or ctx ends).
+type gate struct {
+	ready <-chan struct{}
+	ctx   context.Context
+}
+
+func (g *gate) Read([]byte) (int, error) {
+	select {
+	case <-g.ready:
+	case <-g.ctx.Done():
+	}
+	return 0, io.EOF
 }

@@ -29,6 +29,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -92,9 +93,17 @@ type Transport struct {
 
 // Connect implements mcp.Transport.
 func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
+	return t.connect(ctx, nil), nil
+}
+
+// connect starts a connection on t's streams; with s non-nil, it serves
+// tools/call requests directly (see Server).
+func (t *Transport) connect(ctx context.Context, s *Server) *conn {
 	c := newConn(t.In, t.Out, t.Drain, t.MaxLine)
+	c.server = s
+	c.ctx, c.stop = context.WithCancel(ctx)
 	go c.readLoop()
-	return c, nil
+	return c
 }
 
 // conn is the mcp.Connection of a Transport. Its reading goroutine checks
@@ -125,6 +134,16 @@ type conn struct {
 	wmu  sync.Mutex // one writer at a time; guards out and wbuf
 	out  io.Writer
 	wbuf []byte // the line being written; reused
+
+	// The direct path (see Server), when server is non-nil.
+	server   *Server
+	session  atomic.Pointer[mcp.ServerSession] // set once connected
+	ctx      context.Context                   // the calls' parent, ended by Close
+	stop     context.CancelFunc
+	calls    map[string]*call // the direct calls in flight, by idKey; guarded by mu
+	jobs     chan *call       // hands a call to a parked goroutine
+	idle     atomic.Int32     // goroutines parked on jobs
+	encoders sync.Pool        // of *encoder
 }
 
 // incoming is a message for Read, or the error that ends the input.
@@ -149,6 +168,9 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 		pending:  make(map[string]string),
 		changed:  make(chan struct{}, 1),
 		out:      out,
+		calls:    make(map[string]*call),
+		jobs:     make(chan *call),
+		encoders: sync.Pool{New: newEncoder},
 	}
 }
 
@@ -173,7 +195,12 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Close implements mcp.Connection. The streams are not the connection's to
 // close; Close ends the reading goroutine unless it is blocked reading In.
 func (c *conn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if c.stop != nil {
+			c.stop()
+		}
+	})
 	return nil
 }
 
@@ -247,6 +274,9 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		if !c.add(key, m.ID) {
 			return nil, errorLine(m.ID, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
 		}
+		if m.Method == "tools/call" && c.direct(key, m.Params) {
+			return nil, nil
+		}
 		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil
 	case wire.NotificationMessage:
 		if m.Method == "notifications/cancelled" {
@@ -254,8 +284,15 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 				RequestID json.RawMessage `json:"requestId"`
 			}
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
-				if c.take(idKey(p.RequestID)) != "" {
+				key := idKey(p.RequestID)
+				if c.take(key) != "" {
 					c.signal()
+				}
+				c.mu.Lock()
+				k := c.calls[key]
+				c.mu.Unlock()
+				if k != nil {
+					k.cancel() // a direct call; the SDK does not know it
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,13 +20,18 @@ const Version = "0.1.0"
 
 // MCP returns the local MCP server: the eight tools over the index,
 // with no API key and no watch store, so the watch tools answer with the
-// tool error unsupported. Command news runs it on stdio with
-//
-//	s.MCP().Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
-//
-// (examples/internal/stdio, which, unlike the SDK's mcp.StdioTransport,
-// answers every request still in flight when a piped input ends).
+// tool error unsupported. Command news runs it on stdio with RunStdio.
 func (s *Server) MCP() *mcp.Server { return s.mcpServer(false) }
+
+// RunStdio serves one session of the local MCP server on t, as command news
+// does, until the input ends or ctx ends: MCP().Run(ctx, t) with the
+// tools/call requests served without the SDK's JSON-RPC decoding
+// (stdio.Server), with the same answers. The transport is the examples'
+// (examples/internal/stdio), which, unlike the SDK's mcp.StdioTransport,
+// answers every request still in flight when a piped input ends.
+func (s *Server) RunStdio(ctx context.Context, t *stdio.Transport) error {
+	return stdio.NewServer(s.MCP()).Run(ctx, t)
+}
 
 // mcpServer builds the go-sdk server. A hosted one charges the account of
 // the call's Authorization header.

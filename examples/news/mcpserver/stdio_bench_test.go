@@ -20,9 +20,8 @@ func BenchmarkStdio(b *testing.B) {
 		{"unknown_parameter", `{"name":"get_article","arguments":{"id":"a-00001","limit":3}}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			srv := s.MCP()
 			rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
-				return srv.Run(ctx, &stdio.Transport{In: in, Out: out})
+				return s.RunStdio(ctx, &stdio.Transport{In: in, Out: out})
 			}, c.params)
 		})
 	}

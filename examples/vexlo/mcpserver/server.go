@@ -35,6 +35,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -93,6 +94,7 @@ type Server struct {
 	tax     *errkind.Taxonomy
 	tools   map[string]*tool
 	mcp     *mcp.Server
+	stdio   *stdio.Server // mcp, with tools/call served by the stdio transport
 }
 
 // tool is a toolDef with its compiled schema.
@@ -160,6 +162,7 @@ func New(cfg Config) (*Server, error) {
 		}))
 	}
 	s.mcp.AddReceivingMiddleware(gosdk.Validate(nil))
+	s.stdio = stdio.NewServer(s.mcp) // after every other middleware
 	return s, nil
 }
 
@@ -169,7 +172,14 @@ func ptr[T any](v T) *T { return &v }
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one session on t until the client disconnects or ctx ends.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+// On the examples' stdio transport, tools/call requests are served without
+// the SDK's JSON-RPC decoding (stdio.Server), with the same answers.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	if st, ok := t.(*stdio.Transport); ok {
+		return s.stdio.Run(ctx, st)
+	}
+	return s.mcp.Run(ctx, t)
+}
 
 // Call runs the tool name with raw JSON arguments (nil means none) and
 // returns its result, as a tools/call would, without an SDK: it validates

@@ -1,0 +1,419 @@
+package stdio
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Server serves an mcp.Server over stdio Transports and answers the
+// session's tools/call requests itself, without the SDK's JSON-RPC layer:
+// the request is parsed once by the transport, handed to the server's
+// receiving middleware and tool handler as the SDK would hand it, and the
+// result is encoded once. The go-sdk, by contrast, decodes a tools/call's
+// params three times (for _meta, then into the request) with a fresh
+// 32 KiB buffer each time, and encodes a result three times over (the
+// result, then two compactions); over stdio that is most of a small call's
+// cost.
+//
+// Everything else goes to the SDK as with srv.Run: the handshake, every
+// other method, notifications, and any tools/call the direct path does
+// not take exactly as the SDK would (one sent before the session is
+// initialized, one whose params carry _meta or members other than name
+// and arguments, one whose arguments are not an object). The answers are
+// the SDK's byte for byte: the same middleware and handler run, errors
+// are encoded by the SDK's own jsonrpc.EncodeMessage, and a result is
+// encoded as the SDK encodes it (TestDirectMatchesSDK and FuzzDirect run
+// both paths on the same input and compare).
+//
+// A Server must see every receiving middleware of srv: NewServer adds its
+// own, and it must be the last one added.
+type Server struct {
+	srv    *mcp.Server
+	next   mcp.MethodHandler // srv's receiving middleware and method dispatch
+	served atomic.Int64      // tools/call requests served directly
+}
+
+// NewServer returns a Server for srv. It adds a receiving middleware to
+// srv, which must come after every other: call NewServer once srv's
+// middleware is in place, and add none after it.
+func NewServer(srv *mcp.Server) *Server {
+	s := &Server{srv: srv}
+	// The SDK composes its handler when middleware is added: the function
+	// runs now, with the handler below it (every middleware added before,
+	// then the SDK's dispatch), and the handler it returns is used as is.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		s.next = next
+		return next
+	})
+	return s
+}
+
+// Served reports how many tools/call requests the Server has answered
+// itself, over every session; the others went to the SDK.
+func (s *Server) Served() int64 { return s.served.Load() }
+
+// Run serves one session of the server on t until the input ends and the
+// answers in flight are written, or ctx ends, as mcp.Server.Run does.
+func (s *Server) Run(ctx context.Context, t *Transport) error {
+	var c *conn
+	ss, err := s.srv.Connect(ctx, connector(func(ctx context.Context) (mcp.Connection, error) {
+		c = t.connect(ctx, s)
+		return c, nil
+	}), nil)
+	if err != nil {
+		return err
+	}
+	c.session.Store(ss)
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
+}
+
+// connector is an mcp.Transport that is a function.
+type connector func(context.Context) (mcp.Connection, error)
+
+func (f connector) Connect(ctx context.Context) (mcp.Connection, error) { return f(ctx) }
+
+// call is a tools/call the direct path serves.
+type call struct {
+	key    string // the id's value (idKey)
+	id     jsonrpc.ID
+	req    *mcp.CallToolRequest
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// maxIdle bounds the goroutines a connection keeps parked for the next
+// call. A call runs on a goroutine that has run calls before, whose stack
+// has already grown, when one is parked; otherwise on a new one.
+const maxIdle = 32
+
+// direct serves a tools/call request with params whose id is already recorded as
+// in flight, when the session is initialized and m is a call the SDK
+// would decode to a name and arguments alone; it reports false for the
+// SDK to serve it.
+func (c *conn) direct(key string, params []byte) bool {
+	ss := c.session.Load()
+	if c.server == nil || ss == nil || ss.InitializeParams() == nil {
+		return false
+	}
+	name, args, ok := callParams(params)
+	if !ok {
+		return false
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	k := &call{
+		key:    key,
+		id:     keyID(key),
+		ctx:    ctx,
+		cancel: cancel,
+		req:    &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
+	}
+	c.mu.Lock()
+	c.calls[k.key] = k
+	c.mu.Unlock()
+	select {
+	case c.jobs <- k:
+	default:
+		go c.work(k)
+	}
+	return true
+}
+
+// work runs k and then the calls handed to it while it is parked.
+func (c *conn) work(k *call) {
+	for {
+		c.serve(k)
+		if c.idle.Add(1) > maxIdle {
+			c.idle.Add(-1)
+			return
+		}
+		select {
+		case k = <-c.jobs:
+			c.idle.Add(-1)
+		case <-c.closed:
+			c.idle.Add(-1)
+			return
+		}
+	}
+}
+
+// methodNotFound is the SDK's -32601 error: the SDK answers any error
+// that is one (errors.Is compares the code) as "method not found: " and
+// the method.
+var methodNotFound = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}
+
+// serve runs one call through the server's middleware and tool handler,
+// and writes its answer as the SDK would.
+func (c *conn) serve(k *call) {
+	c.server.served.Add(1)
+	res, err := c.server.next(k.ctx, "tools/call", k.req)
+	c.mu.Lock()
+	if c.calls[k.key] == k { // not a later call that reuses the id
+		delete(c.calls, k.key)
+	}
+	c.mu.Unlock()
+	k.cancel()
+	if err != nil && errors.Is(err, methodNotFound) {
+		err = fmt.Errorf("%w: %q", methodNotFound, "tools/call")
+	}
+	if err == nil && res == nil {
+		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the tool call returned neither a result nor an error"}
+	}
+	// A cancelled call is answered all the same, as the SDK does.
+	ctx := context.Background()
+	if err != nil {
+		c.Write(ctx, &jsonrpc.Response{ID: k.id, Error: err})
+		return
+	}
+	e := c.encoders.Get().(*encoder)
+	raw, err := e.result(res, multiRoundTrip(k.req.Session))
+	if err != nil {
+		// The SDK leaves a request whose result it cannot encode
+		// unanswered; the client is told instead.
+		c.Write(ctx, &jsonrpc.Response{ID: k.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the tool's result could not be encoded"}})
+	} else {
+		c.Write(ctx, &jsonrpc.Response{ID: k.id, Result: raw})
+	}
+	if e.buf.Cap() <= 64<<10 {
+		c.encoders.Put(e)
+	}
+}
+
+// multiRoundTrip reports whether the session's protocol revision is one
+// whose results say "resultType":"complete", as the SDK decides it.
+func multiRoundTrip(ss *mcp.ServerSession) bool {
+	v := "2026-07-28" // the SDK's latest, for a session not yet initialized
+	if p := ss.InitializeParams(); p != nil {
+		v = p.ProtocolVersion
+	}
+	return v >= "2026-07-28"
+}
+
+// encoder encodes tool results into a buffer it keeps.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newEncoder() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	return e
+}
+
+// toolResult is a CallToolResult of text blocks as the go-sdk writes it
+// (CallToolResult.MarshalJSON): its fields in the SDK's order, with the
+// SDK's omissions.
+type toolResult struct {
+	Content           []textBlock     `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	ResultType        string          `json:"resultType,omitempty"`
+}
+
+// textBlock is a TextContent without _meta or annotations, as the go-sdk
+// writes it.
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// result encodes res as the go-sdk encodes it into a response, once: a
+// result of text blocks whose structuredContent, if any, is JSON already
+// (what gosdk.Raw and wire.Success make) takes one pass of encoding/json
+// over a struct of the same shape; any other goes through the SDK's own
+// marshalling. The bytes are the encoder's until its next use.
+func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
+	res, ok := r.(*mcp.CallToolResult)
+	if !ok || res == nil || len(res.Meta) > 0 || res.InputRequests != nil || res.RequestState != "" || res.Content == nil {
+		return json.Marshal(r)
+	}
+	w := toolResult{Content: make([]textBlock, 0, len(res.Content)), IsError: res.IsError}
+	for _, c := range res.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			return json.Marshal(r)
+		}
+		w.Content = append(w.Content, textBlock{Type: "text", Text: t.Text})
+	}
+	switch sc := res.StructuredContent.(type) {
+	case nil:
+	case json.RawMessage:
+		if len(sc) == 0 {
+			return json.Marshal(r)
+		}
+		w.StructuredContent = sc
+	default:
+		return json.Marshal(r)
+	}
+	if mrtr {
+		w.ResultType = "complete"
+	}
+	e.buf.Reset()
+	if err := e.enc.Encode(&w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+}
+
+// callParams returns the name and arguments of a tools/call's params, p,
+// which the message check has found to be JSON, when the SDK would decode
+// them to those two and nothing else: p is an object whose members are
+// "name", a string with no escapes, and optionally "arguments", an
+// object, each once. For any other params it reports false, and the SDK
+// decodes them (and answers what it cannot).
+func callParams(p []byte) (name string, args []byte, ok bool) {
+	s := bytes.TrimSpace(p)
+	if len(s) < 2 || s[0] != '{' {
+		return "", nil, false
+	}
+	i := skipSpace(s, 1)
+	if i < len(s) && s[i] == '}' {
+		return "", nil, false // no name
+	}
+	seenName, seenArgs := false, false
+	for i < len(s) {
+		// A member: "key" : value.
+		if s[i] != '"' {
+			return "", nil, false
+		}
+		end := plainString(s, i)
+		if end < 0 {
+			return "", nil, false
+		}
+		key := s[i+1 : end-1]
+		i = skipSpace(s, end)
+		if i >= len(s) || s[i] != ':' {
+			return "", nil, false
+		}
+		i = skipSpace(s, i+1)
+		vend := skipValue(s, i)
+		if vend < 0 {
+			return "", nil, false
+		}
+		v := s[i:vend]
+		switch string(key) {
+		case "name":
+			if seenName || v[0] != '"' || plainString(v, 0) != len(v) {
+				return "", nil, false
+			}
+			seenName, name = true, string(v[1:len(v)-1])
+		case "arguments":
+			if seenArgs || v[0] != '{' {
+				return "", nil, false
+			}
+			seenArgs, args = true, v
+		default:
+			return "", nil, false
+		}
+		i = skipSpace(s, vend)
+		if i >= len(s) {
+			return "", nil, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpace(s, i+1)
+		case '}':
+			if skipSpace(s, i+1) != len(s) || !seenName {
+				return "", nil, false
+			}
+			return name, args, true
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
+
+// plainString returns the end of the JSON string at s[i] when it holds no
+// escape, no control character and only valid UTF-8 (it decodes to its own
+// bytes), or -1.
+func plainString(s []byte, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == '"':
+			if !utf8.Valid(s[i+1 : j]) {
+				return -1
+			}
+			return j + 1
+		case c == '\\' || c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value that begins at s[i], which
+// is valid JSON (checked before), or -1 when s ends first.
+func skipValue(s []byte, i int) int {
+	if i >= len(s) {
+		return -1
+	}
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			// A string: to its closing quote, past escapes.
+			j++
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return -1
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return j // a scalar ended by its container
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case ',':
+			if depth == 0 {
+				return j
+			}
+		case ' ', '\t', '\n', '\r':
+			if depth == 0 && j > i {
+				return j
+			}
+		}
+	}
+	if depth == 0 {
+		return len(s)
+	}
+	return -1
+}

@@ -1,0 +1,245 @@
+package stdio_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/mcperr/mcperr/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// shapesServer is an MCP server whose tools return every shape of answer a
+// tool call can have, for comparing the direct path with the SDK's: text
+// with characters the SDK's encoder escapes, structuredContent as JSON
+// and as a Go value, content other than text, _meta, JSON-RPC errors, a Go
+// error, a typed nil; and a middleware that refuses one tool by name.
+func shapesServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "0"}, nil)
+	schema := json.RawMessage(`{"type":"object"}`)
+	text := func(t string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: t}} }
+	tools := map[string]func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error){
+		"escapes": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text("<a href=\"x\">&amp;</a> \u2028\u2029 \x00 \xff end\\u003c")}, nil
+		},
+		"structured": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{
+				Content:           text(`{"a": "<b>"}`),
+				StructuredContent: json.RawMessage("{ \"a\" : \"<b>\\u003c\\u0026\u2028\" ,\n \"n\": [1, 2.50, -0e1] }"),
+			}, nil
+		},
+		"structured value": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text("v"), StructuredContent: map[string]any{"b": 1, "a": "<"}}, nil
+		},
+		"empty raw": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text("e"), StructuredContent: json.RawMessage(nil)}, nil
+		},
+		"no content": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true}, nil
+		},
+		"two blocks": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "one"}, &mcp.TextContent{Text: ""}}}, nil
+		},
+		"image": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "t"}, &mcp.ImageContent{Data: []byte{1, 2}, MIMEType: "image/png"}}}, nil
+		},
+		"annotated": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "t", Meta: mcp.Meta{"k": "v"}}}}, nil
+		},
+		"meta": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Meta: mcp.Meta{"trace": "<x>"}, Content: text("m")}, nil
+		},
+		"rpc error": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad <arg>", Data: json.RawMessage(`{"code":"x"}`)}
+		},
+		"method not found": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("wrapped: %w", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no such thing"})
+		},
+		"go error": func(*mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("upstream said <no>")
+		},
+		"echo": func(req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text(req.Params.Name + " " + string(req.Params.Arguments))}, nil
+		},
+	}
+	for name, fn := range tools {
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return fn(req)
+		})
+	}
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params.Name == "refused" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "refused by middleware"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return s
+}
+
+// TestDirectMatchesSDK: every tools/call the direct path serves is
+// answered byte for byte as the SDK answers it, and a call it must leave
+// to the SDK (before initialization, with _meta or other members in its
+// params, with arguments that are not an object) is left to it.
+func TestDirectMatchesSDK(t *testing.T) {
+	srv := shapesServer()
+	d := stdio.NewServer(srv)
+	call := func(id int, params string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
+	}
+	var every []string
+	for i, name := range []string{"escapes", "structured", "structured value", "empty raw", "no content", "two blocks", "image", "annotated", "meta", "rpc error", "method not found", "go error", "echo", "refused", "no such tool"} {
+		every = append(every, call(10+i, `{"name":"`+name+`","arguments":{"q":"<x>"}}`))
+	}
+	tests := []struct {
+		name   string
+		input  []string
+		direct int64 // calls the direct path must have served
+	}{
+		{"every shape of answer", every, int64(len(every))},
+		{"the protocol revision whose results carry resultType", every, int64(len(every))},
+		{"arguments absent, spaced or nested", []string{
+			call(2, `{"name":"echo"}`),
+			call(3, ` { "arguments" : { "a" : [ 1 , { "b" : "}" } ] , "c":"\"" } , "name" : "echo" } `),
+			call(4, `{"name":"echo","arguments":{}}`),
+		}, 3},
+		{"params left to the SDK", []string{
+			call(2, `{"name":"echo","arguments":[1]}`),
+			call(3, `{"name":"echo","arguments":null}`),
+			call(4, `{"name":"echo","arguments":"s"}`),
+			call(5, `{"name":"ec\u0068o","arguments":{}}`),
+			call(6, `{"name":"echo","name":"escapes"}`),
+			call(7, `{"name":"echo","_meta":{"progressToken":1}}`),
+			call(8, `{"name":"echo","task":{}}`),
+			call(9, `{"arguments":{}}`),
+			call(10, `{}`),
+			call(11, `[]`),
+			call(12, `{"name":1}`),
+			call(13, `{"name":"echo","arguments":{},"arguments":{}}`),
+			call(14, `{"Name":"echo"}`),
+		}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			init := rpctest.Initialize
+			if strings.Contains(tt.name, "resultType") {
+				init = strings.Replace(rpctest.Initialize, "2025-11-25", "2026-07-28", 1)
+			}
+			lines, served := rpctest.Compare(t, srv, d, init+"\n", strings.Join(append([]string{rpctest.Initialized}, tt.input...), "\n")+"\n")
+			if served != tt.direct {
+				t.Errorf("the direct path served %d calls, want %d; output:\n%s", served, tt.direct, strings.Join(lines, "\n"))
+			}
+			if len(lines) != len(tt.input)+1 {
+				t.Errorf("%d lines for %d requests and initialize:\n%s", len(lines), len(tt.input), strings.Join(lines, "\n"))
+			}
+		})
+	}
+	t.Run("before initialization", func(t *testing.T) {
+		input := call(2, `{"name":"echo"}`) + "\n" + rpctest.Initialize + "\n"
+		if _, served := rpctest.Compare(t, srv, d, input, ""); served != 0 {
+			t.Errorf("the direct path served %d calls sent before initialize", served)
+		}
+	})
+}
+
+// TestDirectCancel: a direct call cancelled by the client sees its context
+// end, and is answered all the same, as the SDK answers a cancelled call.
+func TestDirectCancel(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "cancel", Version: "0"}, nil)
+	started := make(chan struct{})
+	srv.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		close(started)
+		select {
+		case <-ctx.Done():
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cancelled"}}}, nil
+		case <-time.After(5 * time.Second):
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "not cancelled"}}}, nil
+		}
+	})
+	d := stdio.NewServer(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(context.Background(), &stdio.Transport{In: inR, Out: outW}) }()
+	out := bufio.NewReader(outR)
+	send := func(line string) { io.WriteString(inW, line+"\n") }
+	send(rpctest.Initialize)
+	if _, err := out.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	send(rpctest.Initialized)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}`)
+	<-started
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	line, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"cancelled"}]}}` + "\n"; line != want {
+		t.Errorf("got %s, want %s", line, want)
+	}
+	if d.Served() != 1 {
+		t.Errorf("the direct path served %d calls, want 1", d.Served())
+	}
+}
+
+// FuzzDirect: whatever the input, the direct path writes the lines the SDK
+// writes (in any order). Inputs whose answers depend on timing are
+// skipped: a cancellation, and two requests with the same id (the second
+// is refused only while the first is in flight).
+func FuzzDirect(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"escapes"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"structured","arguments":{"a":1}}}` + "\n" + `{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"echo","arguments":{"<":"\u2028"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"rpc error"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"refused"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"meta","_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	srv := shapesServer()
+	d := stdio.NewServer(srv)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ids := map[string]bool{idValue([]byte("1")): true} // initialize's
+		for l := range bytes.SplitSeq(in, []byte("\n")) {
+			m, err := wire.CheckMessage(bytes.TrimSpace(l))
+			if err != nil {
+				continue
+			}
+			if m.Method == "notifications/cancelled" {
+				t.Skip("a cancellation's effect depends on timing")
+			}
+			if m.Type == wire.RequestMessage {
+				k := idValue(m.ID)
+				if ids[k] {
+					t.Skip("a repeated id is refused only while the first is in flight")
+				}
+				ids[k] = true
+			}
+		}
+		rpctest.Compare(t, srv, d, rpctest.Initialize+"\n", rpctest.Initialized+"\n"+string(in)+"\n")
+	})
+}
+
+// idValue is the value of a JSON-RPC id, whichever way it is written.
+func idValue(id []byte) string {
+	var v any
+	json.Unmarshal(id, &v)
+	return fmt.Sprintf("%T %v", v, v)
+}
