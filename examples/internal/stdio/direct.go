@@ -126,6 +126,7 @@ func (c *conn) direct(key string, params []byte) bool {
 	}
 	c.mu.Lock()
 	c.calls[k.key] = k
+	c.running++
 	c.mu.Unlock()
 	select {
 	case c.jobs <- k:
@@ -169,6 +170,15 @@ func (c *conn) serve(k *call) {
 	}
 	c.mu.Unlock()
 	k.cancel()
+	// The end of the input waits for the answer to be written: the SDK,
+	// which does not know the call, ends the session once Read reports
+	// the end.
+	defer func() {
+		c.mu.Lock()
+		c.running--
+		c.mu.Unlock()
+		c.signal()
+	}()
 	if err != nil && errors.Is(err, methodNotFound) {
 		err = fmt.Errorf("%w: %q", methodNotFound, "tools/call")
 	}

@@ -128,6 +128,7 @@ type conn struct {
 	// read and not yet answered, as they were sent: the SDK carries an id
 	// as a value, and Write puts it back byte for byte.
 	pending map[string]string
+	running int           // direct calls not yet answered (see Server)
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending shrinks or broken is set
 
@@ -479,14 +480,15 @@ func errorLine(id json.RawMessage, code errkind.Code, message string) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
 }
 
-// waitAnswers blocks until every request read has been answered, the
+// waitAnswers blocks until every request read has been answered (and
+// every direct call's answer written, cancelled or not), the
 // output broke, the connection closed, or the drain time passed.
 func (c *conn) waitAnswers() {
 	timer := time.NewTimer(c.drain)
 	defer timer.Stop()
 	for {
 		c.mu.Lock()
-		done := len(c.pending) == 0 || c.broken
+		done := len(c.pending) == 0 && c.running == 0 || c.broken
 		c.mu.Unlock()
 		if done {
 			return
