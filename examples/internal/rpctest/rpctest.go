@@ -40,13 +40,14 @@ const (
 // lastPing is sent after the input: its answer shows the session survived.
 const lastPing = `{"jsonrpc":"2.0","id":"rpctest-last-ping","method":"ping"}`
 
-// Check runs server on a stdio.Transport over in, followed by a ping, and
+// Check runs server on a stdio.Transport over in, followed by a ping, with
+// tools/call served by the transport's direct path (stdio.Server), and
 // fails t unless the session survived (the ping is answered), every line
 // written is JSON, and every request whose id the JSON-RPC message rule
 // reads (wire.CheckMessage) got exactly one answer with that id as sent.
 // An input holding a cancellation is checked for the first two only, since
 // a cancelled request may go unanswered.
-func Check(t testing.TB, server *mcp.Server, in []byte) {
+func Check(t testing.TB, server *stdio.Server, in []byte) {
 	t.Helper()
 	want := map[string]int{`"rpctest-last-ping"`: 1}
 	cancels := false

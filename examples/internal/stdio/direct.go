@@ -185,6 +185,11 @@ func (c *conn) serve(k *call) {
 	if err == nil && res == nil {
 		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the tool call returned neither a result nor an error"}
 	}
+	select {
+	case <-c.closed:
+		return // the session is over: the SDK writes nothing after it either
+	default:
+	}
 	// A cancelled call is answered all the same, as the SDK does.
 	ctx := context.Background()
 	if err != nil {

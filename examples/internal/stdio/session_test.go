@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,7 +42,8 @@ func FuzzTransport(f *testing.F) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
+	d := stdio.NewServer(server)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		rpctest.Check(t, server, in)
+		rpctest.Check(t, d, in)
 	})
 }

@@ -15,9 +15,15 @@
 // Transport is an mcp.Connection of its own rather than a wrapper of the
 // SDK's: each line is parsed once, by the message check of package wire,
 // and handed to the SDK as the JSON-RPC message it already is, and each
-// answer is encoded once and written without being read back. The SDK's
-// JSON-RPC handling past the connection (dispatch, cancellation, the
-// session) is unchanged.
+// answer is encoded once and written without being read back.
+//
+// Served by a Server (NewServer(srv).Run(ctx, t) in place of
+// srv.Run(ctx, t)), the transport also answers the session's tools/call
+// requests itself: it runs them through the server's receiving middleware
+// and tool handler as the SDK would, without the SDK's repeated decoding
+// of the params and encoding of the result, and writes the same bytes.
+// The handshake, every other method and every notification still go to
+// the SDK.
 package stdio
 
 import (

@@ -101,7 +101,7 @@ func FuzzStdio(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		rpctest.Check(t, s.mcp, in)
+		rpctest.Check(t, s.stdio, in)
 	})
 }
 
