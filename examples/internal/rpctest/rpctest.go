@@ -93,8 +93,9 @@ func Check(t testing.TB, server *stdio.Server, in []byte) {
 }
 
 // Pipeline benchmarks a stdio server: it runs serve on a pair of pipes,
-// initializes the session and sends b.N tools/call requests with params, at
-// most 16 in flight, reading every answer. Only the calls are timed.
+// initializes the session (Initialize and Initialized) and, once initialize
+// is answered, sends b.N tools/call requests with params, at most 16 in
+// flight, reading every answer. Only the calls are timed.
 func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io.Writer) error, params string) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -108,8 +109,7 @@ func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io
 		<-done
 	}()
 	r := bufio.NewReaderSize(outR, 1<<20)
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`+"\n"+
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(inW, Initialize+"\n"+Initialized+"\n")
 	if _, err := r.ReadBytes('\n'); err != nil {
 		b.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io
 				w.Flush()
 			}
 			slots <- struct{}{}
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+1, params)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+2, params)
 		}
 		w.Flush()
 	}()

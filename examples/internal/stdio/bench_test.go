@@ -1,53 +1,37 @@
-package stdio
+package stdio_test
 
 import (
-	"bufio"
 	"context"
+	"encoding/json"
 	"io"
-	"strconv"
 	"testing"
+
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // BenchmarkTransport is the transport's whole path, line in and answer
 // out, with a tool that does nothing: tools/call requests pipelined 16 in
-// flight through testServer's "bound" tool, over a pair of pipes. What it
-// measures beyond the go-sdk's own work is the transport's (go test -run
-// '^$' -bench Transport -cpuprofile cpu.out ./internal/stdio).
+// flight over a pair of pipes, through the SDK (srv.Run) and through the
+// direct path (stdio.Server). What it measures beyond the tool is the
+// transport's and the SDK's (go test -run '^$' -bench Transport
+// -cpuprofile cpu.out ./internal/stdio).
 func BenchmarkTransport(b *testing.B) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- testServer().Run(ctx, &Transport{In: inR, Out: outW}) }()
-	defer func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	}()
-	r := bufio.NewReaderSize(outR, 1<<20)
-	io.WriteString(inW, initLine+"\n"+initialized+"\n")
-	if _, err := r.ReadBytes('\n'); err != nil {
-		b.Fatal(err)
-	}
-	slots := make(chan struct{}, 16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	go func() {
-		w := bufio.NewWriter(inW)
-		for i := range b.N {
-			if len(slots) == cap(slots) {
-				w.Flush()
-			}
-			slots <- struct{}{}
-			w.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"bound","arguments":{}}}` + "\n")
-		}
-		w.Flush()
-	}()
-	for range b.N {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		<-slots
-	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "bound", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "expected array to have <=8 items & >0"}}, IsError: true}, nil
+	})
+	d := stdio.NewServer(srv)
+	const params = `{"name":"bound","arguments":{}}`
+	b.Run("sdk", func(b *testing.B) {
+		rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
+			return srv.Run(ctx, &stdio.Transport{In: in, Out: out})
+		}, params)
+	})
+	b.Run("direct", func(b *testing.B) {
+		rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
+			return d.Run(ctx, &stdio.Transport{In: in, Out: out})
+		}, params)
+	})
 }

@@ -224,11 +224,13 @@ func multiRoundTrip(ss *mcp.ServerSession) bool {
 type encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	res toolResult // the result being encoded; its Content is reused
 }
 
 func newEncoder() any {
 	e := &encoder{}
 	e.enc = json.NewEncoder(&e.buf)
+	e.res.Content = make([]textBlock, 0, 1) // never nil: no content is "content":[]
 	return e
 }
 
@@ -259,7 +261,14 @@ func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
 	if !ok || res == nil || len(res.Meta) > 0 || res.InputRequests != nil || res.RequestState != "" || res.Content == nil {
 		return json.Marshal(r)
 	}
-	w := toolResult{Content: make([]textBlock, 0, len(res.Content)), IsError: res.IsError}
+	w := &e.res
+	*w = toolResult{Content: w.Content[:0], IsError: res.IsError}
+	defer func() {
+		// The texts and the structured content are the caller's; the
+		// encoder keeps only the slice.
+		clear(w.Content)
+		w.StructuredContent = nil
+	}()
 	for _, c := range res.Content {
 		t, ok := c.(*mcp.TextContent)
 		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
@@ -281,7 +290,7 @@ func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
 		w.ResultType = "complete"
 	}
 	e.buf.Reset()
-	if err := e.enc.Encode(&w); err != nil {
+	if err := e.enc.Encode(w); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil

@@ -292,14 +292,16 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			}
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
 				key := idKey(p.RequestID)
-				if c.take(key) != "" {
+				c.mu.Lock()
+				_, pending := c.pending[key]
+				delete(c.pending, key)
+				k := c.calls[key] // a direct call, which the SDK does not know
+				c.mu.Unlock()
+				if pending {
 					c.signal()
 				}
-				c.mu.Lock()
-				k := c.calls[key]
-				c.mu.Unlock()
 				if k != nil {
-					k.cancel() // a direct call; the SDK does not know it
+					k.cancel()
 				}
 			}
 		}
@@ -391,19 +393,8 @@ func (c *conn) add(key string, sent []byte) bool {
 	return true
 }
 
-// take forgets the request whose id has the value key, and returns its id
-// as sent ("" if there was none).
-func (c *conn) take(key string) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	sent, ok := c.pending[key]
-	if ok {
-		delete(c.pending, key)
-	}
-	return sent
-}
-
-// takeID is take for the SDK's id, without making a string of its value.
+// takeID forgets the request whose id is the SDK's id and returns its id as
+// sent ("" if there was none), without making a string of the id's value.
 func (c *conn) takeID(id jsonrpc.ID) string {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
