@@ -136,7 +136,7 @@ type conn struct {
 	pending map[string]string
 	running int           // direct calls not yet answered (see Server)
 	broken  bool          // the output failed; nothing more can be answered
-	changed chan struct{} // signalled when pending shrinks or broken is set
+	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
 	wmu  sync.Mutex // one writer at a time; guards out and wbuf
 	out  io.Writer
