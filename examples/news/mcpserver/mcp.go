@@ -127,7 +127,9 @@ func (s *Server) handler(t *tool, hosted bool) mcp.ToolHandler {
 				return nil, newError(Unsupported, "%s needs an API key on this endpoint; send Authorization: Bearer <key>", t.name)
 			}
 		}
-		out := s.call(ctx, acct, t, req.Params.Arguments)
+		// The adapter's middleware has checked the arguments against the
+		// tool's schema; what is left is news' own checks.
+		out := s.callChecked(ctx, acct, t, req.Params.Arguments)
 		switch {
 		case out.argErr != nil:
 			// {"code":-32602,"message":"Unknown signal 'cpu'.","data":{"code":"unknown_signal"}}

@@ -168,6 +168,23 @@ func (s *Server) call(ctx context.Context, acct *account, t *tool, raw json.RawM
 	if aerr != nil {
 		return outcome{argErr: aerr}
 	}
+	return s.run(ctx, acct, t, a)
+}
+
+// callChecked is call for arguments the tool's schema has accepted already
+// (the MCP server's gosdk.Validate checks them against the same schema): it
+// makes only the checks the schema cannot (parseArgs), then runs the tool.
+func (s *Server) callChecked(ctx context.Context, acct *account, t *tool, raw json.RawMessage) outcome {
+	a, aerr := parseArgs(raw, t.params)
+	if aerr != nil {
+		return outcome{argErr: aerr}
+	}
+	return s.run(ctx, acct, t, a)
+}
+
+// run runs a tool whose arguments are checked: the watch store, the price
+// checks, the run and the charge.
+func (s *Server) run(ctx context.Context, acct *account, t *tool, a *args) outcome {
 	if t.watch && acct.local {
 		return outcome{toolErr: newError(Unsupported, "%s needs a watch store; this server has none (the local stdio server keeps no watches). Make the call on the hosted endpoint", t.name)}
 	}
