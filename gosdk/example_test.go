@@ -258,9 +258,6 @@ func ExampleHTTPHandler() {
 	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}
 }
 
-// A Limiter on HTTPHandler counts tool calls only (the handshake and
-// tools/list pass free) and answers a call over the limit with a
-// rate_limited result that carries the wait.
 // A server's own checks: Gate sees the headers before a byte of the body
 // is read (an API key), Wrap sees each checked message before the SDK (here
 // it refuses a method), and Public serves a health check.
@@ -313,6 +310,9 @@ func ExampleHTTPHandler_gate() {
 	// 200 ok
 }
 
+// A Limiter on HTTPHandler counts tool calls only (the handshake and
+// tools/list pass free) and answers a call over the limit with a
+// rate_limited result that carries the wait.
 func ExampleHTTPHandler_limits() {
 	stop := fakeAPI()
 	defer stop()
