@@ -102,12 +102,12 @@ type HTTPOptions struct {
 //
 // The front (package front) does every check down to the message's: it
 // reads the body once, bounded by the SDK's MaxRequestBodyBytes (a negative
-// one by wire.MaxMessageBytes), checks it
-// as one JSON-RPC message with the rule the stdio transport applies too,
-// and puts the request's id back as sent into every answer, or refuses an
-// id it cannot echo byte for byte with -32600 and id null. The limits read
-// that checked message (front.Message); the SDK reads the body last. Every
-// JSON-RPC body it writes has Content-Type: application/json.
+// one by wire.MaxMessageBytes), checks it as one JSON-RPC message with the
+// rule the stdio transport applies too, and puts the request's id back as
+// sent into every answer, or refuses an id it cannot echo byte for byte
+// with -32600 and id null. The limits read that checked message
+// (front.Message); the SDK reads the body last. Every JSON-RPC body it
+// writes has Content-Type: application/json.
 func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if o == nil {
 		o = &HTTPOptions{}
