@@ -228,6 +228,20 @@ func ExampleRaw() {
 	// isError=true {"kind":"server_error","message":"too long to echo"}
 }
 
+// send sends req and prints the status and the body of the answer.
+func send(req *http.Request) {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d %s\n", resp.StatusCode, strings.TrimSpace(string(b)))
+}
+
 // HTTPHandler answers transport refusals with a JSON-RPC body before the
 // SDK's handler sees the request.
 func ExampleHTTPHandler() {
@@ -243,13 +257,7 @@ func ExampleHTTPHandler() {
 		if r.ctype != "" {
 			req.Header.Set("Content-Type", r.ctype)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			log.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Printf("%d %s", resp.StatusCode, b)
+		send(req)
 	}
 	// Output:
 	// 405 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}
@@ -258,9 +266,6 @@ func ExampleHTTPHandler() {
 	// 400 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}
 }
 
-// A Limiter on HTTPHandler counts tool calls only (the handshake and
-// tools/list pass free) and answers a call over the limit with a
-// rate_limited result that carries the wait.
 // A server's own checks: Gate sees the headers before a byte of the body
 // is read (an API key), Wrap sees each checked message before the SDK (here
 // it refuses a method), and Public serves a health check.
@@ -299,13 +304,7 @@ func ExampleHTTPHandler_gate() {
 		if r.key != "" {
 			req.Header.Set("Authorization", "Bearer "+r.key)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			log.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Printf("%d %s", resp.StatusCode, b)
+		send(req)
 	}
 	// Output:
 	// 401 {"error":"no key"}
@@ -313,6 +312,9 @@ func ExampleHTTPHandler_gate() {
 	// 200 ok
 }
 
+// A Limiter on HTTPHandler counts tool calls only (the handshake and
+// tools/list pass free) and answers a call over the limit with a
+// rate_limited result that carries the wait.
 func ExampleHTTPHandler_limits() {
 	stop := fakeAPI()
 	defer stop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -441,6 +442,36 @@ func TestHTTPBodyBound(t *testing.T) {
 	want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the body is larger than 100 bytes."}}`
 	if status != 413 || strings.TrimSpace(body) != want {
 		t.Errorf("got %d %s, want 413 %s", status, body, want)
+	}
+}
+
+// TestHTTPBodyBoundDefaults: the SDK's MaxRequestBodyBytes bounds the body:
+// zero means the SDK's default, and a negative one (the SDK's "no bound")
+// the most the message check accepts, wire.MaxMessageBytes. A body that
+// says it is larger is refused before a byte of it is read.
+func TestHTTPBodyBoundDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		maxBytes int64
+		bound    int64
+	}{
+		{"zero is the SDK's default", 0, mcp.DefaultMaxRequestBodyBytes},
+		{"negative is the message check's bound", -1, wire.MaxMessageBytes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: tc.maxBytes}})
+			for _, length := range []int64{tc.bound, tc.bound + 1} {
+				r := httptest.NewRequest("POST", "http://localhost/mcp", strings.NewReader(initialize))
+				r.Header.Set("Content-Type", "application/json")
+				r.ContentLength = length // what the client says; the body is shorter
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				want := fmt.Sprintf(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the body is larger than %d bytes."}}`, tc.bound)
+				if over := length > tc.bound; over != (w.Code == 413) || over && strings.TrimSpace(w.Body.String()) != want {
+					t.Errorf("Content-Length %d: got %d %s, want a refusal %v: 413 %s", length, w.Code, w.Body, over, want)
+				}
+			}
+		})
 	}
 }
 

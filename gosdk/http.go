@@ -1,7 +1,9 @@
 package gosdk
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
@@ -100,12 +102,12 @@ type HTTPOptions struct {
 //
 // The front (package front) does every check down to the message's: it
 // reads the body once, bounded by the SDK's MaxRequestBodyBytes (a negative
-// one by wire.MaxMessageBytes), checks it
-// as one JSON-RPC message with the rule the stdio transport applies too,
-// and puts the request's id back as sent into every answer, or refuses an
-// id it cannot echo byte for byte with -32600 and id null. The limits read
-// that checked message (front.Message); the SDK reads the body last. Every
-// JSON-RPC body it writes has Content-Type: application/json.
+// one by wire.MaxMessageBytes), checks it as one JSON-RPC message with the
+// rule the stdio transport applies too, and puts the request's id back as
+// sent into every answer, or refuses an id it cannot echo byte for byte
+// with -32600 and id null. The limits read that checked message
+// (front.Message); the SDK reads the body last. Every JSON-RPC body it
+// writes has Content-Type: application/json.
 func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if o == nil {
 		o = &HTTPOptions{}
@@ -130,12 +132,8 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
 	}
-	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
-		Gate: o.Gate, MaxBytes: maxBody}
-	for p := range o.Public {
-		f.Public = append(f.Public, p)
-	}
-	return f
+	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
+		Public: slices.Collect(maps.Keys(o.Public)), Gate: o.Gate, MaxBytes: maxBody}
 }
 
 type httpHandler struct {
@@ -149,12 +147,8 @@ type httpHandler struct {
 // and the SDK (behind Wrap) serves what they admit.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := front.Message(r)
-	if m == nil { // only a Public path reaches here without a message
-		if p, ok := h.public[r.URL.Path]; ok {
-			p.ServeHTTP(w, r)
-			return
-		}
-		h.sdk.ServeHTTP(w, r)
+	if m == nil { // the front passes only a Public path without a message
+		h.public[r.URL.Path].ServeHTTP(w, r)
 		return
 	}
 	if !h.limit.Admit(w, r, m) {

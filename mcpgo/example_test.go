@@ -77,12 +77,20 @@ func rpc(url, body string) {
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	send(req)
+}
+
+// send sends req and prints the status and the body of the answer.
+func send(req *http.Request) {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("%d %s\n", resp.StatusCode, strings.TrimSpace(string(b)))
 }
 
@@ -206,13 +214,7 @@ func ExampleHTTPHandler() {
 		if r.ctype != "" {
 			req.Header.Set("Content-Type", r.ctype)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			log.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Printf("%d %s", resp.StatusCode, b)
+		send(req)
 	}
 	// Output:
 	// 405 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}
@@ -261,13 +263,7 @@ func ExampleHTTPHandler_gate() {
 		if r.key != "" {
 			req.Header.Set("Authorization", "Bearer "+r.key)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			log.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		fmt.Printf("%d %s", resp.StatusCode, b)
+		send(req)
 	}
 	// Output:
 	// 401 {"error":"no key"}

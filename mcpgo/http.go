@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -150,12 +152,8 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
 	}
-	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
-		Gate: o.Gate, MaxBytes: maxBody}
-	for p := range o.Public {
-		f.Public = append(f.Public, p)
-	}
-	return f
+	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
+		Public: slices.Collect(maps.Keys(o.Public)), Gate: o.Gate, MaxBytes: maxBody}
 }
 
 type httpHandler struct {
@@ -171,12 +169,8 @@ type httpHandler struct {
 // serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := front.Message(r)
-	if m == nil { // only a Public path reaches here without a message
-		if p, ok := h.public[r.URL.Path]; ok {
-			p.ServeHTTP(w, r)
-			return
-		}
-		h.sdk.ServeHTTP(w, r)
+	if m == nil { // the front passes only a Public path without a message
+		h.public[r.URL.Path].ServeHTTP(w, r)
 		return
 	}
 	if !h.limit.Admit(w, r, m) {

@@ -351,6 +351,50 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+// TestHTTPBodyBound: MaxBytes bounds the body: zero means 4 MiB, and a
+// negative value the most the message check accepts, wire.MaxMessageBytes.
+// A body over the bound is a 413 with a JSON-RPC body, refused before a
+// byte of it is read when its Content-Length says so.
+func TestHTTPBodyBound(t *testing.T) {
+	s, v := testServer(nil, nil)
+	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+	for _, tc := range []struct {
+		name     string
+		maxBytes int64
+		bound    int64
+	}{
+		{"a bound of its own", int64(len(ping)), int64(len(ping))},
+		{"zero is 4 MiB", 0, 4 << 20},
+		{"negative is the message check's bound", -1, wire.MaxMessageBytes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, MaxBytes: tc.maxBytes})
+			for _, length := range []int64{tc.bound, tc.bound + 1} {
+				r := newPost(ping)
+				r.ContentLength = length // what the client says; the body is no longer
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				status, want := 200, `{"jsonrpc":"2.0","id":7,"result":{}}`
+				if length > tc.bound {
+					status, want = 413, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the body is larger than `+strconv.FormatInt(tc.bound, 10)+` bytes."}}`
+				}
+				if d := cmp.Diff(want, strings.TrimSpace(w.Body.String())); w.Code != status || d != "" {
+					t.Errorf("Content-Length %d: status %d, want %d; body (-want +got)\n%s", length, w.Code, status, d)
+				}
+			}
+		})
+	}
+	// a body longer than its Content-Length says is refused when it is read
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, MaxBytes: 10})
+	r := newPost(ping)
+	r.ContentLength = -1 // unknown
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the body is larger than 10 bytes."}}`; w.Code != 413 || strings.TrimSpace(w.Body.String()) != want {
+		t.Errorf("unknown length: got %d %s, want 413 %s", w.Code, w.Body, want)
+	}
+}
+
 // TestHTTPFront: the front's answers to what is not one JSON-RPC message:
 // a readable id is echoed, an id that cannot be echoed byte for byte is
 // null, and a batch is refused.
