@@ -88,8 +88,9 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 		writeResult(w, m.ID, wire.ErrorResult(e), isModern(m.Params))
 		return false
 	}
+	wait := *e.Object().RetryAfterSeconds // the wait the data carries; a rate_limited object always has one
 	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
-		Message: "Rate limited: retry after " + strconv.FormatInt(secondsUp(d.RetryAfter.Seconds()), 10) + " seconds.", Data: e})
+		Message: "Rate limited: retry after " + strconv.FormatInt(wait, 10) + " seconds.", Data: e})
 	return false
 }
 
@@ -110,37 +111,25 @@ func isModern(params json.RawMessage) bool {
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a
 // request of protocol revision 2026-07-28 or later the result says
-// "resultType":"complete", as that revision requires.
+// "resultType":"complete", as that revision requires. The id is written as
+// it was sent, as refuse writes it: encoding/json would escape a <, > or &
+// in it, and the answer would no longer carry the request's id.
 func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, modern bool) {
-	if len(id) == 0 || !json.Valid(id) {
+	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	var result any = res
+	r, _ := json.Marshal(res) // a ToolResult of text blocks: it marshals
 	if modern {
-		result = struct {
-			*wire.ToolResult
-			ResultType string `json:"resultType"`
-		}{res, "complete"}
+		r = append(r[:len(r)-1], `,"resultType":"complete"}`...)
 	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  any             `json:"result"`
-	}{"2.0", id, result})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r)+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(append(b, r...), "}\n"...)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(append(b, '\n'))
-}
-
-// secondsUp is s rounded up to whole seconds, at least 1.
-func secondsUp(s float64) int64 {
-	n := int64(s)
-	if float64(n) < s {
-		n++
-	}
-	if n < 1 {
-		n = 1
-	}
-	return n
+	w.Write(b)
 }

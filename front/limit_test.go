@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // TestLimitAdmit: a Limit takes a token for what Count says costs one, and
@@ -95,5 +96,39 @@ func TestLimitZero(t *testing.T) {
 		if !l.Admit(rec, httptest.NewRequest("POST", "/mcp", nil), nil) {
 			t.Errorf("%#v refused; want every message admitted", l)
 		}
+	}
+}
+
+// TestLimitRefusalID: a refusal carries the request's id byte for byte, a
+// string id holding <, > or & included, without a Front to put it back.
+func TestLimitRefusalID(t *testing.T) {
+	const id = `"a<&>\u0042"`
+	for _, c := range []struct {
+		name  string
+		count front.Count
+		want  string
+	}{
+		{"a refused tool call", front.ToolCalls,
+			`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":1000,\"limit\":1,\"remaining\":0,\"resetSeconds\":1000}"}],"isError":true}}`},
+		{"a refused message", front.Messages,
+			`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := &front.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Key: func(*http.Request) string { return "k" }, Count: c.count}
+			m := &wire.Message{Type: wire.RequestMessage, ID: []byte(id), Method: "tools/call", Params: []byte(`{"name":"t"}`)}
+			r := httptest.NewRequest("POST", "/mcp", nil)
+			var got []string
+			for range 2 {
+				rec := httptest.NewRecorder()
+				if l.Admit(rec, r, m) {
+					got = append(got, "admitted")
+					continue
+				}
+				got = append(got, strings.TrimSpace(rec.Body.String()))
+			}
+			if diff := cmp.Diff([]string{"admitted", c.want}, got); diff != "" {
+				t.Errorf("answers (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -21,6 +21,8 @@ func TestPrintable(t *testing.T) {
 		{"control characters escaped", "\x00\x1b[31m\t", `\x00\x1b[31m\t`},
 		{"line separator escaped", "a\u2028b", `a\u2028b`},
 		{"a byte that is not UTF-8 becomes U+FFFD", "a\xffb", "a\ufffdb"},
+		{"U+FFFD as sent stays U+FFFD", "a\ufffdb", "a\ufffdb"},
+		{"a control character after printable Unicode", "é\n", `é\n`},
 		{"200 bytes kept whole", strings.Repeat("x", 200), strings.Repeat("x", 200)},
 		{"201 bytes cut to 200", strings.Repeat("x", 201), strings.Repeat("x", 200) + "..."},
 		{"empty", "", ""},
@@ -30,6 +32,20 @@ func TestPrintable(t *testing.T) {
 				t.Errorf("Printable(%q) (-want +got):\n%s", c.in, diff)
 			}
 		})
+	}
+}
+
+// TestPrintableNoAllocation: text that needs no escaping and no cut, such as
+// a method name or a path logged for every request, is returned as it is
+// without allocating.
+func TestPrintableNoAllocation(t *testing.T) {
+	for _, s := range []string{"tools/call", "/mcp", strings.Repeat("x", 200), ""} {
+		if got := wire.Printable(s); got != s {
+			t.Errorf("Printable(%q) = %q; want it as it is", s, got)
+		}
+		if n := testing.AllocsPerRun(100, func() { wire.Printable(s) }); n != 0 {
+			t.Errorf("Printable(%q) allocates %v times; want 0", s, n)
+		}
 	}
 }
 

@@ -17,7 +17,8 @@ func (e ownError) ToolResult() *wire.ToolResult { return e.res }
 
 // TestRender: a Renderer in the error's chain gives the result, marked
 // isError; one that gives no result or no content falls back to the kind
-// object, as does an error without a Renderer; nil renders as nil.
+// object, as does an error without a Renderer; nil renders as nil. The
+// Renderer's own result is never changed.
 func TestRender(t *testing.T) {
 	prose := &wire.ToolResult{Content: []wire.Content{{Type: "text", Text: "Not found."}}, Meta: map[string]any{"k": "v"}}
 	for _, c := range []struct {
@@ -38,5 +39,8 @@ func TestRender(t *testing.T) {
 				t.Errorf("Render (-want +got):\n%s", diff)
 			}
 		})
+	}
+	if prose.IsError {
+		t.Error("Render marked the Renderer's own result isError; want a marked copy, the result unchanged")
 	}
 }

@@ -127,12 +127,18 @@ type Renderer interface {
 
 // Render is the tool result of a tool handler's error: the result of the
 // first [Renderer] in err's chain, marked isError, else [ErrorResult]'s
-// kind object. Render(nil) returns nil.
+// kind object. Render(nil) returns nil. A Renderer's result that is not
+// marked isError is copied to be marked, never changed: an error may keep
+// its result, or share one, and be rendered more than once.
 func Render(err error) *ToolResult {
 	var r Renderer
 	if errors.As(err, &r) {
 		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
-			res.IsError = true
+			if !res.IsError {
+				marked := *res
+				marked.IsError = true
+				res = &marked
+			}
 			return res
 		}
 	}
