@@ -350,74 +350,75 @@ func validLines(lines []string) bool {
 	return true
 }
 
-func parsePolicies(lines []string) []QuotaPolicy {
+// eachNamedItem calls fn with the name and raw parameters of every item of
+// a field whose value is a String or a Token (the RateLimit and
+// RateLimit-Policy items), in order. A field with a malformed line has no
+// items.
+func eachNamedItem(lines []string, fn func(name, params string)) {
 	if len(lines) == 0 || !validLines(lines) {
-		return nil
+		return
 	}
-	var out []QuotaPolicy
 	for _, line := range lines {
 		sfParseList(line, func(v sfValue, params string) {
-			if v.kind != sfString && v.kind != sfToken {
-				return
-			}
-			q := QuotaPolicy{Name: v.text()}
-			hasQ, bad := false, false
-			sfEachParam(params, func(key string, pv sfValue) {
-				switch key {
-				case "q":
-					q.Quota, hasQ = pv.num, true
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "qu":
-					q.Unit = pv.text()
-					bad = bad || (pv.kind != sfString && pv.kind != sfToken)
-				case "w":
-					q.Window = secondsDuration(pv.num)
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "pk":
-					q.PartitionKey = decodeBytes(pv)
-					bad = bad || pv.kind != sfBytes || q.PartitionKey == nil
-				}
-			})
-			if hasQ && !bad {
-				out = append(out, q)
+			if v.kind == sfString || v.kind == sfToken {
+				fn(v.text(), params)
 			}
 		})
 	}
+}
+
+func parsePolicies(lines []string) []QuotaPolicy {
+	var out []QuotaPolicy
+	eachNamedItem(lines, func(name, params string) {
+		q := QuotaPolicy{Name: name}
+		hasQ, bad := false, false
+		sfEachParam(params, func(key string, pv sfValue) {
+			switch key {
+			case "q":
+				q.Quota, hasQ = pv.num, true
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "qu":
+				q.Unit = pv.text()
+				bad = bad || (pv.kind != sfString && pv.kind != sfToken)
+			case "w":
+				q.Window = secondsDuration(pv.num)
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "pk":
+				q.PartitionKey = decodeBytes(pv)
+				bad = bad || pv.kind != sfBytes || q.PartitionKey == nil
+			}
+		})
+		if hasQ && !bad {
+			out = append(out, q)
+		}
+	})
 	return out
 }
 
 func parseServiceLimits(lines []string) []ServiceLimit {
-	if len(lines) == 0 || !validLines(lines) {
-		return nil
-	}
 	var out []ServiceLimit
-	for _, line := range lines {
-		sfParseList(line, func(v sfValue, params string) {
-			if v.kind != sfString && v.kind != sfToken {
-				return
-			}
-			c := ServiceLimit{Policy: v.text()}
-			hasR, bad := false, false
-			sfEachParam(params, func(key string, pv sfValue) {
-				switch key {
-				case "r":
-					c.Remaining, hasR = pv.num, true
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "t":
-					// A reset more than MaxReset away is absent; the
-					// item stays.
-					c.Reset, c.HasReset = resetSeconds(pv.num)
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "pk":
-					c.PartitionKey = decodeBytes(pv)
-					bad = bad || pv.kind != sfBytes || c.PartitionKey == nil
-				}
-			})
-			if hasR && !bad {
-				out = append(out, c)
+	eachNamedItem(lines, func(name, params string) {
+		c := ServiceLimit{Policy: name}
+		hasR, bad := false, false
+		sfEachParam(params, func(key string, pv sfValue) {
+			switch key {
+			case "r":
+				c.Remaining, hasR = pv.num, true
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "t":
+				// A reset more than MaxReset away is absent; the
+				// item stays.
+				c.Reset, c.HasReset = resetSeconds(pv.num)
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "pk":
+				c.PartitionKey = decodeBytes(pv)
+				bad = bad || pv.kind != sfBytes || c.PartitionKey == nil
 			}
 		})
-	}
+		if hasR && !bad {
+			out = append(out, c)
+		}
+	})
 	return out
 }
 
