@@ -11,8 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// budgetT0 is 4 days, 13 hours and 30 minutes before December: seed 004's
-// retry_after_secs of 394200 away from the month's end.
+// budgetT0 is 4 days, 13 hours and 30 minutes before December: 394200
+// seconds, the wait a refused monthly budget reports, away from the
+// month's end.
 var budgetT0 = time.Date(2026, 11, 26, 10, 30, 0, 0, time.UTC)
 
 var (
@@ -33,7 +34,7 @@ func TestBudgetReserve(t *testing.T) {
 		spent int64 // credits spent this month before the calls, a minute earlier
 		calls []call
 	}{{
-		name:  "seed 004: insufficient credits, 394200 seconds to the month's end",
+		name:  "insufficient credits: the wait is the 394200 seconds to the month's end",
 		plan:  freePlan,
 		spent: 1000,
 		calls: []call{{max: 3, want: Verdict{

@@ -13,21 +13,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// seed003Body is the body of seed 003, as the seed writes it.
-const seed003Body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Rate limited at the edge. Slow down and retry after a few seconds."}}`
+// edgeBody is the refusal body an edge flood guard answers with, byte for
+// byte as clients expect it.
+const edgeBody = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Rate limited at the edge. Slow down and retry after a few seconds."}}`
 
-func TestEdgeBodyIsTheSeeds(t *testing.T) {
-	if diff := cmp.Diff(seed003Body, EdgeBody); diff != "" {
-		t.Errorf("EdgeBody mismatch (-seed +got):\n%s", diff)
+func TestEdgeBodyIsByteExact(t *testing.T) {
+	if diff := cmp.Diff(edgeBody, EdgeBody); diff != "" {
+		t.Errorf("EdgeBody mismatch (-want +got):\n%s", diff)
 	}
 }
 
-// Seed 003's rule under load: 1,000 requests from one source in a second
+// The default edge rule under load: 1,000 requests from one source in a second
 // give 100 answers and 900 refusals; a second source still gets through;
 // the block lifts after its 10 seconds.
-func TestGuardSeed003Load(t *testing.T) {
+func TestGuardDefaultsUnderLoad(t *testing.T) {
 	clock := &limiterClock{t: limiterT0}
-	g := Guard{Now: clock.now} // seed 003's defaults
+	g := Guard{Now: clock.now} // the defaults: 100 per 10 seconds, then a 10-second block
 	served := 0
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served++
@@ -76,7 +77,7 @@ func TestGuardSeed003Load(t *testing.T) {
 		t.Errorf("handler served %d requests, want 100", served)
 	}
 	// The block began with the 101st request, at 100ms; the last refusal is at 999ms.
-	wantRefusal := answer{Status: 429, RetryAfter: "10", ContentType: "application/json", Body: seed003Body}
+	wantRefusal := answer{Status: 429, RetryAfter: "10", ContentType: "application/json", Body: edgeBody}
 	if diff := cmp.Diff(wantRefusal, firstRefusal); diff != "" {
 		t.Errorf("first refusal mismatch (-want +got):\n%s", diff)
 	}
@@ -135,7 +136,7 @@ func TestGuardAllowAt(t *testing.T) {
 			{"a", 10 * time.Second, 1, Decision{OK: true, Limit: 1, Remaining: 0, Reset: 10 * time.Second, Window: 10 * time.Second}},
 		},
 	}, {
-		name: "zero Guard: seed 003",
+		name: "zero Guard: 100 requests per 10 seconds, then a 10-second block",
 		g:    &Guard{},
 		steps: []step{
 			{"a", 0, 100, Decision{OK: true, Limit: 100, Remaining: 0, Reset: 10 * time.Second, Window: 10 * time.Second}},

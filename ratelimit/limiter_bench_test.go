@@ -8,7 +8,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// The anchor of issue 3: a bare rate.Limiter, one bucket, no key. Every
+// The anchor the keyed limiter is measured against: a bare rate.Limiter, one bucket, no key. Every
 // benchmark here uses a bucket of rate 1 and burst 1e9, so each call takes
 // a token and a Limiter's bucket never refills to full (and is never
 // forgotten): the key stays known. Ratios: see BENCHMARKS.md.

@@ -49,7 +49,7 @@ func TestLimiterAllowAt(t *testing.T) {
 		l     *Limiter
 		steps []step
 	}{{
-		name: "seed 000: 20 a second per token",
+		name: "20 a second per token",
 		l:    NewLimiter(20, 20),
 		steps: []step{
 			{"tok", 0, 1, Decision{OK: true, Limit: 20, Remaining: 19, Reset: 50 * time.Millisecond, Window: time.Second}},
@@ -119,7 +119,7 @@ func TestDecisionSetHeaders(t *testing.T) {
 		d    Decision
 		want http.Header
 	}{{
-		name: "seed 000's refusal",
+		name: "a refusal by a limiter of 20 a second",
 		d:    Decision{RetryAfter: 50 * time.Millisecond, Limit: 20, Remaining: 0, Reset: time.Second, Window: time.Second},
 		want: http.Header{
 			"Retry-After":           {"1"},
@@ -265,7 +265,7 @@ func TestLimiterWrap(t *testing.T) {
 		return answer{w.Code, w.Header(), w.Body.String()}
 	}
 
-	// 120 calls back to back (seed 000): the first 20 pass.
+	// 120 calls back to back at 20 a second with a burst of 20: the first 20 pass.
 	var codes = map[int]int{}
 	var last answer
 	for range 120 {

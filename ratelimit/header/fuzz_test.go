@@ -65,6 +65,15 @@ func FuzzParseRetryAfter(f *testing.F) {
 	})
 }
 
+// delayUntil is the delay from now until t, clamped to [0, MaxRetryAfter],
+// worked out on time.Time: what ParseRetryAfter must report for a date.
+func delayUntil(t, now time.Time) time.Duration {
+	if !t.After(now) {
+		return 0
+	}
+	return min(t.Sub(now), MaxRetryAfter) // Sub saturates rather than wrapping
+}
+
 func atoiForTest(s string) int64 {
 	var n int64
 	for _, c := range s {

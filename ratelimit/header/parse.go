@@ -259,19 +259,25 @@ func resetSeconds(secs int64) (time.Duration, bool) {
 	return time.Duration(secs) * time.Second, true
 }
 
+// parseDigits reads the ASCII digits at the start of s, saturating at
+// math.MaxInt64, and reports their value and how many there are.
+func parseDigits(s string) (n int64, i int) {
+	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
+		d := int64(s[i] - '0')
+		if n > (math.MaxInt64-d)/10 {
+			n = math.MaxInt64
+		} else {
+			n = n*10 + d
+		}
+	}
+	return n, i
+}
+
 // parseFixed parses 1*DIGIT [ "." 1*DIGIT ], saturating the whole part at
 // math.MaxInt64 and keeping nine fractional digits as nanoseconds of a
 // unit.
 func parseFixed(s string) (whole int64, frac time.Duration, ok bool) {
-	i := 0
-	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
-		d := int64(s[i] - '0')
-		if whole > (math.MaxInt64-d)/10 {
-			whole = math.MaxInt64
-		} else {
-			whole = whole*10 + d
-		}
-	}
+	whole, i := parseDigits(s)
 	if i == 0 {
 		return 0, 0, false
 	}
@@ -296,24 +302,15 @@ func parseFixed(s string) (whole int64, frac time.Duration, ok bool) {
 // whitespace, saturating at math.MaxInt64.
 func parseCount(s string) (int64, bool) {
 	s = trimOWS(s)
-	if s == "" {
+	n, i := parseDigits(s)
+	if i == 0 || i != len(s) {
 		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		if !isASCIIDigit(s[i]) {
-			return 0, false
-		}
-		d := int64(s[i] - '0')
-		if n > (math.MaxInt64-d)/10 {
-			n = math.MaxInt64
-		} else {
-			n = n*10 + d
-		}
 	}
 	return n, true
 }
 
+// secondsDuration is a count of seconds as a Duration, saturating at
+// MaxRetryAfter.
 func secondsDuration(secs int64) time.Duration {
 	if secs >= int64(MaxRetryAfter/time.Second) {
 		return MaxRetryAfter
@@ -350,74 +347,75 @@ func validLines(lines []string) bool {
 	return true
 }
 
-func parsePolicies(lines []string) []QuotaPolicy {
+// eachNamedItem calls fn with the name and raw parameters of every item of
+// a field whose value is a String or a Token (the RateLimit and
+// RateLimit-Policy items), in order. A field with a malformed line has no
+// items.
+func eachNamedItem(lines []string, fn func(name, params string)) {
 	if len(lines) == 0 || !validLines(lines) {
-		return nil
+		return
 	}
-	var out []QuotaPolicy
 	for _, line := range lines {
 		sfParseList(line, func(v sfValue, params string) {
-			if v.kind != sfString && v.kind != sfToken {
-				return
-			}
-			q := QuotaPolicy{Name: v.text()}
-			hasQ, bad := false, false
-			sfEachParam(params, func(key string, pv sfValue) {
-				switch key {
-				case "q":
-					q.Quota, hasQ = pv.num, true
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "qu":
-					q.Unit = pv.text()
-					bad = bad || (pv.kind != sfString && pv.kind != sfToken)
-				case "w":
-					q.Window = secondsDuration(pv.num)
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "pk":
-					q.PartitionKey = decodeBytes(pv)
-					bad = bad || pv.kind != sfBytes || q.PartitionKey == nil
-				}
-			})
-			if hasQ && !bad {
-				out = append(out, q)
+			if v.kind == sfString || v.kind == sfToken {
+				fn(v.text(), params)
 			}
 		})
 	}
+}
+
+func parsePolicies(lines []string) []QuotaPolicy {
+	var out []QuotaPolicy
+	eachNamedItem(lines, func(name, params string) {
+		q := QuotaPolicy{Name: name}
+		hasQ, bad := false, false
+		sfEachParam(params, func(key string, pv sfValue) {
+			switch key {
+			case "q":
+				q.Quota, hasQ = pv.num, true
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "qu":
+				q.Unit = pv.text()
+				bad = bad || (pv.kind != sfString && pv.kind != sfToken)
+			case "w":
+				q.Window = secondsDuration(pv.num)
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "pk":
+				q.PartitionKey = decodeBytes(pv)
+				bad = bad || pv.kind != sfBytes || q.PartitionKey == nil
+			}
+		})
+		if hasQ && !bad {
+			out = append(out, q)
+		}
+	})
 	return out
 }
 
 func parseServiceLimits(lines []string) []ServiceLimit {
-	if len(lines) == 0 || !validLines(lines) {
-		return nil
-	}
 	var out []ServiceLimit
-	for _, line := range lines {
-		sfParseList(line, func(v sfValue, params string) {
-			if v.kind != sfString && v.kind != sfToken {
-				return
-			}
-			c := ServiceLimit{Policy: v.text()}
-			hasR, bad := false, false
-			sfEachParam(params, func(key string, pv sfValue) {
-				switch key {
-				case "r":
-					c.Remaining, hasR = pv.num, true
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "t":
-					// A reset more than MaxReset away is absent; the
-					// item stays.
-					c.Reset, c.HasReset = resetSeconds(pv.num)
-					bad = bad || pv.kind != sfInteger || pv.num < 0
-				case "pk":
-					c.PartitionKey = decodeBytes(pv)
-					bad = bad || pv.kind != sfBytes || c.PartitionKey == nil
-				}
-			})
-			if hasR && !bad {
-				out = append(out, c)
+	eachNamedItem(lines, func(name, params string) {
+		c := ServiceLimit{Policy: name}
+		hasR, bad := false, false
+		sfEachParam(params, func(key string, pv sfValue) {
+			switch key {
+			case "r":
+				c.Remaining, hasR = pv.num, true
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "t":
+				// A reset more than MaxReset away is absent; the
+				// item stays.
+				c.Reset, c.HasReset = resetSeconds(pv.num)
+				bad = bad || pv.kind != sfInteger || pv.num < 0
+			case "pk":
+				c.PartitionKey = decodeBytes(pv)
+				bad = bad || pv.kind != sfBytes || c.PartitionKey == nil
 			}
 		})
-	}
+		if hasR && !bad {
+			out = append(out, c)
+		}
+	})
 	return out
 }
 

@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 		want header.Info
 	}{
 		{"empty", hdr(), header.Info{}},
-		{"seed 000's 429", hdr(
+		{"a 429 with Retry-After and the X-RateLimit figures", hdr(
 			"Retry-After", "1",
 			"X-RateLimit-Limit", "20",
 			"X-RateLimit-Remaining", "0",
@@ -242,7 +242,7 @@ func TestLimitsIsZero(t *testing.T) {
 func TestParseXRateLimitAllocs(t *testing.T) {
 	h := hdr("Retry-After", "1", "X-RateLimit-Limit", "20", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1")
 	if n := testing.AllocsPerRun(100, func() { header.Parse(h, hdrNow) }); n != 0 {
-		t.Errorf("Parse of seed 000's 429 header: %v allocations, want 0", n)
+		t.Errorf("Parse of a 429 with Retry-After and X-RateLimit fields: %v allocations, want 0", n)
 	}
 }
 

@@ -72,25 +72,14 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 // now. The first Retry-After line counts; see ParseRetryAfter for the
 // syntax. RetryAfter does not allocate.
 func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	// Indexing with the canonical key is what h.Get does, without
-	// canonicalizing the key again.
-	vs := h["Retry-After"]
-	if len(vs) == 0 {
-		return 0, false
-	}
-	v := trimOWS(vs[0])
+	v := trimOWS(firstValue(h, "Retry-After"))
 	if v == "" {
 		return 0, false
 	}
 	if isASCIIDigit(v[0]) {
 		return parseDelaySeconds(v) // delay-seconds: the Date does not matter
 	}
-	now = responseNow(h, now)
-	sec, ok := parseHTTPDate(v, now)
-	if !ok {
-		return 0, false
-	}
-	return delayUntilUnix(sec, now), true
+	return ParseRetryAfter(v, responseNow(h, now)) // a date: measured from Date
 }
 
 // RetryAfterOrDefault is RetryAfter for a 429 response: when h carries no
@@ -124,18 +113,6 @@ func responseNow(h http.Header, now time.Time) time.Time {
 	return now
 }
 
-// until reports t - now clamped to [0, MaxRetryAfter].
-func delayUntil(t, now time.Time) time.Duration {
-	if !t.After(now) {
-		return 0
-	}
-	d := t.Sub(now) // saturates at the largest Duration rather than wrapping
-	if d > MaxRetryAfter {
-		return MaxRetryAfter
-	}
-	return d
-}
-
 // delayUntilUnix reports the Unix time sec - now clamped to
 // [0, MaxRetryAfter], without overflowing for any now.
 func delayUntilUnix(sec int64, now time.Time) time.Duration {
@@ -162,8 +139,11 @@ func trimOWS(s string) string {
 
 func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// parseDelaySeconds parses 1*DIGIT into a Duration saturating at
-// MaxRetryAfter.
+// parseDelaySeconds parses 1*DIGIT, which the caller has checked is not
+// empty, into a Duration saturating at MaxRetryAfter. It keeps its own
+// loop rather than parseDigits: a number that stops growing at the cap
+// needs no overflow check per digit, and this is the hot path of a
+// Retry-After in seconds.
 func parseDelaySeconds(s string) (time.Duration, bool) {
 	const maxSec = int64(MaxRetryAfter / time.Second)
 	var n int64
