@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -84,14 +83,12 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 	}
 	tx := mcpserver.Taxonomy()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	hs, addr, err := serveLoopback(s.Handler())
 	if err != nil {
 		return nil, err
 	}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	go hs.Serve(ln)
 	defer hs.Close()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + addr
 
 	var lines []newsLine
 	var call string // what the next line's call is
