@@ -14,8 +14,8 @@ import (
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 )
 
-// TestVexloSection: the vexlo section shows the nine kinds of seed 000, the
-// MCP layer's two text shapes and the two answers that are data.
+// TestVexloSection: the vexlo section shows the Vexlo error contract's nine
+// kinds, the MCP layer's two text shapes and the two answers that are data.
 func TestVexloSection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -45,8 +45,8 @@ func TestVexloSection(t *testing.T) {
 
 // TestVexloTiming: the vexlo section waits exactly once, the one retry of
 // "the 21st call in a second" after its Retry-After of 1 s, and shows its
-// rows in a few seconds (issue 13: earlier calls drained the demo token's
-// bucket, so the burst spent 7 hidden 1 s retries). The one other second
+// rows in a few seconds: no earlier call may drain the demo token's
+// bucket, or the burst spends hidden 1 s retries before its own. The one other second
 // is the upstream that hangs until its 1 s deadline.
 func TestVexloTiming(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
