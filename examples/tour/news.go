@@ -16,14 +16,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The news section registers itself, after the sections listed in
-// sections.go, so this file is the only one it needs.
+// newsSection is the news server's part of the tour.
 var newsSection = section{
 	name:  "news",
 	title: "the news index: HTTP statuses where no session can open, JSON-RPC errors for calls that never ran, JSON tool errors with credit figures, results that say they are incomplete",
 	run:   newsTour,
 }
 
+// newsTour is the news section's lines as the tour shows them: the call
+// and where its answer travelled, and an incomplete result's text cut.
 func newsTour(ctx context.Context) ([]Line, error) {
 	nls, err := newsRun(ctx)
 	if err != nil {
@@ -31,11 +32,7 @@ func newsTour(ctx context.Context) ([]Line, error) {
 	}
 	lines := make([]Line, 0, len(nls))
 	for _, l := range nls {
-		text := l.Raw
-		if l.Code == mcpserver.Partial && len(text) > maxText {
-			text = text[:maxText] + "…"
-		}
-		lines = append(lines, Line{Shape: l.Call + " (" + l.Shape + ")", Kind: string(l.Code), Move: string(l.Move), Text: text})
+		lines = append(lines, Line{Shape: l.Call + " (" + l.Shape + ")", Kind: string(l.Code), Move: string(l.Move), Text: l.Raw, Clip: l.Code == mcpserver.Partial})
 	}
 	return lines, nil
 }

@@ -88,6 +88,9 @@ func TestVexloTiming(t *testing.T) {
 	}
 }
 
+// TestTourOutput: the tour prints a section's lines in columns, a text
+// marked Clip (data, a degraded or incomplete result) cut at maxText and a
+// failure's text whole.
 func TestTourOutput(t *testing.T) {
 	var out bytes.Buffer
 	s := section{name: "x", title: "a test", run: func(context.Context) ([]Line, error) {
@@ -95,6 +98,8 @@ func TestTourOutput(t *testing.T) {
 			Describe(nil, "a call", `{"kind":"not_found","code":"trace_not_found","message":"m"}`, true),
 			Describe(nil, "rejected", "MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=5 at limit", true),
 			Describe(nil, "data", `{"a":"`+strings.Repeat("x", 200)+`"}`, false),
+			{Shape: "partial", Kind: "partial", Move: "wait", Text: `{"b":"` + strings.Repeat("y", 200) + `"}`, Clip: true},
+			{Shape: "long", Kind: "not_found", Move: "stop", Text: `{"c":"` + strings.Repeat("z", 200) + `"}`},
 		}, nil
 	}}
 	if err := tour(context.Background(), &out, []section{s}); err != nil {
@@ -105,6 +110,8 @@ func TestTourOutput(t *testing.T) {
   a call    not_found             try_another_id  {"kind":"not_found","code":"trace_not_found","message":"m"}
   rejected  (rejected arguments)  fix_argument    MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=5 at limit
   data      (data)                use it          {"a":"` + strings.Repeat("x", 114) + `…
+  partial   partial               wait            {"b":"` + strings.Repeat("y", 114) + `…
+  long      not_found             stop            {"c":"` + strings.Repeat("z", 200) + `"}
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
