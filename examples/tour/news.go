@@ -92,13 +92,16 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 	add := func(shape string, code errkind.Kind, raw string) {
 		lines = append(lines, newsLine{call, shape, code, tx.Advise(code).Move, strings.TrimSpace(raw)})
 	}
-	get := func(key, path string) (int, string, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tour","version":"1"}}}`))
+	// send makes a plain HTTP request as key: a GET of a REST path
+	// (/v1/...), or else an MCP initialize POSTed to path.
+	send := func(key, path string) (int, string, error) {
+		method, body := http.MethodPost, io.Reader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tour","version":"1"}}}`))
+		if strings.HasPrefix(path, "/v1/") {
+			method, body = http.MethodGet, http.NoBody
+		}
+		req, err := http.NewRequestWithContext(ctx, method, base+path, body)
 		if err != nil {
 			return 0, "", err
-		}
-		if strings.HasPrefix(path, "/v1/") {
-			req.Method, req.Body = http.MethodGet, http.NoBody
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -116,16 +119,16 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 
 	// HTTP statuses: no session can open, or the message was not read.
 	call = "no API key"
-	st, body, err := get("", "/mcp")
+	st, body, err := send("", "/mcp")
 	if err != nil {
 		return nil, err
 	}
 	add(fmt.Sprintf("HTTP %d", st), mcpserver.Unauthorized, body)
-	if _, _, err := get("tour-one-message", "/mcp"); err != nil {
+	if _, _, err := send("tour-one-message", "/mcp"); err != nil {
 		return nil, err
 	}
 	call = "a second message in a minute allowing one"
-	st, body, err = get("tour-one-message", "/mcp")
+	st, body, err = send("tour-one-message", "/mcp")
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +292,7 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 
 	// REST speaks the same codes.
 	call = "a misspelt query parameter"
-	st, body, err = get("demo-pro", "/v1/search?query=wind&langauge=en")
+	st, body, err = send("demo-pro", "/v1/search?query=wind&langauge=en")
 	if err != nil {
 		return nil, err
 	}
