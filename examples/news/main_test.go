@@ -328,41 +328,9 @@ func TestHostileLines(t *testing.T) {
 // TestClosedStdout: the client closed its end of stdout; the server's writes
 // fail, and it exits by itself instead of being killed by SIGPIPE.
 func TestClosedStdout(t *testing.T) {
-	cmd := command()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	out.Close()
-	for _, l := range []string{
+	proc.ClosedStdout(t, command(),
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		call(2, "get_article", `{"id":"a-00042"}`),
-	} {
-		fmt.Fprintln(in, l)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		in.Close()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("news hung with a closed stdout")
-		}
-	}
-	in.Close()
-	if !cmd.ProcessState.Exited() {
-		t.Errorf("news did not exit by itself: %v", cmd.ProcessState)
-	}
+	)
 }

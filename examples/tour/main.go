@@ -41,6 +41,10 @@ type Line struct {
 	Kind  string // the kind, or the MCP layer's text shape in brackets
 	Move  string // the agent's next move
 	Text  string // the tool result's text, as sent
+	// Clip marks a text that is not a failure (data, or a result that
+	// says it is degraded or incomplete): the tour cuts it at maxText.
+	// Failures are shown whole.
+	Clip bool
 }
 
 // Describe reads a tool result's text as an agent would, with errkind.Read
@@ -53,7 +57,7 @@ func Describe(tax *errkind.Taxonomy, shape, text string, isError bool) Line {
 	r := tax.Read(errkind.Outcome{IsError: isError, Text: text})
 	switch r.Dialect {
 	case errkind.DialectData:
-		l.Kind, l.Move = "(data)", "use it"
+		l.Kind, l.Move, l.Clip = "(data)", "use it", true
 	case errkind.DialectUnknownTool:
 		l.Kind, l.Move = "(unknown tool)", string(r.Move)
 	case errkind.DialectInvalidArguments:
@@ -111,8 +115,8 @@ func main() {
 	}
 }
 
-// maxText is how much of a data text a line shows; failures are shown
-// whole.
+// maxText is how much of a text a line marked Clip shows; failures are
+// shown whole.
 const maxText = 120
 
 func tour(ctx context.Context, w io.Writer, sections []section) error {
@@ -129,7 +133,7 @@ func tour(ctx context.Context, w io.Writer, sections []section) error {
 		fmt.Fprintln(tw, "  call\tkind\tnext move\ttext")
 		for _, l := range lines {
 			text := strings.ReplaceAll(l.Text, "\n", `\n`)
-			if l.Kind == "(data)" && len(text) > maxText {
+			if l.Clip && len(text) > maxText {
 				text = text[:maxText] + "…"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", l.Shape, l.Kind, l.Move, text)

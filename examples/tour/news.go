@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -17,14 +16,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The news section registers itself, after the sections listed in
-// sections.go, so this file is the only one it needs.
+// newsSection is the news server's part of the tour.
 var newsSection = section{
 	name:  "news",
 	title: "the news index: HTTP statuses where no session can open, JSON-RPC errors for calls that never ran, JSON tool errors with credit figures, results that say they are incomplete",
 	run:   newsTour,
 }
 
+// newsTour is the news section's lines as the tour shows them: the call
+// and where its answer travelled, and an incomplete result's text cut.
 func newsTour(ctx context.Context) ([]Line, error) {
 	nls, err := newsRun(ctx)
 	if err != nil {
@@ -32,11 +32,7 @@ func newsTour(ctx context.Context) ([]Line, error) {
 	}
 	lines := make([]Line, 0, len(nls))
 	for _, l := range nls {
-		text := l.Raw
-		if l.Code == mcpserver.Partial && len(text) > maxText {
-			text = text[:maxText] + "…"
-		}
-		lines = append(lines, Line{Shape: l.Call + " (" + l.Shape + ")", Kind: string(l.Code), Move: string(l.Move), Text: text})
+		lines = append(lines, Line{Shape: l.Call + " (" + l.Shape + ")", Kind: string(l.Code), Move: string(l.Move), Text: l.Raw, Clip: l.Code == mcpserver.Partial})
 	}
 	return lines, nil
 }
@@ -84,27 +80,28 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 	}
 	tx := mcpserver.Taxonomy()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	hs, addr, err := serveLoopback(s.Handler())
 	if err != nil {
 		return nil, err
 	}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	go hs.Serve(ln)
 	defer hs.Close()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + addr
 
 	var lines []newsLine
 	var call string // what the next line's call is
 	add := func(shape string, code errkind.Kind, raw string) {
 		lines = append(lines, newsLine{call, shape, code, tx.Advise(code).Move, strings.TrimSpace(raw)})
 	}
-	get := func(key, path string) (int, string, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tour","version":"1"}}}`))
+	// send makes a plain HTTP request as key: a GET of a REST path
+	// (/v1/...), or else an MCP initialize POSTed to path.
+	send := func(key, path string) (int, string, error) {
+		method, body := http.MethodPost, io.Reader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tour","version":"1"}}}`))
+		if strings.HasPrefix(path, "/v1/") {
+			method, body = http.MethodGet, http.NoBody
+		}
+		req, err := http.NewRequestWithContext(ctx, method, base+path, body)
 		if err != nil {
 			return 0, "", err
-		}
-		if strings.HasPrefix(path, "/v1/") {
-			req.Method, req.Body = http.MethodGet, http.NoBody
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -122,16 +119,16 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 
 	// HTTP statuses: no session can open, or the message was not read.
 	call = "no API key"
-	st, body, err := get("", "/mcp")
+	st, body, err := send("", "/mcp")
 	if err != nil {
 		return nil, err
 	}
 	add(fmt.Sprintf("HTTP %d", st), mcpserver.Unauthorized, body)
-	if _, _, err := get("tour-one-message", "/mcp"); err != nil {
+	if _, _, err := send("tour-one-message", "/mcp"); err != nil {
 		return nil, err
 	}
 	call = "a second message in a minute allowing one"
-	st, body, err = get("tour-one-message", "/mcp")
+	st, body, err = send("tour-one-message", "/mcp")
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +292,7 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 
 	// REST speaks the same codes.
 	call = "a misspelt query parameter"
-	st, body, err = get("demo-pro", "/v1/search?query=wind&langauge=en")
+	st, body, err = send("demo-pro", "/v1/search?query=wind&langauge=en")
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,10 @@ import (
 	"github.com/mcperr/mcperr/examples/internal/proc"
 )
 
-// TestNewsSection: the news section shows each failure shape of seed 004,
-// golden in testdata/news.golden, with the figures of the contract's
-// insufficient_credits example.
+// TestNewsSection: the news section shows each failure shape of the news
+// error contract (news/README.md, "Errors"), golden in
+// testdata/news.golden, with the figures of its insufficient_credits
+// example.
 func TestNewsSection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -14,8 +14,8 @@ import (
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 )
 
-// TestVexloSection: the vexlo section shows the nine kinds of seed 000, the
-// MCP layer's two text shapes and the two answers that are data.
+// TestVexloSection: the vexlo section shows the Vexlo error contract's nine
+// kinds, the MCP layer's two text shapes and the two answers that are data.
 func TestVexloSection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -45,8 +45,8 @@ func TestVexloSection(t *testing.T) {
 
 // TestVexloTiming: the vexlo section waits exactly once, the one retry of
 // "the 21st call in a second" after its Retry-After of 1 s, and shows its
-// rows in a few seconds (issue 13: earlier calls drained the demo token's
-// bucket, so the burst spent 7 hidden 1 s retries). The one other second
+// rows in a few seconds: no earlier call may drain the demo token's
+// bucket, or the burst spends hidden 1 s retries before its own. The one other second
 // is the upstream that hangs until its 1 s deadline.
 func TestVexloTiming(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -88,6 +88,9 @@ func TestVexloTiming(t *testing.T) {
 	}
 }
 
+// TestTourOutput: the tour prints a section's lines in columns, a text
+// marked Clip (data, a degraded or incomplete result) cut at maxText and a
+// failure's text whole.
 func TestTourOutput(t *testing.T) {
 	var out bytes.Buffer
 	s := section{name: "x", title: "a test", run: func(context.Context) ([]Line, error) {
@@ -95,6 +98,8 @@ func TestTourOutput(t *testing.T) {
 			Describe(nil, "a call", `{"kind":"not_found","code":"trace_not_found","message":"m"}`, true),
 			Describe(nil, "rejected", "MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=5 at limit", true),
 			Describe(nil, "data", `{"a":"`+strings.Repeat("x", 200)+`"}`, false),
+			{Shape: "partial", Kind: "partial", Move: "wait", Text: `{"b":"` + strings.Repeat("y", 200) + `"}`, Clip: true},
+			{Shape: "long", Kind: "not_found", Move: "stop", Text: `{"c":"` + strings.Repeat("z", 200) + `"}`},
 		}, nil
 	}}
 	if err := tour(context.Background(), &out, []section{s}); err != nil {
@@ -105,6 +110,8 @@ func TestTourOutput(t *testing.T) {
   a call    not_found             try_another_id  {"kind":"not_found","code":"trace_not_found","message":"m"}
   rejected  (rejected arguments)  fix_argument    MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=5 at limit
   data      (data)                use it          {"a":"` + strings.Repeat("x", 114) + `…
+  partial   partial               wait            {"b":"` + strings.Repeat("y", 114) + `…
+  long      not_found             stop            {"c":"` + strings.Repeat("z", 200) + `"}
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -17,25 +17,11 @@ import (
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 )
 
-// The vulnetix section registers itself, after the sections listed in
-// sections.go, so this file is the only one it needs.
+// vulnetixSection is the vulnetix server's part of the tour.
 var vulnetixSection = section{
 	name:  "vulnetix",
 	title: "the Vulnetix VDB over Streamable HTTP 2026-07-28: protocol errors as HTTP statuses with JSON-RPC bodies, the edge flood guard, tool errors as prose, a degraded result, resources/read errors",
-	run:   vulnetixTour,
-}
-
-func vulnetixTour(ctx context.Context) ([]Line, error) {
-	lines, err := vulnetixRun(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i, l := range lines {
-		if (l.Kind == "(data)" || l.Kind == "degraded") && len(l.Text) > maxText {
-			lines[i].Text = l.Text[:maxText] + "…"
-		}
-	}
-	return lines, nil
+	run:   vulnetixRun,
 }
 
 // vulnetixRun starts the embedded vdb-api and the server (an http.Handler)
@@ -244,9 +230,9 @@ func (t *vulnetixTourer) tool(call, tool, args, key string, base ...string) {
 	l := Line{Shape: tool + " " + call, Text: text}
 	switch {
 	case degraded:
-		l.Kind, l.Move = "degraded", mcpserver.DegradedAdvice
+		l.Kind, l.Move, l.Clip = "degraded", mcpserver.DegradedAdvice, true
 	case !isError:
-		l.Kind, l.Move = "(data)", "use it"
+		l.Kind, l.Move, l.Clip = "(data)", "use it", true
 	default:
 		r := mcpserver.Taxonomy().Read(errkind.Outcome{IsError: true, Text: text})
 		l.Kind, l.Move = string(r.Kind), string(r.Move)

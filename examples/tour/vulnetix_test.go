@@ -60,8 +60,10 @@ func TestVulnetixSection(t *testing.T) {
 	proc.Golden(t, filepath.Join("testdata", "vulnetix.golden"), b.String(), *update)
 }
 
-// TestRetryGuidance checks the words the vulnetix section gives beside each
-// protocol error against seed 003's "Retry guidance" table.
+// TestRetryGuidance: beside each protocol error the vulnetix section gives
+// the Vulnetix error contract's retry words: fix the request, except an
+// unsupported version (once, with a supported one) and the edge guard's
+// 429 (after a few seconds).
 func TestRetryGuidance(t *testing.T) {
 	tests := []struct {
 		row  string

@@ -164,6 +164,56 @@ func Start(t testing.TB, cmd *exec.Cmd) *Session {
 	return s
 }
 
+// ClosedStdoutWait is how long ClosedStdout waits, with the input still
+// open, for a process whose stdout was closed to end by itself.
+const ClosedStdoutWait = 10 * time.Second
+
+// ClosedStdout starts cmd with its stdout a pipe closed at once, as a
+// client that hung up leaves it, writes lines to its input, each with a
+// newline, and waits for the process to end: for ClosedStdoutWait with its
+// input open (its failed writes should end it), then for DefaultExitTimeout
+// more after closing its input. A process still running then is killed and
+// the test fails; a process that ended by a signal (such as SIGPIPE) rather
+// than exiting fails the test too. cmd's Stderr is left as the caller set
+// it.
+func ClosedStdout(t testing.TB, cmd *exec.Cmd, lines ...string) {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	for _, l := range lines {
+		io.WriteString(in, l+"\n") // fails once the process has gone: what it does then is the test
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	name := filepath.Base(cmd.Path)
+	select {
+	case <-done:
+	case <-time.After(ClosedStdoutWait):
+		in.Close()
+		select {
+		case <-done:
+		case <-time.After(DefaultExitTimeout):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%s hung with a closed stdout", name)
+		}
+	}
+	in.Close()
+	if !cmd.ProcessState.Exited() {
+		t.Errorf("%s did not exit by itself: %v", name, cmd.ProcessState)
+	}
+}
+
 // Send writes line and a newline to the process's input. When line is a
 // JSON-RPC request (a JSON object with an id that is not null), it then
 // reads output lines until the one with the same id and returns it; the

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,12 +17,19 @@ import (
 
 // TestMain makes this test binary, run with PROC_TEST_ECHO=1, a stand-in
 // server: for each input line it writes a notification, then the line
-// itself, and at the end of its input "bye".
+// itself, and at the end of its input "bye". A write that fails ends it
+// (exit status 0); with PROC_TEST_SIGPIPE=default a write to a closed
+// stdout kills it by SIGPIPE instead, as it does any Go program.
 func TestMain(m *testing.M) {
 	if os.Getenv("PROC_TEST_ECHO") == "1" {
+		if os.Getenv("PROC_TEST_SIGPIPE") != "default" {
+			signal.Ignore(syscall.SIGPIPE)
+		}
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
-			fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message"}`)
+			if _, err := fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message"}`); err != nil {
+				os.Exit(0)
+			}
 			fmt.Println(sc.Text())
 		}
 		fmt.Println("bye")
@@ -116,6 +125,34 @@ func TestExitTimeout(t *testing.T) {
 	}
 	if d := time.Since(begin); d > 5*time.Second {
 		t.Errorf("the cleanup took %v", d)
+	}
+}
+
+// TestClosedStdout: a process whose writes to a closed stdout fail, and
+// that then exits, passes; one that SIGPIPE kills fails the test.
+func TestClosedStdout(t *testing.T) {
+	tests := []struct {
+		sigpipe string
+		errors  []string
+	}{
+		{"ignored", nil},
+		{"default", []string{"did not exit by itself: signal: broken pipe"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sigpipe, func(t *testing.T) {
+			r := &recorder{TB: t}
+			cmd := echo(t)
+			cmd.Env = append(cmd.Env, "PROC_TEST_SIGPIPE="+tt.sigpipe)
+			ClosedStdout(r, cmd, `{"jsonrpc":"2.0","method":"ping"}`)
+			var got []string
+			for _, e := range r.errors {
+				_, after, _ := strings.Cut(e, " ")
+				got = append(got, after)
+			}
+			if diff := cmp.Diff(tt.errors, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

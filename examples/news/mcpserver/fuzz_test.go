@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/wire"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -12,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // FuzzArgs: any bytes as any tool's arguments give a valid payload, a

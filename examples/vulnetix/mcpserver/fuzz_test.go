@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/internal/rpctest"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 	"github.com/mcperr/mcperr/wire"
 )

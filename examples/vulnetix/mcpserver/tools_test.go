@@ -419,8 +419,9 @@ func TestDegraded(t *testing.T) {
 	}
 }
 
-// TestRetryGuidance checks the advice the server gives with each tool failure
-// against seed 003's "Retry guidance" table.
+// TestRetryGuidance checks the advice the server gives with each tool
+// failure against the Vulnetix error contract's retry words, one row per
+// tool error status.
 func TestRetryGuidance(t *testing.T) {
 	tests := []struct {
 		row, got, want string
