@@ -39,18 +39,12 @@ const maxBody = 1 << 20
 // (in JSON), never with the go-sdk's plain-text 400.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", gosdk.HTTPHandler(s.hosted(), &gosdk.HTTPOptions{
+	mux.Handle("/mcp", gosdk.HTTPHandler(s.mcpServer(true), &gosdk.HTTPOptions{
 		Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate,
 		Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: front.DefaultMaxBytes},
 	}))
 	mux.Handle("/", http.HandlerFunc(s.serveREST))
 	return mux
-}
-
-// hosted returns the hosted go-sdk server, built once.
-func (s *Server) hosted() *mcp.Server {
-	s.hostedOnce.Do(func() { s.hostedSrv = s.mcpServer(true) })
-	return s.hostedSrv
 }
 
 // gate refuses a request without a valid key (401) or over its messages

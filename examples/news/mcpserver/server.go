@@ -9,7 +9,6 @@ import (
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/redisstore"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Config configures a Server. The zero value serves the sample index with
@@ -48,9 +47,6 @@ type Server struct {
 	local     *account
 	hosts     []string
 	nextWatch atomic.Int64
-
-	hostedOnce sync.Once
-	hostedSrv  *mcp.Server
 
 	budget ratelimit.Budget // messages and credits, per account id
 	shared *sharedWatches   // the watches, when they are kept in Redis
