@@ -60,7 +60,7 @@ type Error struct {
 
 	// Err is the underlying cause, if any: the network error of a request
 	// that threw; for a malformed_response, the read error (which is
-	// ErrBodyRead to errors.Is), ErrTooLarge, or the decode or shape error.
+	// ErrBodyRead to errors.Is), ErrBodyTooLarge, or the decode or shape error.
 	// Its text is redacted of the request's credentials.
 	Err error
 }
@@ -113,7 +113,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // without comparing strings. Only Kind and Code take part: a target's
 // Message, HTTPStatus and other fields are ignored, and a target with
 // neither matches every *Error. errors.Is also looks past an *Error into
-// its cause (Err): a sentinel such as [ErrTooLarge] or
+// its cause (Err): a sentinel such as [ErrBodyTooLarge] or
 // context.DeadlineExceeded.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
@@ -123,10 +123,10 @@ func (e *Error) Is(target error) bool {
 	return (t.Kind == "" || t.Kind == e.kind()) && (t.Code == "" || t.Code == e.Code)
 }
 
-// ErrTooLarge is the cause (Error.Err) of the malformed_response a Reader
+// ErrBodyTooLarge is the cause (Error.Err) of the malformed_response a Reader
 // returns for a body over its MaxBytes bound, so a caller can tell "too
-// large" from "malformed" with errors.Is(err, envelope.ErrTooLarge).
-var ErrTooLarge = errors.New("response body too large")
+// large" from "malformed" with errors.Is(err, envelope.ErrBodyTooLarge).
+var ErrBodyTooLarge = errors.New("response body too large")
 
 // ErrBodyRead is the cause (Error.Err) of the malformed_response a Reader
 // returns when the body could not be read to its end (the connection

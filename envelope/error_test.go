@@ -201,16 +201,16 @@ func TestErrTooLarge(t *testing.T) {
 		r := reader()
 		r.MaxBytes = 100
 		err := r.Read(resp, &trace{})
-		if !errors.Is(err, envelope.ErrTooLarge) {
-			t.Errorf("Content-Length %d: errors.Is(err, ErrTooLarge) = false: %v", cl, err)
+		if !errors.Is(err, envelope.ErrBodyTooLarge) {
+			t.Errorf("Content-Length %d: errors.Is(err, ErrBodyTooLarge) = false: %v", cl, err)
 		}
 		if got, want := err.Error(), "malformed_response: response body is larger than the 100-byte limit (status 200)"; got != want {
 			t.Errorf("Error() = %q; want %q", got, want)
 		}
 	}
 	for _, body := range []string{`{"id":`, `<html>`, `{"id":5}`} {
-		if err := reader().Read(response(200, body), &trace{}); errors.Is(err, envelope.ErrTooLarge) {
-			t.Errorf("%s: a malformed body is ErrTooLarge", body)
+		if err := reader().Read(response(200, body), &trace{}); errors.Is(err, envelope.ErrBodyTooLarge) {
+			t.Errorf("%s: a malformed body is ErrBodyTooLarge", body)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // errors.Is matches an *Error by the target's non-empty Kind and Code,
 // through any wrapping, and looks past it into its cause: a sentinel such
-// as ErrTooLarge, or the context error of a request that timed out.
+// as ErrBodyTooLarge, or the context error of a request that timed out.
 func ExampleError_Is() {
 	err := fmt.Errorf("get trace: %w", &envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace"})
 
@@ -30,7 +30,7 @@ func ExampleError_Is() {
 	body := `{"id":"` + strings.Repeat("a", 64) + `"}`
 	big := &http.Response{StatusCode: 200, ContentLength: -1, Body: io.NopCloser(strings.NewReader(body))}
 	err = r.Read(big, new(map[string]any))
-	fmt.Println(envelope.KindOf(err), errors.Is(err, envelope.ErrTooLarge))
+	fmt.Println(envelope.KindOf(err), errors.Is(err, envelope.ErrBodyTooLarge))
 
 	// A request that timed out is network_error, and still the context's
 	// error underneath.

@@ -216,7 +216,7 @@ func (r *Reader) Read(resp *http.Response, v any) error {
 // The error is Read's. body is the caller's own copy, not redacted (Read
 // redacts what it copies into an *Error, not the body a caller asks
 // for); it is nil for a nil resp, and when the body could not be read
-// whole: the error's cause is then [ErrBodyRead] or [ErrTooLarge].
+// whole: the error's cause is then [ErrBodyRead] or [ErrBodyTooLarge].
 func (r *Reader) ReadRaw(resp *http.Response, v any) (body []byte, err error) {
 	if resp == nil {
 		return nil, r.Read(resp, v)
@@ -505,7 +505,7 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 
 func tooLarge(status int, limit int64) *Error {
 	msg := fmt.Sprintf("response body is larger than the %d-byte limit (status %d)", limit, status)
-	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrTooLarge}}
+	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status, Message: msg, Err: sentinel{msg, ErrBodyTooLarge}}
 }
 
 // readError is the cause of a body that could not be read: the read's

@@ -278,7 +278,7 @@ func TestReadMalformed(t *testing.T) {
 // TestReadRaw: ReadRaw returns the body as sent beside Read's own result,
 // whatever it decided, and nil with a cause errors.Is can tell when the
 // body could not be read whole: ErrBodyRead for a read that failed (the
-// read's own error still beneath it), ErrTooLarge for a body over the
+// read's own error still beneath it), ErrBodyTooLarge for a body over the
 // bound. A body that was read and is not JSON is neither.
 func TestReadRaw(t *testing.T) {
 	big := `{"id":"` + strings.Repeat("a", 200) + `"}`
@@ -289,7 +289,7 @@ func TestReadRaw(t *testing.T) {
 		resp      *http.Response
 		body      string // "" for a nil body
 		err       string // Read's error text, "" for none
-		read, big bool   // the cause is ErrBodyRead, ErrTooLarge
+		read, big bool   // the cause is ErrBodyRead, ErrBodyTooLarge
 	}{
 		{"data", response(200, `{"id":"a"}`), `{"id":"a"}`, "", false, false},
 		{"an error envelope", response(404, `{"error":{"code":"trace_not_found","message":"gone"}}`),
@@ -318,7 +318,7 @@ func TestReadRaw(t *testing.T) {
 				Read, Big bool
 			}
 			want := result{tt.body, tt.err, tt.body == "", tt.read, tt.big}
-			got := result{string(body), errText, body == nil, errors.Is(err, envelope.ErrBodyRead), errors.Is(err, envelope.ErrTooLarge)}
+			got := result{string(body), errText, body == nil, errors.Is(err, envelope.ErrBodyRead), errors.Is(err, envelope.ErrBodyTooLarge)}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ReadRaw (-want +got):\n%s", diff)
 			}

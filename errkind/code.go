@@ -5,54 +5,54 @@ import (
 	"strconv"
 )
 
-// Code is a JSON-RPC error code: the "code" member of a JSON-RPC error
+// RPCCode is a JSON-RPC error code: the "code" member of a JSON-RPC error
 // response. A protocol error means the request never reached a tool; it
 // travels as an HTTP status other than 200 with a JSON-RPC error body.
-type Code int
+type RPCCode int
 
 // The protocol-error catalogue: JSON-RPC 2.0's codes, the implementation-
 // defined code the legacy server range uses, and the 2026-07-28 transport
 // codes. Each comment gives the HTTP status the code travels with on
-// Streamable HTTP (see [Code.HTTPStatus]) and when to raise it.
+// Streamable HTTP (see [RPCCode.HTTPStatus]) and when to raise it.
 const (
 	// ParseError (-32700, HTTP 400): the body is not valid JSON.
-	ParseError Code = -32700
+	ParseError RPCCode = -32700
 	// InvalidRequest (-32600, HTTP 400): the body is JSON but not a valid
 	// JSON-RPC request. The transport also sends it for a method other than
 	// POST (HTTP 405, with Allow: POST) and a Content-Type other than
 	// application/json (HTTP 415).
-	InvalidRequest Code = -32600
+	InvalidRequest RPCCode = -32600
 	// MethodNotFound (-32601, HTTP 404): the JSON-RPC method is unknown, or
 	// the path is not the MCP endpoint. An unknown tool in a hint-dialect
 	// server is also -32601.
-	MethodNotFound Code = -32601
+	MethodNotFound RPCCode = -32601
 	// InvalidParams (-32602, HTTP 400): the params are wrong, such as an
 	// incomplete _meta envelope, an argument the tool does not declare, or
 	// an unknown resource.
-	InvalidParams Code = -32602
+	InvalidParams RPCCode = -32602
 	// InternalError (-32603, HTTP 500): the server failed while handling a
 	// valid request.
-	InternalError Code = -32603
+	InternalError RPCCode = -32603
 	// ImplementationDefined (-32000, HTTP 500 unless the sender says
 	// otherwise): the first code of the implementation-defined server range
 	// (-32000 to -32099), whose meaning is the server's. It has no status of
 	// its own: a sender that uses it for a flood guard's refusal writes HTTP
 	// 429 (with Retry-After) itself.
-	ImplementationDefined Code = -32000
+	ImplementationDefined RPCCode = -32000
 	// HeaderMismatch (-32020, HTTP 400): an Mcp-Method or Mcp-Name header
 	// disagrees with the body.
-	HeaderMismatch Code = -32020
+	HeaderMismatch RPCCode = -32020
 	// MissingCapability (-32021, HTTP 400): the request needs a client
 	// capability the client did not declare.
-	MissingCapability Code = -32021
+	MissingCapability RPCCode = -32021
 	// UnsupportedVersion (-32022, HTTP 400): the protocol version is not
 	// served; data.supported lists what is.
-	UnsupportedVersion Code = -32022
+	UnsupportedVersion RPCCode = -32022
 )
 
-// Codes returns the catalogue's codes in the order of their constants.
-func Codes() []Code {
-	return []Code{
+// RPCCodes returns the catalogue's codes in the order of their constants.
+func RPCCodes() []RPCCode {
+	return []RPCCode{
 		ParseError, InvalidRequest, MethodNotFound, InvalidParams,
 		InternalError, ImplementationDefined, HeaderMismatch,
 		MissingCapability, UnsupportedVersion,
@@ -65,7 +65,7 @@ func Codes() []Code {
 // ImplementationDefined among them, reports 500: a sender that means
 // something else by it, such as an edge guard's 429, passes its status
 // explicitly. Any other code reports 400.
-func (c Code) HTTPStatus() int {
+func (c RPCCode) HTTPStatus() int {
 	switch c {
 	case ParseError, InvalidRequest, InvalidParams, HeaderMismatch, MissingCapability, UnsupportedVersion:
 		return http.StatusBadRequest
@@ -82,7 +82,7 @@ func (c Code) HTTPStatus() int {
 
 // String returns the code's name, such as "invalid params", or "code(N)"
 // for a code outside the catalogue.
-func (c Code) String() string {
+func (c RPCCode) String() string {
 	switch c {
 	case ParseError:
 		return "parse error"
@@ -113,7 +113,7 @@ func (c Code) String() string {
 // start a new session, which an agent's call cannot do), and [Report] for
 // InternalError and every code of the implementation-defined server range,
 // whose meaning only the server knows.
-func (c Code) Move() Move {
+func (c RPCCode) Move() Move {
 	switch c {
 	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch, UnsupportedVersion:
 		return FixArgument

@@ -44,7 +44,7 @@
 // it adds with their advice.
 //
 // Protocol errors, where the request never reached a tool, are JSON-RPC
-// codes ([Code]); the catalogue gives the HTTP status each travels with on
+// codes ([RPCCode]); the catalogue gives the HTTP status each travels with on
 // Streamable HTTP and the client's move.
 //
 // On the client side, [Read] takes what a tool call returned, in whichever

@@ -426,7 +426,7 @@ func newsTaxonomy() *errkind.Taxonomy {
 
 func TestCodes(t *testing.T) {
 	type row struct {
-		Code   errkind.Code
+		Code   errkind.RPCCode
 		Status int
 		Name   string
 		Move   errkind.Move
@@ -443,16 +443,16 @@ func TestCodes(t *testing.T) {
 		{-32022, 400, "unsupported protocol version", errkind.FixArgument},
 	}
 	var got []row
-	for _, c := range errkind.Codes() {
+	for _, c := range errkind.RPCCodes() {
 		got = append(got, row{c, c.HTTPStatus(), c.String(), c.Move()})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("catalogue (-want +got):\n%s", diff)
 	}
-	if got := errkind.Code(-32050); got.HTTPStatus() != 500 || got.String() != "code(-32050)" || got.Move() != errkind.Report {
+	if got := errkind.RPCCode(-32050); got.HTTPStatus() != 500 || got.String() != "code(-32050)" || got.Move() != errkind.Report {
 		t.Errorf("Code(-32050): status %d, name %q, move %s", got.HTTPStatus(), got.String(), got.Move())
 	}
-	if got := errkind.Code(7).HTTPStatus(); got != 400 {
+	if got := errkind.RPCCode(7).HTTPStatus(); got != 400 {
 		t.Errorf("Code(7).HTTPStatus() = %d, want 400", got)
 	}
 }

@@ -93,34 +93,8 @@ func ExampleTaxonomy() {
 	// not_found: try_another_id (retry: false) try another id, or accept that it is not there
 }
 
-// An agent's client branches on the text's first character: a JSON kind
-// object, or the MCP layer's own sentence.
-func ExampleParseText() {
-	for _, text := range []string{
-		`{"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}`,
-		"MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path",
-		`MCP error -32602: Input validation error: Invalid arguments for tool vexlo_search_traces: Unrecognized key: "teams"`,
-		"MCP error -32602: Tool vexlo_nope not found",
-	} {
-		p := errkind.ParseText(text)
-		switch {
-		case p.JSON:
-			fmt.Printf("kind %s: wait %ds\n", p.Kind, *p.RetryAfterSeconds)
-		case p.UnknownTool:
-			fmt.Printf("%d: no tool %s\n", p.RPCCode, p.Tool)
-		default:
-			fmt.Printf("%d: %s rejected %q\n", p.RPCCode, p.Tool, p.Args)
-		}
-	}
-	// Output:
-	// kind rate_limited: wait 1s
-	// -32602: vexlo_get_values rejected ["path"]
-	// -32602: vexlo_search_traces rejected ["teams"]
-	// -32602: no tool vexlo_nope
-}
-
-func ExampleCode() {
-	for _, c := range errkind.Codes() {
+func ExampleRPCCode() {
+	for _, c := range errkind.RPCCodes() {
 		fmt.Printf("%d %d %-34s %s\n", c, c.HTTPStatus(), c, c.Move())
 	}
 	// Output:
@@ -143,12 +117,12 @@ func ExampleRead() {
 		{IsError: true, Text: `{"error":"not found","code":"story_not_found","retry_after_secs":0}`},
 		{IsError: true, Text: "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path"},
 		{IsError: true, Text: "MCP error -32602: Tool delete_trace not found"},
-		{Code: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: []byte(`{"code":"unknown_parameter"}`)},
-		{Code: errkind.MethodNotFound, Message: "Method not found"},
+		{RPCCode: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: []byte(`{"code":"unknown_parameter"}`)},
+		{RPCCode: errkind.MethodNotFound, Message: "Method not found"},
 		{Text: `{"traces":[]}`},
 	} {
 		r := errkind.Read(o)
-		fmt.Printf("%-22s %-17s %-15s %v\n", r.Dialect, r.Kind, r.Move, r.Wait)
+		fmt.Printf("%-22s %-17s %-15s %v\n", r.Form, r.Kind, r.Move, r.Wait)
 	}
 	// Output:
 	// kind_object            rate_limited      wait_then_retry 2s
@@ -175,7 +149,7 @@ func ExampleTaxonomy_Read() {
 		"Something else went wrong.",
 	} {
 		r := tax.Read(errkind.Outcome{IsError: true, Text: text})
-		fmt.Printf("%-8s %-18s %s\n", r.Dialect, r.Kind, r.Move)
+		fmt.Printf("%-8s %-18s %s\n", r.Form, r.Kind, r.Move)
 	}
 	// Output:
 	// prose    not_found          try_another_id
@@ -256,7 +230,7 @@ func ExampleKinds() {
 func ExampleUnknownToolText() {
 	text := errkind.UnknownToolText("delete_trace")
 	fmt.Println(text)
-	fmt.Println(errkind.Read(errkind.Outcome{IsError: true, Text: text}).Dialect)
+	fmt.Println(errkind.Read(errkind.Outcome{IsError: true, Text: text}).Form)
 	// Output:
 	// MCP error -32602: Tool delete_trace not found
 	// unknown_tool_text

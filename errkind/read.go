@@ -9,55 +9,55 @@ import (
 )
 
 // Outcome is what a tool call returned, as its client received it: a tool
-// result (IsError and the text of its content), or, when Code is not 0, a
-// JSON-RPC error (Code, Message and Data).
+// result (IsError and the text of its content), or, when RPCCode is not 0, a
+// JSON-RPC error (RPCCode, Message and Data).
 type Outcome struct {
 	IsError bool   // the result's isError
 	Text    string // the result's text blocks, joined by "\n"
 
-	Code    Code            // the JSON-RPC error's code; 0 when the call returned a result
+	RPCCode RPCCode         // the JSON-RPC error's code; 0 when the call returned a result
 	Message string          // the JSON-RPC error's message
 	Data    json.RawMessage // the JSON-RPC error's data, as sent; nil when it had none
 }
 
-// Dialect names the shape in which an outcome reached the client.
-type Dialect string
+// Form names the shape in which an outcome reached the client.
+type Form string
 
 // The dialects [Taxonomy.Read] tells apart.
 const (
-	// DialectData: a result that is not an error.
-	DialectData Dialect = "data"
-	// DialectKindObject: a JSON kind object, {"kind":"not_found",...}.
-	DialectKindObject Dialect = "kind_object"
-	// DialectCodeObject: a JSON object naming a code but no kind, such as
+	// FormData: a result that is not an error.
+	FormData Form = "data"
+	// FormKindObject: a JSON kind object, {"kind":"not_found",...}.
+	FormKindObject Form = "kind_object"
+	// FormCodeObject: a JSON object naming a code but no kind, such as
 	// {"error":"not found","code":"not_found","retry_after_secs":3}, or an
 	// envelope {"error":{"code":...,"message":...}}.
-	DialectCodeObject Dialect = "code_object"
-	// DialectInvalidArguments: the MCP TypeScript SDK's text for arguments
+	FormCodeObject Form = "code_object"
+	// FormInvalidArguments: the MCP TypeScript SDK's text for arguments
 	// that failed the tool's input schema, or were refused for their size.
-	DialectInvalidArguments Dialect = "invalid_arguments_text"
-	// DialectUnknownTool: the TypeScript SDK's text for a tool the server
+	FormInvalidArguments Form = "invalid_arguments_text"
+	// FormUnknownTool: the TypeScript SDK's text for a tool the server
 	// does not have.
-	DialectUnknownTool Dialect = "unknown_tool_text"
-	// DialectMCPError: any other "MCP error <code>: ..." text.
-	DialectMCPError Dialect = "mcp_error_text"
-	// DialectRPCError: a JSON-RPC error, with or without data.code.
-	DialectRPCError Dialect = "jsonrpc_error"
-	// DialectProse: a failure text that a Text rule of the taxonomy names.
-	DialectProse Dialect = "prose"
-	// DialectUnknown: a failure text in none of the shapes above.
-	DialectUnknown Dialect = "unknown"
+	FormUnknownTool Form = "unknown_tool_text"
+	// FormMCPError: any other "MCP error <code>: ..." text.
+	FormMCPError Form = "mcp_error_text"
+	// FormRPCError: a JSON-RPC error, with or without data.code.
+	FormRPCError Form = "jsonrpc_error"
+	// FormProse: a failure text that a Text rule of the taxonomy names.
+	FormProse Form = "prose"
+	// FormUnknown: a failure text in none of the shapes above.
+	FormUnknown Form = "unknown"
 )
 
 // Reading is what [Taxonomy.Read] read out of an outcome: the kind, the
 // agent's move and the wait, and what the outcome's dialect carried.
 type Reading struct {
-	Dialect Dialect
+	Form Form
 
 	// Kind is what happened; "" for data, and for a failure in no shape the
-	// taxonomy knows (DialectUnknown).
+	// taxonomy knows (FormUnknown).
 	Kind Kind
-	// Move is the agent's next move; "" for data, Report for DialectUnknown.
+	// Move is the agent's next move; "" for data, Report for FormUnknown.
 	Move Move
 	// Wait is how long the outcome says to wait before retrying, when
 	// HasWait. A wait that is negative or beyond a year is treated as
@@ -75,9 +75,9 @@ type Reading struct {
 	// empty), when the text was one; nil otherwise.
 	Object *Object
 
-	RPCCode Code     // the JSON-RPC code: the error's, or the one an "MCP error" text names
+	RPCCode RPCCode  // the JSON-RPC code: the error's, or the one an "MCP error" text names
 	Tool    string   // the tool an "MCP error" text names
-	Issues  []Issue  // one per line of an input-validation text
+	Faults  []Fault  // one per line of an input-validation text
 	Args    []string // the arguments at fault, in order, without repeats
 }
 
@@ -94,7 +94,7 @@ func Read(o Outcome) Reading {
 // Read reads what a tool call returned back into a kind, the agent's move
 // and the wait, in whichever dialect the server spoke:
 //
-//   - a result that is not an error is DialectData;
+//   - a result that is not an error is FormData;
 //   - a text that starts with "{" is a JSON object: a kind object gives its
 //     kind; an object with a code but no kind ({"error":...,"code":...},
 //     or {"error":{"code":...}}) is classified by its code and status. The
@@ -105,21 +105,21 @@ func Read(o Outcome) Reading {
 //     found" likewise, with Tool set;
 //   - a JSON-RPC error is classified by its data.code when a rule knows it,
 //     else by a Text rule matching its message, else by its code
-//     (see [Code.Move]); the wait is data's retry-after member. A -32602
+//     (see [RPCCode.Move]); the wait is data's retry-after member. A -32602
 //     whose message is the TypeScript SDK's words ("Tool <t> not found",
 //     "Input validation error: ...") gives its tool and issues too;
 //   - any other failure text is classified by the first Text rule that
-//     matches it (DialectProse), else it is DialectUnknown, reported.
+//     matches it (FormProse), else it is FormUnknown, reported.
 //
 // The move is the taxonomy's advice for the kind, except where the JSON-RPC
 // code alone decides it. Read never fails, and its time is linear in the
 // size of the outcome.
 func (t *Taxonomy) Read(o Outcome) Reading {
-	if o.Code != 0 {
+	if o.RPCCode != 0 {
 		return t.readRPC(o)
 	}
 	if !o.IsError {
-		return Reading{Dialect: DialectData}
+		return Reading{Form: FormData}
 	}
 	return t.readText(o.Text)
 }
@@ -132,8 +132,8 @@ func (t *Taxonomy) readText(text string) Reading {
 		return r
 	}
 	if strings.HasPrefix(text, MCPErrorPrefix) && readMCPText(&r, text) {
-		switch r.Dialect {
-		case DialectInvalidArguments, DialectUnknownTool:
+		switch r.Form {
+		case FormInvalidArguments, FormUnknownTool:
 			r.Kind, r.Move = InvalidArguments, FixArgument
 		default:
 			r.Kind, r.Move = rpcKind(r.RPCCode), r.RPCCode.Move()
@@ -141,17 +141,17 @@ func (t *Taxonomy) readText(text string) Reading {
 		return r
 	}
 	if k, ok := t.classify("", 0, text); ok {
-		r.Dialect, r.Kind, r.Move = DialectProse, k, t.Advise(k).Move
+		r.Form, r.Kind, r.Move = FormProse, k, t.Advise(k).Move
 		return r
 	}
-	r.Dialect, r.Move = DialectUnknown, Report
+	r.Form, r.Move = FormUnknown, Report
 	return r
 }
 
 // rpcKind is the kind of a protocol error with code c: a request the client
 // can fix is invalid_arguments; the server's failures, and the codes of
 // its own range, are server_error.
-func rpcKind(c Code) Kind {
+func rpcKind(c RPCCode) Kind {
 	switch c {
 	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch, MissingCapability, UnsupportedVersion:
 		return InvalidArguments
@@ -207,7 +207,7 @@ func (o *object) set(key, value string) {
 // readObject reads a text that starts with "{": a kind object, a code
 // object or an envelope. A member of the wrong type counts as absent.
 func (t *Taxonomy) readObject(r *Reading, text string) {
-	r.Dialect = DialectUnknown
+	r.Form = FormUnknown
 	r.Move = Report
 	var o object
 	if !json.Valid([]byte(text)) || !members(text, o.set) {
@@ -240,9 +240,9 @@ func (t *Taxonomy) readObject(r *Reading, text string) {
 	r.Wait, r.HasWait = wait(obj.RetryAfterSeconds)
 	switch {
 	case obj.Kind != "":
-		r.Dialect, r.Kind = DialectKindObject, obj.Kind
+		r.Form, r.Kind = FormKindObject, obj.Kind
 	case obj.Code != "" || obj.HTTPStatus != 0 || obj.Message != "":
-		r.Dialect, r.Kind = DialectCodeObject, t.Classify(obj.Code, obj.HTTPStatus)
+		r.Form, r.Kind = FormCodeObject, t.Classify(obj.Code, obj.HTTPStatus)
 	default:
 		return
 	}
@@ -321,8 +321,8 @@ func (d *rpcData) set(key, value string) {
 }
 
 func (t *Taxonomy) readRPC(o Outcome) Reading {
-	r := Reading{Dialect: DialectRPCError, RPCCode: o.Code, Message: o.Message}
-	if o.Code == InvalidParams {
+	r := Reading{Form: FormRPCError, RPCCode: o.RPCCode, Message: o.Message}
+	if o.RPCCode == InvalidParams {
 		readSDKMessage(&r, o.Message)
 	}
 	var d rpcData
@@ -347,7 +347,7 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 		r.Kind, r.Move = k, t.Advise(k).Move
 		return r
 	}
-	r.Kind, r.Move = rpcKind(o.Code), o.Code.Move()
+	r.Kind, r.Move = rpcKind(o.RPCCode), o.RPCCode.Move()
 	return r
 }
 
@@ -364,13 +364,13 @@ func readMCPText(r *Reading, text string) bool {
 	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
 		return false
 	}
-	r.RPCCode, r.Dialect = Code(n), DialectMCPError
+	r.RPCCode, r.Form = RPCCode(n), FormMCPError
 	if n != int(InvalidParams) {
 		return true
 	}
 	if tool, ok := strings.CutPrefix(text, UnknownToolPrefix); ok {
 		if tool, ok := strings.CutSuffix(tool, UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
-			r.Tool, r.Dialect = tool, DialectUnknownTool
+			r.Tool, r.Form = tool, FormUnknownTool
 			return true
 		}
 	}
@@ -379,14 +379,14 @@ func readMCPText(r *Reading, text string) bool {
 		if !ok {
 			return true
 		}
-		r.Tool, r.Dialect = tool, DialectInvalidArguments
+		r.Tool, r.Form = tool, FormInvalidArguments
 		readIssues(r, issues)
 		return true
 	}
 	if rest, ok := strings.CutPrefix(text, ArgumentsRefusedPrefix); ok {
 		if tool, msg, ok := strings.Cut(rest, ": "); ok {
-			r.Tool, r.Dialect = tool, DialectInvalidArguments
-			r.Issues = []Issue{{Message: msg}}
+			r.Tool, r.Form = tool, FormInvalidArguments
+			r.Faults = []Fault{{Message: msg}}
 		}
 	}
 	return true
@@ -420,7 +420,7 @@ func readSDKMessage(r *Reading, msg string) {
 // stays linear in the number of lines.
 func readIssues(r *Reading, issues string) {
 	lines := strings.Count(issues, "\n") + 1
-	r.Issues = make([]Issue, 0, lines)
+	r.Faults = make([]Fault, 0, lines)
 	var seen map[string]bool
 	add := func(a string) {
 		if seen == nil {
@@ -445,7 +445,7 @@ func readIssues(r *Reading, issues string) {
 	}
 	for line := range strings.SplitSeq(issues, "\n") {
 		is := parseIssue(line)
-		r.Issues = append(r.Issues, is)
+		r.Faults = append(r.Faults, is)
 		if is.Path != "" {
 			add(is.Path)
 			continue

@@ -16,7 +16,7 @@ import (
 
 // reading is the part of a Reading every dialect test compares.
 type reading struct {
-	Dialect errkind.Dialect
+	Form    errkind.Form
 	Kind    errkind.Kind
 	Move    errkind.Move
 	Wait    time.Duration
@@ -25,7 +25,7 @@ type reading struct {
 }
 
 func short(r errkind.Reading) reading {
-	return reading{r.Dialect, r.Kind, r.Move, r.Wait, r.HasWait, r.Code}
+	return reading{r.Form, r.Kind, r.Move, r.Wait, r.HasWait, r.Code}
 }
 
 // credits is a server taxonomy with codes of its own (a credits API's) and
@@ -55,78 +55,78 @@ func TestRead(t *testing.T) {
 		in   errkind.Outcome
 		want reading
 	}{
-		{"data", nil, errkind.Outcome{Text: `{"kind":"not_found"}`}, reading{Dialect: errkind.DialectData}},
+		{"data", nil, errkind.Outcome{Text: `{"kind":"not_found"}`}, reading{Form: errkind.FormData}},
 		{"kind object", nil, errkind.Outcome{IsError: true, Text: `{"kind":"not_found","code":"trace_not_found","message":"no trace"}`},
-			reading{errkind.DialectKindObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "trace_not_found"}},
+			reading{errkind.FormKindObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "trace_not_found"}},
 		{"kind object, rate limited", nil, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":2,"limit":20,"remaining":0,"resetSeconds":1}`},
-			reading{errkind.DialectKindObject, errkind.RateLimited, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
+			reading{errkind.FormKindObject, errkind.RateLimited, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
 		{"kind object of a server's own kind", credits(), errkind.Outcome{IsError: true, Text: ` {"kind":"insufficient_credits","retryAfterSeconds":394200}`},
-			reading{errkind.DialectKindObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, ""}},
+			reading{errkind.FormKindObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, ""}},
 		{"kind object with a fractional wait", nil, errkind.Outcome{IsError: true, Text: `{"kind":"unavailable","retryAfterSeconds":1.5}`},
-			reading{errkind.DialectKindObject, errkind.Unavailable, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
+			reading{errkind.FormKindObject, errkind.Unavailable, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
 		{"kind object with a wait beyond a year", nil, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":9223372036854775807}`},
-			reading{errkind.DialectKindObject, errkind.RateLimited, errkind.WaitThenRetry, 0, false, ""}},
+			reading{errkind.FormKindObject, errkind.RateLimited, errkind.WaitThenRetry, 0, false, ""}},
 		{"kind object with a negative wait", nil, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":-3}`},
-			reading{errkind.DialectKindObject, errkind.RateLimited, errkind.WaitThenRetry, 0, false, ""}},
+			reading{errkind.FormKindObject, errkind.RateLimited, errkind.WaitThenRetry, 0, false, ""}},
 		{"kind object without kind is classified", nil, errkind.Outcome{IsError: true, Text: `{"code":"internal_error","httpStatus":500}`},
-			reading{errkind.DialectCodeObject, errkind.ServerError, errkind.Report, 0, false, "internal_error"}},
+			reading{errkind.FormCodeObject, errkind.ServerError, errkind.Report, 0, false, "internal_error"}},
 		{"flat code object", nil, errkind.Outcome{IsError: true, Text: `{"error":"not found","code":"not_found","detail":"no story s-9999","retry_after_secs":3}`},
-			reading{errkind.DialectCodeObject, errkind.NotFound, errkind.TryAnotherID, 3 * time.Second, true, "not_found"}},
+			reading{errkind.FormCodeObject, errkind.NotFound, errkind.TryAnotherID, 3 * time.Second, true, "not_found"}},
 		{"flat code object of a server's own code", credits(), errkind.Outcome{IsError: true, Text: `{"error":"insufficient credits","code":"insufficient_credits","retry_after_secs":394200,"credits_remaining":0}`},
-			reading{errkind.DialectCodeObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, "insufficient_credits"}},
+			reading{errkind.FormCodeObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, "insufficient_credits"}},
 		{"flat code object, code unknown to the standard", nil, errkind.Outcome{IsError: true, Text: `{"error":"watch limit reached","code":"watch_limit"}`},
-			reading{errkind.DialectCodeObject, errkind.ServerError, errkind.Report, 0, false, "watch_limit"}},
+			reading{errkind.FormCodeObject, errkind.ServerError, errkind.Report, 0, false, "watch_limit"}},
 		{"Google envelope", nil, errkind.Outcome{IsError: true, Text: `{"error":{"code":404,"status":"NOT_FOUND","message":"no such bucket"}}`},
-			reading{errkind.DialectCodeObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "NOT_FOUND"}},
+			reading{errkind.FormCodeObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "NOT_FOUND"}},
 		{"envelope with a numeric code of its own", nil, errkind.Outcome{IsError: true, Text: `{"error":{"code":20404,"message":"gone"},"status":404}`},
-			reading{errkind.DialectCodeObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "20404"}},
+			reading{errkind.FormCodeObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "20404"}},
 		{"envelope with a type", nil, errkind.Outcome{IsError: true, Text: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
-			reading{errkind.DialectCodeObject, errkind.Unavailable, errkind.WaitThenRetry, 0, false, "overloaded_error"}},
+			reading{errkind.FormCodeObject, errkind.Unavailable, errkind.WaitThenRetry, 0, false, "overloaded_error"}},
 		{"object that does not decode", nil, errkind.Outcome{IsError: true, Text: `{"kind":`},
-			reading{Dialect: errkind.DialectUnknown, Move: errkind.Report}},
+			reading{Form: errkind.FormUnknown, Move: errkind.Report}},
 		{"object of no known shape", nil, errkind.Outcome{IsError: true, Text: `{"a":1}`},
-			reading{Dialect: errkind.DialectUnknown, Move: errkind.Report}},
+			reading{Form: errkind.FormUnknown, Move: errkind.Report}},
 
 		{"TS validation text", nil, errkind.Outcome{IsError: true, Text: frame + "get_values: Too big: expected array to have <=8 items at path"},
-			reading{Dialect: errkind.DialectInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
+			reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
 		{"TS size refusal", nil, errkind.Outcome{IsError: true, Text: "MCP error -32602: Invalid arguments for tool t: arguments contain more than the maximum of 5 elements"},
-			reading{Dialect: errkind.DialectInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
+			reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
 		{"TS unknown tool", nil, errkind.Outcome{IsError: true, Text: "MCP error -32602: Tool nope not found"},
-			reading{Dialect: errkind.DialectUnknownTool, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
+			reading{Form: errkind.FormUnknownTool, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
 		{"another MCP error text", nil, errkind.Outcome{IsError: true, Text: "MCP error -32603: boom"},
-			reading{Dialect: errkind.DialectMCPError, Kind: errkind.ServerError, Move: errkind.Report}},
+			reading{Form: errkind.FormMCPError, Kind: errkind.ServerError, Move: errkind.Report}},
 		{"MCP error text with a bad code", nil, errkind.Outcome{IsError: true, Text: "MCP error x: boom"},
-			reading{Dialect: errkind.DialectUnknown, Move: errkind.Report}},
+			reading{Form: errkind.FormUnknown, Move: errkind.Report}},
 
-		{"JSON-RPC -32602 with data.code", nil, errkind.Outcome{Code: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: json.RawMessage(`{"code":"unknown_parameter"}`)},
-			reading{errkind.DialectRPCError, errkind.InvalidArguments, errkind.FixArgument, 0, false, "unknown_parameter"}},
-		{"JSON-RPC -32602 with a server's own data.code", credits(), errkind.Outcome{Code: errkind.InvalidParams, Message: "Unknown signal 'sentimnt'", Data: json.RawMessage(`{"code":"unknown_signal"}`)},
-			reading{errkind.DialectRPCError, "unknown_signal", errkind.FixArgument, 0, false, "unknown_signal"}},
-		{"JSON-RPC with a data.code nobody knows", nil, errkind.Outcome{Code: errkind.InvalidParams, Message: "x", Data: json.RawMessage(`{"code":"brand_new"}`)},
-			reading{errkind.DialectRPCError, errkind.InvalidArguments, errkind.FixArgument, 0, false, "brand_new"}},
-		{"JSON-RPC -32602 without data", nil, errkind.Outcome{Code: errkind.InvalidParams, Message: "Invalid params"},
-			reading{Dialect: errkind.DialectRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
-		{"JSON-RPC -32601", nil, errkind.Outcome{Code: errkind.MethodNotFound, Message: "Unknown tool 'search_storys'."},
-			reading{Dialect: errkind.DialectRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
-		{"JSON-RPC -32601, a server's prose rule", credits(), errkind.Outcome{Code: errkind.MethodNotFound, Message: "Unknown tool 'search_storys'. The tools are: a, b."},
-			reading{Dialect: errkind.DialectRPCError, Kind: "unknown_tool", Move: errkind.FixArgument}},
-		{"JSON-RPC with a wait in data", nil, errkind.Outcome{Code: errkind.ImplementationDefined, Message: "slow down", Data: json.RawMessage(`{"code":"rate_limited","retry_after_secs":5}`)},
-			reading{errkind.DialectRPCError, errkind.RateLimited, errkind.WaitThenRetry, 5 * time.Second, true, "rate_limited"}},
-		{"JSON-RPC -32603", nil, errkind.Outcome{Code: errkind.InternalError, Message: "boom", Data: json.RawMessage(`"text data"`)},
-			reading{Dialect: errkind.DialectRPCError, Kind: errkind.ServerError, Move: errkind.Report}},
-		{"JSON-RPC -32021", nil, errkind.Outcome{Code: errkind.MissingCapability, Message: "declare sampling"},
-			reading{Dialect: errkind.DialectRPCError, Kind: errkind.InvalidArguments, Move: errkind.Stop}},
+		{"JSON-RPC -32602 with data.code", nil, errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: json.RawMessage(`{"code":"unknown_parameter"}`)},
+			reading{errkind.FormRPCError, errkind.InvalidArguments, errkind.FixArgument, 0, false, "unknown_parameter"}},
+		{"JSON-RPC -32602 with a server's own data.code", credits(), errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Unknown signal 'sentimnt'", Data: json.RawMessage(`{"code":"unknown_signal"}`)},
+			reading{errkind.FormRPCError, "unknown_signal", errkind.FixArgument, 0, false, "unknown_signal"}},
+		{"JSON-RPC with a data.code nobody knows", nil, errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "x", Data: json.RawMessage(`{"code":"brand_new"}`)},
+			reading{errkind.FormRPCError, errkind.InvalidArguments, errkind.FixArgument, 0, false, "brand_new"}},
+		{"JSON-RPC -32602 without data", nil, errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Invalid params"},
+			reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
+		{"JSON-RPC -32601", nil, errkind.Outcome{RPCCode: errkind.MethodNotFound, Message: "Unknown tool 'search_storys'."},
+			reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument}},
+		{"JSON-RPC -32601, a server's prose rule", credits(), errkind.Outcome{RPCCode: errkind.MethodNotFound, Message: "Unknown tool 'search_storys'. The tools are: a, b."},
+			reading{Form: errkind.FormRPCError, Kind: "unknown_tool", Move: errkind.FixArgument}},
+		{"JSON-RPC with a wait in data", nil, errkind.Outcome{RPCCode: errkind.ImplementationDefined, Message: "slow down", Data: json.RawMessage(`{"code":"rate_limited","retry_after_secs":5}`)},
+			reading{errkind.FormRPCError, errkind.RateLimited, errkind.WaitThenRetry, 5 * time.Second, true, "rate_limited"}},
+		{"JSON-RPC -32603", nil, errkind.Outcome{RPCCode: errkind.InternalError, Message: "boom", Data: json.RawMessage(`"text data"`)},
+			reading{Form: errkind.FormRPCError, Kind: errkind.ServerError, Move: errkind.Report}},
+		{"JSON-RPC -32021", nil, errkind.Outcome{RPCCode: errkind.MissingCapability, Message: "declare sampling"},
+			reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.Stop}},
 
 		{"prose a taxonomy declares", credits(), errkind.Outcome{IsError: true, Text: "Not found in the Vulnetix VDB: CVE-1. Try an alias."},
-			reading{Dialect: errkind.DialectProse, Kind: errkind.NotFound, Move: errkind.TryAnotherID}},
+			reading{Form: errkind.FormProse, Kind: errkind.NotFound, Move: errkind.TryAnotherID}},
 		{"prose with a wildcard, the specific rule first", credits(), errkind.Outcome{IsError: true, Text: "Vulnetix returned HTTP 200: the body is not the JSON this tool expects (x)."},
-			reading{Dialect: errkind.DialectProse, Kind: errkind.MalformedResponse, Move: errkind.Report}},
+			reading{Form: errkind.FormProse, Kind: errkind.MalformedResponse, Move: errkind.Report}},
 		{"prose with a wildcard, the general rule", credits(), errkind.Outcome{IsError: true, Text: "Vulnetix returned HTTP 500: Trend store unavailable."},
-			reading{Dialect: errkind.DialectProse, Kind: "upstream_status", Move: errkind.Report}},
+			reading{Form: errkind.FormProse, Kind: "upstream_status", Move: errkind.Report}},
 		{"prose nobody declares", nil, errkind.Outcome{IsError: true, Text: "Not found in the Vulnetix VDB: CVE-1"},
-			reading{Dialect: errkind.DialectUnknown, Move: errkind.Report}},
+			reading{Form: errkind.FormUnknown, Move: errkind.Report}},
 		{"empty failure", nil, errkind.Outcome{IsError: true},
-			reading{Dialect: errkind.DialectUnknown, Move: errkind.Report}},
+			reading{Form: errkind.FormUnknown, Move: errkind.Report}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,9 +141,9 @@ func TestRead(t *testing.T) {
 // TestReadDetails: what each dialect carries besides kind, move and wait.
 func TestReadDetails(t *testing.T) {
 	r := errkind.Read(errkind.Outcome{IsError: true, Text: frame + "t: Too big: expected number to be <=5 at limit\nUnrecognized keys: \"a\", \"b\""})
-	want := errkind.Reading{Dialect: errkind.DialectInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
+	want := errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
 		RPCCode: errkind.InvalidParams, Tool: "t",
-		Issues: []errkind.Issue{{Message: "Too big: expected number to be <=5", Path: "limit"}, {Message: `Unrecognized keys: "a", "b"`, Keys: []string{"a", "b"}}},
+		Faults: []errkind.Fault{{Message: "Too big: expected number to be <=5", Path: "limit"}, {Message: `Unrecognized keys: "a", "b"`, Keys: []string{"a", "b"}}},
 		Args:   []string{"limit", "a", "b"}}
 	if diff := cmp.Diff(want, r, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("validation text (-want +got):\n%s", diff)
@@ -153,17 +153,17 @@ func TestReadDetails(t *testing.T) {
 	if diff := cmp.Diff(wantObj, r.Object); diff != "" || r.Message != "insufficient credits" {
 		t.Errorf("flat object (-want +got):\n%s\nmessage %q", diff, r.Message)
 	}
-	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "m"})
+	r = errkind.Read(errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "m"})
 	if r.RPCCode != errkind.InvalidParams || r.Message != "m" {
 		t.Errorf("JSON-RPC error: %+v", r)
 	}
 	// The TypeScript SDK's words as a JSON-RPC error's message.
-	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Tool nope not found"})
+	r = errkind.Read(errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Tool nope not found"})
 	if r.Tool != "nope" || r.Kind != errkind.InvalidArguments || r.Move != errkind.FixArgument {
 		t.Errorf("unknown tool as a JSON-RPC error: %+v", r)
 	}
-	r = errkind.Read(errkind.Outcome{Code: errkind.InvalidParams, Message: "Input validation error: Invalid arguments for tool t: Invalid input at x"})
-	if diff := cmp.Diff([]string{"x"}, r.Args); diff != "" || r.Tool != "t" || r.Dialect != errkind.DialectRPCError {
+	r = errkind.Read(errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Input validation error: Invalid arguments for tool t: Invalid input at x"})
+	if diff := cmp.Diff([]string{"x"}, r.Args); diff != "" || r.Tool != "t" || r.Form != errkind.FormRPCError {
 		t.Errorf("validation as a JSON-RPC error: %+v (-want +got args):\n%s", r, diff)
 	}
 }
@@ -207,8 +207,8 @@ func TestReadLinear(t *testing.T) {
 				r = errkind.Read(errkind.Outcome{IsError: true, Text: text})
 			}
 		})
-		if len(r.Issues) != strings.Count(text, "\n")+1 || len(r.Args) != len(r.Issues) {
-			t.Fatalf("%d issues, %d args, want one each per line", len(r.Issues), len(r.Args))
+		if len(r.Faults) != strings.Count(text, "\n")+1 || len(r.Args) != len(r.Faults) {
+			t.Fatalf("%d issues, %d args, want one each per line", len(r.Faults), len(r.Args))
 		}
 		return d
 	}
@@ -258,7 +258,7 @@ func BenchmarkReadRateLimited(b *testing.B) {
 }
 
 func BenchmarkReadRPCError(b *testing.B) {
-	benchRead(b, errkind.Outcome{Code: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: json.RawMessage(`{"code":"unknown_parameter"}`)})
+	benchRead(b, errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Unknown parameter 'langauge'. Did you mean 'language'?", Data: json.RawMessage(`{"code":"unknown_parameter"}`)})
 }
 
 func benchRead(b *testing.B, o errkind.Outcome) {
@@ -300,17 +300,17 @@ func FuzzRead(f *testing.F) {
 	}
 	tax := credits()
 	f.Fuzz(func(t *testing.T, text string, code int, data []byte) {
-		o := errkind.Outcome{IsError: true, Text: text, Code: errkind.Code(code), Message: text, Data: data}
+		o := errkind.Outcome{IsError: true, Text: text, RPCCode: errkind.RPCCode(code), Message: text, Data: data}
 		for _, tx := range []*errkind.Taxonomy{nil, tax} {
 			r := tx.Read(o)
-			if r.Dialect == "" || r.Move == "" {
+			if r.Form == "" || r.Move == "" {
 				t.Fatalf("no dialect or move: %+v", r)
 			}
 			if r.Wait < 0 || r.Wait > 366*24*time.Hour || (r.Wait != 0 && !r.HasWait) {
 				t.Fatalf("wait %v (has %v)", r.Wait, r.HasWait)
 			}
-			if code != 0 && r.Dialect != errkind.DialectRPCError {
-				t.Fatalf("a JSON-RPC error read as %s", r.Dialect)
+			if code != 0 && r.Form != errkind.FormRPCError {
+				t.Fatalf("a JSON-RPC error read as %s", r.Form)
 			}
 			for _, a := range r.Args {
 				if a == "" {

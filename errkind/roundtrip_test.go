@@ -35,17 +35,17 @@ func TestRoundTrip(t *testing.T) {
 				}
 				r := tax.Read(errkind.Outcome{IsError: true, Text: string(text)})
 				type got struct {
-					Dialect errkind.Dialect
+					Form    errkind.Form
 					Kind    errkind.Kind
 					Move    errkind.Move
 					Wait    time.Duration
 					HasWait bool
 				}
-				want := got{errkind.DialectKindObject, k, tax.Advise(k).Move, 0, w != nil}
+				want := got{errkind.FormKindObject, k, tax.Advise(k).Move, 0, w != nil}
 				if w != nil {
 					want.Wait = time.Duration(*w) * time.Second
 				}
-				if diff := cmp.Diff(want, got{r.Dialect, r.Kind, r.Move, r.Wait, r.HasWait}); diff != "" {
+				if diff := cmp.Diff(want, got{r.Form, r.Kind, r.Move, r.Wait, r.HasWait}); diff != "" {
 					t.Errorf("%s: read back (-want +got):\n%s", text, diff)
 				}
 				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))

@@ -16,7 +16,7 @@ import (
 func ExampleLimit() {
 	limit := &front.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Count: front.ToolCalls}
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !limit.Admit(w, r, front.Message(r)) {
+		if !limit.Admit(w, r, front.Checked(r)) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -196,11 +196,11 @@ func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
 
 type messageKey struct{}
 
-// Message returns the JSON-RPC message Front checked for r, or nil when r
+// Checked returns the JSON-RPC message Front checked for r, or nil when r
 // did not come through a Front's MCP endpoint. A handler behind a Front
 // reads the id, method and params from it instead of parsing the body
 // again.
-func Message(r *http.Request) *wire.Message {
+func Checked(r *http.Request) *wire.Message {
 	m, _ := r.Context().Value(messageKey{}).(*wire.Message)
 	return m
 }
@@ -209,7 +209,7 @@ func Message(r *http.Request) *wire.Message {
 // application/json. It is the one place Front names the JSON-RPC error
 // type. The id is written as it was sent: encoding/json would escape a <,
 // > or & in it, and the answer would no longer carry the request's id.
-func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.Code, message string) {
+func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.RPCCode, message string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}

@@ -130,8 +130,8 @@ func sdkLike(t testing.TB) http.Handler {
 		if got := r.Header.Get("Accept"); got != "application/json, text/event-stream" {
 			t.Errorf("Accept reaching the endpoint: %q", got)
 		}
-		if front.Message(r) == nil {
-			t.Error("front.Message is nil behind the front")
+		if front.Checked(r) == nil {
+			t.Error("front.Checked is nil behind the front")
 		}
 		var m struct {
 			ID     any    `json:"id"`

@@ -62,7 +62,7 @@ func TestLimitAdmit(t *testing.T) {
 			l := c.limit
 			l.Limiter = ratelimit.NewLimiter(0.001, 1)
 			h := &front.Front{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if !l.Admit(w, r, front.Message(r)) {
+				if !l.Admit(w, r, front.Checked(r)) {
 					return
 				}
 				w.Header().Set("Content-Type", "application/json")

@@ -282,7 +282,7 @@ func ExampleHTTPHandler_gate() {
 		},
 		Wrap: func(sdk http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if m := front.Message(r); m.Method == "resources/list" {
+				if m := front.Checked(r); m.Method == "resources/list" {
 					wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
 					return
 				}

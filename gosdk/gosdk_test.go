@@ -655,7 +655,7 @@ func TestModernProtocol(t *testing.T) {
 	}
 }
 
-// TestHTTPWrapAndPublic: Wrap sees each checked message (front.Message)
+// TestHTTPWrapAndPublic: Wrap sees each checked message (front.Checked)
 // after the limits and may answer it; a Public path reaches its handler
 // after the Host check only, whatever its method.
 func TestHTTPWrapAndPublic(t *testing.T) {
@@ -663,7 +663,7 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
 		Wrap: func(sdk http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				m := front.Message(r)
+				m := front.Checked(r)
 				methods = append(methods, m.Method)
 				if m.Method == "tools/list" {
 					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})

@@ -75,7 +75,7 @@ type HTTPOptions struct {
 
 	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
 	// each message that passed the front and the limits, reads it with
-	// front.Message, and answers it itself (a server's own protocol
+	// front.Checked, and answers it itself (a server's own protocol
 	// refusals) or passes it on to the SDK's handler.
 	Wrap func(sdk http.Handler) http.Handler
 
@@ -106,7 +106,7 @@ type HTTPOptions struct {
 // rule the stdio transport applies too, and puts the request's id back as
 // sent into every answer, or refuses an id it cannot echo byte for byte
 // with -32600 and id null. The limits read that checked message
-// (front.Message); the SDK reads the body last. Every JSON-RPC body it
+// (front.Checked); the SDK reads the body last. Every JSON-RPC body it
 // writes has Content-Type: application/json.
 func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if o == nil {
@@ -146,7 +146,7 @@ type httpHandler struct {
 // handler; for the MCP endpoint the limits take what the message costs,
 // and the SDK (behind Wrap) serves what they admit.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	m := front.Message(r)
+	m := front.Checked(r)
 	if m == nil { // the front passes only a Public path without a message
 		h.public[r.URL.Path].ServeHTTP(w, r)
 		return

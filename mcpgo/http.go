@@ -90,7 +90,7 @@ type HTTPOptions struct {
 
 	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
 	// each message that passed the front, the limits and the Validator,
-	// reads it with front.Message, and answers it itself (a server's own
+	// reads it with front.Checked, and answers it itself (a server's own
 	// protocol refusals) or passes it on to the SDK's handler.
 	Wrap func(sdk http.Handler) http.Handler
 
@@ -121,7 +121,7 @@ type HTTPOptions struct {
 // message with the rule the stdio transport applies too, and puts the
 // request's id back as sent into every answer, or refuses an id it cannot
 // echo byte for byte with -32600 and id null. The limits and the Validator
-// read that checked message (front.Message); mcp-go reads the body last.
+// read that checked message (front.Checked); mcp-go reads the body last.
 // Every JSON-RPC body it writes has Content-Type: application/json.
 func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if o == nil {
@@ -168,7 +168,7 @@ type httpHandler struct {
 // the Validator answers the calls it refuses, and mcp-go (behind Wrap)
 // serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	m := front.Message(r)
+	m := front.Checked(r)
 	if m == nil { // the front passes only a Public path without a message
 		h.public[r.URL.Path].ServeHTTP(w, r)
 		return

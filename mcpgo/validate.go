@@ -236,7 +236,7 @@ func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok
 }
 
 // screenCall is screen for a tools/call request whose envelope a transport
-// has already checked (front.Message): it reads only the id and params.
+// has already checked (front.Checked): it reads only the id and params.
 func (v *Validator) screenCall(id, params json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
 	var (
 		rid mcp.RequestId

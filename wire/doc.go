@@ -22,7 +22,7 @@
 // error's text as the message, the kind envelope.KindOf reports for it.
 //
 // A refusal before any tool runs is a protocol error: an [RPCError] with an
-// errkind.Code, a message and optional data. [ErrorData] is the data of the
+// errkind.RPCCode, a message and optional data. [ErrorData] is the data of the
 // hint dialect, {"code":"unknown_parameter"}, that a client switches on.
 // [WriteRPCError] writes the whole JSON-RPC error response with the HTTP
 // status the code travels with on Streamable HTTP.

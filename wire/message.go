@@ -144,7 +144,7 @@ var (
 type MessageError struct {
 	// Code is errkind.ParseError for bytes that are not JSON, and
 	// errkind.InvalidRequest for every other refusal.
-	Code errkind.Code
+	Code errkind.RPCCode
 
 	// ID is the id to answer with: the message's id when it was read and
 	// is echoable, nil (JSON null) otherwise.

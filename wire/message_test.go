@@ -25,7 +25,7 @@ func TestCheckMessage(t *testing.T) {
 		ID     string
 		Method string
 		Params string
-		Code   errkind.Code
+		Code   errkind.RPCCode
 		ErrID  string
 		Err    string
 	}

@@ -17,8 +17,8 @@ import (
 // leaving out data when Data is nil. It is an error, so a function can
 // return it as one; errors.As finds it through any wrapping.
 type RPCError struct {
-	Code    errkind.Code `json:"code"`
-	Message string       `json:"message"`
+	Code    errkind.RPCCode `json:"code"`
+	Message string          `json:"message"`
 	// Data is any JSON value: an [ErrorData] for the hint dialect's
 	// machine-readable code, or a server's own object, such as
 	// {"supported":[...],"requested":"..."} for an unsupported version.

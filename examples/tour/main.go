@@ -55,14 +55,14 @@ type Line struct {
 func Describe(tax *errkind.Taxonomy, shape, text string, isError bool) Line {
 	l := Line{Shape: shape, Text: text}
 	r := tax.Read(errkind.Outcome{IsError: isError, Text: text})
-	switch r.Dialect {
-	case errkind.DialectData:
+	switch r.Form {
+	case errkind.FormData:
 		l.Kind, l.Move, l.Clip = "(data)", "use it", true
-	case errkind.DialectUnknownTool:
+	case errkind.FormUnknownTool:
 		l.Kind, l.Move = "(unknown tool)", string(r.Move)
-	case errkind.DialectInvalidArguments:
+	case errkind.FormInvalidArguments:
 		l.Kind, l.Move = "(rejected arguments)", string(r.Move)
-	case errkind.DialectMCPError, errkind.DialectUnknown:
+	case errkind.FormMCPError, errkind.FormUnknown:
 		l.Kind, l.Move = "(text)", string(r.Move)
 	default:
 		l.Kind, l.Move = string(r.Kind), string(r.Move)

@@ -165,7 +165,7 @@ func newsRun(ctx context.Context) ([]newsLine, error) {
 		var werr *jsonrpc.Error
 		switch {
 		case errors.As(err, &werr):
-			r := tx.Read(errkind.Outcome{Code: errkind.Code(werr.Code), Message: werr.Message, Data: werr.Data})
+			r := tx.Read(errkind.Outcome{RPCCode: errkind.RPCCode(werr.Code), Message: werr.Message, Data: werr.Data})
 			add(fmt.Sprintf("JSON-RPC %d", werr.Code), r.Kind, werr.Message)
 		case err != nil:
 			return err

@@ -180,7 +180,7 @@ func (t *vulnetixTourer) protocol(call, method, path string, h map[string]string
 		return
 	}
 	var r struct {
-		Error *struct{ Code errkind.Code } `json:"error"`
+		Error *struct{ Code errkind.RPCCode } `json:"error"`
 	}
 	kind, move := "HTTP "+strconv.Itoa(status), retryGuidance(errkind.InvalidRequest)
 	if json.Unmarshal([]byte(text), &r) == nil && r.Error != nil {
@@ -261,7 +261,7 @@ func (t *vulnetixTourer) resource(call, uri, key string) {
 	}
 	var r struct {
 		Error *struct {
-			Code    errkind.Code
+			Code    errkind.RPCCode
 			Message string
 		} `json:"error"`
 	}
@@ -305,7 +305,7 @@ func serveLoopback(h http.Handler) (*http.Server, string, error) {
 // retryGuidance is the Vulnetix error contract's "Retry" sentence for a
 // protocol error with code c: the words the contract's retry table gives
 // beside errkind's move for c.
-func retryGuidance(c errkind.Code) string {
+func retryGuidance(c errkind.RPCCode) string {
 	switch c {
 	case errkind.UnsupportedVersion:
 		return "Once, with a version from data.supported."

@@ -67,7 +67,7 @@ func TestVulnetixSection(t *testing.T) {
 func TestRetryGuidance(t *testing.T) {
 	tests := []struct {
 		row  string
-		code errkind.Code
+		code errkind.RPCCode
 		want string
 	}{
 		{"-32602", errkind.InvalidParams, "No. Fix the request."},

@@ -469,7 +469,7 @@ func (c *conn) readLong(chunk []byte) ([]byte, error) {
 }
 
 // errorLine is a JSON-RPC error answer; a nil id is written as null.
-func errorLine(id json.RawMessage, code errkind.Code, message string) []byte {
+func errorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}

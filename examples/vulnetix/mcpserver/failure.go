@@ -232,10 +232,10 @@ const DegradedAdvice = "Optionally, request that section alone."
 // InvalidArguments. It reports false for a text no shape words.
 func KindOf(text string) (errkind.Kind, bool) {
 	r := Taxonomy().Read(errkind.Outcome{IsError: true, Text: text})
-	switch r.Dialect {
-	case errkind.DialectProse, errkind.DialectInvalidArguments, errkind.DialectUnknownTool:
+	switch r.Form {
+	case errkind.FormProse, errkind.FormInvalidArguments, errkind.FormUnknownTool:
 		return r.Kind, true
-	case errkind.DialectMCPError:
+	case errkind.FormMCPError:
 		return r.Kind, r.RPCCode == errkind.InvalidParams
 	}
 	return "", false

@@ -47,7 +47,7 @@ type refusal struct {
 	err    wire.RPCError
 }
 
-func refuse(id json.RawMessage, code errkind.Code, msg string, data any) *refusal {
+func refuse(id json.RawMessage, code errkind.RPCCode, msg string, data any) *refusal {
 	return &refusal{status: code.HTTPStatus(), id: id, err: wire.RPCError{Code: code, Message: msg, Data: data}}
 }
 

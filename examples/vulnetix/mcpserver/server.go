@@ -244,7 +244,7 @@ func (s *Server) edge() func(http.ResponseWriter, *http.Request) bool {
 // passed, with the headers it reads normalised.
 func (s *Server) body(sdk http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m := front.Message(r)
+		m := front.Checked(r)
 		if m == nil { // only the front serves /mcp
 			wire.WriteRPCError(w, http.StatusInternalServerError, nil, &wire.RPCError{Code: errkind.InternalError, Message: "no message"})
 			return

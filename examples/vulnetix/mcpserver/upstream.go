@@ -163,7 +163,7 @@ func (c *vdb) get(ctx context.Context, key, path string, v any, tooLarge func(n 
 		var e *envelope.Error
 		errors.As(err, &e)
 		return nil, fail(NetworkFailure, "reading the response: "+networkText(e.Err, key))
-	case errors.Is(err, envelope.ErrTooLarge) && resp.StatusCode < 300:
+	case errors.Is(err, envelope.ErrBodyTooLarge) && resp.StatusCode < 300:
 		if resp.ContentLength > MaxRaw {
 			return nil, tooLarge(strconv.FormatInt(resp.ContentLength, 10))
 		}
