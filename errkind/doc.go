@@ -56,9 +56,8 @@
 //
 // a JSON-RPC error, with or without data.code; and prose whose opening a
 // server's taxonomy declares (Rule.Text). Its time is linear in what it
-// reads. The TypeScript SDK's text frames are constants here
-// ([InvalidArgumentsPrefix], [UnknownToolText]), so that a server writing
-// them and a client reading them share one definition.
+// reads. The TypeScript SDK's texts are defined once, in the
+// module, for schemaerr, which writes them, and Read, which reads them.
 //
 // Kinds and moves are strings: compare them with ==. errkind holds no error
 // type; a Go error carries its kind in a type of its own (such as

@@ -197,17 +197,6 @@ func ExampleObjectSchema() {
 	// Kind object [kind]
 }
 
-func ExampleNormalizeCode() {
-	for _, c := range []string{"TraceNotFound", "NOT_FOUND", "rate-limit.exceeded", "HTTPError"} {
-		fmt.Println(errkind.NormalizeCode(c))
-	}
-	// Output:
-	// trace_not_found
-	// not_found
-	// rate_limit_exceeded
-	// http_error
-}
-
 func ExampleKinds() {
 	std := errkind.Standard()
 	for _, k := range errkind.Kinds() {
@@ -225,13 +214,4 @@ func ExampleKinds() {
 	// server_error          report            retry helps: false
 	// malformed_response    report            retry helps: false
 	// network_error         retry_safe        retry helps: true
-}
-
-func ExampleUnknownToolText() {
-	text := errkind.UnknownToolText("delete_trace")
-	fmt.Println(text)
-	fmt.Println(errkind.Read(errkind.Outcome{IsError: true, Text: text}).Form)
-	// Output:
-	// MCP error -32602: Tool delete_trace not found
-	// unknown_tool_text
 }

@@ -24,12 +24,6 @@ const (
 	FieldReset      Field = "resetSeconds"      // seconds until the rate limit resets
 )
 
-// Fields returns every member of the kind object besides "kind", in the
-// order an object whose kind declares no fields writes them.
-func Fields() []Field {
-	return []Field{FieldCode, FieldMessage, FieldDetails, FieldHTTPStatus, FieldRetryAfter, FieldLimit, FieldRemaining, FieldReset}
-}
-
 // Object is the JSON kind object a failed tool result carries as its text:
 // "kind" first, then the members its kind declares, each when it is set.
 //
@@ -112,7 +106,9 @@ func (o *Object) AppendJSON(b []byte, fields []Field) []byte {
 	return append(b, '}')
 }
 
-var allFields = Fields()
+// allFields is every member of the kind object besides "kind", in the
+// order an object whose kind declares no fields writes them.
+var allFields = []Field{FieldCode, FieldMessage, FieldDetails, FieldHTTPStatus, FieldRetryAfter, FieldLimit, FieldRemaining, FieldReset}
 
 func appendNumber(b []byte, member string, n *int64) []byte {
 	if n == nil {
@@ -195,35 +191,4 @@ var objectSchema []byte
 // outputSchema or a client's validation. Each call returns a fresh copy.
 func ObjectSchema() json.RawMessage {
 	return append(json.RawMessage(nil), objectSchema...)
-}
-
-// The text the MCP TypeScript SDK writes for a tool call it refuses before
-// the tool runs, so that a server writing it and a client reading it share
-// one definition. Each is the text of an McpError: "MCP error <code>: "
-// followed by the message.
-const (
-	// MCPErrorPrefix begins every McpError text; the JSON-RPC code and ": "
-	// follow.
-	MCPErrorPrefix = "MCP error "
-
-	// InvalidArgumentsPrefix begins the text of a call whose arguments
-	// failed the tool's input schema. The tool's name, ": " and the issues
-	// follow, one a line, each "<message>" or "<message> at <path>".
-	InvalidArgumentsPrefix = "MCP error -32602: Input validation error: Invalid arguments for tool "
-
-	// ArgumentsRefusedPrefix begins the text of a call whose arguments were
-	// refused whole, for their size, before validation. The tool's name,
-	// ": " and one sentence follow.
-	ArgumentsRefusedPrefix = "MCP error -32602: Invalid arguments for tool "
-
-	// UnknownToolPrefix and UnknownToolSuffix frame the name of a tool the
-	// server does not have; see [UnknownToolText].
-	UnknownToolPrefix = "MCP error -32602: Tool "
-	UnknownToolSuffix = " not found"
-)
-
-// UnknownToolText returns the TypeScript SDK's text for a call to a tool
-// the server does not have: "MCP error -32602: Tool <tool> not found".
-func UnknownToolText(tool string) string {
-	return UnknownToolPrefix + tool + UnknownToolSuffix
 }

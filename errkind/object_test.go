@@ -179,12 +179,6 @@ func compileSchema(t testing.TB) *jsonschema.Schema {
 	return sch
 }
 
-func TestUnknownToolText(t *testing.T) {
-	if got, want := errkind.UnknownToolText("vexlo_nope"), "MCP error -32602: Tool vexlo_nope not found"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
 func BenchmarkObjectMarshal(b *testing.B) {
 	o := errkind.Object{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace with id deadbeefdeadbeefdeadbeefdeadbeef",
 		Details: json.RawMessage(`{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}`), HTTPStatus: 404}

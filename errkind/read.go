@@ -2,6 +2,7 @@ package errkind
 
 import (
 	"encoding/json"
+	"github.com/mcperr/mcperr/internal/sdktext"
 	"math"
 	"strconv"
 	"strings"
@@ -131,7 +132,7 @@ func (t *Taxonomy) readText(text string) Reading {
 		t.readObject(&r, trimmed)
 		return r
 	}
-	if strings.HasPrefix(text, MCPErrorPrefix) && readMCPText(&r, text) {
+	if strings.HasPrefix(text, sdktext.MCPErrorPrefix) && readMCPText(&r, text) {
 		switch r.Form {
 		case FormInvalidArguments, FormUnknownTool:
 			r.Kind, r.Move = InvalidArguments, FixArgument
@@ -338,7 +339,7 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 		r.Wait, r.HasWait = wait(w)
 	}
 	if r.Code != "" {
-		if k, ok := t.classify(NormalizeCode(r.Code), 0, ""); ok {
+		if k, ok := t.classify(normalizeCode(r.Code), 0, ""); ok {
 			r.Kind, r.Move = k, t.Advise(k).Move
 			return r
 		}
@@ -355,7 +356,7 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 // TypeScript SDK's validation, refusal and unknown-tool texts. It reports
 // false when text is not of that form.
 func readMCPText(r *Reading, text string) bool {
-	rest := text[len(MCPErrorPrefix):]
+	rest := text[len(sdktext.MCPErrorPrefix):]
 	num, _, ok := strings.Cut(rest, ": ")
 	if !ok {
 		return false
@@ -368,13 +369,13 @@ func readMCPText(r *Reading, text string) bool {
 	if n != int(InvalidParams) {
 		return true
 	}
-	if tool, ok := strings.CutPrefix(text, UnknownToolPrefix); ok {
-		if tool, ok := strings.CutSuffix(tool, UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
+	if tool, ok := strings.CutPrefix(text, sdktext.UnknownToolPrefix); ok {
+		if tool, ok := strings.CutSuffix(tool, sdktext.UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
 			r.Tool, r.Form = tool, FormUnknownTool
 			return true
 		}
 	}
-	if rest, ok := strings.CutPrefix(text, InvalidArgumentsPrefix); ok {
+	if rest, ok := strings.CutPrefix(text, sdktext.InvalidArgumentsPrefix); ok {
 		tool, issues, ok := strings.Cut(rest, ": ")
 		if !ok {
 			return true
@@ -383,7 +384,7 @@ func readMCPText(r *Reading, text string) bool {
 		readIssues(r, issues)
 		return true
 	}
-	if rest, ok := strings.CutPrefix(text, ArgumentsRefusedPrefix); ok {
+	if rest, ok := strings.CutPrefix(text, sdktext.ArgumentsRefusedPrefix); ok {
 		if tool, msg, ok := strings.Cut(rest, ": "); ok {
 			r.Tool, r.Form = tool, FormInvalidArguments
 			r.Faults = []Fault{{Message: msg}}
@@ -402,7 +403,7 @@ func readSDKMessage(r *Reading, msg string) {
 		validation = "Input validation error: Invalid arguments for tool "
 	)
 	if tool, ok := strings.CutPrefix(msg, unknown); ok {
-		if tool, ok := strings.CutSuffix(tool, UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
+		if tool, ok := strings.CutSuffix(tool, sdktext.UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
 			r.Tool = tool
 		}
 		return

@@ -11,7 +11,7 @@ import (
 //
 // Code is compared in any case style: "trace_not_found", "TraceNotFound",
 // "TRACE_NOT_FOUND" and "trace-not-found" are the same code (see
-// [NormalizeCode]). A "*" at its start or its end matches any text there, so
+// normalizeCode). A "*" at its start or its end matches any text there, so
 // "*_not_found" matches every code ending in _not_found, "rate_limit*" every
 // code starting with rate_limit and "*Throttl*" every code containing
 // throttl. A "*" anywhere else is literal.
@@ -31,11 +31,11 @@ type Rule struct {
 	Kind      Kind   // the kind a matching response is
 }
 
-// Match reports whether the rule matches a response with this code and
+// match reports whether the rule matches a response with this code and
 // status; a rule with Text set matches none.
-func (r Rule) Match(code string, status int) bool {
+func (r Rule) match(code string, status int) bool {
 	p := [1]pattern{compilePattern(r.Code)}
-	_, ok := classify([]Rule{r}, p[:], NormalizeCode(code), status, "")
+	_, ok := classify([]Rule{r}, p[:], normalizeCode(code), status, "")
 	return ok
 }
 
@@ -76,7 +76,7 @@ const (
 )
 
 // compilePattern prepares a Rule's Code (see [Rule]): a "*" at its start,
-// at its end or both, and the rest in NormalizeCode's style.
+// at its end or both, and the rest in normalizeCode's style.
 func compilePattern(code string) pattern {
 	p := pattern{src: code}
 	lead := strings.HasPrefix(code, "*")
@@ -87,7 +87,7 @@ func compilePattern(code string) pattern {
 	if trail {
 		code = code[:len(code)-1]
 	}
-	p.text = NormalizeCode(code)
+	p.text = normalizeCode(code)
 	switch {
 	case lead && trail:
 		p.how = contains
@@ -120,7 +120,7 @@ func (c *compiled) of(rules []Rule) bool {
 	return c != nil && len(c.rules) == len(rules) && (len(rules) == 0 || &c.rules[0] == &rules[0])
 }
 
-// NormalizeCode returns code in one case style, lower snake case, so that
+// normalizeCode returns code in one case style, lower snake case, so that
 // codes written in any style compare equal: "XNotFound", "x-not-found",
 // "X_NOT_FOUND" and "x.not.found" all become "x_not_found". A word boundary
 // is a '_', '-', '.', ' ' or '/', a lower-case letter or digit followed by
@@ -128,14 +128,14 @@ func (c *compiled) of(rules []Rule) bool {
 // lower-case letter ("HTTPError" is "http_error"). Runs of separators become
 // one '_'. A code already in that style is returned as it is, without
 // allocating.
-func NormalizeCode(code string) string {
+func normalizeCode(code string) string {
 	if normalized(code) {
 		return code
 	}
 	return string(appendNormal(make([]byte, 0, len(code)+4), code))
 }
 
-// appendNormal appends code in NormalizeCode's style to b.
+// appendNormal appends code in normalizeCode's style to b.
 func appendNormal(b []byte, code string) []byte {
 	start := len(b)
 	for i := 0; i < len(code); i++ {
@@ -166,7 +166,7 @@ func isSep(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/'
 }
 
-// normalized reports whether NormalizeCode would return code unchanged.
+// normalized reports whether normalizeCode would return code unchanged.
 func normalized(code string) bool {
 	for i := 0; i < len(code); i++ {
 		c := code[i]

@@ -1,11 +1,11 @@
 package schemaerr
 
 import (
+	"github.com/mcperr/mcperr/internal/sdktext"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/mcperr/mcperr/errkind"
 )
 
 // Issue codes: zod's own issue codes, and four of this package for arguments refused before
@@ -73,8 +73,8 @@ func DotPath(path []any) string {
 
 // The TypeScript SDK's text frames are errkind's, which clients read with.
 const (
-	textPrefix    = errkind.InvalidArgumentsPrefix
-	refusalPrefix = errkind.ArgumentsRefusedPrefix
+	textPrefix    = sdktext.InvalidArgumentsPrefix
+	refusalPrefix = sdktext.ArgumentsRefusedPrefix
 )
 
 // Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
@@ -138,7 +138,7 @@ func writePath(b *strings.Builder, path []any) {
 // UnknownTool is the text the TypeScript SDK sends for a call to a tool it does not have:
 // "MCP error -32602: Tool <tool> not found".
 func UnknownTool(tool string) string {
-	return errkind.UnknownToolText(tool)
+	return sdktext.UnknownTool(tool)
 }
 
 // jsNumber formats f as JavaScript's Number.prototype.toString does: 100, 2.5, 0.5, 1e+21, 1e-7.
