@@ -106,7 +106,7 @@ func TestKindObject(t *testing.T) {
 // errkind.Object's AppendJSON; a known wait is still never dropped.
 func TestObjectLayout(t *testing.T) {
 	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
-	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Fields: []errkind.Field{errkind.FieldMessage}}
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Fields: []string{"message"}}
 	tests := []struct {
 		e    *envelope.Error
 		want string

@@ -69,7 +69,7 @@ func ExampleError_Object() {
 	fmt.Println(string(b)) // a kind the standard taxonomy does not know: every member that is set
 
 	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
-	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []string{"message"}}
 	o := e.Object()
 	fmt.Println(string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)))
 	// Output:

@@ -45,8 +45,8 @@ func ExampleTaxonomy_With() {
 		errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"},
 		errkind.Rule{Code: "too_many_paths", Kind: "too_many_values_requested"},
 	)
-	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
-	tax.Advice["too_many_values_requested"] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer paths", Fields: []errkind.Field{errkind.FieldMessage}}
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []string{"message"}}
+	tax.Advice["too_many_values_requested"] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer paths", Fields: []string{"message"}}
 	for _, code := range []string{"forbidden_role", "too_many_paths", "trace_not_found"} {
 		k := tax.Classify(code, 403)
 		fmt.Printf("%s: %s, %s\n", k, tax.Advise(k).Move, tax.Advise(k).Note)
@@ -179,7 +179,7 @@ func ExampleObject() {
 // A server's own kinds write the members its taxonomy declares for them.
 func ExampleObject_AppendJSON() {
 	tax := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
-	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
+	tax.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []string{"message"}}
 	o := errkind.Object{Kind: tax.Classify("forbidden_role", 403), Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}
 	fmt.Println(string(o.AppendJSON(nil, tax.Advise(o.Kind).Fields)))
 	// Output:

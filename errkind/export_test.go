@@ -7,7 +7,7 @@ package errkind
 var NormalizeCode = normalizeCode
 
 // Fields is allFields, for the tests that walk every member.
-func Fields() []Field { return allFields }
+func Fields() []string { return allFields }
 
 // Match is match, for the rule tests.
 func (r Rule) Match(code string, status int) bool { return r.match(code, status) }

@@ -176,7 +176,10 @@ type Advice struct {
 	Note      string // the guidance, as a sentence for a human or an agent
 
 	// Fields are the members the kind's JSON object carries besides "kind",
-	// in the order they are written (see [Object.AppendJSON]). nil means
-	// every member that is set, in the order of [Fields].
-	Fields []Field
+	// by their JSON names, in the order they are written (see
+	// [Object.AppendJSON]): "code", "message", "details", "httpStatus",
+	// "retryAfterSeconds", "limit", "remaining" and "resetSeconds". A name
+	// outside that list is ignored. nil means every member that is set, in
+	// that order.
+	Fields []string
 }

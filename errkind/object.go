@@ -8,20 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-// Field names a member of the JSON kind object besides "kind". A kind's
-// [Advice] lists the fields its object carries, in order.
-type Field string
-
-// The members of the kind object, in the order [Fields] returns them.
+// The members of the kind object besides "kind", by their JSON names, in
+// the order an object whose kind declares no layout writes them (allFields).
 const (
-	FieldCode       Field = "code"              // the upstream's own code
-	FieldMessage    Field = "message"           // the upstream's message, or the client's sentence
-	FieldDetails    Field = "details"           // the upstream's details, as sent
-	FieldHTTPStatus Field = "httpStatus"        // the upstream response's status
-	FieldRetryAfter Field = "retryAfterSeconds" // how long to wait before retrying, in whole seconds
-	FieldLimit      Field = "limit"             // the rate limit's size
-	FieldRemaining  Field = "remaining"         // what is left of the rate limit
-	FieldReset      Field = "resetSeconds"      // seconds until the rate limit resets
+	fieldCode       = "code"              // the upstream's own code
+	fieldMessage    = "message"           // the upstream's message, or the client's sentence
+	fieldDetails    = "details"           // the upstream's details, as sent
+	fieldHTTPStatus = "httpStatus"        // the upstream response's status
+	fieldRetryAfter = "retryAfterSeconds" // how long to wait before retrying, in whole seconds
+	fieldLimit      = "limit"             // the rate limit's size
+	fieldRemaining  = "remaining"         // what is left of the rate limit
+	fieldReset      = "resetSeconds"      // seconds until the rate limit resets
 )
 
 // Object is the JSON kind object a failed tool result carries as its text:
@@ -55,7 +52,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 // AppendJSON appends the object to b: "kind" first, then each member fields
 // lists, in that order, when it is set (a string not empty, a status not
 // 0, a number not nil, details that are valid JSON). nil fields means every
-// member, in the order of [Fields]. A known wait is never dropped: when
+// member, in the order [Advice.Fields] lists. A known wait is never dropped: when
 // RetryAfterSeconds is set and fields leaves it out, it is written last.
 // A taxonomy's layout for a kind is tax.Advise(kind).Fields.
 //
@@ -63,7 +60,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 // the text an agent reads stays readable; invalid UTF-8 becomes U+FFFD.
 // (json.Marshal escapes those three again in what MarshalJSON returns; call
 // MarshalJSON or AppendJSON directly for the text of a tool result.)
-func (o *Object) AppendJSON(b []byte, fields []Field) []byte {
+func (o *Object) AppendJSON(b []byte, fields []string) []byte {
 	if fields == nil {
 		fields = allFields
 	}
@@ -72,31 +69,31 @@ func (o *Object) AppendJSON(b []byte, fields []Field) []byte {
 	wait := false
 	for _, f := range fields {
 		switch f {
-		case FieldCode:
+		case fieldCode:
 			if o.Code != "" {
 				b = append(b, `,"code":`...)
 				b = appendString(b, o.Code)
 			}
-		case FieldMessage:
+		case fieldMessage:
 			if o.Message != "" {
 				b = append(b, `,"message":`...)
 				b = appendString(b, o.Message)
 			}
-		case FieldDetails:
+		case fieldDetails:
 			b = o.appendDetails(b)
-		case FieldHTTPStatus:
+		case fieldHTTPStatus:
 			if o.HTTPStatus != 0 {
 				b = append(b, `,"httpStatus":`...)
 				b = strconv.AppendInt(b, int64(o.HTTPStatus), 10)
 			}
-		case FieldRetryAfter:
+		case fieldRetryAfter:
 			wait = true
 			b = appendNumber(b, `,"retryAfterSeconds":`, o.RetryAfterSeconds)
-		case FieldLimit:
+		case fieldLimit:
 			b = appendNumber(b, `,"limit":`, o.Limit)
-		case FieldRemaining:
+		case fieldRemaining:
 			b = appendNumber(b, `,"remaining":`, o.Remaining)
-		case FieldReset:
+		case fieldReset:
 			b = appendNumber(b, `,"resetSeconds":`, o.ResetSeconds)
 		}
 	}
@@ -108,7 +105,7 @@ func (o *Object) AppendJSON(b []byte, fields []Field) []byte {
 
 // allFields is every member of the kind object besides "kind", in the
 // order an object whose kind declares no fields writes them.
-var allFields = []Field{FieldCode, FieldMessage, FieldDetails, FieldHTTPStatus, FieldRetryAfter, FieldLimit, FieldRemaining, FieldReset}
+var allFields = []string{fieldCode, fieldMessage, fieldDetails, fieldHTTPStatus, fieldRetryAfter, fieldLimit, fieldRemaining, fieldReset}
 
 func appendNumber(b []byte, member string, n *int64) []byte {
 	if n == nil {

@@ -77,16 +77,16 @@ func TestObjectMarshal(t *testing.T) {
 // known wait is never dropped.
 func TestObjectLayout(t *testing.T) {
 	o := errkind.Object{Kind: "wrong_role", Code: "forbidden_role", Message: "read tokens only", HTTPStatus: 403}
-	got := string(o.AppendJSON(nil, []errkind.Field{errkind.FieldMessage}))
+	got := string(o.AppendJSON(nil, []string{"message"}))
 	if want := `{"kind":"wrong_role","message":"read tokens only"}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	o.RetryAfterSeconds = i64(0)
-	got = string(o.AppendJSON([]byte("x"), []errkind.Field{errkind.FieldMessage}))
+	got = string(o.AppendJSON([]byte("x"), []string{"message"}))
 	if want := `x{"kind":"wrong_role","message":"read tokens only","retryAfterSeconds":0}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	got = string(o.AppendJSON(nil, []errkind.Field{}))
+	got = string(o.AppendJSON(nil, []string{}))
 	if want := `{"kind":"wrong_role","retryAfterSeconds":0}`; got != want {
 		t.Errorf("empty layout: got %s, want %s", got, want)
 	}

@@ -18,8 +18,8 @@ import (
 // valid against the published schema.
 func TestRoundTrip(t *testing.T) {
 	vexlo := errkind.Standard().With(errkind.Rule{Code: "forbidden_role", Kind: "wrong_role"})
-	vexlo.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []errkind.Field{errkind.FieldMessage}}
-	vexlo.Advice["too_many_values_requested"] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer", Fields: []errkind.Field{errkind.FieldMessage}}
+	vexlo.Advice["wrong_role"] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: []string{"message"}}
+	vexlo.Advice["too_many_values_requested"] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer", Fields: []string{"message"}}
 	kinds := append(errkind.Kinds(), "wrong_role", "too_many_values_requested", "a_kind_nobody_declared")
 	sch := compileSchema(t)
 	for _, tax := range []*errkind.Taxonomy{nil, vexlo} {

@@ -377,7 +377,7 @@ func Standard() *Taxonomy {
 	}
 	for _, k := range Kinds() {
 		a, _ := standardAdvice(k)
-		a.Fields = append([]Field(nil), a.Fields...)
+		a.Fields = append([]string(nil), a.Fields...)
 		t.Advice[k] = a
 	}
 	t.prepared.Store(&compiled{rules: t.Rules, patterns: standardCompiled.patterns})
@@ -462,10 +462,10 @@ var standardRules = []Rule{
 
 // The standard kinds' objects: which members each carries besides "kind".
 var (
-	messageOnly   = []Field{FieldMessage}
-	codeMessage   = []Field{FieldCode, FieldMessage, FieldDetails}
-	statusMessage = []Field{FieldCode, FieldHTTPStatus, FieldMessage}
-	rateFields    = []Field{FieldRetryAfter, FieldLimit, FieldRemaining, FieldReset}
+	messageOnly   = []string{fieldMessage}
+	codeMessage   = []string{fieldCode, fieldMessage, fieldDetails}
+	statusMessage = []string{fieldCode, fieldHTTPStatus, fieldMessage}
+	rateFields    = []string{fieldRetryAfter, fieldLimit, fieldRemaining, fieldReset}
 )
 
 // standardAdvice is the table's "move" column, with the sentence an agent
@@ -485,11 +485,11 @@ func standardAdvice(k Kind) (Advice, bool) {
 	case RateLimited:
 		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds, then retry", Fields: rateFields}, true
 	case Unavailable:
-		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds (a few seconds, growing, when absent), then retry", Fields: []Field{FieldCode, FieldHTTPStatus, FieldMessage, FieldRetryAfter}}, true
+		return Advice{Move: WaitThenRetry, Retryable: true, Note: "wait retryAfterSeconds (a few seconds, growing, when absent), then retry", Fields: []string{fieldCode, fieldHTTPStatus, fieldMessage, fieldRetryAfter}}, true
 	case ServerError:
 		return Advice{Move: Report, Note: "report it; different arguments will not help", Fields: statusMessage}, true
 	case MalformedResponse:
-		return Advice{Move: Report, Note: "report it; not argument-fixable", Fields: []Field{FieldHTTPStatus, FieldMessage}}, true
+		return Advice{Move: Report, Note: "report it; not argument-fixable", Fields: []string{fieldHTTPStatus, fieldMessage}}, true
 	case NetworkError:
 		return Advice{Move: RetrySafe, Retryable: true, Note: "retry a read; retry a write only if it is idempotent", Fields: messageOnly}, true
 	}

@@ -96,7 +96,7 @@ func (e *quotaError) Error() string { return "quota exhausted" }
 func (e *quotaError) AppendKindObject(b []byte) []byte {
 	wait := int64(3600)
 	o := errkind.Object{Kind: "quota_exhausted", Message: e.Error(), Remaining: &e.left, RetryAfterSeconds: &wait}
-	return o.AppendJSON(b, []errkind.Field{errkind.FieldMessage, errkind.FieldRemaining})
+	return o.AppendJSON(b, []string{"message", "remaining"})
 }
 
 func ExampleKindError() {

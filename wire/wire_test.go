@@ -68,7 +68,7 @@ func (e *kindError) Error() string { return e.kind + ": " + e.message }
 
 func (e *kindError) AppendKindObject(b []byte) []byte {
 	o := errkind.Object{Kind: errkind.Kind(e.kind), Message: e.message}
-	return o.AppendJSON(b, []errkind.Field{errkind.FieldMessage})
+	return o.AppendJSON(b, []string{"message"})
 }
 
 // TestMarshal: every wire type marshals to the JSON MCP and the SDKs use,

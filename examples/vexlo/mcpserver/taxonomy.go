@@ -57,7 +57,7 @@ func Taxonomy() *errkind.Taxonomy {
 		errkind.Rule{StatusMin: 400, StatusMax: 499, Kind: errkind.InvalidArguments},
 		errkind.Rule{StatusMin: 500, Kind: errkind.ServerError},
 	)
-	message := []errkind.Field{errkind.FieldMessage}
+	message := []string{"message"}
 	t.Advice[errkind.AuthenticationFailed] = errkind.Advice{Move: errkind.Stop, Note: "stop; nothing a call can change. Fix the credential and restart the process", Fields: message}
 	t.Advice[WrongRole] = errkind.Advice{Move: errkind.Stop, Note: "stop", Fields: message}
 	t.Advice[TooManyValuesRequested] = errkind.Advice{Move: errkind.FixArgument, Note: "ask for fewer paths", Fields: message}
