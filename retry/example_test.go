@@ -77,13 +77,13 @@ func ExampleTransport_surfaced() {
 	// 429 Too Many Requests Retry-After: 30
 }
 
-// Once applies the policy around any send function.
-func ExampleOnce() {
+// A zero Transport's Once applies the policy around any send function.
+func ExampleTransport_Once() {
 	upstream := limitedUpstream(http.StatusTooManyRequests, "0")
 	defer upstream.Close()
 
 	req, _ := http.NewRequest("GET", upstream.URL, nil)
-	resp, err := retry.Once(req, http.DefaultClient.Do)
+	resp, err := new(retry.Transport).Once(req, http.DefaultClient.Do)
 	if err != nil {
 		fmt.Println(err)
 		return

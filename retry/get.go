@@ -14,7 +14,7 @@ import (
 // context is done (a cancelled or expired request is not a failure to
 // repeat), or when it has a body that GetBody cannot rewind. The result of
 // the second attempt goes back as it is. Before it, a 5xx response's body
-// is drained (at most MaxDrain bytes) and closed.
+// is drained (at most maxDrain bytes) and closed.
 //
 // The zero value uses http.DefaultTransport. A GetTransport keeps no
 // state between requests and is safe for concurrent use.

@@ -14,11 +14,11 @@ import (
 // and sent once more.
 const DefaultMaxWait = 2 * time.Second
 
-// MaxDrain is how many bytes of a response body are read before it is
+// maxDrain is how many bytes of a response body are read before it is
 // closed and the request re-sent; reading a short body to its end lets the
 // connection be reused, and the bound keeps a large one from being read
 // for nothing.
-const MaxDrain = 64 << 10
+const maxDrain = 64 << 10
 
 // Transport is an http.RoundTripper that retries a grazed rate limit: a 429
 // response whose Retry-After asks for at most MaxWait is drained,
@@ -91,16 +91,6 @@ func (t *Transport) Once(req *http.Request, send func(*http.Request) (*http.Resp
 		return resp, err
 	}
 	return t.retry(req, resp, sendFunc(send))
-}
-
-// Once sends req with send and, when the response is a 429 that asks for
-// at most DefaultMaxWait, waits it out and sends req once more: the
-// policy of a zero Transport, as a plain function.
-//
-//	resp, err := retry.Once(req, http.DefaultClient.Do)
-func Once(req *http.Request, send func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	var t Transport
-	return t.Once(req, send)
 }
 
 type sendFunc func(*http.Request) (*http.Response, error)
@@ -180,12 +170,12 @@ func closeBody(req *http.Request) {
 	}
 }
 
-// drain reads at most MaxDrain bytes of body and closes it.
+// drain reads at most maxDrain bytes of body and closes it.
 func drain(body io.ReadCloser) {
 	if body == nil {
 		return
 	}
-	io.CopyN(io.Discard, body, MaxDrain)
+	io.CopyN(io.Discard, body, maxDrain)
 	body.Close()
 }
 

@@ -327,10 +327,10 @@ func TestTransportNetworkError(t *testing.T) {
 	}
 }
 
-func TestOnce(t *testing.T) {
+func TestTransportOnceZero(t *testing.T) {
 	u := newUpstream(t, tooMany("0"), ok200())
 	req, _ := http.NewRequest("POST", u.URL, strings.NewReader("body"))
-	resp, err := retry.Once(req, http.DefaultClient.Do)
+	resp, err := new(retry.Transport).Once(req, http.DefaultClient.Do)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestOnce(t *testing.T) {
 	}
 }
 
-// A large 429 body is drained only up to MaxDrain before the retry.
+// A large 429 body is drained only up to maxDrain before the retry.
 func TestTransportDrainIsBounded(t *testing.T) {
 	big := &countingBody{n: 10 << 20}
 	closed := false
@@ -376,8 +376,8 @@ func TestTransportDrainIsBounded(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("got %v, %v", resp, err)
 	}
-	if big.read > retry.MaxDrain || !closed {
-		t.Errorf("read %d bytes (max %d), closed %v", big.read, retry.MaxDrain, closed)
+	if big.read > retry.MaxDrainForTest || !closed {
+		t.Errorf("read %d bytes (max %d), closed %v", big.read, retry.MaxDrainForTest, closed)
 	}
 }
 
