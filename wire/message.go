@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -261,17 +261,7 @@ func (s *scanner) syntax() *MessageError {
 	return &MessageError{Code: errkind.ParseError, Reason: "the message is not valid JSON", Err: ErrNotJSON}
 }
 
-func (s *scanner) ws(i int) int {
-	for i < len(s.b) {
-		switch s.b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (s *scanner) ws(i int) int { return jsonscan.Space(s.b, i) }
 
 // envelope member flags.
 const (
@@ -478,206 +468,23 @@ func echoable(v []byte) bool {
 }
 
 // value scans one JSON value starting at b[i] at nesting depth, and
-// returns where it ends. It walks nested values without recursion, keeping
-// the open containers on a stack.
+// returns where it ends, recording nesting past MaxDepth and numbers past a
+// float64's range.
 func (s *scanner) value(i, depth int) (int, bool) {
-	b := s.b
-	var inline [32]byte
-	stack := inline[:0] // '{' or '[' per open container below depth
-	for {
-		// A value starts at i.
-		if i >= len(b) {
-			return i, false
-		}
-		switch c := b[i]; {
-		case c == '{' || c == '[':
-			if depth+len(stack)+1 > MaxDepth {
-				s.deep = true
-			}
-			stack = append(stack, c)
-			i = s.ws(i + 1)
-			if i < len(b) && b[i] == c+2 { // '}' or ']'
-				stack = stack[:len(stack)-1]
-				i++
-				break
-			}
-			if c == '{' {
-				var ok bool
-				if i, ok = s.key(i); !ok {
-					return i, false
-				}
-			}
-			continue
-		case c == '"':
-			end, _, ok := s.str(i)
-			if !ok {
-				return i, false
-			}
-			i = end
-		case c == '-' || c >= '0' && c <= '9':
-			end, ok := s.num(i)
-			if !ok {
-				return i, false
-			}
-			i = end
-		case c == 't':
-			if !bytes.HasPrefix(b[i:], []byte("true")) {
-				return i, false
-			}
-			i += 4
-		case c == 'f':
-			if !bytes.HasPrefix(b[i:], []byte("false")) {
-				return i, false
-			}
-			i += 5
-		case c == 'n':
-			if !bytes.HasPrefix(b[i:], []byte("null")) {
-				return i, false
-			}
-			i += 4
-		default:
-			return i, false
-		}
-		// A value ended at i: close containers, or go on to the next
-		// element or member.
-		for {
-			if len(stack) == 0 {
-				return i, true
-			}
-			i = s.ws(i)
-			if i >= len(b) {
-				return i, false
-			}
-			top := stack[len(stack)-1]
-			if b[i] == top+2 {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if b[i] != ',' {
-				return i, false
-			}
-			i = s.ws(i + 1)
-			if top == '{' {
-				var ok bool
-				if i, ok = s.key(i); !ok {
-					return i, false
-				}
-			}
-			break
-		}
-	}
-}
-
-// key scans `"name" :` and the space after it.
-func (s *scanner) key(i int) (int, bool) {
-	b := s.b
-	if i >= len(b) || b[i] != '"' {
-		return i, false
-	}
-	end, _, ok := s.str(i)
-	if !ok {
-		return i, false
-	}
-	i = s.ws(end)
-	if i >= len(b) || b[i] != ':' {
-		return i, false
-	}
-	return s.ws(i + 1), true
+	var st jsonscan.Stats
+	end, ok := jsonscan.Value(s.b, i, depth, &st)
+	s.deep = s.deep || st.Depth > MaxDepth
+	s.huge = s.huge || st.Huge
+	return end, ok
 }
 
 // str scans the string at b[i] == '"' and returns where it ends and
 // whether it holds escapes.
-func (s *scanner) str(i int) (end int, esc, ok bool) {
-	b := s.b
-	for i++; i < len(b); {
-		j := bytes.IndexAny(b[i:], "\"\\")
-		if j < 0 {
-			return len(b), esc, false
-		}
-		for _, c := range b[i : i+j] {
-			if c < 0x20 {
-				return i, esc, false
-			}
-		}
-		i += j
-		if b[i] == '"' {
-			return i + 1, esc, true
-		}
-		esc = true
-		if i+1 >= len(b) {
-			return i, esc, false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(b) {
-				return i, esc, false
-			}
-			for _, h := range b[i+2 : i+6] {
-				if !isHex(h) {
-					return i, esc, false
-				}
-			}
-			i += 6
-		default:
-			return i, esc, false
-		}
-	}
-	return i, esc, false
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+func (s *scanner) str(i int) (end int, esc, ok bool) { return jsonscan.String(s.b, i) }
 
 // num scans the number at b[i] and records one beyond a float64's range.
 func (s *scanner) num(i int) (int, bool) {
-	b := s.b
-	start := i
-	if b[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return i, false
-	}
-	intEnd := i
-	exp := false
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return i, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		exp = true
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return i, false
-		}
-	}
-	// Only an exponent or more than 308 integer digits can overflow.
-	if exp || intEnd-start > 308 {
-		// Underflow reads as 0 (or a subnormal): only overflow is
-		// refused.
-		if f, err := strconv.ParseFloat(string(b[start:i]), 64); err != nil && math.IsInf(f, 0) {
-			s.huge = true
-		}
-	}
-	return i, true
+	end, huge, ok := jsonscan.Number(s.b, i)
+	s.huge = s.huge || huge
+	return end, ok
 }

@@ -1,0 +1,4 @@
+package retry
+
+// MaxDrainForTest is maxDrain, for the test of the drain bound.
+const MaxDrainForTest = maxDrain
