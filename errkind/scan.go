@@ -2,97 +2,23 @@ package errkind
 
 import (
 	"encoding/json"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"math"
 	"strconv"
 	"strings"
 )
 
 // members calls f with the key and the raw value of each member of the JSON
-// object s, in order. s must be valid JSON (see json.Valid); members
-// reports false when it is not an object. A key is compared as written, so
-// a key spelt with escapes matches no member name. The time is linear in
-// len(s).
+// object s, in order, and reports whether s is one object and nothing
+// else; f may have seen the members before a byte that is not JSON. A key
+// is compared as written, so a key spelt with escapes matches no member
+// name. The time is linear in len(s).
 func members(s string, f func(key, value string)) bool {
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return false
-	}
-	i = skipSpace(s, i+1)
-	if i < len(s) && s[i] == '}' {
+	end, ok := jsonscan.Members(s, jsonscan.Space(s, 0), func(key, value string, _ bool) bool {
+		f(key, value)
 		return true
-	}
-	for i < len(s) {
-		end := skipValue(s, i) // the key, a string
-		key := s[i+1 : end-1]
-		i = skipSpace(s, end)
-		i = skipSpace(s, i+1) // past ':'
-		end = skipValue(s, i)
-		f(key, s[i:end])
-		i = skipSpace(s, end)
-		if i >= len(s) || s[i] == '}' {
-			return true
-		}
-		i = skipSpace(s, i+1) // past ','
-	}
-	return true
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the index just past the JSON value that starts at
-// s[i], in valid JSON.
-func skipValue(s string, i int) int {
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '"':
-		return skipString(s, i)
-	case '{', '[':
-		depth := 0
-		for i < len(s) {
-			switch s[i] {
-			case '"':
-				i = skipString(s, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(s) {
-		switch s[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the JSON string at s[i].
-func skipString(s string, i int) int {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
+	})
+	return ok && jsonscan.Space(s, end) == len(s)
 }
 
 // str reads a raw JSON string value; ok is false for any other value.
