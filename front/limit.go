@@ -2,6 +2,7 @@ package front
 
 import (
 	"encoding/json"
+	"github.com/mcperr/mcperr/internal/revision"
 	"net/http"
 	"strconv"
 
@@ -94,10 +95,6 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	return false
 }
 
-// modern is the first protocol revision whose tool results say
-// "resultType":"complete".
-const modern = "2026-07-28"
-
 // isModern reports whether params say protocol revision 2026-07-28 or later
 // in their _meta. Only a refused call reads it.
 func isModern(params json.RawMessage) bool {
@@ -106,7 +103,7 @@ func isModern(params json.RawMessage) bool {
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
 	}
-	return json.Unmarshal(params, &p) == nil && p.Meta.Version >= modern
+	return json.Unmarshal(params, &p) == nil && revision.HasResultType(p.Meta.Version)
 }
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a
@@ -118,10 +115,10 @@ func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	r, _ := json.Marshal(res) // a ToolResult of text blocks: it marshals
 	if modern {
-		r = append(r[:len(r)-1], `,"resultType":"complete"}`...)
+		res.ResultType = revision.Complete
 	}
+	r, _ := json.Marshal(res) // a ToolResult of text blocks: it marshals
 	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r)+1)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)

@@ -3,6 +3,7 @@ package gosdk
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mcperr/mcperr/internal/revision"
 
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -53,29 +54,25 @@ func rpcError(e *wire.RPCError) *jsonrpc.Error {
 	return we
 }
 
-// modern is the first protocol revision whose tool results say
-// "resultType":"complete".
-const modern = "2026-07-28"
-
 // complete marks r as the SDK marks a result its tool handler returned:
 // "resultType":"complete" for a client on protocol revision 2026-07-28 or
 // later (the SDK's setter is unexported; its decoder sets it). A result the
 // middleware answers itself would lack it otherwise.
 func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult {
-	v := modern // the SDK assumes its latest revision for a session without initialize
+	v := revision.ResultTypes // the SDK assumes its latest revision for a session without initialize
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil {
 			v = p.ProtocolVersion
 		}
 	}
-	if v < modern || r == nil {
+	if !revision.HasResultType(v) || r == nil {
 		return r
 	}
 	b, err := json.Marshal(r)
 	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
 		return r
 	}
-	b = append(b[:len(b)-1], `,"resultType":"complete"}`...)
+	b = append(append(b[:len(b)-1], `,"resultType":"`+revision.Complete...), `"}`...)
 	if b[1] == ',' { // r marshaled to {}
 		b = append(b[:1], b[2:]...)
 	}

@@ -30,6 +30,12 @@ type ToolResult struct {
 	Content           []Content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
+
+	// ResultType is the protocol revision's "resultType": "complete" on
+	// revision 2026-07-28 and later, where every result says whether it is
+	// final; "" (left out) before it. The constructors leave it empty: the
+	// transport that knows the session's revision sets it.
+	ResultType string `json:"resultType,omitempty"`
 }
 
 // A KindError is an error that writes its own JSON kind object (an
