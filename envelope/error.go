@@ -101,8 +101,14 @@ func (e *Error) kind() errkind.Kind {
 	return e.Kind
 }
 
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the underlying cause; nil for a nil *Error, so that
+// errors.As can walk past a typed nil.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // Is reports whether target is an *Error whose non-empty Kind and Code
 // equal e's, so a test or a caller can write

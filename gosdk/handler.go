@@ -42,7 +42,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 		// The SDK builds the result of a returned error itself, from the
 		// error's text and without structuredContent: the text is the
 		// kind object.
-		return nil, zero, &toolError{err: err, text: wire.Render(err).Content[0].Text}
+		return nil, zero, &toolError{err: err, text: wire.ErrorResult(err).Content[0].Text}
 	}
 }
 
@@ -76,14 +76,14 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 			if err == nil {
 				return Result(r), nil
 			}
-			res := Result(wire.Render(err))
+			res := Result(wire.ErrorResult(err))
 			res.SetError(err)
 			return res, nil
 		}
 		if pe := protocolError(err); pe != nil {
 			return nil, pe
 		}
-		res := Result(wire.Render(err))
+		res := Result(wire.ErrorResult(err))
 		res.SetError(err) // keeps the kind object: Content is already set
 		return res, nil
 	}
@@ -93,7 +93,7 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 // whose tool errors have a shape of their own, such as prose for the agent or
 // the server's own JSON error object (wire.TextError, wire.JSONError).
 // When a handler's error holds one, Handle and Raw send its result in place of
-// the kind object (wire.Render), and still keep the error for OnError and
+// the kind object (wire.ErrorResult), and still keep the error for OnError and
 // middleware.
 type Renderer = wire.Renderer
 

@@ -76,7 +76,7 @@ func fail(ctx context.Context, err error) *mcp.CallToolResult {
 	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
 		s.err = err
 	}
-	return Result(wire.Render(err))
+	return Result(wire.ErrorResult(err))
 }
 
 // callContext is the context of one call, holding the slot for its
@@ -97,7 +97,7 @@ func (c *callContext) Value(key any) any {
 // whose tool errors have a shape of their own, such as prose for the agent or
 // the server's own JSON error object (wire.TextError, wire.JSONError).
 // When a handler's error holds one, Handle and Raw send its result in place of
-// the kind object (wire.Render), and still keep the error for OnError and
+// the kind object (wire.ErrorResult), and still keep the error for OnError and
 // middleware.
 type Renderer = wire.Renderer
 

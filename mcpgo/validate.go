@@ -148,7 +148,7 @@ func args(req mcp.CallToolRequest) json.RawMessage {
 func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult, *wire.RPCError) {
 	s, err := v.compiled(t)
 	if err != nil {
-		return Result(wire.Render(fmt.Errorf("tool %s: its input schema does not compile: %w", t.Name, err))), nil
+		return Result(wire.ErrorResult(fmt.Errorf("tool %s: its input schema does not compile: %w", t.Name, err))), nil
 	}
 	issues := s.Validate(args)
 	if issues == nil {

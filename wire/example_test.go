@@ -123,12 +123,12 @@ func (e *creditsError) ToolResult() *wire.ToolResult {
 
 // A handler's error renders as the Renderer in its chain says, else as the
 // kind object.
-func ExampleRender() {
+func ExampleErrorResult_renderer() {
 	for _, err := range []error{
 		fmt.Errorf("search: %w", &creditsError{Needed: 3}),
 		&envelope.Error{Kind: errkind.NotFound, Message: "no such trace"},
 	} {
-		b, _ := json.Marshal(wire.Render(err))
+		b, _ := json.Marshal(wire.ErrorResult(err))
 		fmt.Println(string(b))
 	}
 	// Output:

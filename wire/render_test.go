@@ -19,7 +19,7 @@ func (e ownError) ToolResult() *wire.ToolResult { return e.res }
 // isError; one that gives no result or no content falls back to the kind
 // object, as does an error without a Renderer; nil renders as nil. The
 // Renderer's own result is never changed.
-func TestRender(t *testing.T) {
+func TestErrorResultRenderer(t *testing.T) {
 	prose := &wire.ToolResult{Content: []wire.Content{{Type: "text", Text: "Not found."}}, Meta: map[string]any{"k": "v"}}
 	for _, c := range []struct {
 		name string
@@ -35,8 +35,8 @@ func TestRender(t *testing.T) {
 		{"nil", nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if diff := cmp.Diff(c.want, wire.Render(c.err)); diff != "" {
-				t.Errorf("Render (-want +got):\n%s", diff)
+			if diff := cmp.Diff(c.want, wire.ErrorResult(c.err)); diff != "" {
+				t.Errorf("ErrorResult (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -50,18 +50,33 @@ type KindError interface {
 	AppendKindObject(b []byte) []byte
 }
 
-// ErrorResult renders err as a tool error an agent can act on: isError, and
-// one text block holding the JSON kind object, such as
+// ErrorResult is the tool result of a tool handler's error, one an agent
+// can act on. The first [Renderer] in err's chain gives its own result,
+// marked isError (a result not marked is copied to be marked, never
+// changed: an error may keep its result, or share one, and be rendered more
+// than once). Otherwise the result is isError and one text block holding
+// the JSON kind object, such as
 //
 //	{"content":[{"type":"text","text":"{\"kind\":\"authentication_failed\",\"message\":\"token revoked\"}"}],"isError":true}
 //
-// The first [KindError] in err's chain writes the object. An err that holds
-// none is rendered as the errkind.Object of kind server_error with err's
+// which the first [KindError] in err's chain writes. An err that holds
+// neither is rendered as the errkind.Object of kind server_error with err's
 // text as the message, the kind envelope.KindOf reports for it.
 // ErrorResult(nil) returns nil.
 func ErrorResult(err error) *ToolResult {
 	if err == nil {
 		return nil
+	}
+	var r Renderer
+	if errors.As(err, &r) {
+		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
+			if !res.IsError {
+				marked := *res
+				marked.IsError = true
+				res = &marked
+			}
+			return res
+		}
 	}
 	var text []byte
 	var k KindError
@@ -122,31 +137,11 @@ func encode(v any) ([]byte, error) {
 
 // A Renderer is an error that renders itself as a tool result: for a server
 // whose tool errors have a shape of their own, such as prose for the agent or
-// the server's own JSON error object (TextError, JSONError). [Render] sends
-// its result in place of the kind object.
+// the server's own JSON error object (TextError, JSONError). [ErrorResult]
+// sends its result in place of the kind object.
 type Renderer interface {
 	error
 	// ToolResult returns the tool result the error reads as; a nil result,
 	// or one without content, is not used.
 	ToolResult() *ToolResult
-}
-
-// Render is the tool result of a tool handler's error: the result of the
-// first [Renderer] in err's chain, marked isError, else [ErrorResult]'s
-// kind object. Render(nil) returns nil. A Renderer's result that is not
-// marked isError is copied to be marked, never changed: an error may keep
-// its result, or share one, and be rendered more than once.
-func Render(err error) *ToolResult {
-	var r Renderer
-	if errors.As(err, &r) {
-		if res := r.ToolResult(); res != nil && len(res.Content) > 0 {
-			if !res.IsError {
-				marked := *res
-				marked.IsError = true
-				res = &marked
-			}
-			return res
-		}
-	}
-	return ErrorResult(err)
 }
