@@ -73,7 +73,13 @@ func (e *RPCError) DataCode() string {
 // means e.Code.HTTPStatus()). An id that is nil or not valid JSON is written
 // as null, as JSON-RPC requires when the request's id is unknown. Data that
 // does not marshal is left out rather than fail the response. A nil e is
-// written as an internal error.
+// written as an internal error. The message and data are encoded as results
+// are, without HTML escaping: a rejection's "<=8 items" reads as the text
+// says it, as the SDKs write it.
+//
+// It is the one writer of a JSON-RPC error response in this module and the
+// adapters: the front's refusals, the limits' and the adapters' all go
+// through it.
 func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPCError) {
 	if e == nil {
 		e = &RPCError{Code: errkind.InternalError, Message: "Internal error"}
@@ -87,9 +93,9 @@ func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPC
 		ib.WriteString("null")
 	}
 	id = ib.Bytes()
-	eb, err := json.Marshal(e)
+	eb, err := encode(e)
 	if err != nil {
-		eb, _ = json.Marshal(&RPCError{Code: e.Code, Message: e.Message})
+		eb, _ = encode(&RPCError{Code: e.Code, Message: e.Message})
 	}
 	// The id is written as the request sent it, only compacted: encoding/json
 	// would also escape &, < and > inside a string id, and a client matches
