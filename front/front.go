@@ -9,6 +9,7 @@
 //
 //	Host or Origin not on the allowlist        403 (plain text, no JSON-RPC code)
 //	path not Path and not a Public path        404 -32601
+//	DELETE with an Mcp-Session-Id header       Gate, then Handler (a session ends)
 //	method other than POST                     405 -32600, Allow: POST
 //	Content-Type other than application/json   415 -32600
 //	Gate (a flood guard, an API key)           its own answer
@@ -16,8 +17,11 @@
 //	body not JSON                              400 -32700
 //	a batch, or a message wire refuses         400 -32600 (id null unless it was read)
 //
-// What passes reaches Handler as one checked JSON-RPC message (see
-// Message), and the answer goes back with the request's id exactly as the
+// A DELETE that names a session is a client ending it: it reaches Handler
+// after the Gate, without a message, so that a stateful endpoint frees what
+// the session holds (an endpoint without sessions refuses it itself). Every
+// other request that passes reaches Handler as one checked JSON-RPC message
+// (see Message), and the answer goes back with the request's id exactly as the
 // client wrote it: an SDK that decodes an id and writes it anew does not
 // turn "\u0041" into "A". An id no JSON-RPC stack carries exactly (1.5,
 // 1e400, 12345678901234567890123) is refused here with -32600 and id null,
@@ -44,6 +48,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -52,6 +57,13 @@ import (
 // DefaultMaxBytes bounds the body of a POST to the MCP endpoint on a Front
 // whose MaxBytes is zero.
 const DefaultMaxBytes = 1 << 20
+
+// DefaultSessionTimeout is how long a session of a stateful endpoint may
+// stay idle (no request names it) before it ends, when the server sets no
+// timeout of its own; the adapters (gosdk, mcpgo) apply it. A client whose
+// session ended is answered 404 and starts a new one, as Streamable HTTP
+// requires; until then the session holds the server's memory.
+const DefaultSessionTimeout = 10 * time.Minute
 
 // Front is an http.Handler that answers the transport-level refusals of MCP
 // over Streamable HTTP and checks the JSON-RPC message of each POST to the
@@ -93,7 +105,8 @@ type Front struct {
 
 	// Gate, when set, sees each POST to Path that passed the Host, Origin,
 	// path, method and Content-Type checks, before a byte of its body is
-	// read: a flood guard or an API key check belongs here. It returns
+	// read, and each DELETE that ends a session: a flood guard or an API
+	// key check belongs here. It returns
 	// false after writing its own answer, and true to let the request on.
 	Gate func(w http.ResponseWriter, r *http.Request) bool
 
@@ -127,6 +140,10 @@ func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusNotFound, nil, errkind.MethodNotFound, "Not found: the MCP endpoint is "+path)
 		return
 	}
+	if r.Method == http.MethodDelete && r.Header.Get(sessionHeader) != "" {
+		f.serveEnd(w, r)
+		return
+	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		refuse(w, http.StatusMethodNotAllowed, nil, errkind.InvalidRequest, "Method not allowed: use POST")
@@ -144,6 +161,26 @@ func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.serveMessage(w, r)
+}
+
+// sessionHeader carries the session a stateful endpoint gave its client.
+const sessionHeader = "Mcp-Session-Id"
+
+// serveEnd hands on a DELETE that ends a session, after the Gate: a
+// stateful endpoint frees what the session holds, a stateless one answers
+// as it answers every DELETE. A plain-text error it writes becomes a
+// JSON-RPC error with id null, as for every message.
+func (f *Front) serveEnd(w http.ResponseWriter, r *http.Request) {
+	if f.Handler == nil {
+		refuse(w, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
+		return
+	}
+	if f.Gate != nil && !f.Gate(w, r) {
+		return
+	}
+	aw := &answerWriter{ResponseWriter: w}
+	f.Handler.ServeHTTP(aw, r)
+	aw.finish()
 }
 
 // serveMessage reads and checks the body, and hands the message on.
@@ -207,24 +244,10 @@ func Checked(r *http.Request) *wire.Message {
 }
 
 // refuse writes a JSON-RPC error response with Content-Type:
-// application/json. It is the one place Front names the JSON-RPC error
-// type. The id is written as it was sent: encoding/json would escape a <,
-// > or & in it, and the answer would no longer carry the request's id.
+// application/json, through the one writer, wire.WriteRPCError: the id is
+// written as it was sent.
 func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.RPCCode, message string) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	e, _ := json.Marshal(&wire.RPCError{Code: code, Message: message})
-	b := make([]byte, 0, 40+len(id)+len(e))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"error":`...)
-	b = append(append(b, e...), "}\n"...)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	w.Write(b)
+	wire.WriteRPCError(w, status, id, &wire.RPCError{Code: code, Message: message})
 }
 
 // answerWriter carries the endpoint's answer back: a JSON body is held

@@ -123,6 +123,67 @@ func TestFront(t *testing.T) {
 	}
 }
 
+// TestFrontSessionEnd: a DELETE naming a session (Mcp-Session-Id) is a
+// client ending it: it reaches Handler, without a message, after the Host,
+// Origin and path checks and the Gate; a plain-text error the endpoint
+// writes becomes a JSON-RPC error with id null. A DELETE naming no session
+// is refused with 405 as before.
+func TestFrontSessionEnd(t *testing.T) {
+	endpoint := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if front.Checked(r) != nil {
+			t.Error("a DELETE reached the endpoint with a message")
+		}
+		switch r.Header.Get("Mcp-Session-Id") {
+		case "s1":
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			http.Error(w, "session not found", http.StatusNotFound)
+		}
+	})
+	gate := func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Header.Get("X-Key") != "k" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return false
+		}
+		return true
+	}
+	for _, c := range []struct {
+		name, session, key, host string
+		status                   int
+		body                     string
+	}{
+		{"the session ends", "s1", "k", "", 204, ""},
+		{"an unknown session is a JSON-RPC error", "s2", "k", "", 404,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"session not found"}}` + "\n"},
+		{"the Gate sees it first", "s1", "", "", 401, "no key\n"},
+		{"the Host check comes first", "s1", "k", "evil.example", 403, "Forbidden: Host header not allowed\n"},
+		{"no session: 405", "", "k", "", 405,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Method not allowed: use POST"}}` + "\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &front.Front{Handler: endpoint, Gate: gate}
+			req := httptest.NewRequest("DELETE", "http://localhost/mcp", nil)
+			if c.host != "" {
+				req.Host = c.host
+			}
+			if c.session != "" {
+				req.Header.Set("Mcp-Session-Id", c.session)
+			}
+			if c.key != "" {
+				req.Header.Set("X-Key", c.key)
+			}
+			rec := httptest.NewRecorder()
+			f.ServeHTTP(rec, req)
+			if rec.Code != c.status {
+				t.Errorf("status %d, want %d", rec.Code, c.status)
+			}
+			if diff := cmp.Diff(c.body, rec.Body.String()); diff != "" {
+				t.Errorf("body (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // sdkLike answers as an SDK does: it decodes the id (a number as a float64,
 // then an int64, as the go-sdk does) and writes it anew.
 func sdkLike(t testing.TB) http.Handler {

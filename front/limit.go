@@ -47,6 +47,13 @@ type Limit struct {
 	// Count says what takes a token.
 	Count Count
 
+	// Sessions says the endpoint keeps a session for each initialize (a
+	// stateful server). An initialize then takes a token whatever Count
+	// says, and a refused one is answered as Messages describes, so a
+	// client opens sessions no faster than its limit allows, and the idle
+	// timeout (DefaultSessionTimeout) ends those it leaves.
+	Sessions bool
+
 	// Refuse, if set, writes a refusal in the server's own envelope, in
 	// place of the answers Count describes; the decision's headers
 	// (Retry-After and the rate-limit fields) are already set.
@@ -63,7 +70,8 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	if l == nil || l.Limiter == nil || m == nil {
 		return true
 	}
-	if l.Count == ToolCalls && m.Method != "tools/call" {
+	opens := l.Sessions && m.Method == "initialize"
+	if l.Count == ToolCalls && m.Method != "tools/call" && !opens {
 		return true
 	}
 	key := l.Key
@@ -85,7 +93,7 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	}
 	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
 		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
-	if l.Count == ToolCalls {
+	if l.Count == ToolCalls && !opens {
 		writeResult(w, m.ID, wire.ErrorResult(e), isModern(m.Params))
 		return false
 	}

@@ -17,14 +17,16 @@ import (
 // answers a refusal as Count says: ToolCalls with an HTTP 200 rate_limited
 // tool result (with "resultType":"complete" for revision 2026-07-28 or
 // later), Messages with 429 and a -32000 JSON-RPC error; an empty key and a
-// nil Limiter limit nothing, and Refuse replaces the answer.
+// nil Limiter limit nothing, and Refuse replaces the answer. On an endpoint
+// with Sessions, initialize takes a token too, refused with 429.
 func TestLimitAdmit(t *testing.T) {
 	const (
-		ping    = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-		call    = `{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"t"}}`
-		modern  = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
-		ok      = `{"jsonrpc":"2.0","id":1,"result":{}}`
-		refused = `{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":1000,\"limit\":1,\"remaining\":0,\"resetSeconds\":1000}"}],"isError":true`
+		ping       = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+		initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+		call       = `{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"t"}}`
+		modern     = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+		ok         = `{"jsonrpc":"2.0","id":1,"result":{}}`
+		refused    = `{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":1000,\"limit\":1,\"remaining\":0,\"resetSeconds\":1000}"}],"isError":true`
 	)
 	type answer struct {
 		Status     int
@@ -47,6 +49,12 @@ func TestLimitAdmit(t *testing.T) {
 		{"messages: every message costs a token, refused with 429",
 			front.Limit{Count: front.Messages}, []string{ping, ping},
 			[]answer{pass, {429, "1000", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`}}},
+		{"tool calls: on an endpoint with sessions, initialize costs a token and is refused with 429",
+			front.Limit{Count: front.ToolCalls, Sessions: true}, []string{initialize, ping, initialize},
+			[]answer{pass, pass, {429, "1000", `{"jsonrpc":"2.0","id":0,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`}}},
+		{"tool calls: without sessions, initialize passes free",
+			front.Limit{Count: front.ToolCalls}, []string{initialize, initialize, call},
+			[]answer{pass, pass, pass}},
 		{"an empty key is not limited",
 			front.Limit{Count: front.Messages, Key: func(*http.Request) string { return "" }}, []string{ping, ping, ping},
 			[]answer{pass, pass, pass}},
