@@ -21,7 +21,7 @@
 // after the Gate, without a message, so that a stateful endpoint frees what
 // the session holds (an endpoint without sessions refuses it itself). Every
 // other request that passes reaches Handler as one checked JSON-RPC message
-// (see Message), and the answer goes back with the request's id exactly as the
+// (see Checked), and the answer goes back with the request's id exactly as the
 // client wrote it: an SDK that decodes an id and writes it anew does not
 // turn "\u0041" into "A". An id no JSON-RPC stack carries exactly (1.5,
 // 1e400, 12345678901234567890123) is refused here with -32600 and id null,
