@@ -45,7 +45,12 @@ type HTTPOptions struct {
 
 	// Streamable configures the SDK's Streamable HTTP handler; nil means
 	// stateless with JSON responses. Its DisableLocalhostProtection is set,
-	// since the allowlist does that job.
+	// since the allowlist does that job. A stateful handler (Stateless
+	// false) keeps a session per initialize: a client's DELETE ends it,
+	// SessionTimeout zero means front.DefaultSessionTimeout (the SDK's zero
+	// would keep an idle session for ever; a negative one still does), and
+	// each initialize takes a token of the Limiter whatever Count says
+	// (front.Limit.Sessions).
 	Streamable *mcp.StreamableHTTPOptions
 
 	// Limiter, if set, limits each client: Count says what takes a token,
@@ -91,6 +96,7 @@ type HTTPOptions struct {
 //
 //	Host or Origin not on the allowlist      403
 //	path other than Path                     404, -32601
+//	DELETE with Mcp-Session-Id               Gate, then the SDK ends the session
 //	method other than POST                   405, -32600, Allow: POST
 //	Content-Type other than application/json 415, -32600
 //	Gate's own checks                        as Gate answers
@@ -117,6 +123,9 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 		so = *o.Streamable
 	}
 	so.DisableLocalhostProtection = true // the front's allowlist checks Host and Origin
+	if !so.Stateless && so.SessionTimeout == 0 {
+		so.SessionTimeout = front.DefaultSessionTimeout
+	}
 	maxBody := so.MaxRequestBodyBytes
 	switch {
 	case maxBody == 0:
@@ -124,9 +133,11 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	case maxBody < 0: // the SDK's "no bound": the most the message check accepts
 		maxBody = wire.MaxMessageBytes
 	}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so)
 	h := &httpHandler{
-		sdk:    mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so),
-		limit:  front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse},
+		sdk:    sdk,
+		end:    sdk,
+		limit:  front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: !so.Stateless},
 		public: o.Public,
 	}
 	if o.Wrap != nil {
@@ -137,18 +148,24 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 }
 
 type httpHandler struct {
-	sdk    http.Handler
+	sdk    http.Handler // behind Wrap
+	end    http.Handler // the SDK's own, for a DELETE that ends a session
 	limit  front.Limit
 	public map[string]http.Handler
 }
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
-// handler; for the MCP endpoint the limits take what the message costs,
-// and the SDK (behind Wrap) serves what they admit.
+// handler; a DELETE ending a session goes to the SDK, which frees it (or,
+// stateless, answers 405); for the MCP endpoint the limits take what the
+// message costs, and the SDK (behind Wrap) serves what they admit.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := front.Checked(r)
-	if m == nil { // the front passes only a Public path without a message
-		h.public[r.URL.Path].ServeHTTP(w, r)
+	if m == nil { // a Public path, or a DELETE to the endpoint: no message
+		if p, ok := h.public[r.URL.Path]; ok {
+			p.ServeHTTP(w, r)
+			return
+		}
+		h.end.ServeHTTP(w, r)
 		return
 	}
 	if !h.limit.Admit(w, r, m) {

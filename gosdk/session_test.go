@@ -1,0 +1,144 @@
+package gosdk_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// request makes one request to the endpoint with the session header when
+// session is not "", and returns the status, the session the answer names
+// and the body.
+func request(t *testing.T, method, url, session, body string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
+}
+
+// open starts a session with initialize and returns its id.
+func open(t *testing.T, url string) string {
+	t.Helper()
+	status, id, body := request(t, "POST", url, "", initialize)
+	if status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q, body %s", status, id, body)
+	}
+	return id
+}
+
+func sessions(s *mcp.Server) int {
+	n := 0
+	for range s.Sessions() {
+		n++
+	}
+	return n
+}
+
+// waitSessions waits up to 5 s for the server to hold want sessions and
+// reports how many it holds.
+func waitSessions(s *mcp.Server, want int) int {
+	deadline := time.Now().Add(5 * time.Second)
+	for sessions(s) != want && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return sessions(s)
+}
+
+// TestSessionsEnd: behind the front, a stateful server's sessions end: a
+// client's DELETE reaches the SDK, which frees the session (204), so
+// sessions opened and ended leave nothing behind; a DELETE naming no live
+// session is a JSON-RPC error; a session left idle ends after the
+// SessionTimeout.
+func TestSessionsEnd(t *testing.T) {
+	s := testServer(nil, nil, nil)
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	const n = 200
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = open(t, url)
+	}
+	if got := sessions(s); got != n {
+		t.Fatalf("%d sessions open, want %d", got, n)
+	}
+	for _, id := range ids {
+		if status, _, body := request(t, "DELETE", url, id, ""); status != http.StatusNoContent {
+			t.Fatalf("DELETE: status %d, body %s; want 204", status, body)
+		}
+	}
+	if got := waitSessions(s, 0); got != 0 {
+		t.Errorf("%d sessions left after every one was ended, want 0", got)
+	}
+	status, _, body := request(t, "DELETE", url, ids[0], "")
+	if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"session not found"}}`; status != http.StatusNotFound || strings.TrimSpace(body) != want {
+		t.Errorf("DELETE of an ended session: %d %s; want 404 %s", status, body, want)
+	}
+}
+
+// TestSessionsIdle: a session no request names for SessionTimeout ends.
+func TestSessionsIdle(t *testing.T) {
+	s := testServer(nil, nil, nil)
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: 50 * time.Millisecond}}))
+	defer srv.Close()
+	for range 20 {
+		open(t, srv.URL+"/mcp")
+	}
+	if got := waitSessions(s, 0); got != 0 {
+		t.Errorf("%d idle sessions left, want 0", got)
+	}
+}
+
+// TestSessionsCounted: on a stateful server each initialize opens a session,
+// so it takes a token of the Limiter even when only tool calls are counted;
+// a refused one is a 429 and opens nothing. On a stateless server it passes
+// free.
+func TestSessionsCounted(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		streamable *mcp.StreamableHTTPOptions
+		want       []int
+		open       int // sessions the server holds after
+	}{
+		{"stateful", &mcp.StreamableHTTPOptions{JSONResponse: true}, []int{200, 200, 429, 429}, 2},
+		{"stateless", nil, []int{200, 200, 200, 200}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := testServer(nil, nil, nil)
+			lim := ratelimit.NewLimiter(0.001, 2)
+			srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: c.streamable, Limiter: lim}))
+			defer srv.Close()
+			var got []int
+			for range c.want {
+				status, _, _ := request(t, "POST", srv.URL+"/mcp", "", initialize)
+				got = append(got, status)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("initialize statuses (-want +got):\n%s", diff)
+			}
+			if n := sessions(s); n != c.open {
+				t.Errorf("%d sessions open, want %d", n, c.open)
+			}
+		})
+	}
+}
