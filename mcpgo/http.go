@@ -3,11 +3,15 @@ package mcpgo
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"maps"
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -56,8 +60,21 @@ type HTTPOptions struct {
 
 	// Streamable are further options of the SDK's Streamable HTTP server,
 	// after the ones HTTPHandler sets: the endpoint path, stateless, and
-	// no localhost protection (the allowlist does that job).
+	// no localhost protection (the allowlist does that job). Sessions are
+	// Stateful's job: a server.WithStateful here keeps an idle session for
+	// ever.
 	Streamable []server.StreamableHTTPOption
+
+	// Stateful keeps a session per initialize, as server.WithStateful
+	// does, and ends it when the client sends DELETE or when no request
+	// has named it for SessionTimeout; each initialize takes a token of
+	// the Limiter whatever Count says (front.Limit.Sessions).
+	Stateful bool
+
+	// SessionTimeout is how long a session of a Stateful server may stay
+	// idle; zero means front.DefaultSessionTimeout, a negative value never
+	// ends an idle session.
+	SessionTimeout time.Duration
 
 	// MaxBytes bounds a request body; 0 means 4 MiB, and a negative value
 	// wire.MaxMessageBytes, the most the message check accepts.
@@ -106,6 +123,7 @@ type HTTPOptions struct {
 //
 //	Host or Origin not on the allowlist      403
 //	path other than Path                     404, -32601
+//	DELETE with Mcp-Session-Id               Gate, then mcp-go ends the session
 //	method other than POST                   405, -32600, Allow: POST
 //	Content-Type other than application/json 415, -32600
 //	Gate's own checks                        as Gate answers
@@ -144,11 +162,20 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		maxBody = wire.MaxMessageBytes
 	}
 	h := &httpHandler{
-		sdk:       server.NewStreamableHTTPServer(s, opts...),
 		validator: o.Validator,
-		limit:     front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse},
+		limit:     front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: o.Stateful},
 		public:    o.Public,
+		path:      path,
 	}
+	if o.Stateful {
+		h.sessions = &sessions{idle: o.SessionTimeout, last: map[string]time.Time{}}
+		if h.sessions.idle == 0 {
+			h.sessions.idle = front.DefaultSessionTimeout
+		}
+		opts = append(opts, server.WithSessionIdManager(h.sessions))
+	}
+	h.sdk = server.NewStreamableHTTPServer(s, opts...)
+	h.end = h.sdk
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
 	}
@@ -157,20 +184,33 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 }
 
 type httpHandler struct {
-	sdk       http.Handler
+	sdk       http.Handler // behind Wrap
+	end       http.Handler // mcp-go's own, for a DELETE that ends a session
 	validator *Validator
 	limit     front.Limit
 	public    map[string]http.Handler
+	path      string
+	sessions  *sessions // nil unless Stateful
 }
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
-// handler; for the MCP endpoint the limits take what the message costs,
+// handler; a DELETE ending a session goes to mcp-go, which frees it; for
+// the MCP endpoint the limits take what the message costs,
 // the Validator answers the calls it refuses, and mcp-go (behind Wrap)
 // serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.sessions != nil {
+		for _, id := range h.sessions.expired(time.Now()) {
+			h.endSession(r.Context(), id)
+		}
+	}
 	m := front.Checked(r)
-	if m == nil { // the front passes only a Public path without a message
-		h.public[r.URL.Path].ServeHTTP(w, r)
+	if m == nil { // a Public path, or a DELETE to the endpoint: no message
+		if p, ok := h.public[r.URL.Path]; ok {
+			p.ServeHTTP(w, r)
+			return
+		}
+		h.end.ServeHTTP(w, r)
 		return
 	}
 	if !h.limit.Admit(w, r, m) {
@@ -178,6 +218,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.validator != nil && m.Type == wire.RequestMessage && m.Method == string(mcp.MethodToolsCall) {
 		if resp, refused := h.validator.screenCall(m.ID, m.Params); refused {
+			if e, ok := resp.(mcp.JSONRPCError); ok { // the hint dialect: HTTP 200, as mcp-go answers its own
+				wire.WriteRPCError(w, http.StatusOK, m.ID, &wire.RPCError{Code: errkind.RPCCode(e.Error.Code), Message: e.Error.Message, Data: e.Error.Data})
+				return
+			}
 			writeJSON(w, resp)
 			return
 		}
@@ -186,7 +230,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.sdk.ServeHTTP(w, r)
 }
 
-// writeJSON writes a JSON-RPC response with HTTP 200.
+// writeJSON writes a JSON-RPC result response with HTTP 200.
 func writeJSON(w http.ResponseWriter, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -201,4 +245,87 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(http.StatusOK)
 	w.Write(append(b, '\n'))
+}
+
+// endSession ends an idle session as a client's DELETE does, so that
+// mcp-go frees all it holds for it.
+func (h *httpHandler) endSession(ctx context.Context, id string) {
+	r, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodDelete, h.path, nil)
+	if err != nil {
+		return
+	}
+	r.Header.Set("Mcp-Session-Id", id)
+	h.end.ServeHTTP(discard{http.Header{}}, r)
+}
+
+// discard is the ResponseWriter of a DELETE no client sent.
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header         { return d.h }
+func (d discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d discard) WriteHeader(int)             {}
+
+// sessions is the session id manager of a Stateful HTTPHandler: it knows
+// each live session and when a request last named it, and forgets a
+// session once it ends, so that what it holds is bounded by the live ones.
+// (mcp-go's own stateful manager remembers every ended session for ever.)
+type sessions struct {
+	idle time.Duration // a negative one never ends a session
+
+	mu   sync.Mutex
+	last map[string]time.Time // live session -> when a request last named it
+	next time.Time            // the earliest next look for idle sessions
+}
+
+var errNoSession = errors.New("mcpgo: no such session")
+
+// Generate starts a session.
+func (s *sessions) Generate() string {
+	id := rand.Text()
+	s.mu.Lock()
+	s.last[id] = time.Now()
+	s.mu.Unlock()
+	return id
+}
+
+// Validate reports whether id names a live session, and marks it used.
+func (s *sessions) Validate(id string) (isTerminated bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.last[id]; !ok {
+		return false, errNoSession // mcp-go answers 404; the client starts a new session
+	}
+	s.last[id] = time.Now()
+	return false, nil
+}
+
+// Terminate ends a session.
+func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
+	s.mu.Lock()
+	delete(s.last, id)
+	s.mu.Unlock()
+	return false, nil
+}
+
+// expired forgets and returns the sessions idle for longer than s.idle.
+// It looks at most every quarter of s.idle, so that its cost per request
+// stays small.
+func (s *sessions) expired(now time.Time) []string {
+	if s.idle < 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(s.next) {
+		return nil
+	}
+	s.next = now.Add(s.idle / 4)
+	var ids []string
+	for id, t := range s.last {
+		if now.Sub(t) > s.idle {
+			ids = append(ids, id)
+			delete(s.last, id)
+		}
+	}
+	return ids
 }

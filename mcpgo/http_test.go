@@ -1,0 +1,183 @@
+package mcpgo_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/mcpgo"
+	"github.com/mcperr/mcperr/ratelimit"
+)
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+
+// counted is a server that counts the sessions mcp-go registers, through
+// its session hooks.
+func counted() (*server.MCPServer, *atomic.Int64) {
+	var n atomic.Int64
+	hooks := &server.Hooks{}
+	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { n.Add(1) })
+	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { n.Add(-1) })
+	return server.NewMCPServer("t", "1", server.WithHooks(hooks)), &n
+}
+
+// request makes one request to the endpoint with the session header when
+// session is not "", and returns the status, the session the answer names
+// and the body.
+func request(t *testing.T, method, url, session, body string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
+}
+
+// open starts a session with initialize and returns its id.
+func open(t *testing.T, url string) string {
+	t.Helper()
+	status, id, body := request(t, "POST", url, "", initialize)
+	if status != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q, body %s", status, id, body)
+	}
+	return id
+}
+
+// TestSessionsEnd: behind the front, a Stateful server's sessions end: a
+// client's DELETE reaches mcp-go, which frees the session, so sessions
+// opened and ended leave none registered; a request naming an ended
+// session is answered 404, so the client starts a new one.
+func TestSessionsEnd(t *testing.T) {
+	s, n := counted()
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	const many = 200
+	ids := make([]string, many)
+	for i := range ids {
+		ids[i] = open(t, url)
+	}
+	if got := n.Load(); got != many {
+		t.Fatalf("%d sessions registered, want %d", got, many)
+	}
+	for _, id := range ids {
+		if status, _, body := request(t, "DELETE", url, id, ""); status != http.StatusOK {
+			t.Fatalf("DELETE: status %d, body %s; want 200", status, body)
+		}
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("%d sessions registered after every one was ended, want 0", got)
+	}
+	if status, _, body := request(t, "POST", url, ids[0], `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusNotFound {
+		t.Errorf("a ping in an ended session: %d %s; want 404", status, body)
+	}
+}
+
+// TestSessionsIdle: a session no request has named for SessionTimeout ends
+// (at the next request, which may open a session of its own).
+func TestSessionsIdle(t *testing.T) {
+	s, n := counted()
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, SessionTimeout: 50 * time.Millisecond}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	for range 20 {
+		open(t, url)
+	}
+	time.Sleep(120 * time.Millisecond)
+	kept := open(t, url)
+	if got := n.Load(); got != 1 {
+		t.Errorf("%d sessions registered, want 1 (the one just opened)", got)
+	}
+	if status, _, body := request(t, "POST", url, kept, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusOK {
+		t.Errorf("a ping in a live session: %d %s; want 200", status, body)
+	}
+}
+
+// TestSessionsCounted: on a Stateful server each initialize opens a
+// session, so it takes a token of the Limiter even when only tool calls are
+// counted; a refused one is a 429 and opens nothing. On a stateless server
+// it passes free.
+func TestSessionsCounted(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		stateful bool
+		want     []int
+		open     int64 // sessions registered after
+	}{
+		{"stateful", true, []int{200, 200, 429, 429}, 2},
+		{"stateless", false, []int{200, 200, 200, 200}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, n := counted()
+			lim := ratelimit.NewLimiter(0.001, 2)
+			srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: c.stateful, Limiter: lim}))
+			defer srv.Close()
+			var got []int
+			for range c.want {
+				status, _, _ := request(t, "POST", srv.URL+"/mcp", "", initialize)
+				got = append(got, status)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("initialize statuses (-want +got):\n%s", diff)
+			}
+			if got := n.Load(); got != c.open {
+				t.Errorf("%d sessions registered, want %d", got, c.open)
+			}
+		})
+	}
+}
+
+// TestHintBody: over HTTP, the hint dialect's JSON-RPC error is written
+// byte for byte as mcp-go's own JSONRPCError encodes without HTML escaping
+// (the answer HandleMessage gives), with HTTP 200.
+func TestHintBody(t *testing.T) {
+	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.Hint}, nil)
+	s.AddTool(mcp.NewToolWithRawSchema("odd", "", json.RawMessage(`{"type":"object","properties":{"a<b":{"type":"string","maxLength":1}}}`)), mcpgo.Raw(func(context.Context, mcp.CallToolRequest) (any, error) { return nil, nil }))
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})
+	for _, c := range []struct{ tool, args string }{
+		{"search", `{"query":"hello","langauge":"en"}`},
+		{"get_values", `{"path":["a"],"limit":0}`},
+		{"search", `[]`},
+		{"get_values", deep(100)},
+		{"serch", `{}`},
+		{"odd", `{"a<b":"&&"}`},
+	} {
+		msg := body(1, c.tool, c.args)
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v.HandleMessage(context.Background(), json.RawMessage(msg))); err != nil {
+			t.Fatal(err)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, newPost(msg))
+		if w.Code != http.StatusOK {
+			t.Errorf("%s %s: status %d", c.tool, c.args, w.Code)
+		}
+		if !strings.Contains(want.String(), `"error"`) {
+			t.Fatalf("%s %s: not a JSON-RPC error: %s", c.tool, c.args, want.String())
+		}
+		if diff := cmp.Diff(want.String(), w.Body.String()); diff != "" {
+			t.Errorf("%s %s (-mcp-go +HTTP):\n%s", c.tool, c.args, diff)
+		}
+	}
+}
