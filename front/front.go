@@ -65,6 +65,13 @@ const DefaultMaxBytes = 1 << 20
 // requires; until then the session holds the server's memory.
 const DefaultSessionTimeout = 10 * time.Minute
 
+// DefaultMaxSessions is how many sessions of a stateful endpoint one client
+// (one key of the limits) may hold at once, when the server sets no bound
+// of its own; the adapters (gosdk, mcpgo) apply it. A client that opens one
+// more ends its least recently used one, so a client that never ends its
+// sessions still holds at most this many.
+const DefaultMaxSessions = 100
+
 // Front is an http.Handler that answers the transport-level refusals of MCP
 // over Streamable HTTP and checks the JSON-RPC message of each POST to the
 // MCP endpoint, in the order the package comment gives, before a request

@@ -4,8 +4,10 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/mcperr/mcperr/front"
+	"github.com/mcperr/mcperr/internal/session"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,10 +50,16 @@ type HTTPOptions struct {
 	// since the allowlist does that job. A stateful handler (Stateless
 	// false) keeps a session per initialize: a client's DELETE ends it,
 	// SessionTimeout zero means front.DefaultSessionTimeout (the SDK's zero
-	// would keep an idle session for ever; a negative one still does), and
-	// each initialize takes a token of the Limiter whatever Count says
-	// (front.Limit.Sessions).
+	// would keep an idle session for ever; a negative one still does), a
+	// client (Key) holds at most MaxSessions, and each initialize takes a
+	// token of the Limiter whatever Count says (front.Limit.Sessions).
 	Streamable *mcp.StreamableHTTPOptions
+
+	// MaxSessions is how many sessions of a stateful server one client
+	// (Key; an empty key is not bounded) may hold: opening one more ends
+	// its least recently used one. Zero means front.DefaultMaxSessions, a
+	// negative value no bound.
+	MaxSessions int
 
 	// Limiter, if set, limits each client: Count says what takes a token,
 	// and Key names the client's bucket (nil means the source address,
@@ -139,6 +147,22 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 		end:    sdk,
 		limit:  front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: !so.Stateless},
 		public: o.Public,
+		server: s,
+	}
+	if !so.Stateless {
+		max := o.MaxSessions
+		if max == 0 {
+			max = front.DefaultMaxSessions
+		}
+		idle := so.SessionTimeout
+		if idle < 0 {
+			idle = -1 // the SDK's "never", the table's too
+		}
+		h.sessions = session.New(max, idle)
+		h.key = o.Key
+		if h.key == nil {
+			h.key = ratelimit.SourceIP
+		}
 	}
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
@@ -152,6 +176,10 @@ type httpHandler struct {
 	end    http.Handler // the SDK's own, for a DELETE that ends a session
 	limit  front.Limit
 	public map[string]http.Handler
+
+	server   *mcp.Server
+	sessions *session.Table             // nil for a stateless server
+	key      func(*http.Request) string // the client of a session
 }
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
@@ -166,10 +194,42 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.end.ServeHTTP(w, r)
+		if h.sessions != nil { // a session the SDK kept (another user's) still ends at its SessionTimeout
+			h.sessions.End(r.Header.Get("Mcp-Session-Id"))
+		}
 		return
 	}
 	if !h.limit.Admit(w, r, m) {
 		return
 	}
+	if h.sessions == nil {
+		h.sdk.ServeHTTP(w, r)
+		return
+	}
+	now := time.Now()
+	h.endSessions(h.sessions.Expired(now))
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		h.sessions.Touch(id, now)
+	}
 	h.sdk.ServeHTTP(w, r)
+	if id := w.Header().Get("Mcp-Session-Id"); id != "" && m.Method == "initialize" { // the session the SDK opened
+		h.endSessions(h.sessions.Open(id, h.key(r), time.Now()))
+	}
+}
+
+// endSessions closes the sessions the table let go (idle, or over a
+// client's bound); the SDK then frees what they hold.
+func (h *httpHandler) endSessions(ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	end := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		end[id] = true
+	}
+	for ss := range h.server.Sessions() {
+		if end[ss.ID()] {
+			ss.Close()
+		}
+	}
 }

@@ -70,11 +70,11 @@ func waitSessions(s *mcp.Server, want int) int {
 // session is a JSON-RPC error; a session left idle ends after the
 // SessionTimeout.
 func TestSessionsEnd(t *testing.T) {
+	const n = 200
 	s := testServer(nil, nil, nil)
-	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}, MaxSessions: n}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
-	const n = 200
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = open(t, url)
@@ -106,6 +106,37 @@ func TestSessionsIdle(t *testing.T) {
 	}
 	if got := waitSessions(s, 0); got != 0 {
 		t.Errorf("%d idle sessions left, want 0", got)
+	}
+}
+
+// TestSessionsBounded: a client (Key) holds at most MaxSessions sessions:
+// opening one more ends its least recently used one in the SDK, and the
+// others, and other clients' sessions, stay live.
+func TestSessionsBounded(t *testing.T) {
+	s := testServer(nil, nil, nil)
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
+		Streamable:  &mcp.StreamableHTTPOptions{JSONResponse: true},
+		MaxSessions: 3,
+		Key:         func(r *http.Request) string { return r.URL.Query().Get("client") },
+	}))
+	defer srv.Close()
+	other := open(t, srv.URL+"/mcp?client=b")
+	url := srv.URL + "/mcp?client=a"
+	var ids []string
+	for range 10 {
+		ids = append(ids, open(t, url))
+	}
+	ids = append(ids, other)
+	if got := waitSessions(s, 4); got != 4 {
+		t.Errorf("%d sessions open, want 4 (3 of client a, 1 of client b)", got)
+	}
+	var got []int
+	for _, id := range ids {
+		status, _, _ := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+		got = append(got, status)
+	}
+	if diff := cmp.Diff([]int{404, 404, 404, 404, 404, 404, 404, 200, 200, 200, 200}, got); diff != "" {
+		t.Errorf("pings in each session (-want +got):\n%s", diff)
 	}
 }
 

@@ -10,13 +10,13 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
+	"github.com/mcperr/mcperr/internal/session"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -66,15 +66,22 @@ type HTTPOptions struct {
 	Streamable []server.StreamableHTTPOption
 
 	// Stateful keeps a session per initialize, as server.WithStateful
-	// does, and ends it when the client sends DELETE or when no request
-	// has named it for SessionTimeout; each initialize takes a token of
-	// the Limiter whatever Count says (front.Limit.Sessions).
+	// does, and ends it when the client sends DELETE, when no request has
+	// named it for SessionTimeout, or when its client (Key) opens more
+	// than MaxSessions; each initialize takes a token of the Limiter
+	// whatever Count says (front.Limit.Sessions).
 	Stateful bool
 
 	// SessionTimeout is how long a session of a Stateful server may stay
 	// idle; zero means front.DefaultSessionTimeout, a negative value never
 	// ends an idle session.
 	SessionTimeout time.Duration
+
+	// MaxSessions is how many sessions of a Stateful server one client
+	// (Key; an empty key is not bounded) may hold: opening one more ends
+	// its least recently used one. Zero means front.DefaultMaxSessions, a
+	// negative value no bound.
+	MaxSessions int
 
 	// MaxBytes bounds a request body; 0 means 4 MiB, and a negative value
 	// wire.MaxMessageBytes, the most the message check accepts.
@@ -168,11 +175,19 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		path:      path,
 	}
 	if o.Stateful {
-		h.sessions = &sessions{idle: o.SessionTimeout, last: map[string]time.Time{}}
-		if h.sessions.idle == 0 {
-			h.sessions.idle = front.DefaultSessionTimeout
+		idle, max := o.SessionTimeout, o.MaxSessions
+		if idle == 0 {
+			idle = front.DefaultSessionTimeout
 		}
-		opts = append(opts, server.WithSessionIdManager(h.sessions))
+		if max == 0 {
+			max = front.DefaultMaxSessions
+		}
+		h.sessions = session.New(max, idle)
+		h.key = o.Key
+		if h.key == nil {
+			h.key = ratelimit.SourceIP
+		}
+		opts = append(opts, server.WithSessionIdManager(sessions{h.sessions}))
 	}
 	h.sdk = server.NewStreamableHTTPServer(s, opts...)
 	h.end = h.sdk
@@ -190,7 +205,8 @@ type httpHandler struct {
 	limit     front.Limit
 	public    map[string]http.Handler
 	path      string
-	sessions  *sessions // nil unless Stateful
+	sessions  *session.Table             // nil unless Stateful
+	key       func(*http.Request) string // the client of a session
 }
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
@@ -200,9 +216,7 @@ type httpHandler struct {
 // serves the rest.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.sessions != nil {
-		for _, id := range h.sessions.expired(time.Now()) {
-			h.endSession(r.Context(), id)
-		}
+		h.endSessions(r.Context(), h.sessions.Expired(time.Now()))
 	}
 	m := front.Checked(r)
 	if m == nil { // a Public path, or a DELETE to the endpoint: no message
@@ -228,6 +242,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
 	}
 	h.sdk.ServeHTTP(w, r)
+	if h.sessions != nil && m.Method == string(mcp.MethodInitialize) {
+		if id := w.Header().Get("Mcp-Session-Id"); id != "" { // the session mcp-go opened
+			h.endSessions(r.Context(), h.sessions.Open(id, h.key(r), time.Now()))
+		}
+	}
 }
 
 // writeJSON writes a JSON-RPC result response with HTTP 200.
@@ -247,15 +266,18 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(append(b, '\n'))
 }
 
-// endSession ends an idle session as a client's DELETE does, so that
-// mcp-go frees all it holds for it.
-func (h *httpHandler) endSession(ctx context.Context, id string) {
-	r, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodDelete, h.path, nil)
-	if err != nil {
-		return
+// endSessions ends sessions the table let go (idle, or over a client's
+// bound) as a client's DELETE does, so that mcp-go frees all it holds for
+// them.
+func (h *httpHandler) endSessions(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		r, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodDelete, h.path, nil)
+		if err != nil {
+			return
+		}
+		r.Header.Set("Mcp-Session-Id", id)
+		h.end.ServeHTTP(discard{http.Header{}}, r)
 	}
-	r.Header.Set("Mcp-Session-Id", id)
-	h.end.ServeHTTP(discard{http.Header{}}, r)
 }
 
 // discard is the ResponseWriter of a DELETE no client sent.
@@ -265,67 +287,32 @@ func (d discard) Header() http.Header         { return d.h }
 func (d discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d discard) WriteHeader(int)             {}
 
-// sessions is the session id manager of a Stateful HTTPHandler: it knows
-// each live session and when a request last named it, and forgets a
-// session once it ends, so that what it holds is bounded by the live ones.
-// (mcp-go's own stateful manager remembers every ended session for ever.)
-type sessions struct {
-	idle time.Duration // a negative one never ends a session
-
-	mu   sync.Mutex
-	last map[string]time.Time // live session -> when a request last named it
-	next time.Time            // the earliest next look for idle sessions
-}
+// sessions is the session id manager of a Stateful HTTPHandler, on the
+// adapters' table of live sessions: it forgets a session once it ends, so
+// that what it holds is bounded by the live ones (mcp-go's own stateful
+// manager remembers every ended session for ever).
+type sessions struct{ t *session.Table }
 
 var errNoSession = errors.New("mcpgo: no such session")
 
-// Generate starts a session.
-func (s *sessions) Generate() string {
+// Generate starts a session; the handler records its client once mcp-go
+// has answered the initialize.
+func (s sessions) Generate() string {
 	id := rand.Text()
-	s.mu.Lock()
-	s.last[id] = time.Now()
-	s.mu.Unlock()
+	s.t.Open(id, "", time.Now())
 	return id
 }
 
 // Validate reports whether id names a live session, and marks it used.
-func (s *sessions) Validate(id string) (isTerminated bool, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.last[id]; !ok {
+func (s sessions) Validate(id string) (isTerminated bool, err error) {
+	if !s.t.Touch(id, time.Now()) {
 		return false, errNoSession // mcp-go answers 404; the client starts a new session
 	}
-	s.last[id] = time.Now()
 	return false, nil
 }
 
 // Terminate ends a session.
-func (s *sessions) Terminate(id string) (isNotAllowed bool, err error) {
-	s.mu.Lock()
-	delete(s.last, id)
-	s.mu.Unlock()
+func (s sessions) Terminate(id string) (isNotAllowed bool, err error) {
+	s.t.End(id)
 	return false, nil
-}
-
-// expired forgets and returns the sessions idle for longer than s.idle.
-// It looks at most every quarter of s.idle, so that its cost per request
-// stays small.
-func (s *sessions) expired(now time.Time) []string {
-	if s.idle < 0 {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if now.Before(s.next) {
-		return nil
-	}
-	s.next = now.Add(s.idle / 4)
-	var ids []string
-	for id, t := range s.last {
-		if now.Sub(t) > s.idle {
-			ids = append(ids, id)
-			delete(s.last, id)
-		}
-	}
-	return ids
 }

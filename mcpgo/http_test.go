@@ -68,10 +68,10 @@ func open(t *testing.T, url string) string {
 // session is answered 404, so the client starts a new one.
 func TestSessionsEnd(t *testing.T) {
 	s, n := counted()
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true}))
+	const many = 200
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, MaxSessions: many}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
-	const many = 200
 	ids := make([]string, many)
 	for i := range ids {
 		ids[i] = open(t, url)
@@ -109,6 +109,32 @@ func TestSessionsIdle(t *testing.T) {
 	}
 	if status, _, body := request(t, "POST", url, kept, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusOK {
 		t.Errorf("a ping in a live session: %d %s; want 200", status, body)
+	}
+}
+
+// TestSessionsBounded: a client (the source address by default) holds at
+// most MaxSessions sessions: opening one more ends its least recently used
+// one, in mcp-go too, and the others stay live.
+func TestSessionsBounded(t *testing.T) {
+	s, n := counted()
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, MaxSessions: 3}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	var ids []string
+	for range 10 {
+		ids = append(ids, open(t, url))
+	}
+	if got := n.Load(); got != 3 {
+		t.Errorf("%d sessions registered, want 3", got)
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	var got []int
+	for _, id := range ids {
+		status, _, _ := request(t, "POST", url, id, ping)
+		got = append(got, status)
+	}
+	if diff := cmp.Diff([]int{404, 404, 404, 404, 404, 404, 404, 200, 200, 200}, got); diff != "" {
+		t.Errorf("pings in each session (-want +got):\n%s", diff)
 	}
 }
 

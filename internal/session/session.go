@@ -1,0 +1,135 @@
+// Package session keeps the live sessions of a stateful MCP endpoint, by
+// client, so that the adapters (gosdk, mcpgo) can end the ones a client
+// leaves idle and bound how many one client holds at once.
+package session
+
+import (
+	"sync"
+	"time"
+)
+
+// A Table is the live sessions of an endpoint: for each, the client (key)
+// that opened it and when a request last named it. It is safe for
+// concurrent use. The adapter ends in the SDK each session Open and
+// Expired return.
+type Table struct {
+	max  int           // sessions one key may hold; <= 0 means no bound
+	idle time.Duration // how long a session may stay idle; < 0 means for ever
+
+	mu   sync.Mutex
+	ids  map[string]*entry
+	keys map[string]map[string]*entry // key -> its sessions; the empty key is not counted
+	next time.Time                    // the earliest next look for idle sessions
+}
+
+type entry struct {
+	id, key string
+	last    time.Time
+}
+
+// New returns a Table that bounds each key to max sessions (<= 0: no
+// bound) and ends a session idle for longer than idle (< 0: never).
+func New(max int, idle time.Duration) *Table {
+	return &Table{max: max, idle: idle, ids: map[string]*entry{}, keys: map[string]map[string]*entry{}}
+}
+
+// Open records session id, opened by key, or moves it to key if it is
+// already recorded, and returns the sessions that must end for key to stay
+// within the bound: its least recently used ones, which Open forgets. The
+// empty key is not bounded.
+func (t *Table) Open(id, key string, now time.Time) (end []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.ids[id]
+	if e == nil {
+		e = &entry{id: id}
+		t.ids[id] = e
+	} else {
+		t.unkey(e)
+	}
+	e.key, e.last = key, now
+	if key == "" {
+		return nil
+	}
+	ks := t.keys[key]
+	if ks == nil {
+		ks = map[string]*entry{}
+		t.keys[key] = ks
+	}
+	ks[id] = e
+	for t.max > 0 && len(ks) > t.max {
+		var lru *entry
+		for _, o := range ks {
+			if o != e && (lru == nil || o.last.Before(lru.last)) {
+				lru = o
+			}
+		}
+		t.forget(lru)
+		end = append(end, lru.id)
+	}
+	return end
+}
+
+// Touch marks session id used at now and reports whether it is live.
+func (t *Table) Touch(id string, now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.ids[id]
+	if e != nil {
+		e.last = now
+	}
+	return e != nil
+}
+
+// End forgets session id.
+func (t *Table) End(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.ids[id]; e != nil {
+		t.forget(e)
+	}
+}
+
+// Expired forgets and returns the sessions idle for longer than the
+// Table's idle time. It looks at most once every quarter of that time, so
+// that its cost, linear in the live sessions, stays small per request.
+func (t *Table) Expired(now time.Time) []string {
+	if t.idle < 0 {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if now.Before(t.next) {
+		return nil
+	}
+	t.next = now.Add(t.idle / 4)
+	var ids []string
+	for id, e := range t.ids {
+		if now.Sub(e.last) > t.idle {
+			ids = append(ids, id)
+			t.forget(e)
+		}
+	}
+	return ids
+}
+
+// Len returns the number of live sessions.
+func (t *Table) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.ids)
+}
+
+func (t *Table) forget(e *entry) {
+	delete(t.ids, e.id)
+	t.unkey(e)
+}
+
+func (t *Table) unkey(e *entry) {
+	if ks := t.keys[e.key]; ks != nil {
+		delete(ks, e.id)
+		if len(ks) == 0 {
+			delete(t.keys, e.key)
+		}
+	}
+}
