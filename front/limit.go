@@ -50,8 +50,9 @@ type Limit struct {
 	// Sessions says the endpoint keeps a session for each initialize (a
 	// stateful server). An initialize then takes a token whatever Count
 	// says, and a refused one is answered as Messages describes, so a
-	// client opens sessions no faster than its limit allows, and the idle
-	// timeout (DefaultSessionTimeout) ends those it leaves.
+	// client opens sessions no faster than its limit allows. (The adapters
+	// also end a session left idle, DefaultSessionTimeout, and bound those
+	// one client holds, DefaultMaxSessions.)
 	Sessions bool
 
 	// Refuse, if set, writes a refusal in the server's own envelope, in

@@ -1,7 +1,10 @@
 package gosdk_test
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -172,4 +175,31 @@ func TestSessionsCounted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A stateful server behind HTTPHandler keeps a session per client, ended
+// by the client's DELETE (the go-sdk client sends it on Close), by
+// SessionTimeout of idleness, or when the client opens more than
+// MaxSessions.
+func ExampleHTTPHandler_sessions() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
+		Streamable:  &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: front.DefaultSessionTimeout
+		MaxSessions: 10,                                                          // zero: front.DefaultMaxSessions
+	}))
+	defer srv.Close()
+
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("open:", sessions(s))
+	if err := cs.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("after Close:", waitSessions(s, 0))
+	// Output:
+	// open: 1
+	// after Close: 0
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -206,4 +208,44 @@ func TestHintBody(t *testing.T) {
 			t.Errorf("%s %s (-mcp-go +HTTP):\n%s", c.tool, c.args, diff)
 		}
 	}
+}
+
+// A Stateful server behind HTTPHandler keeps a session per client, ended
+// by the client's DELETE, by SessionTimeout of idleness, or when the client
+// opens more than MaxSessions; a request in an ended session is answered
+// 404, and the client starts a new one.
+func ExampleHTTPHandler_stateful() {
+	s := server.NewMCPServer("traces", "1.0.0")
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
+		Stateful:       true,
+		SessionTimeout: 5 * time.Minute, // zero: front.DefaultSessionTimeout
+		MaxSessions:    10,              // zero: front.DefaultMaxSessions
+	}))
+	defer srv.Close()
+
+	do := func(method, session, body string) *http.Response {
+		req, _ := http.NewRequest(method, srv.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	resp := do("POST", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	id := resp.Header.Get("Mcp-Session-Id")
+	fmt.Println("initialize:", resp.StatusCode, "session:", id != "")
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	fmt.Println("ping:", do("POST", id, ping).StatusCode)
+	fmt.Println("DELETE:", do("DELETE", id, "").StatusCode)
+	fmt.Println("ping after DELETE:", do("POST", id, ping).StatusCode)
+	// Output:
+	// initialize: 200 session: true
+	// ping: 200
+	// DELETE: 200
+	// ping after DELETE: 404
 }
