@@ -210,7 +210,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	h.endSessions(h.sessions.Expired(now))
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
-		h.sessions.Touch(id, now)
+		h.sessions.Begin(id, now)
+		defer func() { h.sessions.Done(id, time.Now()) }()
 	}
 	h.sdk.ServeHTTP(w, r)
 	if id := w.Header().Get("Mcp-Session-Id"); id != "" && m.Method == "initialize" { // the session the SDK opened

@@ -203,3 +203,41 @@ func ExampleHTTPHandler_sessions() {
 	// open: 1
 	// after Close: 0
 }
+
+// TestSessionsBusy: a session serving a request longer than SessionTimeout
+// is not idle: requests of other clients meanwhile do not end it, and it
+// stays live after the answer.
+func TestSessionsBusy(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	type in struct{}
+	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ in) (*mcp.CallToolResult, any, error) {
+		time.Sleep(300 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: 50 * time.Millisecond}}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	id := open(t, url)
+	done := make(chan int)
+	go func() {
+		status, _, _ := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+		done <- status
+	}()
+	for stop := time.After(250 * time.Millisecond); ; {
+		select {
+		case <-stop:
+		default:
+			other := open(t, url) // each request looks for idle sessions
+			request(t, "DELETE", url, other, "")
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	if status := <-done; status != http.StatusOK {
+		t.Fatalf("the slow call: status %d", status)
+	}
+	if status, _, body := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); status != http.StatusOK {
+		t.Errorf("a ping right after the slow call: %d %s; want 200", status, body)
+	}
+}

@@ -242,6 +242,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
 	}
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" && h.sessions != nil {
+		h.sessions.Begin(id, time.Now())
+		defer func() { h.sessions.Done(id, time.Now()) }()
+	}
 	h.sdk.ServeHTTP(w, r)
 	if h.sessions != nil && m.Method == string(mcp.MethodInitialize) {
 		if id := w.Header().Get("Mcp-Session-Id"); id != "" { // the session mcp-go opened

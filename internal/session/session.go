@@ -25,6 +25,7 @@ type Table struct {
 type entry struct {
 	id, key string
 	last    time.Time
+	busy    int // requests in the session still being served
 }
 
 // New returns a Table that bounds each key to max sessions (<= 0: no
@@ -35,8 +36,8 @@ func New(max int, idle time.Duration) *Table {
 
 // Open records session id, opened by key, or moves it to key if it is
 // already recorded, and returns the sessions that must end for key to stay
-// within the bound: its least recently used ones, which Open forgets. The
-// empty key is not bounded.
+// within the bound: its least recently used ones (those serving no request
+// first), which Open forgets. The empty key is not bounded.
 func (t *Table) Open(id, key string, now time.Time) (end []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -60,7 +61,7 @@ func (t *Table) Open(id, key string, now time.Time) (end []string) {
 	for t.max > 0 && len(ks) > t.max {
 		var lru *entry
 		for _, o := range ks {
-			if o != e && (lru == nil || o.last.Before(lru.last)) {
+			if o != e && (lru == nil || idler(o, lru)) {
 				lru = o
 			}
 		}
@@ -79,6 +80,28 @@ func (t *Table) Touch(id string, now time.Time) bool {
 		e.last = now
 	}
 	return e != nil
+}
+
+// Begin marks session id used at now by a request still being served, until
+// Done: a session serving a request is never idle, and it ends for its
+// client's bound only when all of that client's sessions are busy.
+func (t *Table) Begin(id string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.ids[id]; e != nil {
+		e.last = now
+		e.busy++
+	}
+}
+
+// Done marks the end at now of a request Begin marked.
+func (t *Table) Done(id string, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.ids[id]; e != nil && e.busy > 0 {
+		e.last = now
+		e.busy--
+	}
 }
 
 // End forgets session id.
@@ -105,7 +128,7 @@ func (t *Table) Expired(now time.Time) []string {
 	t.next = now.Add(t.idle / 4)
 	var ids []string
 	for id, e := range t.ids {
-		if now.Sub(e.last) > t.idle {
+		if e.busy == 0 && now.Sub(e.last) > t.idle {
 			ids = append(ids, id)
 			t.forget(e)
 		}
@@ -118,6 +141,15 @@ func (t *Table) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.ids)
+}
+
+// idler reports whether a should end before b: a session serving no
+// request before a busy one, then the least recently used.
+func idler(a, b *entry) bool {
+	if (a.busy == 0) != (b.busy == 0) {
+		return a.busy == 0
+	}
+	return a.last.Before(b.last)
 }
 
 func (t *Table) forget(e *entry) {

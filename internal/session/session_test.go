@@ -10,13 +10,14 @@ import (
 
 // TestTable: a key holds at most max sessions (its least recently used one
 // ends first; the empty key is not bounded), a session idle for longer than
-// idle expires (looked for at most every quarter of idle), End and an ended
-// session's Touch forget it, and Open of a known session moves it to the key.
+// idle expires (looked for at most every quarter of idle) unless it is
+// serving a request, End forgets a session, and Open of a known session
+// moves it to the key.
 func TestTable(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 	type step struct {
-		op      string // open, touch, end, expired
+		op      string // open, touch, begin, done, end, expired
 		id, key string
 		at      time.Duration
 		want    []string // the sessions to end (open, expired), or "live"/"gone" (touch)
@@ -57,6 +58,16 @@ func TestTable(t *testing.T) {
 			{"expired", "", "", 115 * time.Second, []string{"b"}},
 			{"expired", "", "", 200 * time.Second, []string{"a"}},
 		}, 0},
+		{"a session serving a request neither expires nor ends first for its key's bound", 2, 100 * time.Second, []step{
+			{"open", "a", "k", 0, nil},
+			{"begin", "a", "", 1, nil},
+			{"open", "b", "k", 2, nil},
+			{"open", "c", "k", 3, []string{"b"}},
+			{"expired", "", "", 500 * time.Second, []string{"c"}},
+			{"done", "a", "", 501 * time.Second, nil},
+			{"expired", "", "", 550 * time.Second, nil},
+			{"expired", "", "", 602 * time.Second, []string{"a"}},
+		}, 0},
 		{"a negative idle never expires", 0, -1, []step{
 			{"open", "a", "k", 0, nil},
 			{"expired", "", "", 1000 * time.Hour, nil},
@@ -80,6 +91,10 @@ func TestTable(t *testing.T) {
 					got = []string{map[bool]string{true: "live", false: "gone"}[tb.Touch(s.id, at(s.at))]}
 				case "end":
 					tb.End(s.id)
+				case "begin":
+					tb.Begin(s.id, at(s.at))
+				case "done":
+					tb.Done(s.id, at(s.at))
 				case "expired":
 					got = tb.Expired(at(s.at))
 					slices.Sort(got)
@@ -114,7 +129,9 @@ func TestTableConcurrent(t *testing.T) {
 				now := time.Now()
 				tb.Open(id, key, now)
 				tb.Touch(id, now)
+				tb.Begin(id, now)
 				tb.Expired(now)
+				tb.Done(id, now)
 				if i%3 == 0 {
 					tb.End(id)
 				}
