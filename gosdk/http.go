@@ -82,9 +82,9 @@ type HTTPOptions struct {
 	// (front.Front.Gate): it sees each POST to Path that passed the Host,
 	// Origin, path, method and Content-Type checks, before a byte of its
 	// body is read, and so before the body checks and the limits, and each
-	// DELETE that ends a session. It
-	// returns false after writing its own answer, which reaches the client
-	// as written, and true to let the request on.
+	// DELETE that ends a session. It returns false after writing its own
+	// answer, which reaches the client as written, and true to let the
+	// request on.
 	Gate func(w http.ResponseWriter, r *http.Request) bool
 
 	// Wrap, if set, wraps the SDK's handler: the handler it returns sees

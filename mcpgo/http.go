@@ -61,8 +61,9 @@ type HTTPOptions struct {
 	// Streamable are further options of the SDK's Streamable HTTP server,
 	// after the ones HTTPHandler sets: the endpoint path, stateless, and
 	// no localhost protection (the allowlist does that job). Sessions are
-	// Stateful's job: a server.WithStateful here keeps an idle session for
-	// ever.
+	// Stateful's job: its session manager comes after these, and a
+	// server.WithStateful here, without Stateful, keeps an idle session
+	// for ever.
 	Streamable []server.StreamableHTTPOption
 
 	// Stateful keeps a session per initialize, as server.WithStateful
@@ -108,9 +109,9 @@ type HTTPOptions struct {
 	// (front.Front.Gate): it sees each POST to Path that passed the Host,
 	// Origin, path, method and Content-Type checks, before a byte of its
 	// body is read, and so before the body checks and the limits, and each
-	// DELETE that ends a session. It
-	// returns false after writing its own answer, which reaches the client
-	// as written, and true to let the request on.
+	// DELETE that ends a session. It returns false after writing its own
+	// answer, which reaches the client as written, and true to let the
+	// request on.
 	Gate func(w http.ResponseWriter, r *http.Request) bool
 
 	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
@@ -212,9 +213,9 @@ type httpHandler struct {
 
 // ServeHTTP serves a request the front passed: a Public path goes to its
 // handler; a DELETE ending a session goes to mcp-go, which frees it; for
-// the MCP endpoint the limits take what the message costs,
-// the Validator answers the calls it refuses, and mcp-go (behind Wrap)
-// serves the rest.
+// the MCP endpoint the limits take what the message costs, the Validator
+// answers the calls it refuses, and mcp-go (behind Wrap) serves the rest.
+// A Stateful handler first ends the sessions left idle.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.sessions != nil {
 		h.endSessions(r.Context(), h.sessions.Expired(time.Now()))
