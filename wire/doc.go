@@ -27,6 +27,6 @@
 // [WriteRPCError] writes the whole JSON-RPC error response with the HTTP
 // status the code travels with on Streamable HTTP.
 //
-// Text in results is encoded without HTML escaping: it is read by an agent,
-// not a browser, so <, > and & stay as they are.
+// Text in results and JSON-RPC errors is encoded without HTML escaping: it
+// is read by an agent, not a browser, so <, > and & stay as they are.
 package wire
