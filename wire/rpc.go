@@ -77,9 +77,8 @@ func (e *RPCError) DataCode() string {
 // are, without HTML escaping: a rejection's "<=8 items" reads as the text
 // says it, as the SDKs write it.
 //
-// It is the one writer of a JSON-RPC error response in this module and the
-// adapters: the front's refusals, the limits' and the adapters' all go
-// through it.
+// The front's refusals, the limits' and the adapters' are all written by
+// it.
 func WriteRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *RPCError) {
 	if e == nil {
 		e = &RPCError{Code: errkind.InternalError, Message: "Internal error"}
