@@ -155,11 +155,7 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 		if max == 0 {
 			max = front.DefaultMaxSessions
 		}
-		idle := so.SessionTimeout
-		if idle < 0 {
-			idle = -1 // the SDK's "never", the table's too
-		}
-		h.sessions = session.New(max, idle)
+		h.sessions = session.New(max, so.SessionTimeout) // a negative one: the SDK's "never", the table's too
 		h.key = o.Key
 		if h.key == nil {
 			h.key = ratelimit.SourceIP

@@ -14,7 +14,7 @@ import (
 // Expired return.
 type Table struct {
 	max  int           // sessions one key may hold; <= 0 means no bound
-	idle time.Duration // how long a session may stay idle; < 0 means for ever
+	idle time.Duration // how long a session may stay idle; <= 0 means for ever
 
 	mu   sync.Mutex
 	ids  map[string]*entry
@@ -29,7 +29,7 @@ type entry struct {
 }
 
 // New returns a Table that bounds each key to max sessions (<= 0: no
-// bound) and ends a session idle for longer than idle (< 0: never).
+// bound) and ends a session idle for longer than idle (<= 0: never).
 func New(max int, idle time.Duration) *Table {
 	return &Table{max: max, idle: idle, ids: map[string]*entry{}, keys: map[string]map[string]*entry{}}
 }
@@ -117,7 +117,7 @@ func (t *Table) End(id string) {
 // Table's idle time. It looks at most once every quarter of that time, so
 // that its cost, linear in the live sessions, stays small per request.
 func (t *Table) Expired(now time.Time) []string {
-	if t.idle < 0 {
+	if t.idle <= 0 {
 		return nil
 	}
 	t.mu.Lock()

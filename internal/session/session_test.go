@@ -68,7 +68,7 @@ func TestTable(t *testing.T) {
 			{"expired", "", "", 550 * time.Second, nil},
 			{"expired", "", "", 602 * time.Second, []string{"a"}},
 		}, 0},
-		{"a negative idle never expires", 0, -1, []step{
+		{"a negative or zero idle never expires", 0, -1, []step{
 			{"open", "a", "k", 0, nil},
 			{"expired", "", "", 1000 * time.Hour, nil},
 		}, 1},
