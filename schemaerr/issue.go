@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
 )
 
 // Issue codes: zod's own issue codes, and four of this package for arguments refused before

@@ -446,10 +446,3 @@ func (s *scanner) value(i, depth int) (int, bool) {
 // str scans the string at b[i] == '"' and returns where it ends and
 // whether it holds escapes.
 func (s *scanner) str(i int) (end int, esc, ok bool) { return jsonscan.String(s.b, i) }
-
-// num scans the number at b[i] and records one beyond a float64's range.
-func (s *scanner) num(i int) (int, bool) {
-	end, huge, ok := jsonscan.Number(s.b, i)
-	s.huge = s.huge || huge
-	return end, ok
-}

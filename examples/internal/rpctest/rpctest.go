@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -77,7 +78,7 @@ func Check(t testing.TB, server *stdio.Server, in []byte) {
 		if !json.Valid([]byte(l)) {
 			t.Fatalf("output line is not JSON: %q", l)
 		}
-		if id, _, ok := wire.AnswerID([]byte(l)); ok {
+		if id, _, ok := jsonscan.AnswerID([]byte(l)); ok {
 			got[string(id)]++
 		}
 	}

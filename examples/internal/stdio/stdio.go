@@ -32,6 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"strconv"
 	"sync"
@@ -536,7 +537,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	// An answer carries its request's id as the client sent it.
 	var sent string
-	id, at, answer := wire.AnswerID(data)
+	id, at, answer := jsonscan.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
 		sent = c.takeID(r.ID)
 	}

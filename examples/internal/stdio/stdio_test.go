@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"strconv"
 	"strings"
@@ -404,7 +405,7 @@ func FuzzWriteResult(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		encID, at, ok := wire.AnswerID(enc)
+		encID, at, ok := jsonscan.AnswerID(enc)
 		if !ok {
 			t.Fatalf("%s: no id", enc)
 		}
