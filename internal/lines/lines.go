@@ -1,0 +1,226 @@
+// Package lines holds the rules a stdio transport of mcperr applies to its
+// lines, whatever the SDK behind it: each inbound line bounded and checked
+// once by the JSON-RPC message rule of package wire, every refused line
+// answered with a JSON-RPC error (the session carries on), and answers
+// written with <, > and & as themselves.
+//
+// It is internal to mcperr's modules: the adapters (gosdk, mcpgo) build
+// their stdio transports on it.
+package lines
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// DefaultMaxLine bounds one inbound line when a transport sets no bound.
+const DefaultMaxLine = 16 << 20
+
+// DefaultDrain is how long the end of the input waits for answers still in
+// flight when a transport sets no time: long enough for a tool call with a
+// 30-second upstream deadline.
+const DefaultDrain = 35 * time.Second
+
+// ParseError is the answer to a line that is not JSON, or longer than the
+// bound.
+var ParseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
+
+// Reader reads the lines of a stream, each at most a bound long.
+type Reader struct {
+	in   *bufio.Reader
+	max  int
+	long []byte // a line longer than in's buffer, gathered; reused
+}
+
+// NewReader reads r; max bounds a line in bytes, 0 meaning DefaultMaxLine.
+func NewReader(r io.Reader, max int) *Reader {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return &Reader{in: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// Next returns the next line that is not blank, trimmed of white space and
+// valid until the next call, or the answer to a line over the bound
+// (ParseError) with a nil line. err is the reading error that ends the
+// input (io.EOF at its end).
+func (r *Reader) Next() (line, answer []byte, err error) {
+	for {
+		chunk, err := r.in.ReadSlice('\n')
+		switch {
+		case err == nil || len(chunk) > 0 && errors.Is(err, io.EOF):
+			if len(chunk) > r.max {
+				return nil, ParseError, nil
+			}
+		case errors.Is(err, bufio.ErrBufferFull):
+			if chunk, err = r.readLong(chunk); chunk == nil {
+				if err != nil {
+					return nil, nil, err
+				}
+				return nil, ParseError, nil
+			}
+		default:
+			return nil, nil, err
+		}
+		if chunk = bytes.TrimSpace(chunk); len(chunk) > 0 {
+			return chunk, nil, nil
+		}
+	}
+}
+
+// readLong gathers a line longer than the reader's buffer, starting with
+// chunk, into a buffer kept for the next such line. It returns no line for
+// a line over the bound, whose rest it skips; err is then the error that
+// ended the input while skipping, if any.
+func (r *Reader) readLong(chunk []byte) (line []byte, err error) {
+	line = r.long[:0]
+	defer func() {
+		if cap(line) <= 1<<20 {
+			r.long = line[:0]
+		}
+	}()
+	err = bufio.ErrBufferFull
+	for {
+		if len(line)+len(chunk) > r.max {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.in.ReadSlice('\n')
+			}
+			if errors.Is(err, io.EOF) {
+				err = nil // the next read reports it
+			}
+			return nil, err
+		}
+		line = append(line, chunk...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			chunk, err = r.in.ReadSlice('\n')
+		case err == nil || errors.Is(err, io.EOF):
+			return line, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// Check checks one line with the JSON-RPC message rule (wire.CheckMessage)
+// and returns the message, or the answer to a line the SDK behind the
+// transport must not see: not JSON (-32700, id null), refused by the rule
+// (-32600 with the id when it can be read and echoed, null otherwise), or
+// a batch, which MCP has none of since protocol revision 2025-06-18
+// (-32600). The message's raw fields are slices of line.
+func Check(line []byte) (*wire.Message, []byte) {
+	m, err := wire.CheckMessage(line)
+	if err != nil {
+		var me *wire.MessageError
+		if !errors.As(err, &me) {
+			return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+		}
+		switch me.Err {
+		case wire.ErrNotJSON:
+			return nil, ErrorLine(nil, me.Code, "Parse error")
+		case wire.ErrNotMessage:
+			return nil, ErrorLine(me.ID, me.Code, "Invalid Request")
+		}
+		return nil, ErrorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+	}
+	if m.Type == wire.BatchMessage {
+		return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	}
+	return m, nil
+}
+
+// InFlight is the answer to a request whose id is the id of a request still
+// in flight.
+func InFlight(id json.RawMessage) []byte {
+	return ErrorLine(id, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+}
+
+// ErrorLine is a JSON-RPC error answer, one line; a nil id is written as
+// null.
+func ErrorLine(id json.RawMessage, code errkind.Code, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, _ := json.Marshal(message)
+	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
+}
+
+// IDKey is the value of an id CheckMessage accepted: an integer's digits,
+// or a quote and the string decoded. Two ids with one value are one id to
+// an SDK, which carries ids as values.
+func IDKey(id []byte) string {
+	if len(id) == 0 || id[0] != '"' {
+		return string(id)
+	}
+	if bytes.IndexByte(id, '\\') < 0 && utf8.Valid(id) {
+		return string(id[:len(id)-1])
+	}
+	var s string
+	json.Unmarshal(id, &s)
+	return `"` + s
+}
+
+// AppendAnswer appends data, one JSON-RPC message an SDK encoded, to dst
+// as the line a transport writes: the id put back as the client sent it
+// (sent, when data is an answer and sent is not empty), the \u003c,
+// \u003e and \u0026 escapes of Go's encoder written as <, > and &, and a
+// newline.
+func AppendAnswer(dst, data, sent []byte) []byte {
+	if len(sent) > 0 {
+		if id, at, ok := wire.AnswerID(data); ok {
+			dst = append(append(dst, data[:at]...), sent...)
+			data = data[at+len(id):]
+		}
+	}
+	return append(AppendUnescapeHTML(dst, data), '\n')
+}
+
+// AppendUnescapeHTML appends p, JSON, to dst with the \u003c, \u003e and
+// \u0026 escapes written as <, > and &, so a rejection reads on the wire as
+// the TypeScript SDK writes it ("<=8 items"). Both forms are the same JSON
+// string; an escaped backslash followed by "u003c" is left alone. It looks
+// only at \u00 sequences: a result's text is often JSON in a JSON string,
+// full of \" escapes that need no look.
+func AppendUnescapeHTML(dst, p []byte) []byte {
+	for {
+		i := bytes.Index(p, []byte(`\u00`))
+		if i < 0 || i+6 > len(p) {
+			return append(dst, p...)
+		}
+		// The backslash at i begins an escape when the run of backslashes
+		// ending at it is odd: before it, they pair up as \\.
+		j := i
+		for j > 0 && p[j-1] == '\\' {
+			j--
+		}
+		if (i-j)%2 == 1 {
+			dst = append(dst, p[:i+1]...) // an escaped backslash, then "u00"
+			p = p[i+1:]
+			continue
+		}
+		var c byte
+		switch string(p[i+4 : i+6]) {
+		case "3c":
+			c = '<'
+		case "3e":
+			c = '>'
+		case "26":
+			c = '&'
+		default:
+			dst = append(dst, p[:i+6]...) // another \u00XX escape, kept
+			p = p[i+6:]
+			continue
+		}
+		dst = append(append(dst, p[:i]...), c)
+		p = p[i+6:]
+	}
+}

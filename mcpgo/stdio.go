@@ -1,0 +1,497 @@
+package mcpgo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/lines"
+	"github.com/mcperr/mcperr/wire"
+)
+
+// StdioOptions configures ServeStdio. The zero value (or nil) serves
+// os.Stdin and os.Stdout without a Validator.
+type StdioOptions struct {
+	// Validator, the one Validate returned for the server, answers the
+	// tools/call refusals mcp-go would otherwise answer itself (an unknown
+	// tool, a hint-dialect -32602) before mcp-go reads the message.
+	Validator *Validator
+
+	// In and Out are the streams; nil means os.Stdin and os.Stdout.
+	In  io.Reader
+	Out io.Writer
+
+	// Drain is how long the end of the input waits for the answers still
+	// in flight; 0 means 35 seconds.
+	Drain time.Duration
+
+	// MaxLine bounds one inbound line in bytes; 0 means 16 MiB. A longer
+	// line is answered with a parse error.
+	MaxLine int
+}
+
+// maxInFlight is how many requests a stdio session serves at once; reading
+// waits while that many are in flight.
+const maxInFlight = 256
+
+// ServeStdio serves s over stdio, one JSON-RPC message a line, until the
+// input ends, ctx is done or the output fails; it is server.ServeStdio with
+// mcperr's answers and the rules of a stdio server whose input is piped:
+//
+//   - with a Validator, a tools/call naming a tool s does not have, or
+//     arguments the tool's schema refuses, is answered in the Validator's
+//     dialect (the hint dialect's refusal as a JSON-RPC -32602 error with
+//     data.code), as HTTPHandler answers it;
+//   - each line is checked once by the JSON-RPC message rule of package
+//     wire (wire.CheckMessage) before mcp-go sees it: a line that is not
+//     JSON is answered with a parse error (-32700, id null), one the rule
+//     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
+//     that cannot be echoed byte for byte such as 1.5 or 1e400, a batch,
+//     not a JSON-RPC 2.0 message, the id of a request still in flight)
+//     with -32600 and the id when it can be read, and the session carries
+//     on;
+//   - an answer carries its request's id exactly as the client wrote it,
+//     and <, > and & as themselves, not as \u003c, \u003e and \u0026;
+//   - at the end of the input the answers in flight are written (up to
+//     Drain) before ServeStdio returns nil, so `printf '...' | server`
+//     gets every answer;
+//   - notifications/cancelled cancels the context of the request it names.
+//
+// Requests are served concurrently, at most 256 at a time. The session
+// (server.ClientSessionFromContext) has logging, the client's info, and
+// sampling, elicitation and roots requests to the client, as mcp-go's own
+// stdio session has. ServeStdio reads In on a goroutine of its own: when
+// ctx ends first, ServeStdio returns ctx.Err() and a Read of In that never
+// returns keeps that goroutine until the process exits. It does not handle
+// signals: server.ServeStdio's SIGINT and SIGTERM end the process anyway
+// unless a program handles them, as with signal.NotifyContext for ctx.
+func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error {
+	if o == nil {
+		o = &StdioOptions{}
+	}
+	in, out := o.In, o.Out
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	drain := o.Drain
+	if drain <= 0 {
+		drain = lines.DefaultDrain
+	}
+	c := &stdioConn{
+		srv:       s,
+		validator: o.Validator,
+		out:       out,
+		calls:     make(map[string]context.CancelFunc),
+		slots:     make(chan struct{}, maxInFlight),
+		changed:   make(chan struct{}, 1),
+	}
+	c.session = &stdioSession{conn: c, notifications: make(chan mcp.JSONRPCNotification, 100), pending: make(map[int64]chan clientAnswer)}
+	if err := s.RegisterSession(ctx, c.session); err != nil {
+		return fmt.Errorf("mcpgo: registering the stdio session: %w", err)
+	}
+	defer s.UnregisterSession(context.WithoutCancel(ctx), c.session.SessionID())
+	ctx, cancel := context.WithCancelCause(s.WithContext(ctx, c.session))
+	defer cancel(nil)
+	c.ctx, c.cancel = ctx, cancel
+	go c.notify(ctx)
+
+	ended := make(chan error, 1)
+	go func() { ended <- c.read(lines.NewReader(in, o.MaxLine)) }()
+	var err error
+	select {
+	case err = <-ended:
+		if err == nil {
+			c.waitAnswers(drain)
+		}
+	case <-ctx.Done():
+	}
+	c.wmu.Lock()
+	c.closed = true // answers of handlers still running are dropped
+	c.wmu.Unlock()
+	if cause := context.Cause(ctx); cause != nil && err == nil {
+		err = cause
+	}
+	return err
+}
+
+// stdioConn is one stdio session: its reading loop checks and dispatches
+// the lines, each request's goroutine answers it.
+type stdioConn struct {
+	srv       *server.MCPServer
+	validator *Validator
+	session   *stdioSession
+	ctx       context.Context // the requests' parent, ended when ServeStdio returns
+	cancel    context.CancelCauseFunc
+
+	slots chan struct{} // one per request in flight
+
+	mu      sync.Mutex
+	calls   map[string]context.CancelFunc // requests in flight, by the value of their id (lines.IDKey)
+	changed chan struct{}                 // signalled when calls shrinks
+
+	wmu    sync.Mutex // one writer at a time; guards out, wbuf and closed
+	out    io.Writer
+	wbuf   []byte
+	closed bool
+}
+
+// errOutput wraps the error of a failed write to the output.
+var errOutput = errors.New("mcpgo: writing to the stdio output")
+
+// read reads the lines until the input ends: nil at its end, the error
+// otherwise.
+func (c *stdioConn) read(r *lines.Reader) error {
+	for {
+		line, answer, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if answer == nil {
+			answer = c.admit(line)
+		}
+		if answer != nil {
+			c.writeLine(answer)
+		}
+		if c.ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// admit checks one line and serves it: a request on a goroutine of its own,
+// a notification or a client's answer at once. It returns the answer to a
+// line that is refused or that the Validator answers.
+func (c *stdioConn) admit(line []byte) []byte {
+	m, answer := lines.Check(line)
+	if answer != nil {
+		return answer
+	}
+	switch m.Type {
+	case wire.NotificationMessage:
+		if m.Method == string(mcp.MethodNotificationCancelled) {
+			c.cancelled(m.Params)
+		}
+		c.handle(c.ctx, line)
+		return nil
+	case wire.ResponseMessage:
+		c.session.answered(m.ID, line)
+		return nil
+	}
+	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
+		if resp, refused := c.validator.screenCall(m.ID, m.Params); refused {
+			return c.encode(resp, m.ID)
+		}
+	}
+	key := lines.IDKey(m.ID)
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.mu.Lock()
+	if _, dup := c.calls[key]; dup {
+		c.mu.Unlock()
+		cancel()
+		return lines.InFlight(m.ID)
+	}
+	c.calls[key] = cancel
+	c.mu.Unlock()
+	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
+		ctx = context.WithValue(ctx, checkedKey{}, true)
+	}
+	// The line outlives the reader's buffer: one copy, holding the id.
+	msg := append([]byte(nil), line...)
+	var sent []byte
+	if at := cap(line) - cap(m.ID); at >= 0 && at+len(m.ID) <= len(msg) {
+		sent = msg[at : at+len(m.ID)] // m.ID is a slice of line
+	}
+	if !bytes.Equal(sent, m.ID) {
+		sent = bytes.Clone(m.ID)
+	}
+	select {
+	case c.slots <- struct{}{}:
+	case <-c.ctx.Done():
+		c.done(key)
+		return nil
+	}
+	go func() {
+		defer func() { <-c.slots }()
+		resp := c.handle(ctx, msg)
+		var b []byte
+		if resp == nil {
+			b = lines.ErrorLine(sent, errkind.InternalError, "Internal error")
+		} else {
+			b = c.encode(resp, sent)
+		}
+		c.writeLine(b)
+		c.done(key)
+	}()
+	return nil
+}
+
+// handle is the server's HandleMessage, recovering a handler's panic: a
+// request then gets no answer from it (nil), and its caller answers
+// -32603.
+func (c *stdioConn) handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMessage) {
+	defer func() {
+		if recover() != nil {
+			resp = nil
+		}
+	}()
+	return c.srv.HandleMessage(ctx, msg)
+}
+
+// cancelled cancels the request a notifications/cancelled names.
+func (c *stdioConn) cancelled(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.calls[lines.IDKey(p.RequestID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// done forgets the request whose id has the value key, once answered.
+func (c *stdioConn) done(key string) {
+	c.mu.Lock()
+	cancel := c.calls[key]
+	delete(c.calls, key)
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+// waitAnswers blocks until every request read has been answered, the
+// session ended, or the drain time passed.
+func (c *stdioConn) waitAnswers(drain time.Duration) {
+	timer := time.NewTimer(drain)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		n := len(c.calls)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.changed:
+		case <-timer.C:
+			return
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// encode is msg as the line to write: with sent, the id of the request it
+// answers as the client wrote it.
+func (c *stdioConn) encode(msg mcp.JSONRPCMessage, sent []byte) []byte {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		if sent == nil {
+			return nil
+		}
+		return lines.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.")
+	}
+	return lines.AppendAnswer(make([]byte, 0, len(data)+len(sent)+1), data, sent)
+}
+
+// writeLine writes one line; a failed write ends the session.
+func (c *stdioConn) writeLine(b []byte) {
+	if b == nil {
+		return
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.closed {
+		return
+	}
+	if _, err := c.out.Write(b); err != nil {
+		c.closed = true
+		c.cancel(fmt.Errorf("%w: %w", errOutput, err))
+	}
+}
+
+// notify writes the server's notifications to the client until ctx ends.
+func (c *stdioConn) notify(ctx context.Context) {
+	for {
+		select {
+		case n := <-c.session.notifications:
+			c.writeLine(c.encode(n, nil))
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stdioSession is the server's session of a stdio connection: there is one
+// client.
+type stdioSession struct {
+	conn          *stdioConn
+	notifications chan mcp.JSONRPCNotification
+	initialized   atomic.Bool
+	level         atomic.Value // mcp.LoggingLevel
+	info          atomic.Value // mcp.Implementation
+	caps          atomic.Value // mcp.ClientCapabilities
+
+	lastID  atomic.Int64
+	mu      sync.Mutex
+	pending map[int64]chan clientAnswer // the server's requests awaiting the client's answer
+}
+
+var (
+	_ server.SessionWithLogging     = (*stdioSession)(nil)
+	_ server.SessionWithClientInfo  = (*stdioSession)(nil)
+	_ server.SessionWithSampling    = (*stdioSession)(nil)
+	_ server.SessionWithElicitation = (*stdioSession)(nil)
+	_ server.SessionWithRoots       = (*stdioSession)(nil)
+)
+
+func (s *stdioSession) SessionID() string { return "stdio" }
+func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return s.notifications
+}
+func (s *stdioSession) Initialize()                        { s.initialized.Store(true) }
+func (s *stdioSession) Initialized() bool                  { return s.initialized.Load() }
+func (s *stdioSession) SetLogLevel(level mcp.LoggingLevel) { s.level.Store(level) }
+func (s *stdioSession) GetLogLevel() mcp.LoggingLevel {
+	if l, ok := s.level.Load().(mcp.LoggingLevel); ok {
+		return l
+	}
+	return mcp.LoggingLevelError
+}
+func (s *stdioSession) GetClientInfo() mcp.Implementation {
+	i, _ := s.info.Load().(mcp.Implementation)
+	return i
+}
+func (s *stdioSession) SetClientInfo(i mcp.Implementation) { s.info.Store(i) }
+func (s *stdioSession) GetClientCapabilities() mcp.ClientCapabilities {
+	c, _ := s.caps.Load().(mcp.ClientCapabilities)
+	return c
+}
+func (s *stdioSession) SetClientCapabilities(c mcp.ClientCapabilities) { s.caps.Store(c) }
+
+// clientAnswer is the client's answer to a request of the server's.
+type clientAnswer struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// answered hands the client's answer line, whose id is id, to the request
+// of the server's that waits for it; other answers are dropped.
+func (s *stdioSession) answered(id json.RawMessage, line []byte) {
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	ch := s.pending[n]
+	delete(s.pending, n)
+	s.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	var a clientAnswer
+	if json.Unmarshal(line, &a) != nil {
+		a.Result = nil
+	}
+	ch <- a // buffered: one answer
+}
+
+// request sends a request to the client and decodes its result into v.
+func (s *stdioSession) request(ctx context.Context, method mcp.MCPMethod, params any, v any) error {
+	id := s.lastID.Add(1)
+	ch := make(chan clientAnswer, 1)
+	s.mu.Lock()
+	s.pending[id] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+	}()
+	req := struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int64  `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}{mcp.JSONRPC_VERSION, id, string(method), params}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("mcpgo: encoding the %s request: %w", method, err)
+	}
+	s.conn.writeLine(lines.AppendAnswer(nil, b, nil))
+	select {
+	case a := <-ch:
+		if a.Error != nil {
+			return fmt.Errorf("mcpgo: %s request failed: %s", method, a.Error.Message)
+		}
+		if err := json.Unmarshal(a.Result, v); err != nil {
+			return fmt.Errorf("mcpgo: decoding the client's %s result: %w", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.conn.ctx.Done():
+		return context.Cause(s.conn.ctx)
+	}
+}
+
+// RequestSampling implements server.SessionWithSampling.
+func (s *stdioSession) RequestSampling(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	var res mcp.CreateMessageResult
+	if err := s.request(ctx, mcp.MethodSamplingCreateMessage, req.CreateMessageParams, &res); err != nil {
+		return nil, err
+	}
+	content, err := mcp.ParseSamplingContent(res.Content)
+	if err != nil {
+		return nil, fmt.Errorf("mcpgo: decoding the client's sampling content: %w", err)
+	}
+	res.Content = content
+	return &res, nil
+}
+
+// RequestElicitation implements server.SessionWithElicitation.
+func (s *stdioSession) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	var res mcp.ElicitationResult
+	if err := s.request(ctx, mcp.MethodElicitationCreate, req.Params, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// ListRoots implements server.SessionWithRoots.
+func (s *stdioSession) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	var res mcp.ListRootsResult
+	if err := s.request(ctx, mcp.MethodListRoots, nil, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
