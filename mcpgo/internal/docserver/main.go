@@ -108,10 +108,13 @@ func main() {
 		opts.Dialect = mcpgo.Hint
 	}
 	v := mcpgo.Validate(s, opts) // mcperr
+	var err error
 	if *sdk {
-		log.Fatal(server.ServeStdio(s))
+		err = server.ServeStdio(s)
+	} else {
+		err = mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v}) // mcperr
 	}
-	if err := mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v}); err != nil { // mcperr
+	if err != nil {
 		log.Fatal(err)
 	}
 }
