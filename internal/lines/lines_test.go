@@ -1,0 +1,92 @@
+package lines
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A line over the bound is answered with a parse error, whether it ends
+// within the reader's buffer or past it, and the lines after it are read.
+func TestReaderBound(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	tests := []struct {
+		name  string
+		input string
+		max   int
+		want  []string
+	}{
+		{"short lines, blank ones skipped", "a\n\n  \r\nb\r\n c ", 0, []string{"a", "b", "c"}},
+		{"over the bound within the buffer", "a\n" + strings.Repeat("y", 100) + "\nb\n", 10, []string{"a", "!", "b"}},
+		{"over the bound past the buffer", "a\n" + long + "\nb", 100 << 10, []string{"a", "!", "b"}},
+		{"long line under the bound", "a\n" + long + "\nb", 300 << 10, []string{"a", long, "b"}},
+		{"over the bound at the end of the input", "a\n" + long, 100 << 10, []string{"a", "!"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(tt.input), tt.max)
+			var got []string
+			for {
+				line, answer, err := r.Next()
+				if err != nil {
+					break
+				}
+				if answer != nil {
+					if string(answer) != string(ParseError) {
+						t.Errorf("answer %q, want the parse error", answer)
+					}
+					got = append(got, "!")
+					continue
+				}
+				got = append(got, string(line))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAppendAnswer(t *testing.T) {
+	tests := []struct {
+		name, data, sent, want string
+	}{
+		{"id put back as sent", `{"jsonrpc":"2.0","id":"\u003c\u0026\u003e","result":{"text":"\u003c=8 \\u003c"}}`, `"<&>"`,
+			`{"jsonrpc":"2.0","id":"<&>","result":{"text":"<=8 \\u003c"}}` + "\n"},
+		{"a notification is written unescaped", `{"jsonrpc":"2.0","method":"m","params":{"a":"\u0026"}}`, `1`,
+			`{"jsonrpc":"2.0","method":"m","params":{"a":"&"}}` + "\n"},
+		{"no id given", `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"\u00e9"}}`, ``,
+			`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"\u00e9"}}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, string(AppendAnswer(nil, []byte(tt.data), []byte(tt.sent)))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzAppendUnescapeHTML checks that the unescaped JSON decodes to the same
+// value as the JSON it was made from.
+func FuzzAppendUnescapeHTML(f *testing.F) {
+	for _, s := range []string{`"\u003c=8\u0026\u003e"`, `"\\u003c"`, `"\\\u003c"`, `{"a":["\u0026\u00e9"]}`, `"\u00"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var before any
+		if json.Unmarshal([]byte(s), &before) != nil {
+			return
+		}
+		out := AppendUnescapeHTML(nil, []byte(s))
+		var after any
+		if err := json.Unmarshal(out, &after); err != nil {
+			t.Fatalf("%q unescaped to %q, which does not decode: %v", s, out, err)
+		}
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Fatalf("%q unescaped to %q, another value (-before +after):\n%s", s, out, diff)
+		}
+	})
+}
