@@ -1,9 +1,11 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -19,7 +21,12 @@ import (
 // What fn returns:
 //
 //   - a value: its JSON as structuredContent and as one text block, encoded
-//     once;
+//     once (an object; twice otherwise), whatever its shape, as the go-sdk sends a typed tool's output
+//     (gosdk.Handle): an object, and also an array, a string, a number or
+//     null (a nil slice); a nil pointer is sent as the zero value it
+//     points to and a nil map as {}. An output other than an object
+//     needs a client on a protocol revision that allows it (the
+//     2025-06-18 revision requires an object);
 //   - an error: isError and one text block holding the JSON kind object of
 //     the *envelope.Error in err's chain, or for an error that holds none,
 //     server_error with err's text as the message, and no structuredContent
@@ -28,6 +35,7 @@ import (
 //     middleware added after Validate read it with ToolError;
 //   - a Renderer in err's chain: its result in place of the kind object.
 func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error)) server.ToolHandlerFunc {
+	zero := nilOutput[Out]()
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		if a := args(req); len(a) > 0 && string(a) != "null" {
@@ -39,8 +47,66 @@ func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, i
 		if err != nil {
 			return fail(ctx, err), nil
 		}
-		return success(ctx, out), nil
+		if zero != nil {
+			return output(ctx, zero(out)), nil
+		}
+		return output(ctx, out), nil
 	}
+}
+
+// nilOutput returns, for an Out that is a pointer or a map, the function
+// that replaces a nil Out by what the go-sdk sends for it: the zero value
+// of the pointed-to type, or an empty object. It returns nil for every
+// other Out.
+func nilOutput[Out any]() func(Out) any {
+	t := reflect.TypeFor[Out]()
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := reflect.Zero(t.Elem()).Interface()
+		return func(out Out) any {
+			if reflect.ValueOf(&out).Elem().IsNil() {
+				return elem
+			}
+			return out
+		}
+	case reflect.Map:
+		return func(out Out) any {
+			if reflect.ValueOf(&out).Elem().IsNil() {
+				return struct{}{}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// output is Handle's result for v, sent as the go-sdk sends a typed tool's
+// output: v's JSON as structuredContent and as one text block, whatever its
+// shape. An object is wire.Success's result; an array, a string, a number,
+// a boolean or null (which wire.Success refuses: MCP's 2025-06-18 revision
+// requires an object) has the same two members, as the go-sdk writes them
+// for a protocol revision that allows any JSON value.
+func output(ctx context.Context, v any) *mcp.CallToolResult {
+	r, err := wire.Success(v)
+	if err == nil {
+		return Result(r)
+	}
+	b, encErr := encodeJSON(v)
+	if encErr != nil || len(b) > 0 && b[0] == '{' {
+		return fail(ctx, err)
+	}
+	return Result(&wire.ToolResult{Content: []wire.Content{{Type: "text", Text: string(b)}}, StructuredContent: b})
+}
+
+// encodeJSON is v's JSON without HTML escaping, as wire writes results.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Raw adapts fn to the SDK's handler for a tool that reads its arguments

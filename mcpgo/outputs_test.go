@@ -1,0 +1,105 @@
+package mcpgo_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/mcpgo"
+)
+
+// Item is an element of the slice outputs.
+type Item struct {
+	Name string `json:"name"`
+}
+
+func outputTool[Out any](s *server.MCPServer, name string, out Out) {
+	s.AddTool(mcp.NewTool(name), mcpgo.Handle(func(context.Context, mcp.CallToolRequest, struct{}) (Out, error) {
+		return out, nil
+	}))
+}
+
+// TestOutputsAgree holds Handle to what gosdk.Handle sends for outputs of
+// every JSON shape, objects and others (an array, a string, a number, nil
+// slices, maps and pointers): the gosdk adapter's test records the go-sdk's
+// wire results in gosdk/testdata/outputs.golden, and mcp-go's results must
+// be the same, compared as that test compares them.
+func TestOutputsAgree(t *testing.T) {
+	s := server.NewMCPServer("outputs", "0")
+	outputTool(s, "object", Item{"a<b"})
+	outputTool(s, "slice", []Item{{"a<b"}, {"c"}})
+	outputTool(s, "empty_slice", []Item{})
+	outputTool(s, "nil_slice", []Item(nil))
+	outputTool(s, "string", "a<b")
+	outputTool(s, "number", 2.5)
+	outputTool(s, "nil_pointer", (*Item)(nil))
+	outputTool(s, "nil_map", map[string]int(nil))
+	mcpgo.Validate(s, nil)
+
+	want, err := os.ReadFile("../gosdk/testdata/outputs.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(want))
+	for sc.Scan() {
+		name, _, _ := strings.Cut(sc.Text(), " ")
+		resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":{}}}`))
+		b, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil || m.Result == nil {
+			t.Fatalf("%s: no result in %s", name, b)
+		}
+		got.WriteString(name + " " + canonicalResult(t, m.Result) + "\n")
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("mcpgo.Handle's results against gosdk.Handle's (-gosdk +mcpgo):\n%s", diff)
+	}
+}
+
+// canonicalResult is a tool result without _meta and resultType, its keys
+// sorted, <, > and & as themselves, and a text block that holds JSON
+// written as that JSON's value is: the form of gosdk's outputs test.
+func canonicalResult(t *testing.T, r json.RawMessage) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "_meta")
+	delete(m, "resultType")
+	content, _ := m["content"].([]any)
+	for _, c := range content {
+		block, _ := c.(map[string]any)
+		if text, ok := block["text"].(string); ok {
+			var v any
+			if json.Unmarshal([]byte(text), &v) == nil {
+				block["text"] = encodeJSON(t, v)
+			}
+		}
+	}
+	return encodeJSON(t, m)
+}
+
+func encodeJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
