@@ -2,8 +2,9 @@
 // MCP TypeScript SDK 1.32.2 and zod with the same tools
 // (examples/interop/bench/*.mjs), side by side.
 //
-// Over stdio it starts vexlo and the local news server and their TypeScript
-// twins, one process at a time, alternating Go and TypeScript from round to
+// Over stdio it starts vexlo, the local news server and the mcp-go server of
+// the mcpgo package doc (mcpgo/internal/docserver, two of the Vexlo tools)
+// and their TypeScript twins, one process at a time, alternating Go and TypeScript from round to
 // round, and pipelines tools/call requests (a bounded window in flight). Per
 // row it prints the server's CPU time per call (utime+stime from
 // /proc/PID/stat, counted from after the warm-up to the last answer), calls
@@ -113,6 +114,15 @@ func run() error {
 		}
 		*bin = dir
 	}
+	// The mcp-go server of the mcpgo package doc lives in the mcpgo module.
+	if _, err := os.Stat(filepath.Join(*bin, "mcpgo-doc")); err != nil {
+		fmt.Fprintln(os.Stderr, "load: go build ./mcpgo/internal/docserver")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, "mcpgo-doc"), "./internal/docserver")
+		cmd.Dir, cmd.Stderr = filepath.Join(examples, "..", "mcpgo"), os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building the mcp-go doc server: %w", err)
+		}
+	}
 	if !o.goOnly {
 		fmt.Fprintln(os.Stderr, "load: examples/interop/setup.sh (npm ci, cached)")
 		cmd := exec.Command("./setup.sh")
@@ -170,6 +180,31 @@ func run() error {
 			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
 			check: wantResult(`"isError":true`, `vexlo_no_such_tool`)},
 		{name: "vexlo success (upstream GET)", gosrv: goServer("vexlo", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req: func(int) string {
+				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
+			},
+			check: wantResult(`"structuredContent"`, `"trace_id"`)},
+		// A user's server: the mcpgo package doc's server with two of the
+		// Vexlo tools (mcpgo/internal/docserver), on mcpgo.ServeStdio, and
+		// the same binary on mcp-go's own server.ServeStdio (-sdk).
+		{name: "mcpgo doc schema rejection", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req:   func(int) string { return `{"name":"vexlo_search_traces","arguments":{"limit":101}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "mcpgo doc unknown tool", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
+			check: wantResult(`"isError":true`, `vexlo_no_such_tool`)},
+		{name: "mcpgo doc success (upstream GET)", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req: func(int) string {
+				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
+			},
+			check: wantResult(`"structuredContent"`, `"trace_id"`)},
+		{name: "mcpgo doc on server.ServeStdio, schema rejection", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req:   func(int) string { return `{"name":"vexlo_search_traces","arguments":{"limit":101}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "mcpgo doc on server.ServeStdio, unknown tool", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
+			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
+			check: wantError(`vexlo_no_such_tool`)},
+		{name: "mcpgo doc on server.ServeStdio, success (upstream GET)", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
 			req: func(int) string {
 				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
 			},
