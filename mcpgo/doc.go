@@ -14,7 +14,11 @@
 //   - [HTTPHandler] serves the server over mcp-go's Streamable HTTP server
 //     behind a front that answers every transport refusal with a JSON-RPC
 //     body, answers the refusals mcp-go would word itself, and limits each
-//     client by tool calls or by messages.
+//     client by tool calls or by messages;
+//   - [ServeStdio] serves it over stdio, in place of mcp-go's
+//     server.ServeStdio: the same refusals answered in the chosen dialect,
+//     every line checked before mcp-go reads it, every refused line answered
+//     and the session kept.
 //
 // A complete server that wraps an HTTP API, in 39 lines; the 7 marked
 // // mcperr are all the glue it needs:
@@ -60,7 +64,13 @@
 //	}
 //
 // (The example_test.go of this package runs this server against a fake
-// upstream.)
+// upstream.) Over stdio, for a local server, the last line of main is
+//
+//	log.Fatal(mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v})) // mcperr
+//
+// # What it costs over stdio
+//
+// STDIOFIGURE
 //
 // # What mcp-go decides before any middleware
 //
@@ -69,10 +79,11 @@
 // middleware runs, and sends every error a tool handler or middleware
 // returns as -32603, keeping no data. So the TypeScript dialect's
 // unknown-tool result and every hint-dialect -32602 with data.code need the
-// message before mcp-go reads it. [HTTPHandler] does that when its Validator
-// is set, and [Validator.HandleMessage] does it for a transport of your own.
-// mcp-go's stdio transport calls the server's HandleMessage itself, so over
-// it an unknown tool keeps mcp-go's answer, and a hint-dialect refusal
+// message before mcp-go reads it. [HTTPHandler] and [ServeStdio] do that
+// when their Validator is set, and [Validator.HandleMessage] does it for a
+// transport of your own. mcp-go's own server.ServeStdio calls the server's
+// HandleMessage itself, so over it an unknown tool keeps mcp-go's answer
+// ("tool 'x' not found: tool not found"), and a hint-dialect refusal
 // arrives as an isError tool result whose text is the JSON-RPC error object
 // {"code":-32602,"message":...,"data":{"code":...}} (TypeScript-dialect
 // refusals of arguments are exact on every transport).

@@ -89,9 +89,9 @@ type fingerprint struct {
 // mcp-go answers a call to an unknown tool itself, before any middleware,
 // and sends every handler error as -32603; so the unknown-tool answer and the
 // hint dialect's -32602 need the message before mcp-go reads it: HTTPHandler
-// does that when given the Validator, and so does HandleMessage for a
-// transport of your own. Where neither sees the message (mcp-go's stdio
-// transport), an unknown tool gets mcp-go's own -32602, and a hint-dialect
+// and ServeStdio do that when given the Validator, and so does HandleMessage
+// for a transport of your own. Where none sees the message (mcp-go's own
+// server.ServeStdio), an unknown tool gets mcp-go's own -32602, and a hint-dialect
 // refusal arrives as an isError tool result whose text is the JSON-RPC error
 // object, {"code":-32602,"message":...,"data":{"code":...}}.
 func Validate(s *server.MCPServer, opts *Options) *Validator {

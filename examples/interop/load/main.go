@@ -203,7 +203,7 @@ func run() error {
 			check: wantResult(`"isError":true`, `Input validation error`)},
 		{name: "mcpgo doc on server.ServeStdio, unknown tool", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
 			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
-			check: wantError(`vexlo_no_such_tool`)},
+			check: wantAnswer(`vexlo_no_such_tool`)}, // mcp-go answers with a JSON-RPC error, TypeScript with a result
 		{name: "mcpgo doc on server.ServeStdio, success (upstream GET)", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
 			req: func(int) string {
 				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
@@ -444,6 +444,18 @@ func wantError(subs ...string) func([]byte) error {
 		for _, s := range subs {
 			if !bytes.Contains(r.Error, []byte(s)) {
 				return fmt.Errorf("want an error holding %s, got %.300s", s, line)
+			}
+		}
+		return nil
+	}
+}
+
+// wantAnswer accepts a result or a JSON-RPC error holding every one of subs.
+func wantAnswer(subs ...string) func([]byte) error {
+	return func(line []byte) error {
+		for _, s := range subs {
+			if !bytes.Contains(line, []byte(s)) {
+				return fmt.Errorf("want an answer holding %s, got %.300s", s, line)
 			}
 		}
 		return nil
