@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -146,7 +147,7 @@ func InFlight(id json.RawMessage) []byte {
 
 // ErrorLine is a JSON-RPC error answer, one line; a nil id is written as
 // null.
-func ErrorLine(id json.RawMessage, code errkind.Code, message string) []byte {
+func ErrorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -176,7 +177,7 @@ func IDKey(id []byte) string {
 // newline.
 func AppendAnswer(dst, data, sent []byte) []byte {
 	if len(sent) > 0 {
-		if id, at, ok := wire.AnswerID(data); ok {
+		if id, at, ok := jsonscan.AnswerID(data); ok {
 			dst = append(append(dst, data[:at]...), sent...)
 			data = data[at+len(id):]
 		}
