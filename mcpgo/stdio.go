@@ -145,7 +145,7 @@ type stdioConn struct {
 
 	wmu    sync.Mutex // one writer at a time; guards out, wbuf and closed
 	out    io.Writer
-	wbuf   []byte
+	wbuf   []byte // the line being written; reused
 	closed bool
 }
 
@@ -196,7 +196,8 @@ func (c *stdioConn) admit(line []byte) []byte {
 	}
 	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
 		if resp, refused := c.validator.screenCall(m.ID, m.Params); refused {
-			return c.encode(resp, m.ID)
+			c.answer(resp, m.ID)
+			return nil
 		}
 	}
 	key := lines.IDKey(m.ID)
@@ -229,14 +230,11 @@ func (c *stdioConn) admit(line []byte) []byte {
 	}
 	go func() {
 		defer func() { <-c.slots }()
-		resp := c.handle(ctx, msg)
-		var b []byte
-		if resp == nil {
-			b = lines.ErrorLine(sent, errkind.InternalError, "Internal error")
+		if resp := c.handle(ctx, msg); resp != nil {
+			c.answer(resp, sent)
 		} else {
-			b = c.encode(resp, sent)
+			c.writeLine(lines.ErrorLine(sent, errkind.InternalError, "Internal error"))
 		}
-		c.writeLine(b)
 		c.done(key)
 	}()
 	return nil
@@ -307,26 +305,38 @@ func (c *stdioConn) waitAnswers(drain time.Duration) {
 	}
 }
 
-// encode is msg as the line to write: with sent, the id of the request it
-// answers as the client wrote it.
-func (c *stdioConn) encode(msg mcp.JSONRPCMessage, sent []byte) []byte {
+// answer writes msg, one line: with sent, the answer to the request whose
+// id the client wrote as sent, carrying that id. It returns the error of a
+// message that does not encode (a request's answer is then -32603).
+func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
 	data, err := json.Marshal(msg)
 	if err != nil {
-		if sent == nil {
-			return nil
+		if sent != nil {
+			c.writeLine(lines.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded."))
 		}
-		return lines.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.")
-	}
-	return lines.AppendAnswer(make([]byte, 0, len(data)+len(sent)+1), data, sent)
-}
-
-// writeLine writes one line; a failed write ends the session.
-func (c *stdioConn) writeLine(b []byte) {
-	if b == nil {
-		return
+		return err
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	b := lines.AppendAnswer(c.wbuf[:0], data, sent)
+	if cap(b) <= 1<<20 {
+		c.wbuf = b[:0]
+	} else {
+		c.wbuf = nil
+	}
+	c.writeLocked(b)
+	return nil
+}
+
+// writeLine writes one whole line.
+func (c *stdioConn) writeLine(b []byte) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.writeLocked(b)
+}
+
+// writeLocked writes b with c.wmu held; a failed write ends the session.
+func (c *stdioConn) writeLocked(b []byte) {
 	if c.closed {
 		return
 	}
@@ -341,7 +351,7 @@ func (c *stdioConn) notify(ctx context.Context) {
 	for {
 		select {
 		case n := <-c.session.notifications:
-			c.writeLine(c.encode(n, nil))
+			c.answer(n, nil)
 		case <-ctx.Done():
 			return
 		}
@@ -443,11 +453,9 @@ func (s *stdioSession) request(ctx context.Context, method mcp.MCPMethod, params
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
 	}{mcp.JSONRPC_VERSION, id, string(method), params}
-	b, err := json.Marshal(req)
-	if err != nil {
+	if err := s.conn.answer(req, nil); err != nil {
 		return fmt.Errorf("mcpgo: encoding the %s request: %w", method, err)
 	}
-	s.conn.writeLine(lines.AppendAnswer(nil, b, nil))
 	select {
 	case a := <-ch:
 		if a.Error != nil {
