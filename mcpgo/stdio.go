@@ -73,9 +73,10 @@ const maxInFlight = 256
 // sampling, elicitation and roots requests to the client, as mcp-go's own
 // stdio session has. ServeStdio reads In on a goroutine of its own: when
 // ctx ends first, ServeStdio returns ctx.Err() and a Read of In that never
-// returns keeps that goroutine until the process exits. It does not handle
-// signals: server.ServeStdio's SIGINT and SIGTERM end the process anyway
-// unless a program handles them, as with signal.NotifyContext for ctx.
+// returns keeps that goroutine until the process exits. Unlike
+// server.ServeStdio it does not catch SIGINT and SIGTERM: they end the
+// process, as Go's default, unless the program passes a ctx from
+// signal.NotifyContext.
 func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error {
 	if o == nil {
 		o = &StdioOptions{}

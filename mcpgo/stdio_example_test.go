@@ -1,0 +1,36 @@
+package mcpgo_test
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/mcperr/mcperr/mcpgo"
+)
+
+// ServeStdio serves the package doc's server over a piped input: a line
+// that is not JSON, an id no stack can echo, a call to an unknown tool and
+// refused arguments are each answered (the refusals in the Validator's
+// dialect) and the session goes on to the last call, whose answer is
+// written before the end of the input ends the session.
+func ExampleServeStdio() {
+	defer fakeAPI()()
+	s, v := newServer()
+	input := strings.Join([]string{
+		`this is not JSON`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_span","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_trace","arguments":{"id":7}}}`,
+		`{"jsonrpc":"2.0","id":"<&>","method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}`,
+	}, "\n")
+	err := mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v, In: strings.NewReader(input), Out: os.Stdout})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}
+	// {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the id must be a string or an integer of at most 2^53 in magnitude"}}
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_span not found"}],"isError":true}}
+	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get_trace: Invalid input: expected string, received number at id"}],"isError":true}}
+	// {"jsonrpc":"2.0","id":"<&>","result":{"content":[{"type":"text","text":"{\"id\":\"abc\",\"spans\":3}"}],"structuredContent":{"id":"abc","spans":3}}}
+}
