@@ -90,3 +90,49 @@ func FuzzAppendUnescapeHTML(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReader holds Reader to the plain reading of its rule: the input split
+// at each newline, a line longer than the bound (its newline counted)
+// answered with the parse error, every other line trimmed and kept unless
+// blank.
+func FuzzReader(f *testing.F) {
+	f.Add("a\n\n b \r\nccccccccccccc\nd", 8)
+	f.Add("", 1)
+	f.Add("\n\n\n", 1)
+	f.Fuzz(func(t *testing.T, input string, max int) {
+		if max <= 0 || max > 1<<20 {
+			return
+		}
+		var want []string
+		for rest := input; rest != ""; {
+			line, after, found := strings.Cut(rest, "\n")
+			n := len(line)
+			if found {
+				n++
+			}
+			switch {
+			case n > max:
+				want = append(want, "!")
+			case strings.TrimSpace(line) != "":
+				want = append(want, strings.TrimSpace(line))
+			}
+			rest = after
+		}
+		r := NewReader(strings.NewReader(input), max)
+		var got []string
+		for {
+			line, answer, err := r.Next()
+			if err != nil {
+				break
+			}
+			if answer != nil {
+				got = append(got, "!")
+				continue
+			}
+			got = append(got, string(line))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("lines of %q at bound %d (-want +got):\n%s", input, max, diff)
+		}
+	})
+}
