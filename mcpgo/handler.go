@@ -20,13 +20,13 @@ import (
 //
 // What fn returns:
 //
-//   - a value: its JSON as structuredContent and as one text block, encoded
-//     once (an object; twice otherwise), whatever its shape, as the go-sdk sends a typed tool's output
-//     (gosdk.Handle): an object, and also an array, a string, a number or
-//     null (a nil slice); a nil pointer is sent as the zero value it
-//     points to and a nil map as {}. An output other than an object
-//     needs a client on a protocol revision that allows it (the
-//     2025-06-18 revision requires an object);
+//   - a value: its JSON as structuredContent and as one text block,
+//     whatever its shape, as the go-sdk sends a typed tool's output
+//     (gosdk.Handle): an object, encoded once, and also an array, a
+//     string, a number or null (a nil slice), encoded twice; a nil pointer
+//     is sent as the zero value it points to, and a nil map as {}. A
+//     structuredContent other than an object is for clients on a protocol
+//     revision that allows it (2025-06-18 requires an object);
 //   - an error: isError and one text block holding the JSON kind object of
 //     the *envelope.Error in err's chain, or for an error that holds none,
 //     server_error with err's text as the message, and no structuredContent
