@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var updateOutputs = flag.Bool("update", false, "rewrite testdata/outputs.golden")
+var updateOutputs = flag.Bool("update-outputs", false, "rewrite testdata/outputs.golden")
 
 // Item is an element of the slice outputs.
 type Item struct {

@@ -18,7 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/")
+var updateStdio = flag.Bool("update-stdio", false, "rewrite the stdio transcripts under testdata/")
 
 // The lines of the stdio tests: a handshake, good calls, and the five lines
 // that end a session on an SDK's own stdio transport.
@@ -173,7 +173,7 @@ func (p *proc) lockstep(lines ...string) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if *updateStdio {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
