@@ -15,12 +15,12 @@ import (
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
-// Item is an element of the slice outputs.
-type Item struct {
+// OutputItem is an element of the slice outputs.
+type OutputItem struct {
 	Name string `json:"name"`
 }
 
-func outputTool[Out any](s *server.MCPServer, name string, out Out) {
+func addOutputTool[Out any](s *server.MCPServer, name string, out Out) {
 	s.AddTool(mcp.NewTool(name), mcpgo.Handle(func(context.Context, mcp.CallToolRequest, struct{}) (Out, error) {
 		return out, nil
 	}))
@@ -33,14 +33,14 @@ func outputTool[Out any](s *server.MCPServer, name string, out Out) {
 // be the same, compared as that test compares them.
 func TestOutputsAgree(t *testing.T) {
 	s := server.NewMCPServer("outputs", "0")
-	outputTool(s, "object", Item{"a<b"})
-	outputTool(s, "slice", []Item{{"a<b"}, {"c"}})
-	outputTool(s, "empty_slice", []Item{})
-	outputTool(s, "nil_slice", []Item(nil))
-	outputTool(s, "string", "a<b")
-	outputTool(s, "number", 2.5)
-	outputTool(s, "nil_pointer", (*Item)(nil))
-	outputTool(s, "nil_map", map[string]int(nil))
+	addOutputTool(s, "object", OutputItem{"a<b"})
+	addOutputTool(s, "slice", []OutputItem{{"a<b"}, {"c"}})
+	addOutputTool(s, "empty_slice", []OutputItem{})
+	addOutputTool(s, "nil_slice", []OutputItem(nil))
+	addOutputTool(s, "string", "a<b")
+	addOutputTool(s, "number", 2.5)
+	addOutputTool(s, "nil_pointer", (*OutputItem)(nil))
+	addOutputTool(s, "nil_map", map[string]int(nil))
 	mcpgo.Validate(s, nil)
 
 	want, err := os.ReadFile("../gosdk/testdata/outputs.golden")
@@ -62,17 +62,17 @@ func TestOutputsAgree(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil || m.Result == nil {
 			t.Fatalf("%s: no result in %s", name, b)
 		}
-		got.WriteString(name + " " + canonicalResult(t, m.Result) + "\n")
+		got.WriteString(name + " " + canonicalOutput(t, m.Result) + "\n")
 	}
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("mcpgo.Handle's results against gosdk.Handle's (-gosdk +mcpgo):\n%s", diff)
 	}
 }
 
-// canonicalResult is a tool result without _meta and resultType, its keys
+// canonicalOutput is a tool result without _meta and resultType, its keys
 // sorted, <, > and & as themselves, and a text block that holds JSON
 // written as that JSON's value is: the form of gosdk's outputs test.
-func canonicalResult(t *testing.T, r json.RawMessage) string {
+func canonicalOutput(t *testing.T, r json.RawMessage) string {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r, &m); err != nil {
@@ -86,14 +86,14 @@ func canonicalResult(t *testing.T, r json.RawMessage) string {
 		if text, ok := block["text"].(string); ok {
 			var v any
 			if json.Unmarshal([]byte(text), &v) == nil {
-				block["text"] = encodeJSON(t, v)
+				block["text"] = sortedJSON(t, v)
 			}
 		}
 	}
-	return encodeJSON(t, m)
+	return sortedJSON(t, m)
 }
 
-func encodeJSON(t *testing.T, v any) string {
+func sortedJSON(t *testing.T, v any) string {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -23,46 +23,46 @@ var updateStdio = flag.Bool("update-stdio", false, "rewrite the stdio transcript
 // The lines of the stdio tests: a handshake, good calls, and the five lines
 // that end a session on an SDK's own stdio transport.
 const (
-	initLine     = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
-	initialized  = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-	sampleTrace  = "0f1a2b3c4d5e6f708192a3b4c5d6e7f8"
-	notJSON      = `this is not JSON`
-	idExponent   = `{"jsonrpc":"2.0","id":1e400,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + sampleTrace + `"}}}`
-	idFraction   = `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + sampleTrace + `"}}}`
-	idHTML       = `{"jsonrpc":"2.0","id":"<&>","method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + sampleTrace + `"}}}`
-	unknownTool  = `{"jsonrpc":"2.0","id":"u","method":"tools/call","params":{"name":"vexlo_no_<such>_tool","arguments":{}}}`
-	overLimit    = `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"vexlo_search_traces","arguments":{"limit":101}}}`
-	missingTrace = `{"jsonrpc":"2.0","id":"m","method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{}}}`
+	stdioInit        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	stdioInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	stdioTrace       = "0f1a2b3c4d5e6f708192a3b4c5d6e7f8"
+	lineNotJSON      = `this is not JSON`
+	lineIDExponent   = `{"jsonrpc":"2.0","id":1e400,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + stdioTrace + `"}}}`
+	lineIDFraction   = `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + stdioTrace + `"}}}`
+	lineIDHTML       = `{"jsonrpc":"2.0","id":"<&>","method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"` + stdioTrace + `"}}}`
+	lineUnknownTool  = `{"jsonrpc":"2.0","id":"u","method":"tools/call","params":{"name":"vexlo_no_<such>_tool","arguments":{}}}`
+	lineOverLimit    = `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"vexlo_search_traces","arguments":{"limit":101}}}`
+	lineMissingTrace = `{"jsonrpc":"2.0","id":"m","method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{}}}`
 )
 
-// deepLine is a request whose params nest 1,001 levels deep.
-var deepLine = `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"vexlo_search_traces","arguments":{"x":` +
+// lineDeep is a request whose params nest 1,001 levels deep.
+var lineDeep = `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"vexlo_search_traces","arguments":{"x":` +
 	strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}}`
 
-// hostile are the five lines, by name.
-var hostile = []struct{ name, line string }{
-	{"nested 1,001 deep", deepLine},
-	{"id 1e400", idExponent},
-	{"id 1.5", idFraction},
-	{"not JSON", notJSON},
-	{"id <&>", idHTML},
+// hostileLines are the five lines, by name.
+var hostileLines = []struct{ name, line string }{
+	{"nested 1,001 deep", lineDeep},
+	{"id 1e400", lineIDExponent},
+	{"id 1.5", lineIDFraction},
+	{"not JSON", lineNotJSON},
+	{"id <&>", lineIDHTML},
 }
 
-func goodCall(id int) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"%s"}}}`, id, sampleTrace)
+func goodTraceCall(id int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"%s"}}}`, id, stdioTrace)
 }
 
-// fakeVexlo serves the two routes of the doc server's tools, as the Vexlo
+// fakeVexloAPI serves the two routes of the doc server's tools, as the Vexlo
 // API answers them; the trace "slow" answers after 300 ms.
-func fakeVexlo(t *testing.T) string {
+func fakeVexloAPI(t *testing.T) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
-		case "/v1/traces/" + sampleTrace, "/v1/traces/slow":
+		case "/v1/traces/" + stdioTrace, "/v1/traces/slow":
 			if strings.HasSuffix(r.URL.Path, "slow") {
 				time.Sleep(300 * time.Millisecond)
 			}
-			io.WriteString(w, `{"trace_id":"`+sampleTrace+`","service":"checkout","function":"handleCheckout","status":"ok","tags":["<b>&</b>"],"started_at":"2026-11-29T12:00:00Z","duration_ms":40}`)
+			io.WriteString(w, `{"trace_id":"`+stdioTrace+`","service":"checkout","function":"handleCheckout","status":"ok","tags":["<b>&</b>"],"started_at":"2026-11-29T12:00:00Z","duration_ms":40}`)
 		case "/v1/traces":
 			io.WriteString(w, `{"traces":[]}`)
 		default:
@@ -89,15 +89,15 @@ func buildDocServer(t *testing.T) string {
 	return bin
 }
 
-// proc is a server process driven over pipes.
-type proc struct {
+// stdioProc is a server process driven over pipes.
+type stdioProc struct {
 	t     *testing.T
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan string
 }
 
-func startProc(t *testing.T, bin, upstream string, args ...string) *proc {
+func startStdioProc(t *testing.T, bin, upstream string, args ...string) *stdioProc {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "VEXLO_URL="+upstream)
@@ -113,7 +113,7 @@ func startProc(t *testing.T, bin, upstream string, args ...string) *proc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
+	p := &stdioProc{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
 	go func() {
 		defer close(p.lines)
 		r := bufio.NewReaderSize(out, 1<<20)
@@ -134,7 +134,7 @@ func startProc(t *testing.T, bin, upstream string, args ...string) *proc {
 	return p
 }
 
-func (p *proc) send(line string) {
+func (p *stdioProc) send(line string) {
 	p.t.Helper()
 	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
 		p.t.Fatalf("writing %.40s: %v", line, err)
@@ -142,7 +142,7 @@ func (p *proc) send(line string) {
 }
 
 // next returns the next line the server writes; "" once its output ended.
-func (p *proc) next() string {
+func (p *stdioProc) next() string {
 	p.t.Helper()
 	select {
 	case l := <-p.lines:
@@ -155,7 +155,7 @@ func (p *proc) next() string {
 
 // lockstep sends each line and reads its one answer before the next, and
 // returns the transcript: "> sent" and "< answer" lines.
-func (p *proc) lockstep(lines ...string) string {
+func (p *stdioProc) lockstep(lines ...string) string {
 	p.t.Helper()
 	var b strings.Builder
 	for _, l := range lines {
@@ -169,8 +169,8 @@ func (p *proc) lockstep(lines ...string) string {
 	return b.String()
 }
 
-// golden compares got with testdata/name, or writes it with -update.
-func golden(t *testing.T, name, got string) {
+// stdioGolden compares got with testdata/name, or writes it with -update-stdio.
+func stdioGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *updateStdio {
@@ -197,15 +197,15 @@ func golden(t *testing.T, name, got string) {
 // when the input ends are written before the process exits.
 func TestServeStdioBinary(t *testing.T) {
 	bin := buildDocServer(t)
-	upstream := fakeVexlo(t)
+	upstream := fakeVexloAPI(t)
 
 	t.Run("each hostile line between good calls", func(t *testing.T) {
-		p := startProc(t, bin, upstream)
-		seq := []string{initLine, initialized, goodCall(10)}
-		for i, h := range hostile {
-			seq = append(seq, h.line, goodCall(11+i))
+		p := startStdioProc(t, bin, upstream)
+		seq := []string{stdioInit, stdioInitialized, goodTraceCall(10)}
+		for i, h := range hostileLines {
+			seq = append(seq, h.line, goodTraceCall(11+i))
 		}
-		golden(t, "stdio-hostile.golden", p.lockstep(seq...))
+		stdioGolden(t, "stdio-hostile.golden", p.lockstep(seq...))
 	})
 
 	for _, d := range []struct{ name, flag string }{{"typescript", ""}, {"hint", "-hint"}} {
@@ -214,21 +214,21 @@ func TestServeStdioBinary(t *testing.T) {
 			if d.flag != "" {
 				args = append(args, d.flag)
 			}
-			p := startProc(t, bin, upstream, args...)
-			golden(t, "stdio-"+d.name+".golden", p.lockstep(initLine, initialized, unknownTool, overLimit, missingTrace, goodCall(2)))
+			p := startStdioProc(t, bin, upstream, args...)
+			stdioGolden(t, "stdio-"+d.name+".golden", p.lockstep(stdioInit, stdioInitialized, lineUnknownTool, lineOverLimit, lineMissingTrace, goodTraceCall(2)))
 		})
 	}
 
 	t.Run("answers in flight at the end of the input", func(t *testing.T) {
-		p := startProc(t, bin, upstream)
+		p := startStdioProc(t, bin, upstream)
 		var ids []string
-		input := initLine + "\n" + initialized + "\n"
+		input := stdioInit + "\n" + stdioInitialized + "\n"
 		for i := range 8 {
 			id := fmt.Sprint(100 + i)
 			ids = append(ids, id)
 			input += `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"vexlo_get_trace","arguments":{"traceId":"slow"}}}` + "\n"
 		}
-		for _, h := range hostile {
+		for _, h := range hostileLines {
 			input += h.line + "\n"
 		}
 		p.send(strings.TrimSuffix(input, "\n"))
@@ -258,6 +258,6 @@ func TestServeStdioBinary(t *testing.T) {
 // not come back as sent.
 func TestSDKServeStdioAnswersItself(t *testing.T) {
 	bin := buildDocServer(t)
-	p := startProc(t, bin, fakeVexlo(t), "-sdk", "-hint")
-	golden(t, "stdio-mcpgo-sdk.golden", p.lockstep(initLine, initialized, unknownTool, overLimit, idFraction, idHTML))
+	p := startStdioProc(t, bin, fakeVexloAPI(t), "-sdk", "-hint")
+	stdioGolden(t, "stdio-mcpgo-sdk.golden", p.lockstep(stdioInit, stdioInitialized, lineUnknownTool, lineOverLimit, lineIDFraction, lineIDHTML))
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
-// stdioServer has a tool "wait" that blocks until its call is cancelled,
+// stdioTestServer has a tool "wait" that blocks until its call is cancelled,
 // a tool "roots" that asks the client for its roots, and a tool "panic".
-func stdioServer() *server.MCPServer {
+func stdioTestServer() *server.MCPServer {
 	s := server.NewMCPServer("stdio-test", "0", server.WithRoots())
 	s.AddTool(mcp.NewTool("wait"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-ctx.Done()
@@ -86,10 +86,10 @@ func (p *pipeSession) next(t *testing.T) string {
 }
 
 func TestServeStdioSession(t *testing.T) {
-	p := servePipes(t, stdioServer(), mcpgo.StdioOptions{MaxLine: 4096})
-	p.send(t, initLine)
+	p := servePipes(t, stdioTestServer(), mcpgo.StdioOptions{MaxLine: 4096})
+	p.send(t, stdioInit)
 	p.next(t)
-	p.send(t, initialized)
+	p.send(t, stdioInitialized)
 
 	// A request whose id is in flight is refused; a cancellation ends the
 	// first one.
@@ -151,7 +151,7 @@ func TestServeStdioOutputFails(t *testing.T) {
 	defer inW.Close()
 	done := make(chan error, 1)
 	go func() {
-		done <- mcpgo.ServeStdio(context.Background(), stdioServer(), &mcpgo.StdioOptions{In: inR, Out: brokenWriter{}})
+		done <- mcpgo.ServeStdio(context.Background(), stdioTestServer(), &mcpgo.StdioOptions{In: inR, Out: brokenWriter{}})
 	}()
 	io.WriteString(inW, "not JSON\n")
 	select {
@@ -170,7 +170,7 @@ func TestServeStdioContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- mcpgo.ServeStdio(ctx, stdioServer(), &mcpgo.StdioOptions{In: inR, Out: io.Discard})
+		done <- mcpgo.ServeStdio(ctx, stdioTestServer(), &mcpgo.StdioOptions{In: inR, Out: io.Discard})
 	}()
 	cancel()
 	select {
