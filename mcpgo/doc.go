@@ -64,9 +64,13 @@
 //	}
 //
 // (The example_test.go of this package runs this server against a fake
-// upstream.) Over stdio, for a local server, the last line of main is
+// upstream.) Over stdio, for a local server, main ends with
 //
-//	log.Fatal(mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v})) // mcperr
+//	if err := mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v}); err != nil { // mcperr
+//		log.Fatal(err)
+//	}
+//
+// (ServeStdio returns nil when the client closes the input.)
 //
 // # What it costs over stdio
 //
