@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The answers a probe can get.
+const (
+	answerToolError    = "tool_error"    // a tool result with isError: it reaches the model
+	answerRPCError     = "rpc_error"     // a JSON-RPC error response
+	answerSuccess      = "success"       // a result that is not an error
+	answerNone         = "none"          // no answer within the timeout
+	answerSessionEnded = "session_ended" // the server exited or stopped answering
+	answerHTTPError    = "http_error"    // an HTTP status of 400 or more
+)
+
+// noSuchTool is the tool the unknown-tool probe calls.
+const noSuchTool = "mcperr_audit_no_such_tool"
+
+// target is the server under audit: a command (stdio) or a URL (Streamable HTTP).
+type target struct {
+	argv    []string
+	url     string
+	headers http.Header
+}
+
+func (t target) transport() string {
+	if t.url != "" {
+		return "streamable-http"
+	}
+	return "stdio"
+}
+
+// auditor runs one audit. Every call it makes is bounded by timeout.
+type auditor struct {
+	target  target
+	timeout time.Duration
+	filter  []string        // tool names to audit; all when empty
+	status  func(string)    // progress
+	httpc   *http.Client    // for HTTP targets
+	client  *mcp.Client     // the go-sdk client
+	session *mcp.ClientSession
+	conn    *stdioConn // the running process, for stdio targets
+	rep     report
+}
+
+// connectError is a failure to open a session: exit status 2.
+type connectError struct{ err error }
+
+func (e *connectError) Error() string { return e.err.Error() }
+func (e *connectError) Unwrap() error { return e.err }
+
+// connect opens a session: it starts the command or reaches the URL, and
+// initializes.
+func (a *auditor) connect(ctx context.Context) error {
+	if a.client == nil {
+		a.client = mcp.NewClient(&mcp.Implementation{Name: "mcperr-audit", Version: version}, nil)
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	var tr mcp.Transport
+	var st *stdioTransport
+	if a.target.url != "" {
+		tr = &mcp.StreamableClientTransport{Endpoint: a.target.url, HTTPClient: a.httpc, MaxRetries: -1, DisableStandaloneSSE: true}
+	} else {
+		st = &stdioTransport{argv: a.target.argv}
+		tr = st
+	}
+	s, err := a.client.Connect(ctx, tr, nil)
+	if err != nil {
+		if st != nil && st.conn != nil {
+			st.conn.Close()
+			if msg := st.conn.stderr.String(); msg != "" {
+				return &connectError{fmt.Errorf("%w; the server wrote on stderr: %s", err, oneLine(msg, 300))}
+			}
+		}
+		return &connectError{err}
+	}
+	a.session = s
+	if st != nil {
+		a.conn = st.conn
+	}
+	return nil
+}
+
+// reconnect replaces a session that ended; the probes after it need one.
+func (a *auditor) reconnect(ctx context.Context) error {
+	a.close()
+	return a.connect(ctx)
+}
+
+func (a *auditor) close() {
+	if a.session != nil {
+		a.session.Close()
+		a.session = nil
+	}
+	if a.conn != nil {
+		a.conn.Close()
+		a.conn = nil
+	}
+}
+
+// alive reports whether the session still answers a ping.
+func (a *auditor) alive(ctx context.Context) bool {
+	if a.session == nil || (a.conn != nil && !a.conn.alive()) {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	return a.session.Ping(ctx, nil) == nil
+}
+
+// run is the whole audit: connect and list, then the bad arguments of each
+// tool, then the protocol probes; the grade last.
+func (a *auditor) run(ctx context.Context) (*report, error) {
+	start := time.Now()
+	a.status("connecting")
+	if err := a.connect(ctx); err != nil {
+		return nil, err
+	}
+	defer a.close()
+	init := a.session.InitializeResult()
+	a.rep.Transport = a.target.transport()
+	if init != nil {
+		a.rep.Protocol = init.ProtocolVersion
+		if init.ServerInfo != nil {
+			a.rep.Server = init.ServerInfo.Name
+			a.rep.Version = init.ServerInfo.Version
+		}
+	}
+	tools, err := a.listTools(ctx)
+	if err != nil {
+		return nil, &connectError{fmt.Errorf("tools/list: %w", err)}
+	}
+	a.rep.Tools = len(tools)
+	for _, name := range a.filter {
+		if !slices.ContainsFunc(tools, func(t *mcp.Tool) bool { return t.Name == name }) {
+			return nil, &connectError{fmt.Errorf("-tools: the server has no tool %q", name)}
+		}
+	}
+	for i, t := range tools {
+		if len(a.filter) > 0 && !slices.Contains(a.filter, t.Name) {
+			continue
+		}
+		a.status(fmt.Sprintf("tool %d/%d: %s", i+1, len(tools), t.Name))
+		if err := a.auditTool(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	a.status("protocol probes")
+	if err := a.protocolProbes(ctx); err != nil {
+		return nil, err
+	}
+	a.rep.grade()
+	a.rep.Seconds = time.Since(start).Seconds()
+	return &a.rep, nil
+}
+
+// listTools reads every page of tools/list.
+func (a *auditor) listTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	params := &mcp.ListToolsParams{}
+	for page := 0; page < 1000; page++ {
+		cctx, cancel := context.WithTimeout(ctx, a.timeout)
+		res, err := a.session.ListTools(cctx, params)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	return nil, errors.New("more than 1,000 pages")
+}
+
+// auditTool sends a tool each set of arguments its schema forbids.
+func (a *auditor) auditTool(ctx context.Context, t *mcp.Tool) error {
+	schema, err := json.Marshal(t.InputSchema)
+	if err != nil || t.InputSchema == nil {
+		schema = []byte(`{"type":"object"}`)
+	}
+	probes, err := argProbes(t.Name, schema)
+	if err != nil {
+		a.rep.Skipped = append(a.rep.Skipped, t.Name+": "+oneLine(err.Error(), 200))
+		return nil
+	}
+	for _, p := range probes {
+		c, err := a.callProbe(ctx, t.Name, p)
+		if err != nil {
+			return err
+		}
+		a.rep.add(c)
+	}
+	return nil
+}
+
+// callProbe makes one call with forbidden arguments and grades its answer.
+func (a *auditor) callProbe(ctx context.Context, tool string, p argProbe) (check, error) {
+	cctx, cancel := context.WithTimeout(ctx, a.timeout)
+	res, err := a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
+	cancel()
+	c := check{Tool: tool, Probe: p.name, Field: p.field, Expected: p.expected, group: groupArguments}
+	ans, err := a.answerOf(ctx, res, err)
+	if err != nil {
+		return c, err
+	}
+	gradeArgument(&c, ans, outcome(res, err))
+	return c, nil
+}
+
+// answerOf names the answer a call got. A call that failed without a
+// JSON-RPC error is told apart by a ping: a session that no longer answers
+// has ended, and a new one is opened for what follows.
+func (a *auditor) answerOf(ctx context.Context, res *mcp.CallToolResult, callErr error) (string, error) {
+	var we *jsonrpc.Error
+	switch {
+	case callErr == nil && res != nil && res.IsError:
+		return answerToolError, nil
+	case callErr == nil:
+		return answerSuccess, nil
+	case errors.As(callErr, &we):
+		return answerRPCError, nil
+	case a.alive(ctx):
+		return answerNone, nil
+	}
+	if err := a.reconnect(ctx); err != nil {
+		return "", &connectError{fmt.Errorf("the session ended and a new one could not open: %w", err)}
+	}
+	return answerSessionEnded, nil
+}
+
+// protocolProbes: the unknown tool, the unknown method, and the probes of
+// the transport.
+func (a *auditor) protocolProbes(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, a.timeout)
+	res, err := a.session.CallTool(cctx, &mcp.CallToolParams{Name: noSuchTool, Arguments: map[string]any{}})
+	cancel()
+	ans, err2 := a.answerOf(ctx, res, err)
+	if err2 != nil {
+		return err2
+	}
+	c := check{Probe: "unknown tool", Field: noSuchTool, group: groupProtocol}
+	gradeUnknownTool(&c, ans, outcome(res, err))
+	a.rep.add(c)
+
+	if a.target.url != "" {
+		return a.httpProbes(ctx)
+	}
+	return a.stdioProbes(ctx)
+}
+
+// rpcAnswer is a JSON-RPC response as a probe reads it.
+type rpcAnswer struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+func (r *rpcAnswer) outcome() errkind.Outcome {
+	if r == nil || r.Error == nil {
+		return errkind.Outcome{}
+	}
+	return errkind.Outcome{Code: errkind.Code(r.Error.Code), Message: r.Error.Message, Data: r.Error.Data}
+}
+
+// stdioProbe is a line written to the server's stdin, and the id its answer
+// should carry ("" for a line whose id cannot be read: the answer's is null).
+type stdioProbe struct {
+	name string
+	line string
+	id   string
+}
+
+func (a *auditor) stdioProbes(ctx context.Context) error {
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	probes := []stdioProbe{
+		{"unknown method", `{"jsonrpc":"2.0","id":"mcperr-audit-method","method":"mcperr/noSuchMethod","params":{}}`, `"mcperr-audit-method"`},
+		{"line not JSON", `this line is not JSON {`, ""},
+		{"line nested 1,001 deep", `{"jsonrpc":"2.0","id":"mcperr-audit-deep","method":"ping","params":{"a":` + deep + `}}`, `"mcperr-audit-deep"`},
+		{"id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `1.5`},
+		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, `1e400`},
+		{`id "<&>"`, `{"jsonrpc":"2.0","id":"<&>","method":"ping"}`, `"<&>"`},
+	}
+	for _, p := range probes {
+		c, err := a.stdioProbe(ctx, p)
+		if err != nil {
+			return err
+		}
+		a.rep.add(c)
+	}
+	return nil
+}
+
+// stdioProbe writes one raw line, then pings: the ping's answer says the
+// session survived, and bounds the wait for the line's own answer (a server
+// answers in order, or nearly).
+func (a *auditor) stdioProbe(ctx context.Context, p stdioProbe) (check, error) {
+	c := check{Probe: p.name, group: groupProtocol}
+	a.conn.drain()
+	var got *rpcAnswer
+	survived := a.conn.writeLine([]byte(p.line)) == nil && a.alive(ctx)
+	wait := 250 * time.Millisecond
+	if !survived {
+		wait = 0
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+wait:
+	for {
+		select {
+		case raw := <-a.conn.raw:
+			var r rpcAnswer
+			if json.Unmarshal(raw, &r) == nil {
+				got = &r
+				break wait
+			}
+		case <-timer.C:
+			break wait
+		}
+	}
+	if !survived {
+		if err := a.reconnect(ctx); err != nil {
+			return c, &connectError{fmt.Errorf("the session ended and a new one could not open: %w", err)}
+		}
+	}
+	gradeLine(&c, p, got, survived)
+	return c, nil
+}
+
+// sameID reports whether an answer's id is the one sent: the same string,
+// or the same number however it is written.
+func sameID(got json.RawMessage, want string) bool {
+	got = bytes.TrimSpace(got)
+	if string(got) == want {
+		return true
+	}
+	if sameNumber(string(got), want) {
+		return true
+	}
+	var g, w any
+	if json.Unmarshal(got, &g) != nil || json.Unmarshal([]byte(want), &w) != nil {
+		return false
+	}
+	if gs, ok := g.(string); ok {
+		ws, ok := w.(string)
+		return ok && gs == ws
+	}
+	return false
+}
+
+// sameNumber reports whether two JSON numbers are the same value, even
+// beyond float64's range (1e400).
+func sameNumber(a, b string) bool {
+	x, _, err1 := big.ParseFloat(a, 10, 2000, big.ToNearestEven)
+	y, _, err2 := big.ParseFloat(b, 10, 2000, big.ToNearestEven)
+	return err1 == nil && err2 == nil && x.Cmp(y) == 0
+}

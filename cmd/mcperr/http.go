@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// oversize is the size of the oversized body: above the 4 MB the TypeScript
+// SDK's transport reads and the 1 MiB of mcperr's front.
+const oversize = 5 << 20
+
+// maxAnswer bounds what is read of a probe's answer.
+const maxAnswer = 1 << 20
+
+// headerTransport adds the -H headers to every request the audit makes.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			if r.Header.Get(k) == "" {
+				r.Header[k] = v
+			}
+		}
+	}
+	return t.base.RoundTrip(r)
+}
+
+// httpAnswer is what an HTTP probe got back.
+type httpAnswer struct {
+	status int
+	ctype  string
+	rpc    *rpcAnswer // the JSON-RPC message of the body, when it held one
+	body   string
+}
+
+// httpProbe is one request the transport should refuse or answer as JSON-RPC.
+type httpProbe struct {
+	name   string
+	method string
+	body   []byte
+	edit   func(h http.Header)
+}
+
+const pingBody = `{"jsonrpc":"2.0","id":"mcperr-audit-ping","method":"ping"}`
+
+func (a *auditor) httpProbes(ctx context.Context) error {
+	pad := bytes.Repeat([]byte("a"), oversize)
+	probes := []httpProbe{
+		{name: "unknown method", method: "POST", body: []byte(`{"jsonrpc":"2.0","id":"mcperr-audit-method","method":"mcperr/noSuchMethod","params":{}}`)},
+		{name: "GET", method: "GET", edit: func(h http.Header) { h.Set("Accept", "text/event-stream"); h.Del("Content-Type") }},
+		{name: "wrong Content-Type", method: "POST", body: []byte(pingBody), edit: func(h http.Header) { h.Set("Content-Type", "text/plain") }},
+		{name: "missing Accept", method: "POST", body: []byte(pingBody), edit: func(h http.Header) { h.Del("Accept") }},
+		{name: "body not JSON", method: "POST", body: []byte(`this body is not JSON {`)},
+		{name: "oversized body", method: "POST", body: append(append([]byte(`{"jsonrpc":"2.0","id":"mcperr-audit-big","method":"ping","params":{"pad":"`), pad...), `"}}`...)},
+	}
+	for _, p := range probes {
+		ans, err := a.send(ctx, p)
+		survived := a.alive(ctx)
+		if !survived {
+			if err := a.reconnect(ctx); err != nil {
+				return &connectError{fmt.Errorf("the session ended and a new one could not open: %w", err)}
+			}
+		}
+		c := check{Probe: p.name, group: groupProtocol}
+		gradeHTTP(&c, p.name, ans, err, survived)
+		a.rep.add(c)
+	}
+	return nil
+}
+
+// send makes one probe's request, in the session, and reads its answer.
+func (a *auditor) send(ctx context.Context, p httpProbe) (*httpAnswer, error) {
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, p.method, a.target.url, bytes.NewReader(p.body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if id := a.session.ID(); id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+	}
+	if a.rep.Protocol != "" {
+		req.Header.Set("Mcp-Protocol-Version", a.rep.Protocol)
+	}
+	if p.edit != nil {
+		p.edit(req.Header)
+	}
+	resp, err := a.httpc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	ans := &httpAnswer{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
+	if strings.HasPrefix(ans.ctype, "text/event-stream") {
+		// The first message of the stream, if one comes before the timeout.
+		sc := bufio.NewScanner(io.LimitReader(resp.Body, maxAnswer))
+		sc.Buffer(make([]byte, 0, 64<<10), maxAnswer)
+		for sc.Scan() {
+			line := sc.Text()
+			if data, ok := strings.CutPrefix(line, "data:"); ok {
+				var r rpcAnswer
+				if json.Unmarshal([]byte(strings.TrimSpace(data)), &r) == nil {
+					ans.rpc = &r
+					ans.body = strings.TrimSpace(data)
+				}
+				break
+			}
+			if p.method == "GET" {
+				break // a stream that opened is the answer
+			}
+		}
+		return ans, nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	ans.body = string(body)
+	var r rpcAnswer
+	if json.Unmarshal(body, &r) == nil && (r.Error != nil || r.Result != nil) {
+		ans.rpc = &r
+	}
+	return ans, nil
+}
+
+// gradeHTTP grades the answer to an HTTP probe: a refusal must carry a
+// JSON-RPC body, an answer must be JSON-RPC, and the session must survive.
+func gradeHTTP(c *check, probe string, ans *httpAnswer, err error, survived bool) {
+	switch {
+	case err != nil:
+		c.Answer = answerNone
+		c.Why = "no answer: " + oneLine(err.Error(), 120)
+		return
+	case !survived:
+		c.Answer = answerSessionEnded
+		c.Why = fmt.Sprintf("HTTP %d, and the session no longer answers", ans.status)
+		c.Status = ans.status
+		return
+	}
+	c.Status = ans.status
+	c.Text = oneLine(ans.body, 240)
+	rpcErr := ans.rpc != nil && ans.rpc.Error != nil
+	if rpcErr {
+		r := errkind.Read(ans.rpc.outcome())
+		c.Kind, c.Move = string(r.Kind), string(r.Move)
+	}
+	switch {
+	case ans.status >= 400:
+		c.Answer = answerHTTPError
+	case rpcErr:
+		c.Answer = answerRPCError
+	default:
+		c.Answer = answerSuccess
+	}
+	sse := strings.HasPrefix(ans.ctype, "text/event-stream")
+	switch {
+	case probe == "unknown method":
+		if rpcErr && ans.rpc.Error.Code == int(errkind.MethodNotFound) {
+			c.OK, c.Points = true, 100
+			c.Why = fmt.Sprintf("HTTP %d with JSON-RPC -32601 method not found", ans.status)
+		} else {
+			c.Points = 50
+			c.Why = fmt.Sprintf("HTTP %d, not JSON-RPC -32601 method not found", ans.status)
+		}
+	case ans.status >= 500:
+		c.Why = fmt.Sprintf("HTTP %d: the server failed on a request it should refuse", ans.status)
+	case ans.status >= 400 && rpcErr:
+		c.OK, c.Points = true, 100
+		c.Why = fmt.Sprintf("HTTP %d with a JSON-RPC error body (%d): the client shows the reason", ans.status, ans.rpc.Error.Code)
+	case ans.status >= 400:
+		c.Points = 50
+		c.Why = fmt.Sprintf("HTTP %d without a JSON-RPC body: the client reports a bare transport failure", ans.status)
+	case probe == "GET" && sse:
+		c.OK, c.Points = true, 100
+		c.Why = "an event stream, as the transport allows"
+	case probe == "GET":
+		c.Points = 50
+		c.Why = fmt.Sprintf("HTTP %d %s: neither an event stream nor 405 with a JSON-RPC body", ans.status, ans.ctype)
+	case probe == "oversized body":
+		c.Points = 50
+		c.Why = fmt.Sprintf("read a %d MiB body and answered HTTP %d: no bound on what one request makes it read", oversize>>20, ans.status)
+	case ans.rpc != nil:
+		c.OK, c.Points = true, 100
+		c.Why = fmt.Sprintf("HTTP %d with a JSON-RPC answer, and the session survived", ans.status)
+	default:
+		c.Points = 50
+		c.Why = fmt.Sprintf("HTTP %d without a JSON-RPC body", ans.status)
+	}
+}
