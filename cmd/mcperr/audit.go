@@ -48,10 +48,10 @@ func (t target) transport() string {
 type auditor struct {
 	target  target
 	timeout time.Duration
-	filter  []string        // tool names to audit; all when empty
-	status  func(string)    // progress
-	httpc   *http.Client    // for HTTP targets
-	client  *mcp.Client     // the go-sdk client
+	filter  []string     // tool names to audit; all when empty
+	status  func(string) // progress
+	httpc   *http.Client // for HTTP targets
+	client  *mcp.Client  // the go-sdk client
 	session *mcp.ClientSession
 	conn    *stdioConn // the running process, for stdio targets
 	rep     report
@@ -113,14 +113,68 @@ func (a *auditor) close() {
 	}
 }
 
-// alive reports whether the session still answers a ping.
+// alive reports whether the session still answers: a ping gets an answer,
+// even an error (the 2026-07-28 revision has no ping). Over HTTP, a revision
+// without sessions answers a ping at the transport, so a tools/list that gets
+// its result tells instead.
 func (a *auditor) alive(ctx context.Context) bool {
 	if a.session == nil || (a.conn != nil && !a.conn.alive()) {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	pctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
-	return a.session.Ping(ctx, nil) == nil
+	var params *mcp.PingParams
+	if a.newProtocol() {
+		// The go-sdk client leaves the per-request _meta off a ping.
+		params = &mcp.PingParams{Meta: a.meta()}
+	}
+	err := a.session.Ping(pctx, params)
+	var we *jsonrpc.Error
+	if err == nil || errors.As(err, &we) {
+		return true
+	}
+	if a.target.url != "" && a.newProtocol() {
+		ans, err := a.send(ctx, httpProbe{method: "POST", rpc: "tools/list", body: []byte(a.request(`"mcperr-audit-alive"`, "tools/list", ""))})
+		return err == nil && ans.status < 300 && ans.rpc != nil && ans.rpc.Result != nil
+	}
+	return false
+}
+
+// newProtocol reports whether the session's revision wants the protocol
+// version and client capabilities in every request's _meta.
+func (a *auditor) newProtocol() bool {
+	return a.rep.Protocol >= "2026-07-28"
+}
+
+// harmless is the method the probes send where any request will do: ping,
+// or in the revision without ping, tools/list.
+func (a *auditor) harmless() string {
+	if a.newProtocol() {
+		return "tools/list"
+	}
+	return "ping"
+}
+
+// meta is the _meta a request carries in the revisions that want it.
+func (a *auditor) meta() map[string]any {
+	return map[string]any{
+		mcp.MetaKeyProtocolVersion:    a.rep.Protocol,
+		mcp.MetaKeyClientCapabilities: map[string]any{},
+	}
+}
+
+// request is a raw JSON-RPC request line: id and params are JSON text
+// (params without braces, "" for none), with the _meta the revision wants.
+func (a *auditor) request(id, method, params string) string {
+	if a.newProtocol() {
+		m, _ := json.Marshal(a.meta())
+		if params != "" {
+			params = `"_meta":` + string(m) + `,` + params
+		} else {
+			params = `"_meta":` + string(m)
+		}
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + `}}`
 }
 
 // run is the whole audit: connect and list, then the bad arguments of each
@@ -213,14 +267,14 @@ func (a *auditor) auditTool(ctx context.Context, t *mcp.Tool) error {
 // callProbe makes one call with forbidden arguments and grades its answer.
 func (a *auditor) callProbe(ctx context.Context, tool string, p argProbe) (check, error) {
 	cctx, cancel := context.WithTimeout(ctx, a.timeout)
-	res, err := a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
+	res, callErr := a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
 	cancel()
 	c := check{Tool: tool, Probe: p.name, Field: p.field, Expected: p.expected, group: groupArguments}
-	ans, err := a.answerOf(ctx, res, err)
+	ans, err := a.answerOf(ctx, res, callErr)
 	if err != nil {
 		return c, err
 	}
-	gradeArgument(&c, ans, outcome(res, err))
+	gradeArgument(&c, ans, outcome(res, callErr))
 	return c, nil
 }
 
@@ -294,12 +348,12 @@ type stdioProbe struct {
 func (a *auditor) stdioProbes(ctx context.Context) error {
 	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
 	probes := []stdioProbe{
-		{"unknown method", `{"jsonrpc":"2.0","id":"mcperr-audit-method","method":"mcperr/noSuchMethod","params":{}}`, `"mcperr-audit-method"`},
+		{"unknown method", a.request(`"mcperr-audit-method"`, "mcperr/noSuchMethod", ""), `"mcperr-audit-method"`},
 		{"line not JSON", `this line is not JSON {`, ""},
-		{"line nested 1,001 deep", `{"jsonrpc":"2.0","id":"mcperr-audit-deep","method":"ping","params":{"a":` + deep + `}}`, `"mcperr-audit-deep"`},
-		{"id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `1.5`},
-		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, `1e400`},
-		{`id "<&>"`, `{"jsonrpc":"2.0","id":"<&>","method":"ping"}`, `"<&>"`},
+		{"line nested 1,001 deep", a.request(`"mcperr-audit-deep"`, a.harmless(), `"a":`+deep), `"mcperr-audit-deep"`},
+		{"id 1.5", a.request(`1.5`, a.harmless(), ""), `1.5`},
+		{"id 1e400", a.request(`1e400`, a.harmless(), ""), `1e400`},
+		{`id "<&>"`, a.request(`"<&>"`, a.harmless(), ""), `"<&>"`},
 	}
 	for _, p := range probes {
 		c, err := a.stdioProbe(ctx, p)

@@ -117,7 +117,9 @@ func (r *report) grade() {
 		return c.group == groupArguments && c.Answer == answerToolError && c.NamesField && !c.KnownText
 	}), "%d refusal(s) of arguments are not the text agents know")
 	finding(count(func(c check) bool { return c.Answer == answerNone }), "%d probe(s) got no answer")
-	finding(count(func(c check) bool { return c.group == groupProtocol && !c.OK && c.Answer != answerSessionEnded && c.Answer != answerNone }),
+	finding(count(func(c check) bool {
+		return c.group == groupProtocol && !c.OK && c.Answer != answerSessionEnded && c.Answer != answerNone
+	}),
 		"%d protocol probe(s) answered in a way an agent or client cannot use")
 }
 

@@ -50,21 +50,22 @@ type httpAnswer struct {
 type httpProbe struct {
 	name   string
 	method string
+	rpc    string // the JSON-RPC method, for the Mcp-Method header of the revisions that want it
 	body   []byte
 	edit   func(h http.Header)
 }
 
-const pingBody = `{"jsonrpc":"2.0","id":"mcperr-audit-ping","method":"ping"}`
-
 func (a *auditor) httpProbes(ctx context.Context) error {
-	pad := bytes.Repeat([]byte("a"), oversize)
+	m := a.harmless()
+	pingBody := a.request(`"mcperr-audit-ping"`, m, "")
+	big := a.request(`"mcperr-audit-big"`, m, `"pad":"`+strings.Repeat("a", oversize)+`"`)
 	probes := []httpProbe{
-		{name: "unknown method", method: "POST", body: []byte(`{"jsonrpc":"2.0","id":"mcperr-audit-method","method":"mcperr/noSuchMethod","params":{}}`)},
+		{name: "unknown method", method: "POST", rpc: "mcperr/noSuchMethod", body: []byte(a.request(`"mcperr-audit-method"`, "mcperr/noSuchMethod", ""))},
 		{name: "GET", method: "GET", edit: func(h http.Header) { h.Set("Accept", "text/event-stream"); h.Del("Content-Type") }},
-		{name: "wrong Content-Type", method: "POST", body: []byte(pingBody), edit: func(h http.Header) { h.Set("Content-Type", "text/plain") }},
-		{name: "missing Accept", method: "POST", body: []byte(pingBody), edit: func(h http.Header) { h.Del("Accept") }},
-		{name: "body not JSON", method: "POST", body: []byte(`this body is not JSON {`)},
-		{name: "oversized body", method: "POST", body: append(append([]byte(`{"jsonrpc":"2.0","id":"mcperr-audit-big","method":"ping","params":{"pad":"`), pad...), `"}}`...)},
+		{name: "wrong Content-Type", method: "POST", rpc: m, body: []byte(pingBody), edit: func(h http.Header) { h.Set("Content-Type", "text/plain") }},
+		{name: "missing Accept", method: "POST", rpc: m, body: []byte(pingBody), edit: func(h http.Header) { h.Del("Accept") }},
+		{name: "body not JSON", method: "POST", rpc: m, body: []byte(`this body is not JSON {`)},
+		{name: "oversized body", method: "POST", rpc: m, body: []byte(big)},
 	}
 	for _, p := range probes {
 		ans, err := a.send(ctx, p)
@@ -96,6 +97,9 @@ func (a *auditor) send(ctx context.Context, p httpProbe) (*httpAnswer, error) {
 	}
 	if a.rep.Protocol != "" {
 		req.Header.Set("Mcp-Protocol-Version", a.rep.Protocol)
+	}
+	if a.newProtocol() && p.rpc != "" {
+		req.Header.Set("Mcp-Method", p.rpc)
 	}
 	if p.edit != nil {
 		p.edit(req.Header)
