@@ -70,6 +70,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -256,7 +257,7 @@ func writeTable(w io.Writer, r *report) {
 		}
 		km := "-"
 		if c.Kind != "" || c.Move != "" {
-			km = c.Kind + " / " + c.Move
+			km = cmp.Or(c.Kind, "-") + " / " + cmp.Or(c.Move, "-")
 		}
 		field, ok := "no", "FAIL"
 		switch {
