@@ -239,18 +239,18 @@ func (d *schemaDoc) valueMistakes(s map[string]any) []badValue {
 	} else if f, ok := num(s["exclusiveMaximum"]); ok {
 		out = append(out, badValue{"above maximum", numValue(f, integer)})
 	}
-	if n, ok := count(s["minLength"]); ok && n > 0 && n <= 100_000 {
+	if n, ok := count(s["minLength"]); ok && n > 0 && n <= 10_000 {
 		out = append(out, badValue{"too short", strings.Repeat("a", n-1)})
 	}
-	if n, ok := count(s["maxLength"]); ok && n < 100_000 {
+	if n, ok := count(s["maxLength"]); ok && n < 10_000 {
 		out = append(out, badValue{"too long", strings.Repeat("a", n+1)})
 	}
 	if items, ok := s["items"].(map[string]any); ok || s["items"] == nil {
 		item := d.example(d.resolve(items, 0), 1)
-		if n, ok := count(s["minItems"]); ok && n > 0 && n <= 10_000 {
+		if n, ok := count(s["minItems"]); ok && n > 0 && n <= 1_000 {
 			out = append(out, badValue{"too few items", repeat(item, n-1)})
 		}
-		if n, ok := count(s["maxItems"]); ok && n < 10_000 {
+		if n, ok := count(s["maxItems"]); ok && n < 1_000 {
 			out = append(out, badValue{"too many items", repeat(item, n+1)})
 		}
 	}
@@ -262,7 +262,7 @@ func (d *schemaDoc) valueMistakes(s map[string]any) []badValue {
 // first type within its bounds; an object holds its required properties.
 func (d *schemaDoc) example(s map[string]any, depth int) any {
 	s = d.resolve(s, 0)
-	if s == nil || depth > 8 {
+	if s == nil || depth > 4 {
 		return nil
 	}
 	if v, ok := s["default"]; ok {
@@ -302,12 +302,10 @@ func (d *schemaDoc) example(s map[string]any, depth int) any {
 	case types["array"]:
 		items, _ := s["items"].(map[string]any)
 		n, _ := count(s["minItems"])
-		return repeat(d.example(d.resolve(items, 0), depth+1), n)
+		return repeat(d.example(d.resolve(items, 0), depth+1), min(n, 16))
 	case types["string"]:
 		n, _ := count(s["minLength"])
-		if n < 1 {
-			n = 1
-		}
+		n = min(max(n, 1), 10_000)
 		if f, _ := s["format"].(string); f != "" {
 			switch f {
 			case "uri", "url":

@@ -3,6 +3,7 @@ module github.com/mcperr/mcperr/cmd/mcperr
 go 1.25.5
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcperr/mcperr v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/ecmaregexp v0.0.0-00010101000000-000000000000
