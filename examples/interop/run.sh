@@ -6,7 +6,7 @@
 # 1. installs the npm packages (npm ci of package-lock.json into a cache folder, with the conformance suite's Node 20
 #    shim: see setup.sh), 2. builds the servers with go build (and the SDK adapters' demo servers), 3. runs the
 #    node:test suite (the TypeScript SDK's Client over stdio and Streamable HTTP), 4. the official conformance scenarios that apply, 5. the Inspector CLI
-#    smoke. Prints a closing line "N passed, N failed" and exits non-zero when anything failed. Without node or npm it
+#    smoke, 6. mcperr audit of published TypeScript servers from npm. Prints a closing line "N passed, N failed" and exits non-zero when anything failed. Without node or npm it
 #    says so and exits 0. Every step has a time bound and runs in its own process group, killed whole at its end.
 #
 # Environment: INTEROP_CACHE (npm install cache, see setup.sh), INTEROP_OUT (reports; default ./out).
@@ -114,6 +114,37 @@ tally "$out/conformance.txt" conformance
 echo "--- interop: MCP Inspector CLI smoke (@modelcontextprotocol/inspector 2.12.0)"
 bounded 300 node inspector.mjs | tee "$out/inspector.txt"
 tally "$out/inspector.txt" inspector
+
+echo "--- interop: mcperr audit of published TypeScript servers (server-everything, server-filesystem, server-memory)"
+# Each server is audited over stdio, its table and JSON kept in $out. A step passes when the audit ends by itself
+# within its bound and its -json parses with a grade: the grades themselves are the servers' business.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mcperr-interop-audit.XXXXXX")
+if (cd "$here/../../cmd/mcperr" && bounded 300 go build -o "$bin/mcperr" .) >"$out/build-mcperr.log" 2>&1; then
+  audit_one() {
+    local name=$1; shift
+    if bounded 120 "$bin/mcperr" audit -json -timeout 10s -- "$@" >"$out/audit-$name.json" 2>"$out/audit-$name.log" &&
+      bounded 120 "$bin/mcperr" audit -timeout 10s -- "$@" >"$out/audit-$name.txt" 2>>"$out/audit-$name.log" &&
+      node -e '
+        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        if (!/^[A-F]$/.test(r.grade) || !Array.isArray(r.checks) || r.checks.length === 0) process.exit(1);
+        const ok = r.checks.filter((c) => c.ok).length;
+        console.log(`ok   audit ${process.argv[2]}: grade ${r.grade} (${r.score}/100), ${ok} of ${r.checks.length} checks ok`);
+      ' "$out/audit-$name.json" "$name"; then
+      passed=$((passed + 1))
+    else
+      echo "FAIL audit $name:"; tail -n 20 "$out/audit-$name.log" | sed 's/^/       /'
+      failed=$((failed + 1))
+    fi
+  }
+  mkdir -p "$scratch/files"
+  audit_one server-everything node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio
+  audit_one server-filesystem node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js "$scratch/files"
+  MEMORY_FILE_PATH=$scratch/memory.jsonl audit_one server-memory node node_modules/@modelcontextprotocol/server-memory/dist/index.js
+else
+  echo "FAIL go build ./cmd/mcperr:"; sed 's/^/       /' "$out/build-mcperr.log"
+  failed=$((failed + 1))
+fi
+rm -rf "$scratch"
 
 echo "--- interop: reports in $out"
 echo "$passed passed, $failed failed"
