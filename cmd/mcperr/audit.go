@@ -264,15 +264,40 @@ func (a *auditor) auditTool(ctx context.Context, t *mcp.Tool) error {
 	return nil
 }
 
+// maxLimitWait is the longest wait a rate limit may ask of the audit before
+// the call is made once more; a longer one ends the audit.
+const maxLimitWait = 30 * time.Second
+
 // callProbe makes one call with forbidden arguments and grades its answer.
+// A call refused by a rate limit is made once more after the wait it names.
 func (a *auditor) callProbe(ctx context.Context, tool string, p argProbe) (check, error) {
-	cctx, cancel := context.WithTimeout(ctx, a.timeout)
-	res, callErr := a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
-	cancel()
 	c := check{Tool: tool, Probe: p.name, Field: p.field, Expected: p.expected, group: groupArguments}
+	var res *mcp.CallToolResult
+	var callErr error
+	for try := 0; ; try++ {
+		cctx, cancel := context.WithTimeout(ctx, a.timeout)
+		res, callErr = a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
+		cancel()
+		r := errkind.Read(outcome(res, callErr))
+		if r.Kind != errkind.RateLimited || try > 0 {
+			break
+		}
+		if !r.HasWait || r.Wait > maxLimitWait {
+			return c, &connectError{fmt.Errorf("the server rate-limits the audit (%s %s): audit a test instance whose limits allow a few hundred calls a minute", tool, p.name)}
+		}
+		a.status(fmt.Sprintf("rate-limited: waiting %s", r.Wait))
+		select {
+		case <-time.After(r.Wait):
+		case <-ctx.Done():
+			return c, ctx.Err()
+		}
+	}
 	ans, err := a.answerOf(ctx, res, callErr)
 	if err != nil {
 		return c, err
+	}
+	if ans == answerNone {
+		c.Text = callErr.Error()
 	}
 	gradeArgument(&c, ans, outcome(res, callErr))
 	return c, nil

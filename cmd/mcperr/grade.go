@@ -162,7 +162,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome) {
 		c.Why = "the session ended: the server exited or stopped answering on arguments its schema forbids"
 		return
 	case answerNone:
-		c.Why = "no answer within the timeout: the agent waits, then knows nothing"
+		c.Why = "no answer the client could read (" + oneLine(c.Text, 120) + "): the agent learns nothing"
 		return
 	case answerSuccess:
 		c.Why = "accepted arguments its own schema forbids: the server may act on invalid arguments"

@@ -351,6 +351,25 @@ func TestNews(t *testing.T) {
 	}
 }
 
+// A call refused by a rate limit is made once more after the wait it names,
+// and graded on the second answer.
+func TestRateLimitedCallRetried(t *testing.T) {
+	start := time.Now()
+	r := auditJSON(t, append([]string{"-tools", "get"}, append([]string{"--"}, testServer(t, "limited")...)...)...)
+	got := checksOf(r, func(c check) bool { return c.Tool == "get" })
+	if len(got) == 0 {
+		t.Fatal("no checks of get")
+	}
+	for _, c := range got {
+		if c.Kind != "invalid_arguments" {
+			t.Errorf("%s: read as %s/%s; want the answer after the wait", c.Probe, c.Kind, c.Move)
+		}
+	}
+	if d := time.Since(start); d < time.Second {
+		t.Errorf("the audit took %s: it did not wait the second the limit named", d)
+	}
+}
+
 // Vulnetix over Streamable HTTP grades A with every check ok.
 func TestVulnetix(t *testing.T) {
 	addr := freeAddr(t)

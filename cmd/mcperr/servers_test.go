@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 
 	mgmcp "github.com/mark3labs/mcp-go/mcp"
 	mgserver "github.com/mark3labs/mcp-go/server"
@@ -75,6 +76,26 @@ func mcpGoServer() *mgserver.MCPServer {
 	return s
 }
 
+// limitedServer answers every second call with a rate_limited kind object
+// and a wait of one second, and validates its arguments as mcperr does.
+func limitedServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "limited", Version: "1.0.0"}, nil)
+	var mu sync.Mutex
+	calls := 0
+	s.AddTool(&mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			calls++
+			limited := calls%2 == 1
+			mu.Unlock()
+			if limited {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: `{"kind":"rate_limited","retryAfterSeconds":1}`}}}, nil
+			}
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "MCP error -32602: Input validation error: Invalid arguments for tool get: Invalid input: expected string, received undefined at id"}}}, nil
+		})
+	return s
+}
+
 // serveTestServer runs the named server over stdio, for TestMain.
 func serveTestServer(name string) {
 	var err error
@@ -83,6 +104,8 @@ func serveTestServer(name string) {
 		err = goSDKServer().Run(context.Background(), &mcp.StdioTransport{})
 	case "mcpgo":
 		err = mgserver.ServeStdio(mcpGoServer())
+	case "limited":
+		err = limitedServer().Run(context.Background(), &mcp.StdioTransport{})
 	default:
 		err = fmt.Errorf("no test server %q", name)
 	}
