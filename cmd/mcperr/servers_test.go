@@ -96,9 +96,20 @@ func limitedServer() *mcp.Server {
 	return s
 }
 
-// serveTestServer runs the named server over stdio, for TestMain.
+// serveTestServer runs the named server over stdio, for TestMain, or over
+// Streamable HTTP on MCPERR_AUDIT_ADDR when that is set (for the README's
+// table).
 func serveTestServer(name string) {
 	var err error
+	addr := os.Getenv("MCPERR_AUDIT_ADDR")
+	switch {
+	case addr != "" && name == "gosdk":
+		err = http.ListenAndServe(addr, goSDKHandler())
+	case addr != "" && name == "mcpgo":
+		err = http.ListenAndServe(addr, mcpGoHandler())
+	case addr != "":
+		err = fmt.Errorf("no HTTP test server %q", name)
+	}
 	switch name {
 	case "gosdk":
 		err = goSDKServer().Run(context.Background(), &mcp.StdioTransport{})
