@@ -359,7 +359,7 @@ func (r *rpcAnswer) outcome() errkind.Outcome {
 	if r == nil || r.Error == nil {
 		return errkind.Outcome{}
 	}
-	return errkind.Outcome{Code: errkind.Code(r.Error.Code), Message: r.Error.Message, Data: r.Error.Data}
+	return errkind.Outcome{RPCCode: errkind.RPCCode(r.Error.Code), Message: r.Error.Message, Data: r.Error.Data}
 }
 
 // stdioProbe is a line written to the server's stdin, and the id its answer

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/schemaerr"
 )
 
 // The two groups of checks the score weighs.
@@ -172,7 +173,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome) {
 	r := errkind.Read(o)
 	if answer == answerRPCError {
 		// errkind.Outcome with a zero code reads as a result; an error it is.
-		c.Text = strings.TrimSpace(fmt.Sprintf("%d %s %s", o.Code, o.Message, o.Data))
+		c.Text = strings.TrimSpace(fmt.Sprintf("%d %s %s", o.RPCCode, o.Message, o.Data))
 	} else {
 		c.Text = o.Text
 	}
@@ -184,7 +185,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome) {
 	if answer == answerToolError {
 		c.Points += pointsReached
 	} else {
-		why = append(why, fmt.Sprintf("a JSON-RPC error (%d), not an isError result: many clients keep it from the model", o.Code))
+		why = append(why, fmt.Sprintf("a JSON-RPC error (%d), not an isError result: many clients keep it from the model", o.RPCCode))
 	}
 	if c.NamesField {
 		c.Points += pointsField
@@ -234,11 +235,11 @@ func gradeUnknownTool(c *check, answer string, o errkind.Outcome) {
 	r := errkind.Read(o)
 	c.Text = o.Text
 	if answer == answerRPCError {
-		c.Text = strings.TrimSpace(fmt.Sprintf("%d %s %s", o.Code, o.Message, o.Data))
+		c.Text = strings.TrimSpace(fmt.Sprintf("%d %s %s", o.RPCCode, o.Message, o.Data))
 	}
 	c.Kind, c.Move = string(r.Kind), string(r.Move)
 	c.NamesField = r.Tool == noSuchTool || strings.Contains(c.Text, noSuchTool)
-	c.KnownText = strings.TrimSpace(o.Text) == errkind.UnknownToolText(noSuchTool)
+	c.KnownText = strings.TrimSpace(o.Text) == schemaerr.UnknownTool(noSuchTool)
 	readable := r.Kind != "" && r.Move != "" && r.Move != errkind.Report
 	switch {
 	case c.NamesField && readable:

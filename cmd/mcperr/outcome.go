@@ -17,7 +17,7 @@ func outcome(res *mcp.CallToolResult, err error) errkind.Outcome {
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return errkind.Outcome{Code: errkind.Code(we.Code), Message: we.Message, Data: we.Data}
+			return errkind.Outcome{RPCCode: errkind.RPCCode(we.Code), Message: we.Message, Data: we.Data}
 		}
 		return errkind.Outcome{}
 	}
