@@ -109,13 +109,11 @@ func serveTestServer(name string) {
 		err = http.ListenAndServe(addr, mcpGoHandler())
 	case addr != "":
 		err = fmt.Errorf("no HTTP test server %q", name)
-	}
-	switch name {
-	case "gosdk":
+	case name == "gosdk":
 		err = goSDKServer().Run(context.Background(), &mcp.StdioTransport{})
-	case "mcpgo":
+	case name == "mcpgo":
 		err = mgserver.ServeStdio(mcpGoServer())
-	case "limited":
+	case name == "limited":
 		err = limitedServer().Run(context.Background(), &mcp.StdioTransport{})
 	default:
 		err = fmt.Errorf("no test server %q", name)
