@@ -111,6 +111,9 @@ func (a *auditor) send(ctx context.Context, p httpProbe) (*httpAnswer, error) {
 	defer resp.Body.Close()
 	ans := &httpAnswer{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type")}
 	if strings.HasPrefix(ans.ctype, "text/event-stream") {
+		if p.method == "GET" {
+			return ans, nil // a stream that opened is the answer
+		}
 		// The first message of the stream, if one comes before the timeout.
 		sc := bufio.NewScanner(io.LimitReader(resp.Body, maxAnswer))
 		sc.Buffer(make([]byte, 0, 64<<10), maxAnswer)
@@ -123,9 +126,6 @@ func (a *auditor) send(ctx context.Context, p httpProbe) (*httpAnswer, error) {
 					ans.body = strings.TrimSpace(data)
 				}
 				break
-			}
-			if p.method == "GET" {
-				break // a stream that opened is the answer
 			}
 		}
 		return ans, nil
