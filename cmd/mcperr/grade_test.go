@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcperr/mcperr/errkind"
+)
+
+const limitText = "MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=100 at limit"
+
+// An answer to forbidden arguments earns 40 for reaching the model, 25 for
+// naming the field, 20 for the kind and move, 15 for the text agents know.
+func TestGradeArgument(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer string
+		o      errkind.Outcome
+		want   check
+	}{
+		{"the TypeScript SDK's text", answerToolError, errkind.Outcome{IsError: true, Text: limitText},
+			check{Answer: answerToolError, Kind: "invalid_arguments", Move: "fix_argument", NamesField: true, KnownText: true, OK: true, Points: 100}},
+		{"an isError result in other words, naming the field", answerToolError, errkind.Outcome{IsError: true, Text: `{"kind":"invalid_arguments","message":"limit must be at most 100"}`},
+			check{Answer: answerToolError, Kind: "invalid_arguments", Move: "fix_argument", NamesField: true, OK: true, Points: 85}},
+		{"prose that names nothing", answerToolError, errkind.Outcome{IsError: true, Text: "something went wrong"},
+			check{Answer: answerToolError, Move: "report", Points: 40}},
+		{"a JSON-RPC -32602 naming the parameter", answerRPCError, errkind.Outcome{RPCCode: -32602, Message: "Invalid value for 'limit': must be between 1 and 100.", Data: json.RawMessage(`{"code":"invalid_parameter"}`)},
+			check{Answer: answerRPCError, Kind: "invalid_arguments", Move: "fix_argument", NamesField: true, Points: 45}},
+		{"a success", answerSuccess, errkind.Outcome{Text: "ok"}, check{Answer: answerSuccess}},
+		{"the session ended", answerSessionEnded, errkind.Outcome{}, check{Answer: answerSessionEnded}},
+		{"no answer", answerNone, errkind.Outcome{}, check{Answer: answerNone}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := check{Field: "limit", Expected: limitText}
+			gradeArgument(&c, tt.answer, tt.o)
+			if c.Why == "" {
+				t.Error("no why")
+			}
+			opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Field", "Expected")
+			if diff := cmp.Diff(tt.want, c, opts, cmp.AllowUnexported(check{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A raw line is ok when the session survived and the line was answered
+// with its id, or refused with a null id.
+func TestGradeLine(t *testing.T) {
+	answer := func(s string) *rpcAnswer {
+		var r rpcAnswer
+		if err := json.Unmarshal([]byte(s), &r); err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}
+	tests := []struct {
+		name     string
+		p        stdioProbe
+		got      *rpcAnswer
+		survived bool
+		want     check
+	}{
+		{"refused with a null id", stdioProbe{name: "line not JSON"}, answer(`{"id":null,"error":{"code":-32700,"message":"Parse error"}}`), true,
+			check{Answer: answerRPCError, OK: true, Points: 100}},
+		{"the id echoed", stdioProbe{name: "id 1e400", id: "1e400"}, answer(`{"id":1E+400,"result":{}}`), true,
+			check{Answer: answerSuccess, OK: true, Points: 100}},
+		{"the id changed", stdioProbe{name: "id 1.5", id: "1.5"}, answer(`{"id":1,"result":{}}`), true,
+			check{Answer: answerSuccess, Points: 50}},
+		{"no answer", stdioProbe{name: "line not JSON"}, nil, true, check{Answer: answerNone, Points: 50}},
+		{"the session ended", stdioProbe{name: "line not JSON"}, nil, false, check{Answer: answerSessionEnded}},
+		{"unknown method, -32601", stdioProbe{name: "unknown method", id: `"m"`}, answer(`{"id":"m","error":{"code":-32601,"message":"no"}}`), true,
+			check{Answer: answerRPCError, OK: true, Points: 100}},
+		{"unknown method, -32603", stdioProbe{name: "unknown method", id: `"m"`}, answer(`{"id":"m","error":{"code":-32603,"message":"no"}}`), true,
+			check{Answer: answerRPCError, Points: 50}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c check
+			gradeLine(&c, tt.p, tt.got, tt.survived)
+			opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Kind", "Move")
+			if diff := cmp.Diff(tt.want, c, opts, cmp.AllowUnexported(check{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// An HTTP refusal is ok with a JSON-RPC body; without one it is worth half.
+func TestGradeHTTP(t *testing.T) {
+	rpcErr := &rpcAnswer{Error: &struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}{Code: -32600, Message: "Unsupported Media Type"}}
+	tests := []struct {
+		name  string
+		probe string
+		ans   *httpAnswer
+		want  check
+	}{
+		{"415 with a JSON-RPC body", "wrong Content-Type", &httpAnswer{status: 415, rpc: rpcErr}, check{Answer: answerHTTPError, Status: 415, OK: true, Points: 100}},
+		{"415 in plain text", "wrong Content-Type", &httpAnswer{status: 415, body: "Content-Type must be 'application/json'"}, check{Answer: answerHTTPError, Status: 415, Points: 50}},
+		{"500", "body not JSON", &httpAnswer{status: 500}, check{Answer: answerHTTPError, Status: 500}},
+		{"GET as an event stream", "GET", &httpAnswer{status: 200, ctype: "text/event-stream"}, check{Answer: answerSuccess, Status: 200, OK: true, Points: 100}},
+		{"an oversized body read", "oversized body", &httpAnswer{status: 200, rpc: &rpcAnswer{Result: json.RawMessage(`{}`)}}, check{Answer: answerSuccess, Status: 200, Points: 50}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c check
+			gradeHTTP(&c, tt.probe, tt.ans, nil, true)
+			opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Kind", "Move")
+			if diff := cmp.Diff(tt.want, c, opts, cmp.AllowUnexported(check{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The score weighs the argument checks 60% and the protocol checks 40%.
+func TestScore(t *testing.T) {
+	r := report{Checks: []check{
+		{Points: 100, group: groupArguments}, {Points: 50, group: groupArguments},
+		{Points: 0, group: groupProtocol}, {Points: 100, group: groupProtocol},
+	}}
+	r.grade()
+	if r.Score != 65 || r.Grade != "D" || r.Arguments != 75 || r.Protocols != 50 {
+		t.Errorf("score %d grade %s (arguments %d, protocol %d), want 65 D (75, 50)", r.Score, r.Grade, r.Arguments, r.Protocols)
+	}
+	for _, tt := range []struct {
+		g, min string
+		want   bool
+	}{{"A", "A", false}, {"B", "A", true}, {"F", "D", true}, {"C", "F", false}} {
+		if got := below(tt.g, tt.min); got != tt.want {
+			t.Errorf("below(%s, %s) = %v", tt.g, tt.min, got)
+		}
+	}
+}
