@@ -31,6 +31,7 @@ type stdioTransport struct {
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd := exec.Command(t.argv[0], t.argv[1:]...)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -173,7 +174,7 @@ func (c *stdioConn) Close() error {
 		select {
 		case <-c.exited:
 		case <-time.After(2 * time.Second):
-			c.cmd.Process.Kill()
+			kill(c.cmd)
 			<-c.exited
 		}
 		c.outFile.Close()
