@@ -24,8 +24,12 @@
 //
 // # Limits
 //
-// Parse reads everything else too: the X-RateLimit-Limit, -Remaining and
-// -Reset fields most APIs send (a Reset of 1e9 or more is a Unix epoch,
+// Parse reads everything else too: the delays APIs send beside RFC 9110's
+// Retry-After (a Retry-After in decimal seconds such as "2.0", and the
+// Retry-After-Ms and X-Ms-Retry-After-Ms fields in milliseconds; the
+// longest wins), the X-RateLimit-Limit, -Remaining and -Reset fields most
+// APIs send, or the X-Rate-Limit-* spelling of the same three (a Reset of
+// 1e9 or more is a Unix epoch,
 // 1e12 or more one in milliseconds, anything smaller seconds until the
 // reset; a Parser can fix the form), and the RateLimit-Policy and
 // RateLimit structured fields of draft-ietf-httpapi-ratelimit-headers-11

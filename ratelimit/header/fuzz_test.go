@@ -110,6 +110,9 @@ func FuzzParse(f *testing.F) {
 			"Ratelimit-Remaining":   {draft},
 			"Ratelimit-Reset":       {draft},
 			"Date":                  {date},
+			"Retry-After-Ms":        {reset},
+			"X-Ms-Retry-After-Ms":   {remaining},
+			"X-Rate-Limit-Reset":    {ra},
 		}
 		info := Parse(h, fuzzNow)
 		checkDelay(t, "RetryAfter", info.RetryAfter)

@@ -46,7 +46,11 @@ type ServiceLimit struct {
 
 // Info is everything a response's header says about rate limits.
 type Info struct {
-	// RetryAfter is the Retry-After delay, valid when HasRetryAfter.
+	// RetryAfter is the delay the response asks for, valid when
+	// HasRetryAfter: the longest of Retry-After (as ParseRetryAfter reads
+	// it, or in decimal seconds such as "2.0", which APIs send though RFC
+	// 9110 does not allow it) and the Retry-After-Ms and
+	// X-Ms-Retry-After-Ms fields, in milliseconds.
 	RetryAfter    time.Duration
 	HasRetryAfter bool
 
@@ -120,9 +124,7 @@ func Parse(h http.Header, now time.Time) Info {
 func (p Parser) Parse(h http.Header, now time.Time) Info {
 	var info Info
 	base := responseNow(h, now)
-	if v := firstValue(h, "Retry-After"); v != "" {
-		info.RetryAfter, info.HasRetryAfter = ParseRetryAfter(v, base)
-	}
+	info.RetryAfter, info.HasRetryAfter = retryAfterFields(h, base)
 	info.Policies = parsePolicies(h["Ratelimit-Policy"])
 	info.Current = parseServiceLimits(h["Ratelimit"])
 
@@ -136,15 +138,27 @@ func (p Parser) Parse(h http.Header, now time.Time) Info {
 	return info
 }
 
+// xRateLimit reads the X-RateLimit-Limit, -Remaining and -Reset fields,
+// else the same three in the X-Rate-Limit-* spelling some APIs use.
 func (p Parser) xRateLimit(h http.Header, base time.Time) Limits {
+	l := p.limitFields(h, "X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset", base)
+	if l.IsZero() {
+		l = p.limitFields(h, "X-Rate-Limit-Limit", "X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", base)
+	}
+	return l
+}
+
+// limitFields reads one spelling of the three X-RateLimit fields, each
+// named in canonical form.
+func (p Parser) limitFields(h http.Header, limit, remaining, reset string, base time.Time) Limits {
 	var l Limits
-	if v := firstValue(h, "X-Ratelimit-Limit"); v != "" {
+	if v := firstValue(h, limit); v != "" {
 		l.Limit, l.HasLimit = parseCount(v)
 	}
-	if v := firstValue(h, "X-Ratelimit-Remaining"); v != "" {
+	if v := firstValue(h, remaining); v != "" {
 		l.Remaining, l.HasRemaining = parseCount(v)
 	}
-	if v := firstValue(h, "X-Ratelimit-Reset"); v != "" {
+	if v := firstValue(h, reset); v != "" {
 		l.Reset, l.HasReset = ParseReset(v, p.Reset, base)
 	}
 	return l

@@ -220,7 +220,15 @@ func TestInfoWait(t *testing.T) {
 		{"reset when nothing remains", hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "30"), raResult{30 * time.Second, true}},
 		{"no wait while some remain", hdr("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "30"), raResult{}},
 		{"RateLimit field", hdr("RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
-		{"malformed Retry-After falls back", hdr("Retry-After", "1.5", "RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
+		{"malformed Retry-After falls back", hdr("Retry-After", "soon", "RateLimit", `"a";r=0;t=7`), raResult{7 * time.Second, true}},
+		{"Retry-After in decimal seconds", hdr("Retry-After", "2.0"), raResult{2 * time.Second, true}},
+		{"a fraction of a second", hdr("Retry-After", "1.5"), raResult{1500 * time.Millisecond, true}},
+		{"Retry-After-Ms", hdr("Retry-After-Ms", "1500"), raResult{1500 * time.Millisecond, true}},
+		{"x-ms-retry-after-ms with a fraction", hdr("x-ms-retry-after-ms", "0.5"), raResult{500 * time.Microsecond, true}},
+		{"the longest of the three", hdr("Retry-After", "1", "Retry-After-Ms", "2500", "X-Ms-Retry-After-Ms", "2000"), raResult{2500 * time.Millisecond, true}},
+		{"a malformed millisecond field is absent", hdr("Retry-After-Ms", "-5", "Retry-After", "3"), raResult{3 * time.Second, true}},
+		{"a huge millisecond field saturates", hdr("Retry-After-Ms", "99999999999999999999"), raResult{header.MaxRetryAfter, true}},
+		{"the X-Rate-Limit spelling", hdr("x-rate-limit-remaining", "0", "x-rate-limit-reset", "900"), raResult{900 * time.Second, true}},
 	}
 	for _, tt := range tests {
 		d, ok := header.Parse(tt.h, hdrNow).Wait()

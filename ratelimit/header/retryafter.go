@@ -161,3 +161,39 @@ func parseDelaySeconds(s string) (time.Duration, bool) {
 	}
 	return time.Duration(n) * time.Second, true
 }
+
+// retryAfterFields reads the fields that ask for a delay (see
+// Info.RetryAfter) and reports the longest; ok is false when none is
+// usable. A date is measured from base, the response's own time.
+func retryAfterFields(h http.Header, base time.Time) (d time.Duration, ok bool) {
+	if v := firstValue(h, "Retry-After"); v != "" {
+		d, ok = ParseRetryAfter(v, base)
+		if !ok {
+			d, ok = decimalDelay(v, time.Second)
+		}
+	}
+	for _, k := range [...]string{"Retry-After-Ms", "X-Ms-Retry-After-Ms"} {
+		if v := firstValue(h, k); v != "" {
+			if ms, mok := decimalDelay(v, time.Millisecond); mok {
+				d, ok = max(d, ms), true
+			}
+		}
+	}
+	return d, ok
+}
+
+// decimalDelay parses 1*DIGIT [ "." 1*DIGIT ] counted in unit, after
+// trimming optional whitespace, saturating at MaxRetryAfter.
+func decimalDelay(value string, unit time.Duration) (time.Duration, bool) {
+	whole, frac, ok := parseFixed(trimOWS(value))
+	if !ok {
+		return 0, false
+	}
+	if whole >= int64(MaxRetryAfter/unit) {
+		return MaxRetryAfter, true
+	}
+	// frac is nanoseconds of one unit: scale it to the unit, rounding up
+	// so a delay is never shorter than asked.
+	f := (int64(frac)*int64(unit) + int64(time.Second) - 1) / int64(time.Second)
+	return min(time.Duration(whole)*unit+time.Duration(f), MaxRetryAfter), true
+}
