@@ -3,221 +3,301 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
-	"mime"
-	"net/http"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+	"time"
 )
 
-// This file reads the error bodies real APIs send besides the configured
-// envelope. Reading happens only on the error path: a success body never
-// reaches it unless its top level has an "ok", "errors" or envelope key.
+// This file is the dialect table: where the JSON error bodies public APIs
+// send keep their code, message, details and wait. Reading happens only on
+// the error path. A dialect is a row; adding one is adding a row here and
+// its documented case under testdata/upstream.
 
-// topSpans locates the members of a top-level JSON object that decide
-// whether a body is an error: the envelope's key, "ok", "errors" and
-// "data". Each span is the member's value as written; nil when absent.
-// other records a member besides "data", "errors" and "extensions", which
-// a GraphQL response never has.
-type topSpans struct {
-	env, ok, errors, data []byte
-	other                 bool
-}
-
-// scanTop fills the spans of body's top-level object in one pass that
-// skips every other value. It stops at the envelope's key when its value
-// opens with start ('{' for a nested envelope, '"' for a flat one): the
-// envelope decides, whatever follows. A body that is not an object, or not
-// JSON as far as the scan reads, gives what was found so far; the decode
-// that follows reports what is wrong with it.
-func scanTop(body []byte, key string, start byte) topSpans {
-	var s topSpans
-	i := skipSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return s
-	}
-	i++
-	for {
-		i = skipSpace(body, i)
-		if i >= len(body) || body[i] != '"' {
-			return s
-		}
-		end := skipString(body, i)
-		if end < 0 {
-			return s
-		}
-		q := body[i:end]
-		i = skipSpace(body, end)
-		if i >= len(body) || body[i] != ':' {
-			return s
-		}
-		i = skipSpace(body, i+1)
-		isKey := keyEqual(q, key)
-		if isKey && i < len(body) && body[i] == start {
-			s.env = body[i:]
-			return s
-		}
-		vend := skipValue(body, i)
-		if vend < 0 {
-			return s
-		}
-		v := body[i:vend]
-		switch {
-		case isKey:
-			s.env = v
-		case keyEqual(q, "ok"):
-			s.ok = v
-		case keyEqual(q, "errors"):
-			s.errors = v
-		case keyEqual(q, "data"):
-			s.data = v
-		case !keyEqual(q, "extensions"):
-			s.other = true
-		}
-		i = skipSpace(body, vend)
-		if i >= len(body) || body[i] != ',' {
-			return s
-		}
-		i++
-	}
-}
-
-// graphQLFailed reports whether the spans are a GraphQL response that
-// failed as a whole: no top-level member but data, errors and extensions;
-// a non-empty errors array whose first error has a message; and data
-// absent, null or an object holding only nulls. Errors beside real data
-// are a partial success, which is data. A REST body with an errors array
-// (JSON:API, Cloudflare, GitHub's field errors) has other members, or
-// errors without a message, and is read as a REST error instead.
-func (s *topSpans) graphQLFailed() bool {
-	if s.other || len(s.errors) == 0 || s.errors[0] != '[' {
-		return false
-	}
-	if j := skipSpace(s.errors, 1); j >= len(s.errors) || s.errors[j] == ']' {
-		return false
-	}
-	if first := firstError(s.errors); first == nil || len(first["message"]) == 0 || first["message"][0] != '"' {
-		return false
-	}
-	switch {
-	case s.data == nil, string(s.data) == "null":
-		return true
-	case s.data[0] != '{':
-		return false
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(s.data, &m) != nil {
-		return false
-	}
-	for _, v := range m {
-		if string(v) != "null" {
-			return false
-		}
-	}
-	return true
-}
-
-// dialect is what an error body says, in whichever of the common dialects
-// it is written.
+// A dialect is one row of the table. when marks a body of the dialect;
+// code, message, details and wait are paths (see doc.value) tried in
+// order: the first that gives a value wins, except for wait, where the
+// longest does.
+//
+// A code path is read as a string, by the rule of its last member (see
+// codeAt); a path ending in "#" is read as a number, written as sent.
 type dialect struct {
-	code    string
-	message string
-	details json.RawMessage
+	name    string
+	when    func(d *doc) bool
+	code    []string
+	message []string
+	details []string
+	wait    []string
+
+	anyStatus bool // the body is an error at any status, not only at 400 and above
+	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
 }
 
-// readDialect reads the code, message and details of a top-level error
-// object m, in the dialects public APIs use:
-//
-//   - code: a string "code"; Kubernetes' "reason"; an AIP-193 status name
-//     ("NOT_FOUND") in "status"; a problem type other than about:blank in
-//     "type"; an OAuth 2 or Slack string "error"; AWS's "__type" without
-//     its namespace; a numeric "code" (Twilio, Discord).
-//   - message: "message" (or "Message"), RFC 9457's "detail" then "title",
-//     OAuth 2's "error_description", Jira's first "errorMessages" entry or
-//     first field error ("summary: ...").
-//   - both, when the top level has none: from the first member of an
-//     "errors" array (JSON:API, Cloudflare, GitHub's field errors).
-//   - details: "details", else "errors".
-//
-// It looks one level down at most (into the first error, or an "error"
-// object), so a body nested deep costs what a flat one does.
-func readDialect(m map[string]json.RawMessage) dialect {
-	return readDialectAt(m, 0)
+// The members the REST dialects share, relative to the object that holds
+// them; the common row reads them at the top level, in the first member
+// of an "errors" array and in an "error" object.
+var (
+	codeMembers = []string{"code", "error_code", "errorCode", "reason", "errors/0/reason", "status", "type", "error",
+		"__type", "extensions/code", "extensions/errorClass", "extensions/errorType"}
+	numberCodes    = []string{"code#", "error_code#"}
+	messageMembers = []string{"message", "Message", "detail", "error_description", "description", "error_message",
+		"errorSummary", "title", "reason", "errorMessages", "errors"}
+	firstErrorMessages = []string{"errors/0/message", "errors/0/detail", "errors/0/title"}
+	retryInfo          = "details/@google.rpc.RetryInfo/retryDelay"
+)
+
+// common is the last row: the members most REST APIs use. It reads
+// GitHub's and Notion's {"message"}, RFC 9457 problem details (code
+// "type", message "detail" else "title"), OAuth 2 ("error",
+// "error_description"), Kubernetes Status ("reason"), Google's AIP-193
+// and v1 errors ("status", "errors[0].reason"; RetryInfo's retryDelay),
+// Elasticsearch ("type", and "reason" as its message), AWS JSON's
+// "__type", Jira's "errorMessages" and "errors" object, JSON:API's and
+// Cloudflare's "errors" array, Databricks' "error_code", Telegram's
+// "error_code" and "description", Twilio's and Discord's numeric codes,
+// and "errors" as a list of strings.
+var common = dialect{
+	name: "common REST members",
+	when: func(*doc) bool { return true },
+	code: concat(codeMembers, under("errors/0/", codeMembers[:4]...), under("errors/0/", codeMembers[5:]...),
+		under("error/", codeMembers...), numberCodes, under("errors/0/", numberCodes...), under("error/", numberCodes...)),
+	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...)),
+	details: []string{"details", "errors"},
+	wait:    []string{"retry_after", "error/" + retryInfo},
 }
 
-func readDialectAt(m map[string]json.RawMessage, depth int) dialect {
-	var d dialect
-	d.code = firstCode(m)
-	for _, k := range []string{"message", "Message", "detail", "error_description", "title"} {
-		if s, ok := stringOf(m[k]); ok && s != "" {
-			d.message = s
+// dialects is the table, tried in order; the first row whose when holds
+// reads the body. The Reader's own envelope (see Shape) is read before
+// it, unless the body is JSON-RPC.
+var dialects = []dialect{
+	{name: "JSON-RPC 2.0 error", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
+		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
+	{name: `an error flag: {"ok": false} (Slack, Telegram)`, when: is("ok", "false"), anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait},
+	{name: `an error flag: {"success": false} (Cloudflare)`, when: is("success", "false"), anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait},
+	{name: `an error flag: JSend {"status": "error", "message"}`, when: jsendError, anyStatus: true,
+		code: common.code, message: []string{"message"}, details: []string{"data"}},
+	{name: "GraphQL response that failed", when: graphQLFailed, anyStatus: true,
+		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
+			"errors/0/extensions/classification", "errors/0/type"},
+		message: []string{"errors/0/message"}},
+	{name: "Dropbox", when: has("error_summary"),
+		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"}},
+	{name: "Okta", when: has("errorSummary"),
+		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
+	{name: "a top-level array of errors (Salesforce)", when: has("0/message"),
+		code: []string{"0/errorCode", "0/error_code", "0/code"}, message: []string{"0/message"}, details: []string{"0/fields"}},
+	common,
+}
+
+// envelopeRow is the row of the Reader's own envelope s.
+func envelopeRow(s *resolved) dialect {
+	if s.Flat {
+		msg := s.Message
+		if msg == "" {
+			msg = s.Key
+		}
+		return dialect{name: "the Reader's envelope", code: []string{s.Code, s.Code + "#"}, message: []string{msg},
+			details: []string{s.Details}, wait: nonEmpty(s.RetryAfter)}
+	}
+	k := s.Key + "/"
+	return dialect{
+		name:    "the Reader's envelope",
+		code:    concat([]string{k + s.Code}, under(k, codeMembers...), []string{k + s.Code + "#"}, under(k, numberCodes...)),
+		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
+		details: []string{k + s.Details},
+		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), []string{k + retryInfo}),
+	}
+}
+
+// nestedRow is the zero Reader's envelope row, built once.
+var nestedRow = envelopeRow(&nestedResolved)
+
+// read fills e's code, message, details and wait from d, as the row says.
+func (row *dialect) read(d *doc, e *Error) {
+	for _, p := range row.code {
+		if e.Code = codeAt(d, p); e.Code != "" {
 			break
 		}
 	}
-	if d.message == "" {
-		d.message = jiraMessage(m)
-	}
-	if depth == 0 && (d.code == "" || d.message == "") {
-		if first := firstError(m["errors"]); first != nil {
-			inner := readDialectAt(first, depth+1)
-			if d.code == "" {
-				d.code = inner.code
-			}
-			if d.message == "" {
-				d.message = inner.message
-			}
+	for _, p := range row.message {
+		if e.Message = messageAt(d, p); e.Message != "" {
+			break
 		}
 	}
-	if depth == 0 && d.code == "" && d.message == "" {
-		// An {"error":{...}} object under a Reader configured for
-		// another envelope key.
-		if raw := m["error"]; len(raw) > 0 && raw[0] == '{' {
-			var inner map[string]json.RawMessage
-			if json.Unmarshal(raw, &inner) == nil {
-				return readDialectAt(inner, depth+1)
-			}
+	for _, p := range row.details {
+		if v := d.value(p); len(v) > 0 && string(v) != "null" {
+			e.Details = v
+			break
 		}
 	}
-	d.details = m["details"]
-	if len(d.details) == 0 {
-		d.details = m["errors"]
+	for _, p := range row.wait {
+		e.RetryAfter = max(e.RetryAfter, waitAt(d, p))
 	}
-	if string(d.details) == "null" {
-		d.details = nil
-	}
-	return d
 }
 
-// firstCode picks the upstream's own code from m (see readDialect).
-func firstCode(m map[string]json.RawMessage) string {
-	if s, ok := stringOf(m["code"]); ok && s != "" {
-		return s
-	}
-	if s, ok := stringOf(m["reason"]); ok && s != "" {
-		return s
-	}
-	if s, ok := stringOf(m["status"]); ok && isStatusName(s) {
-		return s
-	}
-	if s, ok := stringOf(m["type"]); ok && s != "" && s != "about:blank" && s != "error" {
-		return s
-	}
-	if s, ok := stringOf(m["error"]); ok && s != "" {
-		return s
-	}
-	if s, ok := stringOf(m["__type"]); ok && s != "" {
-		// AWS writes "namespace#Name" (or "Name:extra"); SDKs keep Name.
-		if i := strings.LastIndexByte(s, '#'); i >= 0 {
-			s = s[i+1:]
+// has is a row's when: every path is present.
+func has(paths ...string) func(*doc) bool {
+	return func(d *doc) bool {
+		for _, p := range paths {
+			if d.value(p) == nil {
+				return false
+			}
 		}
-		if i := strings.IndexByte(s, ':'); i >= 0 {
-			s = s[:i]
-		}
-		return s
+		return true
 	}
-	if n, ok := numberOf(m["code"]); ok {
+}
+
+// is is a row's when: the member at path is the JSON value v, as written.
+func is(path, v string) func(*doc) bool {
+	return func(d *doc) bool { return string(d.value(path)) == v }
+}
+
+// jsendError is JSend's error: "status" is "error" and "message" a string.
+func jsendError(d *doc) bool {
+	s, _ := stringOf(d.value("status"))
+	m, _ := stringOf(d.value("message"))
+	return s == "error" && m != ""
+}
+
+// graphQLFailed is a GraphQL response that failed as a whole (see
+// topSpans.graphQLFailed).
+func graphQLFailed(d *doc) bool {
+	s := d.spans
+	return s.graphQLFailed()
+}
+
+// codeAt reads a code at path (see dialect). A string is a code unless
+// its member's rule says otherwise: "status" only as a canonical status
+// name ("NOT_FOUND", not "404" or Kubernetes' "Failure"); "type" not as
+// about:blank or "error"; "reason" only as a single word (a sentence there
+// is Elasticsearch's message); AWS's "__type" without its namespace and
+// suffix.
+func codeAt(d *doc, path string) string {
+	if p, ok := strings.CutSuffix(path, "#"); ok {
+		n, _ := numberOf(d.value(p))
 		return n
 	}
+	s, _ := stringOf(d.value(path))
+	if s == "" {
+		return ""
+	}
+	switch lastMember(path) {
+	case "status":
+		if !isStatusName(s) {
+			return ""
+		}
+	case "type":
+		if s == "about:blank" || s == "error" {
+			return ""
+		}
+	case "reason":
+		if !isWord(s) {
+			return ""
+		}
+	case "__type":
+		return awsType(s)
+	}
+	return s
+}
+
+// awsType is AWS's "namespace#Name" (or "Name:extra") as SDKs keep it:
+// Name.
+func awsType(s string) string {
+	if i := strings.LastIndexByte(s, '#'); i >= 0 {
+		s = s[i+1:]
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// messageAt reads a message at path: a string (a "reason" only when it is
+// a sentence, not a code); the first non-empty string of a list; or the
+// first field error of an object, written "field: message", whose value is
+// a string or a list of strings.
+func messageAt(d *doc, path string) string {
+	raw := d.value(path)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		s, _ := stringOf(raw)
+		if lastMember(path) == "reason" && isWord(s) {
+			return ""
+		}
+		return s
+	case '[':
+		return firstString(raw)
+	case '{':
+		return fieldError(raw)
+	}
 	return ""
+}
+
+// firstString is the first non-empty string of a JSON list.
+func firstString(raw json.RawMessage) string {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return ""
+	}
+	for _, v := range list {
+		if s, _ := stringOf(v); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// fieldError is the first member, in document order, of an object of field
+// errors whose value is a string or a list of strings: "field: message".
+func fieldError(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return ""
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return ""
+		}
+		s, _ := stringOf(v)
+		if len(v) > 0 && v[0] == '[' {
+			s = firstString(v)
+		}
+		if s != "" {
+			return k.(string) + ": " + s
+		}
+	}
+	return ""
+}
+
+// waitAt reads a wait at path: a number of seconds, or a protobuf Duration
+// such as google.rpc.RetryInfo's retryDelay ("30s", "1.5s").
+func waitAt(d *doc, path string) time.Duration {
+	raw := d.value(path)
+	if s, ok := stringOf(raw); ok {
+		num, ok := strings.CutSuffix(s, "s")
+		if !ok {
+			return 0
+		}
+		raw = json.RawMessage(num)
+	}
+	n, ok := numberOf(raw)
+	if !ok {
+		return 0
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil || !(f > 0) {
+		return 0
+	}
+	return secondsToDuration(f)
 }
 
 // isStatusName reports whether s looks like a canonical status name such
@@ -235,6 +315,134 @@ func isStatusName(s string) bool {
 		}
 	}
 	return letter
+}
+
+// isWord reports whether s is one word, as a code is ("NotFound",
+// "rateLimitExceeded"), rather than a sentence.
+func isWord(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t\n")
+}
+
+// doc is a JSON error body, decoded as far as the rows' paths reach and
+// no further: each object and list on a path is decoded once.
+type doc struct {
+	root  json.RawMessage
+	spans *topSpans
+	seen  []decoded
+}
+
+// decoded is the object or list at a path (its parent's path and a slash).
+type decoded struct {
+	path string
+	obj  map[string]json.RawMessage
+	list []json.RawMessage
+	err  error
+}
+
+// value returns the JSON value at path, nil when there is none. A path is
+// member names joined by "/"; "0" is the first element of a list, and
+// "@T" the element of a list whose "@type" ends in T (a google.rpc
+// detail).
+func (d *doc) value(path string) json.RawMessage {
+	raw := d.root
+	for start := 0; ; {
+		end := strings.IndexByte(path[start:], '/')
+		if end < 0 {
+			end = len(path)
+		} else {
+			end += start
+		}
+		raw = d.step(path[:start], raw, path[start:end])
+		if raw == nil || end == len(path) {
+			return raw
+		}
+		start = end + 1
+	}
+}
+
+// step returns the member seg of raw, the value at parent.
+func (d *doc) step(parent string, raw json.RawMessage, seg string) json.RawMessage {
+	if len(raw) == 0 || seg == "" {
+		return nil
+	}
+	switch {
+	case raw[0] == '{':
+		return d.decode(parent, raw).obj[seg]
+	case raw[0] == '[' && seg == "0":
+		if l := d.decode(parent, raw).list; len(l) > 0 {
+			return l[0]
+		}
+	case raw[0] == '[' && seg[0] == '@':
+		for _, el := range d.decode(parent, raw).list {
+			var typed struct {
+				Type string `json:"@type"`
+			}
+			if len(el) > 0 && el[0] == '{' && json.Unmarshal(el, &typed) == nil && strings.HasSuffix(typed.Type, seg[1:]) {
+				return el
+			}
+		}
+	}
+	return nil
+}
+
+// load decodes the body's top level, which checks that all of it is JSON.
+func (d *doc) load() error {
+	i := skipSpace(d.root, 0)
+	if i < len(d.root) && (d.root[i] == '{' || d.root[i] == '[') {
+		d.root = d.root[i:]
+		return d.decode("", d.root).err
+	}
+	if !json.Valid(d.root) {
+		return errNotJSON
+	}
+	return nil
+}
+
+// decode decodes raw, the value at path, once.
+func (d *doc) decode(path string, raw json.RawMessage) *decoded {
+	for i := range d.seen {
+		if d.seen[i].path == path {
+			return &d.seen[i]
+		}
+	}
+	x := decoded{path: path}
+	if raw[0] == '{' {
+		x.err = json.Unmarshal(raw, &x.obj)
+	} else {
+		x.err = json.Unmarshal(raw, &x.list)
+	}
+	d.seen = append(d.seen, x)
+	return &d.seen[len(d.seen)-1]
+}
+
+func lastMember(path string) string {
+	return path[strings.LastIndexByte(path, '/')+1:]
+}
+
+func under(prefix string, paths ...string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = prefix + p
+	}
+	return out
+}
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func nonEmpty(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if p != "" && !strings.HasSuffix(p, "/") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // stringOf decodes raw as a JSON string; ok is false for any other value.
@@ -262,101 +470,4 @@ func numberOf(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return n.String(), true
-}
-
-// firstError decodes the first element of an errors array when it is an
-// object.
-func firstError(raw json.RawMessage) map[string]json.RawMessage {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(list[0], &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// jiraMessage is the first entry of "errorMessages", else the first field
-// error of an "errors" object, written "field: message".
-func jiraMessage(m map[string]json.RawMessage) string {
-	var list []string
-	if json.Unmarshal(m["errorMessages"], &list) == nil {
-		for _, s := range list {
-			if s != "" {
-				return s
-			}
-		}
-	}
-	raw := m["errors"]
-	if len(raw) == 0 || raw[0] != '{' {
-		return ""
-	}
-	// The first member in document order, so the message does not depend
-	// on map iteration.
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return ""
-	}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			return ""
-		}
-		if s, ok := stringOf(v); ok && s != "" {
-			return k.(string) + ": " + s
-		}
-	}
-	return ""
-}
-
-// graphQLError reads a GraphQL response that failed: the code from the
-// first error's extensions.code, else its type; the message from the first
-// error.
-func graphQLError(errorsRaw json.RawMessage) dialect {
-	var d dialect
-	first := firstError(errorsRaw)
-	if first == nil {
-		return d
-	}
-	d.message, _ = stringOf(first["message"])
-	var ext map[string]json.RawMessage
-	if json.Unmarshal(first["extensions"], &ext) == nil {
-		d.code, _ = stringOf(ext["code"])
-	}
-	if d.code == "" {
-		d.code, _ = stringOf(first["type"])
-	}
-	return d
-}
-
-// maxPlainMessage bounds the plain-text body taken as a message.
-const maxPlainMessage = 256
-
-// plainMessage is the message of a body that is not JSON: the body itself
-// when the response says it is text/plain and it is one short line of
-// printable UTF-8, else "" (an HTML page says nothing an agent can use).
-func plainMessage(h http.Header, body []byte) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil || mt != "text/plain" {
-		return ""
-	}
-	s := strings.TrimSpace(string(body))
-	if len(s) > maxPlainMessage || !utf8.ValidString(s) {
-		return ""
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return ""
-		}
-	}
-	return s
 }

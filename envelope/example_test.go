@@ -59,7 +59,8 @@ func upstream() *httptest.Server {
 }
 
 // A tool handler reads the upstream's answer once: data, or an error that
-// renders as the kind object. A 503 whose body is the expected shape is data.
+// renders as the kind object. A 503 whose body is the expected shape is data;
+// a gateway's HTML page is unavailable, whatever its format.
 // healthBody is a health check's answer. As a Shaper it accepts a body
 // with a status, so a 503 that carries one is data, not an error.
 type healthBody struct {
@@ -96,7 +97,7 @@ func ExampleReader_Read() {
 	// data: {Status:degraded Mode:shape_only}
 	// {"kind":"not_found","code":"trace_not_found","message":"no trace with id deadbeefdeadbeefdeadbeefdeadbeef","details":{"trace_id":"deadbeefdeadbeefdeadbeefdeadbeef"}}
 	// {"kind":"rate_limited","retryAfterSeconds":1,"limit":20,"remaining":0,"resetSeconds":1}
-	// {"kind":"malformed_response","httpStatus":502,"message":"response body is not valid JSON (status 502)"}
+	// {"kind":"unavailable","httpStatus":502}
 }
 
 func ExampleReader_Do() {

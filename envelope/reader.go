@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit/header"
@@ -87,8 +89,8 @@ type Shape struct {
 	Details string
 
 	// RetryAfter, when set, names a member holding the seconds to wait
-	// before retrying (such as "retry_after_secs"). The Retry-After
-	// header wins over it.
+	// before retrying (such as "retry_after_secs"). The longest wait the
+	// response speaks of wins, this one or a header's.
 	RetryAfter string
 }
 
@@ -169,41 +171,56 @@ func (s Shape) fill() resolved {
 //
 //   - At any status, these bodies are errors: the configured envelope
 //     (by default {"error":{...}}, whose code is its "code" member, a string
-//     or a number, else its "status" name or "type"); {"ok": false, ...};
-//     and a GraphQL response whose errors array is non-empty while data is
-//     absent, null or all nulls (code from the first error's
-//     extensions.code, else its type; message from its message).
+//     or a number, else its "status" name or "type"); a JSON-RPC error
+//     response, classified through errkind's JSON-RPC catalogue; a body
+//     whose error flag is up ({"ok": false}, {"success": false}, JSend's
+//     {"status": "error"}); and a GraphQL response whose errors array is
+//     non-empty while data is absent, null or all nulls.
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
-//     upstream's own, read in the common dialects: RFC 9457 problem
-//     details (detail, else title), {"message":...}, {"errors":[...]},
-//     OAuth 2's error and error_description, Kubernetes Status, Jira's
-//     errorMessages, AWS's __type.
+//     upstream's own, read in the dialects public APIs use: RFC 9457
+//     problem details, {"message"}, {"errors":[...]} (of objects or of
+//     strings), OAuth 2, Kubernetes Status, Google's AIP-193 and v1 errors
+//     (a numeric code that repeats the status yields to errors[0].reason),
+//     Jira, AWS's __type, Okta, Dropbox's error_summary, a top-level array
+//     of errors, and more (the table in dialect.go).
+//   - At 400 and above, an XML error document (<Error><Code>NoSuchKey
+//     </Code><Message>...) is an error with its code and message. A body
+//     that is text, HTML or nothing says only its status: it is the kind
+//     the taxonomy gives that status (with the code of an x-ms-error-code
+//     or x-amzn-ErrorType field), unless that kind is server_error, which
+//     leaves it a malformed_response. So a 502, 503 or 504 page is
+//     unavailable, and a Cloudflare 52x is read as the 502 it stands for.
 //   - Headers decide when the body cannot: a 429, or a 403 that carries
 //     Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field with
 //     nothing left, is rate_limited; a 503 with Retry-After is unavailable;
 //     each whatever its body says (unless its code names a kind the status
-//     alone would not give) and even when the body is not JSON.
-//   - Any other body of a status below 400 is data.
+//     alone would not give).
+//   - Any other body of a status below 400 is data; so is an empty one of
+//     a 2xx or a 304, which leaves v as it is.
 //
 // The error carries the status, the upstream's details, and a wait
-// (RetryAfter) whenever one is known: Retry-After, whatever the kind; for
-// a rate_limited error without it, a retry-after member of the envelope,
-// else (except on a 429) the reset of an exhausted window, else 60
-// seconds. X-RateLimit-* figures go into RateLimit.
+// (RetryAfter) whenever one is known: the longest the response speaks of,
+// so an agent never comes back early. That is the longest of Retry-After
+// (in seconds, decimal seconds or as a date), Retry-After-Ms,
+// x-ms-retry-after-ms and the body's own (the envelope's retry-after
+// member, google.rpc.RetryInfo, a JSON-RPC error's data); for a
+// rate_limited error, also the reset of a window with nothing remaining;
+// and for a rate_limited error whose response asked for no delay, at least
+// 60 seconds, or the reset when it is later. X-RateLimit-* figures go
+// into RateLimit.
 //
-// A body that cannot be read, is over the bound, is not JSON (with no
+// A body that cannot be read, is over the bound, is broken JSON (with no
 // telling header), or on a status below 400 decodes into neither an error
 // shape nor v (or fails v's [Shaper] check) is an *Error of kind
 // malformed_response whose message is the client's own sentence, such as
-// "response body is not valid JSON (status 502)". A 204, 205 or 304 with
-// an empty body leaves v as it is and returns nil.
+// "response body is not valid JSON (status 500)".
 //
 // The body is read once, within the bound. A success body that mentions
-// none of the keys "error", "errors" and "ok" (and the envelope's key) is
-// decoded straight into v, with no further work; one that mentions one is
-// scanned once at its top level first.
+// none of the keys "error", "errors", "ok" and "success" (and the
+// envelope's key) is decoded straight into v, with no further work; one
+// that mentions one is scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
@@ -243,12 +260,20 @@ func (r *Reader) Do(req *http.Request, v any) error {
 	return r.read(resp, v, req, nil)
 }
 
-// read is Read and Do; a non-nil raw receives a copy of the body read.
+// read is Read and Do; a non-nil raw receives a copy of the body read. It
+// is the whole reading path, in the order a response is read: the body;
+// the success that needs nothing more; what the headers say; the body's
+// format (JSON through the dialect table, XML through its Error element,
+// text, HTML or nothing by its status); the taxonomy; the wait and the
+// redaction.
 func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte) error {
 	status := resp.StatusCode
+
+	// The body, read once within the bound.
 	buf, err := r.readBody(resp)
 	if err != nil {
-		return r.finish(err.(*Error), resp, req)
+		hd := r.hear(resp, req)
+		return r.finish(err.(*Error), &hd)
 	}
 	body := *buf
 	if raw != nil {
@@ -257,175 +282,412 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
-	if len(body) == 0 && (status == http.StatusNoContent || status == http.StatusResetContent || status == http.StatusNotModified) {
-		return nil
-	}
+
+	// A success that needs nothing more: an empty 2xx or 304, and a body
+	// below 400 that mentions no key of an error shape, decoded into v.
 	shape := r.Envelope.resolve()
-	failed := status >= 400
-	// A success body pays for the error shapes only when it mentions one
-	// of their keys; then one pass over its top level decides.
-	if failed || mentionsErrorKey(body, &shape) {
-		e, err := r.errorShape(&shape, body, status)
-		if err != nil {
-			return r.finish(malformed(status, err, body), resp, req)
+	if status < 400 {
+		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) {
+			return nil
 		}
-		if e != nil {
-			return r.finish(r.classify(e, resp.Header), resp, req)
-		}
-	}
-	if failed {
-		return r.failed(body, v, resp, req)
-	}
-	if v == nil {
-		if !json.Valid(body) {
-			return r.finish(notJSON(status, nil), resp, req)
-		}
-		return nil
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return r.finish(malformed(status, err, body), resp, req)
-	}
-	if s, ok := v.(Shaper); ok {
-		if err := s.CheckShape(); err != nil {
-			return r.finish(neither(status, err), resp, req)
+		if !mentionsErrorKey(body, &shape) {
+			if err := decodeData(body, v); err != nil {
+				hd := r.hear(resp, req)
+				return r.finish(malformed(status, err, body), &hd)
+			}
+			return nil
 		}
 	}
-	return nil
+
+	// What the headers say, whatever the body.
+	hd := r.hear(resp, req)
+
+	// The body's format.
+	var e *Error
+	switch formatOf(body) {
+	case formatJSON:
+		if e, err = r.readJSON(&shape, body, status, v); err != nil {
+			// Broken JSON: only the headers can tell what happened.
+			if hd.telling == "" {
+				return r.finish(malformed(status, err, body), &hd)
+			}
+			e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+		} else if e == nil {
+			return nil // data, decoded into v
+		}
+	case formatMarkup:
+		if code, msg, ok := readXML(body); ok && status >= 400 {
+			e = &Error{HTTPStatus: status, Code: code, Message: msg}
+		}
+	}
+	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
+	if onlyStatus {
+		if status < 400 {
+			return r.finish(notJSON(status, nil), &hd)
+		}
+		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+	}
+	if e.Code == "" {
+		e.Code = hd.code
+	}
+
+	// The taxonomy.
+	r.classify(e, &hd, onlyStatus)
+	return r.finish(e, &hd)
 }
 
 var (
-	quotedOK     = []byte(`"ok"`)
-	quotedErrors = []byte(`"errors"`)
-	errorPrefix  = []byte(`"error`)
+	quotedOK      = []byte(`"ok"`)
+	quotedErrors  = []byte(`"errors"`)
+	quotedSuccess = []byte(`"success"`)
+	errorPrefix   = []byte(`"error`)
 )
 
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
-// make it an error shape: the envelope's key, "errors" or "ok". Most
-// success bodies hold none, and skip the top-level scan.
+// make it an error shape at any status: the envelope's key, "errors",
+// "ok" or "success" (a JSON-RPC error and JSend's "status": "error" hold
+// `"error`). Most success bodies hold none, and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
+	if bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) {
+		return true
+	}
 	if s.Key == "error" {
 		// `"error` finds "error" and "errors" in one search.
-		return bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK)
+		return bytes.Contains(body, errorPrefix)
 	}
-	return bytes.Contains(body, s.quotedKey) || bytes.Contains(body, quotedErrors) || bytes.Contains(body, quotedOK)
+	return bytes.Contains(body, s.quotedKey) || bytes.Contains(body, errorPrefix)
 }
 
-// errorShape reads body when its top level is an error at any status: the
-// configured envelope, {"ok": false, ...}, or a GraphQL response that
-// failed as a whole. It returns nil, nil for any other body. The Error's
-// Kind is left for classify.
-func (r *Reader) errorShape(s *resolved, body []byte, status int) (*Error, error) {
+// format is how a body is written, as far as reading an error goes.
+type format uint8
+
+const (
+	formatText   format = iota // text, or nothing
+	formatJSON                 // an object or a list, or a JSON scalar
+	formatMarkup               // XML or HTML
+)
+
+// formatOf tells a body's format from its first byte: a body that opens
+// an object or a list is JSON (broken JSON included), one that opens with
+// '<' is markup, and any other is text unless it is a JSON scalar.
+func formatOf(body []byte) format {
+	i := skipSpace(body, 0)
+	switch {
+	case i == len(body):
+		return formatText
+	case body[i] == '{' || body[i] == '[':
+		return formatJSON
+	case body[i] == '<':
+		return formatMarkup
+	case json.Valid(body):
+		return formatJSON
+	}
+	return formatText
+}
+
+// readJSON reads a JSON body: an error of the Reader's envelope or of a
+// row of the dialect table, or data decoded into v (nil, nil). err is a
+// body that is not JSON, or data that does not fit v.
+func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, error) {
 	start := byte('{')
 	if s.Flat {
 		start = '"'
 	}
 	top := scanTop(body, s.Key, start)
-	if len(top.env) > 0 && top.env[0] == start {
-		return r.decodeEnvelope(s, body, status)
-	}
-	var d dialect
-	switch {
-	case string(top.ok) == "false":
-		m, err := decodeTop(body)
-		if err != nil {
-			return nil, err
+	envelope := len(top.env) > 0 && top.env[0] == start
+	if envelope && s.fast != 0 {
+		if e, err := fastEnvelope(s, body, status); e != nil || err != nil {
+			return e, err
 		}
-		d = readDialect(m)
-	case top.graphQLFailed():
+	}
+	failed := status >= 400
+	if !envelope && !top.errorShape() {
+		if !failed {
+			return nil, decodeData(body, v)
+		}
+		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
+			if json.Unmarshal(body, v) == nil && sh.CheckShape() == nil {
+				return nil, nil // v's type accepts it: data
+			}
+		}
+	}
+	d := &doc{root: body, spans: &top}
+	if err := d.load(); err != nil {
+		return nil, err
+	}
+	row := rowFor(d, s, envelope, failed)
+	if row == nil {
+		return nil, decodeData(body, v)
+	}
+	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
+	row.read(d, e)
+	if row.rpc {
+		r.readRPC(e)
+	}
+	return e, nil
+}
+
+// rowFor picks the row that reads d: a JSON-RPC error, else the Reader's
+// envelope, else the first row of the table that holds (at a status below
+// 400, only a row of an error at any status).
+func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
+	if rpc := &dialects[0]; rpc.when(d) {
+		return rpc
+	}
+	if envelope {
+		if s.fast == fastNested {
+			return &nestedRow
+		}
+		row := envelopeRow(s)
+		return &row
+	}
+	for i := 1; i < len(dialects); i++ {
+		if row := &dialects[i]; (row.anyStatus || failed) && row.when(d) {
+			return row
+		}
+	}
+	return nil
+}
+
+// readRPC classifies a JSON-RPC error through errkind's catalogue, as
+// the taxonomy reads any JSON-RPC error: by data's code when a rule knows
+// it, else by its code. data's code and wait are the error's.
+func (r *Reader) readRPC(e *Error) {
+	n, err := strconv.ParseInt(e.Code, 10, 32)
+	if err != nil || n == 0 {
+		return // no JSON-RPC code: the taxonomy reads it as any code
+	}
+	rd := r.Taxonomy.Read(errkind.Outcome{RPCCode: errkind.RPCCode(n), Message: e.Message, Data: e.Details})
+	e.Kind = rd.Kind
+	if rd.Code != "" {
+		e.Code = rd.Code
+	}
+	if rd.HasWait {
+		e.RetryAfter = max(e.RetryAfter, rd.Wait)
+	}
+}
+
+// decodeData decodes a success body into v, and checks its shape when v
+// is a Shaper.
+func decodeData(body []byte, v any) error {
+	if v == nil {
 		if !json.Valid(body) {
-			return nil, errNotJSON
+			return errNotJSON
 		}
-		d = graphQLError(top.errors)
-	default:
-		return nil, nil
+		return nil
 	}
-	return &Error{HTTPStatus: status, Code: d.code, Message: d.message, Details: d.details, Body: bytes.Clone(body)}, nil
+	if err := json.Unmarshal(body, v); err != nil {
+		return err
+	}
+	if s, ok := v.(Shaper); ok {
+		return s.CheckShape()
+	}
+	return nil
 }
 
 var errNotJSON = errors.New("invalid JSON")
 
-// decodeTop decodes body as a JSON object.
-func decodeTop(body []byte) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+type nestedBody struct {
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Details json.RawMessage `json:"details"`
 }
 
-// failed reads the body of a status of 400 or more that is no error shape
-// of errorShape. A body v's type accepts (a Shaper whose check passes) is
-// data, except on a 429. Any other JSON body is an error in one of the
-// common dialects (see readDialect), classified by its code and the
-// status. A body that is not JSON is an error only when the headers tell
-// what happened (see telling); otherwise it is malformed_response.
-func (r *Reader) failed(body []byte, v any, resp *http.Response, req *http.Request) error {
-	status := resp.StatusCode
-	// An object is decoded (which checks it is JSON) once; anything else
-	// is only checked.
-	var m map[string]json.RawMessage
-	var valid bool
-	if i := skipSpace(body, 0); i < len(body) && body[i] == '{' {
-		var err error
-		m, err = decodeTop(body)
-		valid = err == nil
-	} else {
-		valid = json.Valid(body)
-	}
-	if !valid {
-		if k := r.telling(resp.Header, status); k != "" {
-			e := &Error{Kind: k, HTTPStatus: status, Message: plainMessage(resp.Header, body)}
-			return r.finish(e, resp, req)
+type flatBody struct {
+	Error          string          `json:"error"`
+	Code           string          `json:"code"`
+	Detail         json.RawMessage `json:"detail"`
+	RetryAfterSecs *float64        `json:"retry_after_secs"`
+}
+
+var retryInfoType = []byte("google.rpc.RetryInfo")
+
+// fastEnvelope reads the common envelopes with one json.Unmarshal of the
+// body, which also checks that all of it is JSON: the nested envelope
+// with a string code, and the flat one. It returns nil, nil for an
+// envelope its row must read (no code, a numeric code, a member of
+// another type).
+func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
+	// One allocation holds the Error and the decode target.
+	x := &struct {
+		e  Error
+		nb struct {
+			Error nestedBody `json:"error"`
 		}
-		return r.finish(notJSON(status, nil), resp, req)
-	}
-	if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
-		if json.Unmarshal(body, v) == nil && sh.CheckShape() == nil {
-			return nil
+	}{}
+	e, nb := &x.e, &x.nb
+	e.HTTPStatus = status
+	switch s.fast {
+	case fastNested:
+		if err := json.Unmarshal(body, nb); err != nil {
+			if isTypeError(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if nb.Error.Code == "" {
+			return nil, nil
+		}
+		n := &nb.Error
+		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
+		if bytes.Contains(e.Details, retryInfoType) {
+			e.RetryAfter = waitAt(&doc{root: body}, "error/"+retryInfo)
+		}
+	case fastFlat:
+		var fb flatBody
+		if err := json.Unmarshal(body, &fb); err != nil {
+			if isTypeError(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		e.Code, e.Message, e.Details = fb.Code, fb.Error, fb.Detail
+		if s.RetryAfter != "" && fb.RetryAfterSecs != nil && *fb.RetryAfterSecs > 0 {
+			e.RetryAfter = secondsToDuration(*fb.RetryAfterSecs)
 		}
 	}
-	d := readDialect(m) // a nil map (an array, a string...) names nothing
-	e := &Error{HTTPStatus: status, Code: d.code, Message: d.message, Details: d.details, Body: bytes.Clone(body)}
-	return r.finish(r.classify(e, resp.Header), resp, req)
-}
-
-// classify sets e's kind from its code and status. When the headers tell
-// what happened (see telling) and the code says nothing more than the
-// status does, the headers decide.
-func (r *Reader) classify(e *Error, h http.Header) *Error {
-	e.Kind = r.Taxonomy.Classify(e.Code, e.HTTPStatus)
-	if k := r.telling(h, e.HTTPStatus); k != "" && (e.Code == "" || e.Kind == r.Taxonomy.Classify("", e.HTTPStatus)) {
-		e.Kind = k
+	if string(e.Details) == "null" {
+		e.Details = nil
 	}
-	return e
+	e.Body = bytes.Clone(body)
+	return e, nil
 }
 
-// telling returns the kind the headers of a response with this status
-// give, whatever its body: rate_limited for a 429, and for a 403 that
-// carries Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field with
-// nothing left; unavailable for a 503 that carries Retry-After. Otherwise
-// "".
-func (r *Reader) telling(h http.Header, status int) errkind.Kind {
-	switch status {
-	case http.StatusTooManyRequests:
-		return errkind.RateLimited
-	case http.StatusForbidden:
-		if len(h["Retry-After"]) == 0 && !hasRateFields(h) {
+// isTypeError reports whether err is a JSON value of the wrong type for
+// its member, which sends an envelope to its row.
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
+func secondsToDuration(s float64) time.Duration {
+	if s >= float64(header.MaxRetryAfter/time.Second) || math.IsNaN(s) {
+		return header.MaxRetryAfter
+	}
+	return time.Duration(math.Ceil(s * float64(time.Second)))
+}
+
+// maxPlainMessage bounds the plain-text body taken as a message.
+const maxPlainMessage = 256
+
+// plainMessage is the message of a body that is not JSON: the body itself
+// when the response says it is text/plain and it is one short line of
+// printable UTF-8, else "" (an HTML page says nothing an agent can use).
+func plainMessage(h http.Header, body []byte) string {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil || mt != "text/plain" {
+		return ""
+	}
+	s := strings.TrimSpace(string(body))
+	if len(s) > maxPlainMessage || !utf8.ValidString(s) {
+		return ""
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
 			return ""
 		}
-		info := header.Parse(h, r.now())
-		if info.HasRetryAfter || info.Limits.HasRemaining && info.Limits.Remaining == 0 {
-			return errkind.RateLimited
+	}
+	return s
+}
+
+// heard is what a response's header says, whatever its body, read on the
+// error path only: in one pass over the fields, with header.Parse run at
+// most once, and only when a field asks for it.
+type heard struct {
+	h       http.Header
+	status  int
+	now     time.Time
+	secrets []string
+	names   []string // the Reader's SecretHeaders
+
+	rate, wait, clean bool // a rate-limit field; a field asking for a delay; nothing to hide
+
+	// code is the upstream's code in a field: Azure's x-ms-error-code,
+	// AWS's x-amzn-ErrorType (without its suffix).
+	code string
+
+	// telling is the kind the header gives whatever the body (see hear).
+	telling errkind.Kind
+
+	info   header.Info
+	parsed bool
+}
+
+// codeFields are the fields that carry the upstream's code.
+var codeFields = []string{"X-Ms-Error-Code", "X-Amzn-Errortype"}
+
+// hear reads resp's header. It tells rate_limited for a 429, and for a 403
+// that carries Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field
+// with nothing left; unavailable for a 503 that carries Retry-After.
+func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
+	h := resp.Header
+	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: secretsOf(req, r.SecretHeaders)}
+	hd.rate, hd.wait, hd.clean = inspectHeader(h, r.SecretHeaders, hd.secrets)
+	if len(h) == 0 {
+		return hd
+	}
+	for _, k := range codeFields {
+		if vs := h[k]; len(vs) > 0 && vs[0] != "" {
+			hd.code = awsType(strings.TrimSpace(vs[0]))
+			break
+		}
+	}
+	switch hd.status {
+	case http.StatusTooManyRequests:
+		hd.telling = errkind.RateLimited
+	case http.StatusForbidden:
+		if hd.wait || hd.rate {
+			info := hd.parse(r)
+			if info.HasRetryAfter || info.Limits.HasRemaining && info.Limits.Remaining == 0 {
+				hd.telling = errkind.RateLimited
+			}
 		}
 	case http.StatusServiceUnavailable:
-		if len(h["Retry-After"]) == 0 {
-			return ""
-		}
-		if _, ok := header.RetryAfter(h, r.now()); ok {
-			return errkind.Unavailable
+		if hd.wait && hd.parse(r).HasRetryAfter {
+			hd.telling = errkind.Unavailable
 		}
 	}
-	return ""
+	return hd
+}
+
+// parse is header.Parse of the header, run once.
+func (hd *heard) parse(r *Reader) *header.Info {
+	if !hd.parsed {
+		hd.info, hd.parsed = header.Parse(hd.h, r.now()), true
+	}
+	return &hd.info
+}
+
+// classify sets e's kind through the taxonomy from its code and status,
+// unless its dialect named it (a JSON-RPC error). A Cloudflare 52x the
+// taxonomy reads as server_error is read as the 502 it stands for. When
+// the headers tell what happened and the code says no more than the
+// status does, the headers decide. A body that said only its status
+// (onlyStatus), with no code, whose status the taxonomy reads as
+// server_error, is a malformed_response: the client could not read it.
+func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool) {
+	switch {
+	case e.Kind == "":
+		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
+		if hd.telling != "" && (e.Code == "" || e.Kind == r.kindOf("", e.HTTPStatus)) {
+			e.Kind = hd.telling
+		}
+	case hd.telling != "" && e.Kind == errkind.ServerError:
+		e.Kind = hd.telling
+	}
+	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
+		*e = *notJSON(e.HTTPStatus, nil)
+	}
+}
+
+// kindOf is the taxonomy's kind for a code and status, a Cloudflare 52x
+// (520 to 527, 530) read as a 502 when the taxonomy makes it server_error.
+func (r *Reader) kindOf(code string, status int) errkind.Kind {
+	k := r.Taxonomy.Classify(code, status)
+	if k == errkind.ServerError && (status >= 520 && status <= 527 || status == 530) {
+		k = r.Taxonomy.Classify(code, http.StatusBadGateway)
+	}
+	return k
 }
 
 func (r *Reader) now() time.Time {
@@ -433,6 +695,50 @@ func (r *Reader) now() time.Time {
 		return r.Now()
 	}
 	return time.Now()
+}
+
+// finish sets e's wait and rate-limit figures from what the response
+// says, and removes the request's credentials from everything e holds.
+//
+// The wait is the longest the response speaks of: the body's own, and any
+// delay the header asks for, whatever the kind. A rate_limited error (or
+// any error of a 429) also waits for the reset of a window with nothing
+// remaining; and when the response asked for no delay, at least
+// header.DefaultRetryAfter, or the window's reset when that is later
+// (unless requests remain in it). A 429 that asked for no delay waits at
+// least the default even when its window resets sooner.
+func (r *Reader) finish(e *Error, hd *heard) error {
+	limited := hd.status == http.StatusTooManyRequests || e.Kind == errkind.RateLimited
+	if limited || hd.rate || hd.wait {
+		info := hd.parse(r)
+		wait, asked := e.RetryAfter, e.RetryAfter > 0
+		if info.HasRetryAfter {
+			wait, asked = max(wait, info.RetryAfter), true
+		}
+		if limited {
+			l := info.Limits
+			exhausted := l.HasRemaining && l.Remaining == 0 && l.HasReset
+			switch {
+			case exhausted && (asked || hd.status != http.StatusTooManyRequests):
+				wait = max(wait, l.Reset)
+			case !asked:
+				wait = max(wait, header.DefaultRetryAfter)
+				if l.HasReset && !(l.HasRemaining && l.Remaining > 0) {
+					wait = max(wait, l.Reset)
+				}
+			}
+		}
+		e.RetryAfter = wait
+		if l := info.Limits; !l.IsZero() {
+			e.RateLimit = &l
+		}
+	}
+	if e.Kind == "" {
+		e.Kind = errkind.ServerError
+	}
+	redact(e, hd.secrets)
+	e.Header = responseHeader(hd.h, hd.names, hd.secrets, hd.clean)
+	return e
 }
 
 // bufferPool holds read buffers of at most maxPooled bytes, so reading a
@@ -539,6 +845,9 @@ func neither(status int, err error) *Error {
 // malformed picks the sentence for a failed decode: a syntax error (or an
 // empty body) is "not valid JSON", anything else "matched neither".
 func malformed(status int, err error, body []byte) *Error {
+	if err == errNotJSON {
+		return notJSON(status, nil)
+	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) || !json.Valid(body) {
 		return notJSON(status, err)
@@ -546,183 +855,17 @@ func malformed(status int, err error, body []byte) *Error {
 	return neither(status, err)
 }
 
-type nestedBody struct {
-	Code    string          `json:"code"`
-	Message string          `json:"message"`
-	Details json.RawMessage `json:"details"`
-}
-
-type flatBody struct {
-	Error          string          `json:"error"`
-	Code           string          `json:"code"`
-	Detail         json.RawMessage `json:"detail"`
-	RetryAfterSecs *float64        `json:"retry_after_secs"`
-}
-
-// decodeEnvelope decodes the envelope body, whose top-level object has the
-// Key member. The common envelope (a string code) is one json.Unmarshal of
-// the body, which also checks that all of it is JSON; an envelope without
-// a string code (a numeric code, a status name, a type) takes the generic
-// path, a second decode into maps.
-func (r *Reader) decodeEnvelope(s *resolved, body []byte, status int) (*Error, error) {
-	// One allocation holds the Error and the decode target.
-	x := &struct {
-		e  Error
-		nb struct {
-			Error nestedBody `json:"error"`
-		}
-	}{}
-	e, nb := &x.e, &x.nb
-	e.HTTPStatus = status
-	var retry *float64
-	fast := s.fast
-	switch fast {
-	case fastNested:
-		// The common envelope, a string code, decodes once; one without
-		// a code (its status name or type may be the code) or with a
-		// member of another type (a numeric code) takes the generic path.
-		if err := json.Unmarshal(body, nb); err != nil {
-			if isTypeError(err) {
-				fast = 0
-				break
-			}
-			return nil, err
-		}
-		if nb.Error.Code == "" {
-			fast = 0
-			break
-		}
-		n := &nb.Error
-		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
-	case fastFlat:
-		var fb flatBody
-		if err := json.Unmarshal(body, &fb); err != nil {
-			if isTypeError(err) {
-				fast = 0
-				break
-			}
-			return nil, err
-		}
-		e.Code, e.Message, e.Details = fb.Code, fb.Error, fb.Detail
-		if s.RetryAfter != "" {
-			retry = fb.RetryAfterSecs
-		}
-	}
-	if fast == 0 {
-		top, err := decodeTop(body)
-		if err != nil {
-			return nil, err
-		}
-		members := top
-		if !s.Flat {
-			members = nil // a fresh map: the inner members only
-			if err := json.Unmarshal(top[s.Key], &members); err != nil {
-				return nil, err
-			}
-		}
-		// A string code, else (nested) the code of the common dialects,
-		// else a numeric code.
-		e.Code, _ = stringOf(members[s.Code])
-		if e.Code == "" && !s.Flat {
-			e.Code = firstCode(members)
-		}
-		if e.Code == "" {
-			e.Code, _ = numberOf(members[s.Code])
-		}
-		msgKey := s.Message
-		if msgKey == "" {
-			msgKey = s.Key
-		}
-		e.Message, _ = stringOf(members[msgKey])
-		if e.Message == "" && !s.Flat {
-			e.Message = readDialect(members).message
-		}
-		e.Details = members[s.Details]
-		if s.RetryAfter != "" {
-			if raw, ok := members[s.RetryAfter]; ok {
-				var f float64
-				if json.Unmarshal(raw, &f) == nil {
-					retry = &f
-				}
-			}
-		}
-	}
-	if string(e.Details) == "null" {
-		e.Details = nil
-	}
-	e.Body = bytes.Clone(body)
-	if retry != nil && *retry > 0 {
-		e.RetryAfter = secondsToDuration(*retry)
-	}
-	return e, nil
-}
-
-// isTypeError reports whether err is a JSON value of the wrong type for
-// its member, which sends an envelope to the generic decode.
-func isTypeError(err error) bool {
-	var te *json.UnmarshalTypeError
-	return errors.As(err, &te)
-}
-
-func secondsToDuration(s float64) time.Duration {
-	if s >= float64(header.MaxRetryAfter/time.Second) || math.IsNaN(s) {
-		return header.MaxRetryAfter
-	}
-	return time.Duration(math.Ceil(s * float64(time.Second)))
-}
-
-// finish adds what the response's headers say about waiting and rate
-// limits, and removes the request's credentials from everything e holds.
-//
-// The wait: Retry-After whenever the response carries one, whatever the
-// kind. Without it, a rate_limited error (or any error of a 429) waits what
-// its body said (a retry-after member) and otherwise 60 seconds; one that
-// is not a 429 first tries the reset of an exhausted window
-// (X-RateLimit-Remaining: 0 or a RateLimit field with nothing left). A 429
-// without Retry-After keeps the 60 seconds even when a reset is given.
-func (r *Reader) finish(e *Error, resp *http.Response, req *http.Request) error {
-	h := resp.Header
-	limited := resp.StatusCode == http.StatusTooManyRequests || e.Kind == errkind.RateLimited
-	secrets := secretsOf(req, r.SecretHeaders)
-	rate, clean := inspectHeader(h, r.SecretHeaders, secrets)
-	if limited || rate || len(h["Retry-After"]) > 0 {
-		info := header.Parse(h, r.now())
-		switch {
-		case info.HasRetryAfter:
-			e.RetryAfter = info.RetryAfter
-		case limited && e.RetryAfter == 0:
-			if d, ok := info.Wait(); ok && resp.StatusCode != http.StatusTooManyRequests && d > 0 {
-				e.RetryAfter = d
-			} else {
-				e.RetryAfter = header.DefaultRetryAfter
-			}
-		}
-		if l := info.Limits; !l.IsZero() {
-			e.RateLimit = &l
-		}
-	}
-	if e.Kind == "" {
-		e.Kind = errkind.ServerError
-	}
-	redact(e, secrets)
-	e.Header = responseHeader(h, r.SecretHeaders, secrets, clean)
-	return e
-}
-
-// hasRateFields reports whether h has a rate-limit field (see
-// isRateField), so Parse is skipped for the many responses without one.
-func hasRateFields(h http.Header) bool {
-	for k := range h {
-		if isRateField(k) {
-			return true
-		}
-	}
-	return false
-}
-
-// isRateField reports whether a field name starts with X-RateLimit or
-// RateLimit, in any case.
+// isRateField reports whether a field name starts with X-RateLimit,
+// X-Rate-Limit or RateLimit, in any case.
 func isRateField(k string) bool {
 	return len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
-		len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit")
+		len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit") ||
+		len(k) >= 12 && strings.EqualFold(k[:12], "x-rate-limit")
+}
+
+// isWaitField reports whether a field asks for a delay: Retry-After,
+// Retry-After-Ms or X-Ms-Retry-After-Ms, in any case.
+func isWaitField(k string) bool {
+	return len(k) >= 11 && strings.EqualFold(k[:11], "retry-after") ||
+		len(k) == 19 && strings.EqualFold(k, "x-ms-retry-after-ms")
 }

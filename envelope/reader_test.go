@@ -241,9 +241,13 @@ func TestReadMalformed(t *testing.T) {
 		want   string
 		status int
 	}{
-		{"HTML from a proxy", response(502, "<html>Bad Gateway</html>"), 0, &trace{},
-			"response body is not valid JSON (status 502)", 502},
-		{"empty 200", response(200, ""), 0, &trace{},
+		{"HTML on a 500", response(500, "<html>Internal Server Error</html>"), 0, &trace{},
+			"response body is not valid JSON (status 500)", 500},
+		{"HTML on a 200", response(200, "<html>Bad Gateway</html>"), 0, &trace{},
+			"response body is not valid JSON (status 200)", 200},
+		{"empty 302", response(302, ""), 0, &trace{},
+			"response body is not valid JSON (status 302)", 302},
+		{"XML error on a 200", response(200, "<Error><Code>NoSuchKey</Code></Error>"), 0, &trace{},
 			"response body is not valid JSON (status 200)", 200},
 		{"truncated JSON", response(200, `{"id":"a","steps":[`), 0, &trace{},
 			"response body is not valid JSON (status 200)", 200},
@@ -294,8 +298,8 @@ func TestReadRaw(t *testing.T) {
 		{"data", response(200, `{"id":"a"}`), `{"id":"a"}`, "", false, false},
 		{"an error envelope", response(404, `{"error":{"code":"trace_not_found","message":"gone"}}`),
 			`{"error":{"code":"trace_not_found","message":"gone"}}`, "not_found: trace_not_found: gone", false, false},
-		{"not JSON", response(502, `<html>Bad Gateway</html>`), `<html>Bad Gateway</html>`,
-			"malformed_response: response body is not valid JSON (status 502)", false, false},
+		{"not JSON", response(500, `<html>Internal Server Error</html>`), `<html>Internal Server Error</html>`,
+			"malformed_response: response body is not valid JSON (status 500)", false, false},
 		{"the read failed", &http.Response{StatusCode: 200, Body: failingBody{strings.NewReader(`{"id":`)}, ContentLength: -1}, "",
 			"malformed_response: could not read the response body (status 200): connection reset by peer", true, false},
 		{"the read timed out", timeout, "",
@@ -365,12 +369,12 @@ func TestReadFlatShape(t *testing.T) {
 			t.Errorf("shape %+v (-want +got):\n%s", shape, diff)
 		}
 	}
-	// A flat envelope and the Retry-After header: the header wins.
+	// A flat envelope and the Retry-After header: the longer wait wins.
 	r := reader()
 	r.Envelope = envelope.FlatShape()
 	r.Taxonomy = news
 	got := asError(t, r.Read(response(429, `{"error":"slow down","code":"credit_rate_limited","retry_after_secs":30}`, "Retry-After", "2"), &trace{}))
-	if got.RetryAfter != 2*time.Second || got.Kind != "credit_rate_limited" {
+	if got.RetryAfter != 30*time.Second || got.Kind != "credit_rate_limited" {
 		t.Errorf("flat 429: RetryAfter %v kind %q", got.RetryAfter, got.Kind)
 	}
 }
@@ -725,14 +729,28 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("ReadRaw returned %q for %q", raw, body)
 			}
 			// The sentence follows from the body alone, unless the
-			// status and headers tell what happened.
+			// status and headers tell what happened: broken JSON, and
+			// any body below 400 that is not JSON, is not valid JSON; a
+			// body that is text, markup or nothing at 400 and above is
+			// the kind of its status (or an XML error's), never a JSON
+			// error body.
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
 			telling := status == 429 || status == 403 || status == 503
+			trimmed := bytes.TrimLeft(body, " \t\r\n")
+			broken := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
 			switch {
 			case len(body) > 1<<16:
-			case !json.Valid(body) && !(len(body) == 0 && (status == 204 || status == 205 || status == 304)):
+			case len(trimmed) == 0 && len(body) == 0 && (status/100 == 2 || status == 304):
+				if err != nil {
+					t.Fatalf("status %d: an empty body gave %v", status, err)
+				}
+			case !json.Valid(body) && (broken || status < 400):
 				if e == nil || e.Message != notJSON && !(telling && (e.Kind == errkind.RateLimited || e.Kind == errkind.Unavailable)) {
 					t.Fatalf("invalid JSON %q gave %v", body, err)
+				}
+			case !json.Valid(body):
+				if e == nil || e.Body != nil || e.Kind == errkind.MalformedResponse && e.Message != notJSON {
+					t.Fatalf("status %d: %q gave %v", status, body, err)
 				}
 			case json.Valid(body) && e != nil && e.Message == notJSON:
 				t.Fatalf("valid JSON %q reported as invalid", body)

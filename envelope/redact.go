@@ -73,23 +73,22 @@ func responseHeader(h http.Header, names, secrets []string, clean bool) http.Hea
 }
 
 // inspectHeader reports, in one pass over h, whether it has a rate-limit
-// field (see isRateField) and whether it is clean: no field responseHeader
-// drops, and no value holding a secret.
-func inspectHeader(h http.Header, names, secrets []string) (rate, clean bool) {
+// field (see isRateField), whether it has a field asking for a delay (see
+// isWaitField), and whether it is clean: no field responseHeader drops,
+// and no value holding a secret.
+func inspectHeader(h http.Header, names, secrets []string) (rate, wait, clean bool) {
 	if names == nil {
 		names = defaultSecretHeaders
 	}
 	clean = true
 	for k, vs := range h {
 		rate = rate || isRateField(k)
+		wait = wait || isWaitField(k)
 		if clean && (dropField(k, names) || holdsSecret(vs, secrets)) {
 			clean = false
 		}
-		if rate && !clean {
-			break
-		}
 	}
-	return rate, clean
+	return rate, wait, clean
 }
 
 // dropField reports whether an Error's Header leaves out the field k: a

@@ -5,6 +5,145 @@ import (
 	"encoding/json"
 )
 
+// This file scans JSON without decoding it: the top level of a body, to
+// tell an error shape from data before anything is decoded.
+
+// topSpans locates the members of a top-level JSON object that decide
+// whether a body is an error at any status: the envelope's key, "ok",
+// "success", "status", "jsonrpc", "errors" and "data". Each span is the
+// member's value as written; nil when absent. other records a member
+// besides "data", "errors" and "extensions", which a GraphQL response
+// never has.
+type topSpans struct {
+	env, ok, success, status, jsonrpc, errors, data []byte
+	other                                           bool
+}
+
+// errorShape reports whether the spans mark an error at any status other
+// than the envelope: JSON-RPC, an error flag, or a GraphQL response that
+// failed.
+func (s *topSpans) errorShape() bool {
+	return s.jsonrpc != nil || string(s.ok) == "false" || string(s.success) == "false" ||
+		string(s.status) == `"error"` || s.graphQLFailed()
+}
+
+// scanTop fills the spans of body's top-level object in one pass that
+// skips every other value. It stops at the envelope's key when its value
+// opens with start ('{' for a nested envelope, '"' for a flat one): the
+// envelope decides, whatever follows. A body that is not an object, or not
+// JSON as far as the scan reads, gives what was found so far; the decode
+// that follows reports what is wrong with it.
+func scanTop(body []byte, key string, start byte) topSpans {
+	var s topSpans
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return s
+	}
+	i++
+	for {
+		i = skipSpace(body, i)
+		if i >= len(body) || body[i] != '"' {
+			return s
+		}
+		end := skipString(body, i)
+		if end < 0 {
+			return s
+		}
+		q := body[i:end]
+		i = skipSpace(body, end)
+		if i >= len(body) || body[i] != ':' {
+			return s
+		}
+		i = skipSpace(body, i+1)
+		isKey := keyEqual(q, key)
+		if isKey && i < len(body) && body[i] == start {
+			s.env = body[i:]
+			return s
+		}
+		vend := skipValue(body, i)
+		if vend < 0 {
+			return s
+		}
+		v := body[i:vend]
+		switch {
+		case isKey:
+			s.env = v
+		case keyEqual(q, "ok"):
+			s.ok = v
+		case keyEqual(q, "success"):
+			s.success = v
+		case keyEqual(q, "status"):
+			s.status = v
+		case keyEqual(q, "jsonrpc"):
+			s.jsonrpc = v
+		case keyEqual(q, "errors"):
+			s.errors = v
+		case keyEqual(q, "data"):
+			s.data = v
+		}
+		if !keyEqual(q, "data") && !keyEqual(q, "errors") && !keyEqual(q, "extensions") && !keyEqual(q, "ok") {
+			s.other = true
+		}
+		i = skipSpace(body, vend)
+		if i >= len(body) || body[i] != ',' {
+			return s
+		}
+		i++
+	}
+}
+
+// graphQLFailed reports whether the spans are a GraphQL response that
+// failed as a whole: no top-level member but data, errors and extensions;
+// a non-empty errors array whose first error has a message; and data
+// absent, null or an object holding only nulls. Errors beside real data
+// are a partial success, which is data. A REST body with an errors array
+// (JSON:API, Cloudflare, GitHub's field errors) has other members, or
+// errors without a message, and is read as a REST error instead.
+func (s *topSpans) graphQLFailed() bool {
+	if s.other || len(s.errors) == 0 || s.errors[0] != '[' {
+		return false
+	}
+	if j := skipSpace(s.errors, 1); j >= len(s.errors) || s.errors[j] == ']' {
+		return false
+	}
+	if first := firstError(s.errors); first == nil || len(first["message"]) == 0 || first["message"][0] != '"' {
+		return false
+	}
+	switch {
+	case s.data == nil, string(s.data) == "null":
+		return true
+	case s.data[0] != '{':
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(s.data, &m) != nil {
+		return false
+	}
+	for _, v := range m {
+		if string(v) != "null" {
+			return false
+		}
+	}
+	return true
+}
+
+// firstError decodes the first element of an errors array when it is an
+// object.
+func firstError(raw json.RawMessage) map[string]json.RawMessage {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(list[0], &m) != nil {
+		return nil
+	}
+	return m
+}
+
 // keyEqual reports whether the quoted JSON string q equals key.
 func keyEqual(q []byte, key string) bool {
 	inner := q[1 : len(q)-1]
