@@ -164,8 +164,8 @@ func TestReadUpstreamCorpus(t *testing.T) {
 // requirement it proves.
 func TestUpstreamCorpusKinds(t *testing.T) {
 	cases := loadUpstream(t)
-	if len(cases) < 46 {
-		t.Errorf("%d cases; the corpus needs at least 46", len(cases))
+	if len(cases) < 120 {
+		t.Errorf("%d cases; the corpus needs at least 120", len(cases))
 	}
 	valid := map[string]bool{}
 	for _, k := range errkind.Kinds() {

@@ -30,6 +30,7 @@ type dialect struct {
 
 	anyStatus bool // the body is an error at any status, not only at 400 and above
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
+	envelope  bool // the Reader's own envelope, whose row its Shape gives (see envelopeRow)
 }
 
 // The members the REST dialects share, relative to the object that holds
@@ -37,11 +38,11 @@ type dialect struct {
 // of an "errors" array and in an "error" object.
 var (
 	codeMembers = []string{"code", "error_code", "errorCode", "reason", "errors/0/reason", "status", "type", "error",
-		"__type", "extensions/code", "extensions/errorClass", "extensions/errorType"}
+		"__type", "errorType", "error_type", "extensions/code", "extensions/errorClass", "extensions/errorType"}
 	numberCodes    = []string{"code#", "error_code#"}
 	messageMembers = []string{"message", "Message", "detail", "error_description", "description", "error_message",
 		"errorSummary", "title", "reason", "errorMessages", "errors"}
-	firstErrorMessages = []string{"errors/0/message", "errors/0/detail", "errors/0/title"}
+	firstErrorMessages = []string{"errors/0/message", "errors/0/detail", "errors/0/title", "errors/0/reason"}
 	retryInfo          = "details/@google.rpc.RetryInfo/retryDelay"
 )
 
@@ -66,11 +67,23 @@ var common = dialect{
 }
 
 // dialects is the table, tried in order; the first row whose when holds
-// reads the body. The Reader's own envelope (see Shape) is read before
-// it, unless the body is JSON-RPC.
+// reads the body. The rows before the Reader's own envelope (see Shape)
+// are marked by a member of their own, and read the body even when it also
+// holds the envelope's key (Dropbox's "error" is an object of tags).
 var dialects = []dialect{
 	{name: "JSON-RPC 2.0 error", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
 		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
+	{name: "Dropbox", when: has("error_summary"),
+		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"},
+		wait: []string{"error/retry_after"}},
+	{name: "Discourse", when: has("error_type", "errors"),
+		code: []string{"error_type"}, message: []string{"errors"}, details: []string{"extras"},
+		wait: []string{"extras/wait_seconds"}},
+	{name: "Okta", when: has("errorSummary"),
+		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
+	{name: "a top-level array of errors (Salesforce)", when: has("0/message"),
+		code: []string{"0/errorCode", "0/error_code", "0/code"}, message: []string{"0/message"}, details: []string{"0/fields"}},
+	{name: "the Reader's envelope", envelope: true},
 	{name: `an error flag: {"ok": false} (Slack, Telegram)`, when: is("ok", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
 	{name: `an error flag: {"success": false} (Cloudflare)`, when: is("success", "false"), anyStatus: true,
@@ -79,14 +92,8 @@ var dialects = []dialect{
 		code: common.code, message: []string{"message"}, details: []string{"data"}},
 	{name: "GraphQL response that failed", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
-			"errors/0/extensions/classification", "errors/0/type"},
+			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}},
-	{name: "Dropbox", when: has("error_summary"),
-		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"}},
-	{name: "Okta", when: has("errorSummary"),
-		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
-	{name: "a top-level array of errors (Salesforce)", when: has("0/message"),
-		code: []string{"0/errorCode", "0/error_code", "0/code"}, message: []string{"0/message"}, details: []string{"0/fields"}},
 	common,
 }
 
@@ -163,24 +170,29 @@ func jsendError(d *doc) bool {
 // graphQLFailed is a GraphQL response that failed as a whole (see
 // topSpans.graphQLFailed).
 func graphQLFailed(d *doc) bool {
-	s := d.spans
-	return s.graphQLFailed()
+	return d.spans.graphQLFailed()
 }
 
-// codeAt reads a code at path (see dialect). A string is a code unless
+// codeAt reads a code at path (see dialect). A code that only repeats
+// the status (Telegram's error_code 400 on a 400) says nothing, and is
+// none; the members after it may name one. A string is a code unless
 // its member's rule says otherwise: "status" only as a canonical status
 // name ("NOT_FOUND", not "404" or Kubernetes' "Failure"); "type" not as
-// about:blank or "error"; "reason" only as a single word (a sentence there
+// about:blank, "error" or a type tag such as Intercom's "error.list"; "reason" only as a single word (a sentence there
 // is Elasticsearch's message); AWS's "__type" without its namespace and
 // suffix.
 func codeAt(d *doc, path string) string {
+	var s string
 	if p, ok := strings.CutSuffix(path, "#"); ok {
-		n, _ := numberOf(d.value(p))
-		return n
+		s, _ = numberOf(d.value(p))
+	} else {
+		s, _ = stringOf(d.value(path))
 	}
-	s, _ := stringOf(d.value(path))
-	if s == "" {
+	if s == "" || repeatsStatus(s, d.status) {
 		return ""
+	}
+	if path[len(path)-1] == '#' {
+		return s
 	}
 	switch lastMember(path) {
 	case "status":
@@ -188,7 +200,7 @@ func codeAt(d *doc, path string) string {
 			return ""
 		}
 	case "type":
-		if s == "about:blank" || s == "error" {
+		if s == "about:blank" || s == "error" || strings.HasPrefix(s, "error.") {
 			return ""
 		}
 	case "reason":
@@ -317,6 +329,14 @@ func isStatusName(s string) bool {
 	return letter
 }
 
+// repeatsStatus reports whether s is the status written in decimal.
+func repeatsStatus(s string, status int) bool {
+	if len(s) != 3 || status < 100 || status > 999 {
+		return false
+	}
+	return int(s[0]-'0') == status/100 && int(s[1]-'0') == status/10%10 && int(s[2]-'0') == status%10
+}
+
 // isWord reports whether s is one word, as a code is ("NotFound",
 // "rateLimitExceeded"), rather than a sentence.
 func isWord(s string) bool {
@@ -326,9 +346,10 @@ func isWord(s string) bool {
 // doc is a JSON error body, decoded as far as the rows' paths reach and
 // no further: each object and list on a path is decoded once.
 type doc struct {
-	root  json.RawMessage
-	spans *topSpans
-	seen  []decoded
+	root   json.RawMessage
+	status int
+	spans  topSpans
+	seen   []decoded
 }
 
 // decoded is the object or list at a path (its parent's path and a slash).

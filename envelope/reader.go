@@ -411,7 +411,7 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 			}
 		}
 	}
-	d := &doc{root: body, spans: &top}
+	d := &doc{root: body, status: status, spans: top}
 	if err := d.load(); err != nil {
 		return nil, err
 	}
@@ -427,22 +427,25 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	return e, nil
 }
 
-// rowFor picks the row that reads d: a JSON-RPC error, else the Reader's
-// envelope, else the first row of the table that holds (at a status below
-// 400, only a row of an error at any status).
+// rowFor picks the row of the table that reads d. A body that holds the
+// Reader's envelope is an error at any status, and read by the first row
+// that holds, which is the envelope's own unless a row before it is
+// marked; any other body below 400 only by a row of an error at any
+// status.
 func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
-	if rpc := &dialects[0]; rpc.when(d) {
-		return rpc
-	}
-	if envelope {
-		if s.fast == fastNested {
-			return &nestedRow
-		}
-		row := envelopeRow(s)
-		return &row
-	}
-	for i := 1; i < len(dialects); i++ {
-		if row := &dialects[i]; (row.anyStatus || failed) && row.when(d) {
+	for i := range dialects {
+		row := &dialects[i]
+		switch {
+		case row.envelope:
+			if !envelope {
+				continue
+			}
+			if s.fast == fastNested {
+				return &nestedRow
+			}
+			er := envelopeRow(s)
+			return &er
+		case (row.anyStatus || failed || envelope) && row.when(d):
 			return row
 		}
 	}
@@ -525,8 +528,8 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" {
-			return nil, nil
+		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) {
+			return nil, nil // its row reads the other members
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
