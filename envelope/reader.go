@@ -626,9 +626,6 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	h := resp.Header
 	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: secretsOf(req, r.SecretHeaders)}
 	hd.rate, hd.wait, hd.clean = inspectHeader(h, r.SecretHeaders, hd.secrets)
-	if len(h) == 0 {
-		return hd
-	}
 	for _, k := range codeFields {
 		if vs := h[k]; len(vs) > 0 && vs[0] != "" {
 			hd.code = awsType(strings.TrimSpace(vs[0]))
