@@ -45,6 +45,15 @@ func TestScanTop(t *testing.T) {
 	if diff := cmp.Diff([]string{"false", `{"a":null}`, `[{"message":"m"}]`}, got); diff != "" || s.other {
 		t.Errorf("spans (-want +got):\n%s\nother %v", diff, s.other)
 	}
+	// The error flags and JSON-RPC's member.
+	s = scanTop([]byte(`{"jsonrpc":"2.0","success":false,"status":"error","id":1}`), "error", '{')
+	got = []string{string(s.jsonrpc), string(s.success), string(s.status)}
+	if diff := cmp.Diff([]string{`"2.0"`, "false", `"error"`}, got); diff != "" || !s.errorShape() {
+		t.Errorf("flag spans (-want +got):\n%s\nerrorShape %v", diff, s.errorShape())
+	}
+	if s := scanTop([]byte(`{"ok":true,"success":true,"status":"ok"}`), "error", '{'); s.errorShape() {
+		t.Error("flags that are not up make an error shape")
+	}
 	if s := scanTop([]byte(`{"errors":[],"id":1}`), "error", '{'); !s.other {
 		t.Error("a member besides data, errors and extensions is not recorded")
 	}
