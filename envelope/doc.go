@@ -2,23 +2,40 @@
 // a kind-tagged [*Error].
 //
 // Error or data is decided by the body's shape, never by the status alone.
-// A [Reader] reads the body once, within a size bound. The upstream's error
-// envelope ({"error":{...}} by default), {"ok":false} bodies and GraphQL
-// responses that failed are errors at any status; at 4xx and 5xx any other
-// JSON body is an error too, read in the dialects public APIs use (RFC 9457
-// problem details, {"message"}, {"errors":[...]}, OAuth 2, Kubernetes
-// Status, ...), unless the caller's type accepts it as its shape (see
-// [Shaper]), so a 503 health body {"status":"degraded"} can be data. The
-// upstream's code and the status go through an [errkind.Taxonomy] to a
-// kind. Headers decide when the body cannot: a 429, or a 403 with
-// Retry-After or no requests remaining, is rate_limited, and a 503 with
-// Retry-After is unavailable. A body that is neither is malformed_response
-// with the client's own sentence, and a request that threw is
-// network_error. An error carries the wait whenever one is known (60
-// seconds for a rate_limited one that gave none) and the X-RateLimit-*
-// figures, and every error read from a response carries that response's
-// header, so a caller can refine the kind on a field such as
-// X-Maintenance-Mode.
+// A [Reader] reads one response top to bottom: the body, once, within a
+// size bound; what the headers say; the body's format (JSON, XML, or text,
+// HTML or nothing); for JSON, a table of the dialects public APIs write
+// their errors in; then an [errkind.Taxonomy], which gives the kind.
+//
+// The upstream's error envelope ({"error":{...}} by default), JSON-RPC
+// error responses (through errkind's JSON-RPC catalogue), bodies whose
+// error flag is up ({"ok":false}, {"success":false}, JSend's
+// {"status":"error"}) and GraphQL responses that failed are errors at any
+// status; at 4xx and 5xx any other JSON body is an error too, read in the
+// dialects public APIs use (RFC 9457 problem details, {"message"},
+// {"errors":[...]}, OAuth 2, Kubernetes Status, Google's errors, ...),
+// unless the caller's type accepts it as its shape (see [Shaper]), so a
+// 503 health body {"status":"degraded"} can be data. An XML error body
+// (<Error><Code>NoSuchKey</Code>...) gives its code and message; a code
+// field of the header (x-ms-error-code, x-amzn-ErrorType) gives the code
+// a body does not. A body that says only its status (text, HTML, nothing)
+// is the kind the taxonomy gives that status, so a gateway's 502, 503 or
+// 504 page, or a Cloudflare 52x, is unavailable whatever its format, and
+// a plain-text 401 is authentication_failed; a status the taxonomy makes
+// server_error leaves it malformed_response. An empty 2xx is data.
+// Headers decide when the body cannot: a 429, or a 403 with Retry-After
+// or no requests remaining, is rate_limited, and a 503 with Retry-After is
+// unavailable. A body that is none of these is malformed_response with
+// the client's own sentence, and a request that threw is network_error.
+//
+// An error carries the wait whenever one is known, the longest the
+// response speaks of (Retry-After in any of its forms, Retry-After-Ms,
+// x-ms-retry-after-ms, the body's own such as google.rpc.RetryInfo, the
+// reset of an exhausted window), and at least 60 seconds for a
+// rate_limited one that asked for no delay, so an agent never comes back
+// early; it carries the X-RateLimit-* figures, and every error read from a
+// response carries that response's header, so a caller can refine the
+// kind on a field such as X-Maintenance-Mode.
 //
 // A tool handler that wraps one upstream call is then three lines:
 //

@@ -30,10 +30,11 @@ type Error struct {
 	HTTPStatus int             // the response's status; 0 when no response exists
 
 	// RetryAfter is how long to wait before retrying, when a wait is known:
-	// the response's Retry-After, whatever the kind; for a rate_limited
-	// error without one, the envelope's retry-after member, the reset of an
-	// exhausted window, or header.DefaultRetryAfter (see Reader.Read).
-	// Zero means no wait is known.
+	// the longest the response speaks of, whatever the kind (Retry-After
+	// and its millisecond fields, the body's own wait); for a rate_limited
+	// error also the reset of an exhausted window, and at least
+	// header.DefaultRetryAfter when the response asked for no delay (see
+	// Reader.Read). Zero means no wait is known.
 	RetryAfter time.Duration
 
 	// RateLimit holds the X-RateLimit-* figures when the response carried
