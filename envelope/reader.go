@@ -599,15 +599,15 @@ func plainMessage(h http.Header, body []byte) string {
 type heard struct {
 	h       http.Header
 	status  int
-	now     time.Time
 	secrets []string
 	names   []string // the Reader's SecretHeaders
 
 	rate, wait, clean bool // a rate-limit field; a field asking for a delay; nothing to hide
 
-	// code is the upstream's code in a field: Azure's x-ms-error-code,
-	// AWS's x-amzn-ErrorType (without its suffix).
-	code string
+	// code is the upstream's code in a field of the header (codeField):
+	// Azure's x-ms-error-code, or AWS's x-amzn-ErrorType without its
+	// suffix.
+	code, codeField string
 
 	// telling is the kind the header gives whatever the body (see hear).
 	telling errkind.Kind
@@ -616,21 +616,15 @@ type heard struct {
 	parsed bool
 }
 
-// codeFields are the fields that carry the upstream's code.
-var codeFields = []string{"X-Ms-Error-Code", "X-Amzn-Errortype"}
-
 // hear reads resp's header. It tells rate_limited for a 429, and for a 403
 // that carries Retry-After, X-RateLimit-Remaining: 0 or a RateLimit field
 // with nothing left; unavailable for a 503 that carries Retry-After.
 func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	h := resp.Header
 	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: secretsOf(req, r.SecretHeaders)}
-	hd.rate, hd.wait, hd.clean = inspectHeader(h, r.SecretHeaders, hd.secrets)
-	for _, k := range codeFields {
-		if vs := h[k]; len(vs) > 0 && vs[0] != "" {
-			hd.code = awsType(strings.TrimSpace(vs[0]))
-			break
-		}
+	inspectHeader(&hd, r.SecretHeaders, hd.secrets)
+	if hd.codeField != "" {
+		hd.code = awsType(strings.TrimSpace(hd.codeField))
 	}
 	switch hd.status {
 	case http.StatusTooManyRequests:
@@ -861,6 +855,24 @@ func isRateField(k string) bool {
 	return len(k) >= 9 && strings.EqualFold(k[:9], "ratelimit") ||
 		len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit") ||
 		len(k) >= 12 && strings.EqualFold(k[:12], "x-rate-limit")
+}
+
+// The fields that carry the upstream's code.
+const (
+	msErrorCode = 1 + iota
+	amznErrorType
+)
+
+// codeFieldOf reports which field that carries the upstream's code k is,
+// in any case: x-ms-error-code, x-amzn-ErrorType, or neither (0).
+func codeFieldOf(k string) int {
+	switch {
+	case len(k) == 15 && strings.EqualFold(k, "x-ms-error-code"):
+		return msErrorCode
+	case len(k) == 16 && strings.EqualFold(k, "x-amzn-errortype"):
+		return amznErrorType
+	}
+	return 0
 }
 
 // isWaitField reports whether a field asks for a delay: Retry-After,

@@ -72,23 +72,32 @@ func responseHeader(h http.Header, names, secrets []string, clean bool) http.Hea
 	return out
 }
 
-// inspectHeader reports, in one pass over h, whether it has a rate-limit
-// field (see isRateField), whether it has a field asking for a delay (see
-// isWaitField), and whether it is clean: no field responseHeader drops,
-// and no value holding a secret.
-func inspectHeader(h http.Header, names, secrets []string) (rate, wait, clean bool) {
+// inspectHeader reads, in one pass over h, what the error path asks of
+// its field names (see heard): whether h has a rate-limit field (see
+// isRateField) or a field asking for a delay (see isWaitField), which
+// field carries the upstream's code (see isCodeField), and whether h is
+// clean: no field responseHeader drops, and no value holding a secret.
+func inspectHeader(hd *heard, names, secrets []string) {
 	if names == nil {
 		names = defaultSecretHeaders
 	}
-	clean = true
-	for k, vs := range h {
-		rate = rate || isRateField(k)
-		wait = wait || isWaitField(k)
-		if clean && (dropField(k, names) || holdsSecret(vs, secrets)) {
-			clean = false
+	hd.clean = true
+	for k, vs := range hd.h {
+		if len(k) > 0 {
+			switch k[0] {
+			case 'r', 'R', 'x', 'X':
+				hd.rate = hd.rate || isRateField(k)
+				hd.wait = hd.wait || isWaitField(k)
+				// Azure's field wins over AWS's should both come.
+				if c := codeFieldOf(k); c != 0 && len(vs) > 0 && (c == msErrorCode || hd.codeField == "") {
+					hd.codeField = vs[0]
+				}
+			}
+		}
+		if hd.clean && (dropField(k, names) || holdsSecret(vs, secrets)) {
+			hd.clean = false
 		}
 	}
-	return rate, wait, clean
 }
 
 // dropField reports whether an Error's Header leaves out the field k: a
