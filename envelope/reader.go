@@ -338,7 +338,6 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 var (
 	quotedOK      = []byte(`"ok"`)
-	quotedErrors  = []byte(`"errors"`)
 	quotedSuccess = []byte(`"success"`)
 	errorPrefix   = []byte(`"error`)
 )
