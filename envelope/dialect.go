@@ -347,6 +347,7 @@ func isWord(s string) bool {
 // no further: each object and list on a path is decoded once.
 type doc struct {
 	root   json.RawMessage
+	top    map[string]json.RawMessage // the top-level object, once load decoded it
 	status int
 	spans  topSpans
 	seen   []decoded
@@ -365,6 +366,16 @@ type decoded struct {
 // "@T" the element of a list whose "@type" ends in T (a google.rpc
 // detail).
 func (d *doc) value(path string) json.RawMessage {
+	if d.top != nil {
+		// Most paths end, or fail, at a member of the top-level object.
+		i := strings.IndexByte(path, '/')
+		if i < 0 {
+			return d.top[path]
+		}
+		if d.top[path[:i]] == nil {
+			return nil
+		}
+	}
 	raw := d.root
 	for start := 0; ; {
 		end := strings.IndexByte(path[start:], '/')
@@ -411,7 +422,9 @@ func (d *doc) load() error {
 	i := skipSpace(d.root, 0)
 	if i < len(d.root) && (d.root[i] == '{' || d.root[i] == '[') {
 		d.root = d.root[i:]
-		return d.decode("", d.root).err
+		x := d.decode("", d.root)
+		d.top = x.obj
+		return x.err
 	}
 	if !json.Valid(d.root) {
 		return errNotJSON
