@@ -347,14 +347,11 @@ var (
 // "ok" or "success" (a JSON-RPC error and JSend's "status": "error" hold
 // `"error`). Most success bodies hold none, and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
-	if bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) {
+	// `"error` finds "error" and "errors" in one search.
+	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) {
 		return true
 	}
-	if s.Key == "error" {
-		// `"error` finds "error" and "errors" in one search.
-		return bytes.Contains(body, errorPrefix)
-	}
-	return bytes.Contains(body, s.quotedKey) || bytes.Contains(body, errorPrefix)
+	return s.Key != "error" && bytes.Contains(body, s.quotedKey)
 }
 
 // format is how a body is written, as far as reading an error goes.
