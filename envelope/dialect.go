@@ -11,7 +11,8 @@ import (
 // This file is the dialect table: where the JSON error bodies public APIs
 // send keep their code, message, details and wait. Reading happens only on
 // the error path. A dialect is a row; adding one is adding a row here and
-// its documented case under testdata/upstream.
+// its documented case under testdata/upstream, which the row names as its
+// evidence and must read.
 
 // A dialect is one row of the table. when marks a body of the dialect;
 // code, message, details and wait are paths (see doc.value) tried in
@@ -21,12 +22,13 @@ import (
 // A code path is read as a string, by the rule of its last member (see
 // codeAt); a path ending in "#" is read as a number, written as sent.
 type dialect struct {
-	name    string
-	when    func(d *doc) bool
-	code    []string
-	message []string
-	details []string
-	wait    []string
+	name     string
+	evidence string // the case of testdata/upstream that documents the row
+	when     func(d *doc) bool
+	code     []string
+	message  []string
+	details  []string
+	wait     []string
 
 	anyStatus bool // the body is an error at any status, not only at 400 and above
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
@@ -57,8 +59,9 @@ var (
 // "error_code" and "description", Twilio's and Discord's numeric codes,
 // and "errors" as a list of strings.
 var common = dialect{
-	name: "common REST members",
-	when: func(*doc) bool { return true },
+	name:     "common REST members",
+	evidence: "github_404",
+	when:     func(*doc) bool { return true },
 	code: concat(codeMembers, under("errors/0/", codeMembers[:4]...), under("errors/0/", codeMembers[5:]...),
 		under("error/", codeMembers...), numberCodes, under("errors/0/", numberCodes...), under("error/", numberCodes...)),
 	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...)),
@@ -71,26 +74,26 @@ var common = dialect{
 // are marked by a member of their own, and read the body even when it also
 // holds the envelope's key (Dropbox's "error" is an object of tags).
 var dialects = []dialect{
-	{name: "JSON-RPC 2.0 error", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
+	{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
 		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
-	{name: "Dropbox", when: has("error_summary"),
+	{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
 		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"},
 		wait: []string{"error/retry_after"}},
-	{name: "Discourse", when: has("error_type", "errors"),
+	{name: "Discourse", evidence: "discourse_403_errors_strings", when: has("error_type", "errors"),
 		code: []string{"error_type"}, message: []string{"errors"}, details: []string{"extras"},
 		wait: []string{"extras/wait_seconds"}},
-	{name: "Okta", when: has("errorSummary"),
+	{name: "Okta", evidence: "okta_404_error_summary", when: has("errorSummary"),
 		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
-	{name: "a top-level array of errors (Salesforce)", when: has("0/message"),
+	{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code"}, message: []string{"0/message"}, details: []string{"0/fields"}},
-	{name: "the Reader's envelope", envelope: true},
-	{name: `an error flag: {"ok": false} (Slack, Telegram)`, when: is("ok", "false"), anyStatus: true,
+	{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
+	{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: {"success": false} (Cloudflare)`, when: is("success", "false"), anyStatus: true,
+	{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: JSend {"status": "error", "message"}`, when: jsendError, anyStatus: true,
+	{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: []string{"message"}, details: []string{"data"}},
-	{name: "GraphQL response that failed", when: graphQLFailed, anyStatus: true,
+	{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}},

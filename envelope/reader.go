@@ -316,7 +316,10 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			return nil // data, decoded into v
 		}
 	case formatMarkup:
-		if code, msg, ok := readXML(body); ok && status >= 400 {
+		if status < 400 {
+			break
+		}
+		if code, msg, ok := readXML(body); ok {
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
 		}
 	}
