@@ -43,7 +43,7 @@ var (
 		"__type", "errorType", "error_type", "extensions/code", "extensions/errorClass", "extensions/errorType"}
 	numberCodes    = []string{"code#", "error_code#"}
 	messageMembers = []string{"message", "Message", "detail", "error_description", "description", "error_message",
-		"errorSummary", "title", "reason", "errorMessages", "errors"}
+		"errorSummary", "title", "reason", "info", "errorMessages", "errors"}
 	firstErrorMessages = []string{"errors/0/message", "errors/0/detail", "errors/0/title", "errors/0/reason"}
 	retryInfo          = "details/@google.rpc.RetryInfo/retryDelay"
 )
@@ -57,7 +57,7 @@ var (
 // "__type", Jira's "errorMessages" and "errors" object, JSON:API's and
 // Cloudflare's "errors" array, Databricks' "error_code", Telegram's
 // "error_code" and "description", Twilio's and Discord's numeric codes,
-// and "errors" as a list of strings.
+// apilayer's "info", and "errors" as a list of strings.
 var common = dialect{
 	name:     "common REST members",
 	evidence: "github_404",

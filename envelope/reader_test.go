@@ -434,6 +434,20 @@ func TestRedaction(t *testing.T) {
 		case "/notjson":
 			w.WriteHeader(500)
 			fmt.Fprintf(w, "token %s rejected", cred)
+		case "/text":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(401)
+			fmt.Fprintf(w, "token %s rejected", cred)
+		case "/xml":
+			w.Header().Set("X-Ms-Error-Code", "Bad"+cred)
+			w.WriteHeader(403)
+			fmt.Fprintf(w, "<Error><Code>%s</Code><Message>token %s rejected</Message></Error>", cred, cred)
+		case "/header-code":
+			w.Header().Set("X-Amzn-ErrorType", cred+":x")
+			w.WriteHeader(404)
+		case "/rpc":
+			w.WriteHeader(200)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"token %s","data":{"code":%q}}}`, cred, cred)
 		}
 	}
 	srv := httptest.NewServer(http.HandlerFunc(echo))
@@ -449,7 +463,7 @@ func TestRedaction(t *testing.T) {
 			}
 		}
 	}
-	for _, path := range []string{"/code", "/flat", "/notjson"} {
+	for _, path := range []string{"/code", "/flat", "/notjson", "/text", "/xml", "/header-code", "/rpc"} {
 		t.Run(path, func(t *testing.T) {
 			req, _ := http.NewRequest("GET", srv.URL+path, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
