@@ -207,6 +207,12 @@ func TestReadFormats(t *testing.T) {
 			read{Kind: errkind.NotFound, Code: "BlobNotFound", HTTPStatus: 404}},
 		{"x-amzn-ErrorType without its suffix", 404, `{"Message":"Function not found"}`, []string{"x-amzn-ErrorType", "ResourceNotFoundException:http://internal.amazon.com/coral/com.amazonaws.lambda/"},
 			read{Kind: errkind.NotFound, Code: "ResourceNotFoundException", Message: "Function not found", HTTPStatus: 404, JSONBody: true}},
+		{"WWW-Authenticate's error and error_description on an empty 403", 403, "",
+			[]string{"WWW-Authenticate", `Bearer realm="api", error="insufficient_scope", error_description="needs the repo scope"`},
+			read{Kind: errkind.PermissionDenied, Code: "insufficient_scope", Message: "needs the repo scope", HTTPStatus: 403}},
+		{"the body's message wins over WWW-Authenticate's", 401, `{"message":"Bad credentials"}`,
+			[]string{"WWW-Authenticate", `Bearer error="invalid_token", error_description="expired"`},
+			read{Kind: errkind.AuthenticationFailed, Code: "invalid_token", Message: "Bad credentials", HTTPStatus: 401, JSONBody: true}},
 		{"broken JSON on a 404 stays malformed", 404, `{"error":{"code":"x_not_found"`, nil,
 			read{Kind: errkind.MalformedResponse, Message: "response body is not valid JSON (status 404)", HTTPStatus: 404}},
 	}...)

@@ -17,8 +17,8 @@
 // unless the caller's type accepts it as its shape (see [Shaper]), so a
 // 503 health body {"status":"degraded"} can be data. An XML error body
 // (<Error><Code>NoSuchKey</Code>...) gives its code and message; a code
-// field of the header (x-ms-error-code, x-amzn-ErrorType) gives the code
-// a body does not. A body that says only its status (text, HTML, nothing)
+// field of the header (x-ms-error-code, x-amzn-ErrorType, the error of a
+// WWW-Authenticate challenge) gives the code a body does not. A body that says only its status (text, HTML, nothing)
 // is the kind the taxonomy gives that status, so a gateway's 502, 503 or
 // 504 page, or a Cloudflare 52x, is unavailable whatever its format, and
 // a plain-text 401 is authentication_failed; a status the taxonomy makes

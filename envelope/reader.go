@@ -189,7 +189,9 @@ func (s Shape) fill() resolved {
 //     </Code><Message>...) is an error with its code and message. A body
 //     that is text, HTML or nothing says only its status: it is the kind
 //     the taxonomy gives that status (with the code of an x-ms-error-code
-//     or x-amzn-ErrorType field), unless that kind is server_error, which
+//     or x-amzn-ErrorType field, and the error and error_description of a
+//     WWW-Authenticate challenge, RFC 6750's, which also fill in what a
+//     JSON or XML body left out), unless that kind is server_error, which
 //     leaves it a malformed_response. So a 502, 503 or 504 page is
 //     unavailable, and a Cloudflare 52x is read as the 502 it stands for.
 //   - Headers decide when the body cannot: a 429, or a 403 that carries
@@ -332,6 +334,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	}
 	if e.Code == "" {
 		e.Code = hd.code
+	}
+	if e.Message == "" {
+		e.Message = hd.message
 	}
 
 	// The taxonomy.
@@ -608,6 +613,10 @@ type heard struct {
 	// suffix.
 	code, codeField string
 
+	// challenge is the WWW-Authenticate field, whose error and
+	// error_description parameters (RFC 6750) give a code and a message.
+	challenge, message string
+
 	// telling is the kind the header gives whatever the body (see hear).
 	telling errkind.Kind
 
@@ -624,6 +633,13 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	inspectHeader(&hd, r.SecretHeaders, hd.secrets)
 	if hd.codeField != "" {
 		hd.code = awsType(strings.TrimSpace(hd.codeField))
+	}
+	if hd.challenge != "" {
+		code, desc := challengeError(hd.challenge)
+		if hd.code == "" {
+			hd.code = code
+		}
+		hd.message = desc
 	}
 	switch hd.status {
 	case http.StatusTooManyRequests:

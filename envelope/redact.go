@@ -92,6 +92,10 @@ func inspectHeader(hd *heard, names, secrets []string) {
 				if c := codeFieldOf(k); c != 0 && len(vs) > 0 && (c == msErrorCode || hd.codeField == "") {
 					hd.codeField = vs[0]
 				}
+			case 'w', 'W':
+				if len(k) == 16 && strings.EqualFold(k, "www-authenticate") && len(vs) > 0 {
+					hd.challenge = vs[0]
+				}
 			}
 		}
 		if hd.clean && (dropField(k, names) || holdsSecret(vs, secrets)) {
