@@ -347,3 +347,63 @@ func idValue(id []byte) string {
 	json.Unmarshal(id, &v)
 	return fmt.Sprintf("%T %v", v, v)
 }
+
+// TestDirectMiddlewareOrder: the direct path runs every receiving
+// middleware of the server, whenever it was added: before the transport was
+// made, after it (before Run), and while the session runs.
+func TestDirectMiddlewareOrder(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "order", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
+	})
+	var ran syncBuffer // the names of the middleware each call ran through
+	mark := func(name string) mcp.Middleware {
+		return func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					fmt.Fprintf(&ran, "%s ", name)
+				}
+				return next(ctx, method, req)
+			}
+		}
+	}
+	srv.AddReceivingMiddleware(mark("before"))
+	tr := &gosdk.StdioTransport{Server: srv}
+	srv.AddReceivingMiddleware(mark("after"))
+	direct := countDirect(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr.In, tr.Out = inR, outW
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), tr) }()
+	out := bufio.NewReader(outR)
+	send := func(line string) { io.WriteString(inW, line+"\n") }
+	read := func() string {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return line
+	}
+	send(initLine)
+	read()
+	send(initialized)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`)
+	read()
+	fmt.Fprint(&ran, "| ")
+	srv.AddReceivingMiddleware(mark("running"))
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}`)
+	read()
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The last middleware added runs first.
+	if got, want := ran.String(), "after before | running after before "; got != want {
+		t.Errorf("the calls ran through %q, want %q", got, want)
+	}
+	if direct.Load() != 2 {
+		t.Errorf("the direct path served %d calls, want 2", direct.Load())
+	}
+}
