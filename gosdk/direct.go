@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/internal/revision"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -171,11 +173,11 @@ func (c *conn) serve(k *call) {
 // multiRoundTrip reports whether the session's protocol revision is one
 // whose results say "resultType":"complete", as the SDK decides it.
 func multiRoundTrip(ss *mcp.ServerSession) bool {
-	v := "2026-07-28" // the SDK's latest, for a session not yet initialized
+	v := revision.ResultTypes // the SDK assumes its latest revision for a session without initialize
 	if p := ss.InitializeParams(); p != nil {
 		v = p.ProtocolVersion
 	}
-	return v >= "2026-07-28"
+	return revision.HasResultType(v)
 }
 
 // encoder encodes tool results into a buffer it keeps.
@@ -245,7 +247,7 @@ func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
 		return json.Marshal(r)
 	}
 	if mrtr {
-		w.ResultType = "complete"
+		w.ResultType = revision.Complete
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(w); err != nil {
