@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
