@@ -39,29 +39,30 @@ var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"mess
 // when nil, so the zero value serves the process's stdio). It is the
 // go-sdk's mcp.StdioTransport made safe for a piped server:
 //
-//		server.Run(ctx, &gosdk.StdioTransport{Server: server})
-//
-//	  - each line is checked once by the JSON-RPC message rule of package
-//	    wire (wire.CheckMessage) before the SDK sees it: a line that is not
-//	    JSON is answered with a parse error (-32700, id null), one the rule
-//	    refuses (nested past wire.MaxDepth, a number no float64 holds, an id
-//	    that cannot be echoed byte for byte, such as 1.5 or 1e400, a batch,
-//	    not a JSON-RPC 2.0 message) with -32600 and the id when it can be
-//	    read, and the session carries on with the answers in flight;
-//	  - a line longer than MaxLine is answered with a parse error;
-//	  - every answer carries its request's id exactly as the client wrote it
-//	    ("\u0041" stays "\u0041"), a cancelled call's included; a request
-//	    whose id is still in flight (its answer not yet written, even after
-//	    notifications/cancelled) is refused with -32600;
-//	  - at the end of the input, the session stays open until every request
-//	    read has been answered, up to Drain, so `printf '...' | server` gets
-//	    every answer;
-//	  - <, > and & are written as themselves, not as \u003c, \u003e and
-//	    \u0026, as the other MCP SDKs write them.
+//   - each line is checked once by the JSON-RPC message rule of package
+//     wire (wire.CheckMessage) before the SDK sees it: a line that is not
+//     JSON is answered with a parse error (-32700, id null), one the rule
+//     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
+//     that cannot be echoed byte for byte, such as 1.5 or 1e400, a batch,
+//     not a JSON-RPC 2.0 message) with -32600 and the id when it can be
+//     read, and the session carries on with the answers in flight;
+//   - a line longer than MaxLine is answered with a parse error;
+//   - every answer carries its request's id exactly as the client wrote it
+//     ("\u0041" stays "\u0041"), a cancelled call's included; a request
+//     whose id is still in flight (its answer not yet written, even after
+//     notifications/cancelled) is refused with -32600;
+//   - at the end of the input, the session stays open until every request
+//     read has been answered, up to Drain, so `printf '...' | server` gets
+//     every answer;
+//   - <, > and & are written as themselves, not as \u003c, \u003e and
+//     \u0026, as the other MCP SDKs write them.
 //
 // The go-sdk's mcp.StdioTransport ends the session on the first line its
 // decoder refuses (not JSON, nested 1,001 deep, an id of 1e400), answers
 // an id of 1.5 as 1, and drops the answers in flight when the input ends.
+// A server on the process's stdio runs with
+//
+//	server.Run(ctx, &gosdk.StdioTransport{Server: server})
 //
 // With Server set to the server Run is called on, the transport also
 // answers that session's tools/call requests itself, without the SDK's
@@ -91,7 +92,9 @@ type StdioTransport struct {
 	// the SDK would (one sent before initialize, one whose params hold
 	// _meta, such as a progress token, or members other than name and
 	// arguments, one whose arguments are not an object) goes to the SDK, as
-	// does every call when Server is not the server Run is called on. Over
+	// does every call when Server is not the server Run is called on (or
+	// when another session of Server connects in the same instant as this
+	// one, and the transport cannot tell which is its own). Over
 	// the direct path a handler's context does not carry the SDK's
 	// unexported request-id value, which only its HTTP transport reads.
 	Server *mcp.Server
