@@ -8,6 +8,7 @@ import (
 	"errors"
 	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"sync"
@@ -32,7 +33,7 @@ const defaultMaxLine = 16 << 20
 const defaultDrain = 35 * time.Second
 
 // parseError is the JSON-RPC answer to a line that is not JSON.
-var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
+var parseError = errorLine(nil, errkind.ParseError, "Parse error")
 
 // StdioTransport is an mcp.Transport for a server on stdio: one JSON-RPC
 // message a line, read from In and written to Out (os.Stdin and os.Stdout
@@ -517,13 +518,33 @@ func (c *conn) readLong(chunk []byte) ([]byte, error) {
 	}
 }
 
-// errorLine is a JSON-RPC error answer; a nil id is written as null.
+// errorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
+// writes it; a nil id is written as null.
 func errorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
+	var w lineWriter
+	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code, Message: message})
+	return w.b
+}
+
+// lineWriter keeps what wire.WriteRPCError writes, without the HTTP
+// status and headers.
+type lineWriter struct {
+	b []byte
+	h http.Header
+}
+
+func (w *lineWriter) Header() http.Header {
+	if w.h == nil {
+		w.h = make(http.Header)
 	}
-	msg, _ := json.Marshal(message)
-	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
+	return w.h
+}
+
+func (w *lineWriter) WriteHeader(int) {}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }
 
 // waitAnswers blocks until every request read has been answered (and
