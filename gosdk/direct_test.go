@@ -408,3 +408,20 @@ func TestDirectMiddlewareOrder(t *testing.T) {
 		t.Errorf("the direct path served %d calls, want 2", direct.Load())
 	}
 }
+
+// TestDirectOtherServer: a transport whose Server is not the server Run is
+// called on leaves every call to the SDK, which answers it from the server
+// that runs.
+func TestDirectOtherServer(t *testing.T) {
+	srv, other := shapesServer(), shapesServer()
+	direct, otherDirect := countDirect(srv), countDirect(other)
+	input := strings.Join([]string{initLine, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`}, "\n") + "\n"
+	var out syncBuffer
+	srv.Run(context.Background(), &gosdk.StdioTransport{In: strings.NewReader(input), Out: &out, Server: other})
+	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"echo {}"}]}}`) {
+		t.Errorf("the call was not answered:\n%s", out.String())
+	}
+	if direct.Load() != 0 || otherDirect.Load() != 0 {
+		t.Errorf("%d and %d calls took the direct path, want none", direct.Load(), otherDirect.Load())
+	}
+}
