@@ -357,7 +357,7 @@ func TestDirectMiddlewareOrder(t *testing.T) {
 	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
 	})
-	var ran syncBuffer // the names of the middleware each call ran through
+	var ran safeBuffer // the names of the middleware each call ran through
 	mark := func(name string) mcp.Middleware {
 		return func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -416,7 +416,7 @@ func TestDirectOtherServer(t *testing.T) {
 	srv, other := shapesServer(), shapesServer()
 	direct, otherDirect := countDirect(srv), countDirect(other)
 	input := strings.Join([]string{initLine, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`}, "\n") + "\n"
-	var out syncBuffer
+	var out safeBuffer
 	srv.Run(context.Background(), &gosdk.StdioTransport{In: strings.NewReader(input), Out: &out, Server: other})
 	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"echo {}"}]}}`) {
 		t.Errorf("the call was not answered:\n%s", out.String())

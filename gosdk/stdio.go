@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"net/http"
 	"os"

@@ -95,7 +95,7 @@ func check(t testing.TB, srv *mcp.Server, in []byte) {
 			want[string(m.ID)]++
 		}
 	}
-	var out syncBuffer
+	var out safeBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+lastPing+"\n"))
@@ -206,19 +206,19 @@ func (g *gate) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
+// safeBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type safeBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *safeBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *safeBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()

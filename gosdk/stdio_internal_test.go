@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"strconv"
 	"strings"

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"net/http"
 	"net/http/httptest"

@@ -115,16 +115,20 @@ func run() error {
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building the servers: %w", err)
 		}
-		// The server of the gosdk package doc, over gosdk.StdioTransport
-		// and over the go-sdk's own mcp.StdioTransport.
-		for name, transport := range map[string]string{"traces": "gosdk", "traces-sdk": "sdk"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "-ldflags", "-X main.transport="+transport, "github.com/mcperr/mcperr/gosdk/internal/traces")
-			cmd.Dir, cmd.Stderr = examples, os.Stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("building the traces server: %w", err)
-			}
-		}
 		*bin = dir
+	}
+	// The server of the gosdk package doc lives in the gosdk module: over
+	// gosdk.StdioTransport and over the go-sdk's own mcp.StdioTransport.
+	for name, transport := range map[string]string{"traces": "gosdk", "traces-sdk": "sdk"} {
+		if _, err := os.Stat(filepath.Join(*bin, name)); err == nil {
+			continue
+		}
+		fmt.Fprintln(os.Stderr, "load: go build ./gosdk/internal/traces (-X main.transport="+transport+")")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, name), "-ldflags", "-X main.transport="+transport, "./internal/traces")
+		cmd.Dir, cmd.Stderr = filepath.Join(examples, "..", "gosdk"), os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building the gosdk doc server: %w", err)
+		}
 	}
 	// The mcp-go server of the mcpgo package doc lives in the mcpgo module.
 	if _, err := os.Stat(filepath.Join(*bin, "mcpgo-doc")); err != nil {
