@@ -125,9 +125,7 @@ func (c *conn) serve(k *call) {
 	} // else cancelled before it ran: the SDK answers such a call with the error alone
 
 	c.mu.Lock()
-	if c.calls[k.key] == k { // not a later call that reuses the id
-		delete(c.calls, k.key)
-	}
+	delete(c.calls, k.key) // no later call has the id: it stays in flight until the answer below is written
 	c.mu.Unlock()
 	k.cancel()
 	// The end of the input waits for the answer to be written: the SDK,
