@@ -48,8 +48,8 @@ import (
 
 	"github.com/mcperr/mcperr/examples/internal/gcbudget"
 	"github.com/mcperr/mcperr/examples/internal/httpserve"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/news/mcpserver"
+	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/redisstore"
 )
 
@@ -124,10 +124,10 @@ func run(argv []string) error {
 	}
 
 	if *addr == "" {
-		// The shared transport, not the SDK's StdioTransport: a piped
+		// gosdk's transport, not the SDK's StdioTransport: a piped
 		// session gets every answer, even those still in flight when the
 		// input ends.
-		err := srv.RunStdio(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+		err := srv.RunStdio(ctx, &gosdk.StdioTransport{})
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}

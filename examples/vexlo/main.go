@@ -35,9 +35,9 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/examples/internal/gcbudget"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // memoryLimit is the server's memory budget: a live heap of about 4 MB, and
@@ -115,7 +115,7 @@ func run(ctx context.Context, argv []string, stdin io.ReadCloser, stdout io.Writ
 	}
 	// At the end of the input, answers still in flight get the longest an
 	// upstream call can take, and a little more.
-	err = s.Run(ctx, &stdio.Transport{In: stdin, Out: stdout, Drain: mcpserver.DefaultTimeout + 5*time.Second})
+	err = s.Run(ctx, &gosdk.StdioTransport{In: stdin, Out: stdout, Drain: mcpserver.DefaultTimeout + 5*time.Second, Server: s.MCP()})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		// The client went away or the pipe broke: nothing more can be said
 		// on stdout, and the session is over either way.

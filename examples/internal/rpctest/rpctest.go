@@ -4,7 +4,8 @@
 // reads gets exactly one answer carrying that id byte for byte. Check does so
 // over the stdio transport, CheckHTTP for one POST to an HTTP endpoint.
 // Pipeline benchmarks a server on the stdio transport. Compare checks that
-// the stdio transport's direct path (stdio.Server) answers as the SDK does.
+// the stdio transport's direct path (gosdk.StdioTransport with Server set)
+// answers as the SDK does.
 package rpctest
 
 import (
@@ -14,18 +15,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,17 +44,15 @@ const (
 // lastPing is sent after the input: its answer shows the session survived.
 const lastPing = `{"jsonrpc":"2.0","id":"rpctest-last-ping","method":"ping"}`
 
-// Check runs server on a stdio.Transport over in, followed by a ping, with
-// tools/call served by the transport's direct path (stdio.Server), and
+// Check runs server on a gosdk.StdioTransport over in, followed by a ping,
+// with tools/call served by the transport's direct path (Server set), and
 // fails t unless the session survived (the ping is answered), every line
 // written is JSON, and every request whose id the JSON-RPC message rule
-// reads (wire.CheckMessage) got exactly one answer with that id as sent.
-// An input holding a cancellation is checked for the first two only, since
-// a cancelled request may go unanswered.
-func Check(t testing.TB, server *stdio.Server, in []byte) {
+// reads (wire.CheckMessage) got exactly one answer with that id as sent, a
+// cancelled call's included.
+func Check(t testing.TB, server *mcp.Server, in []byte) {
 	t.Helper()
 	want := map[string]int{`"rpctest-last-ping"`: 1}
-	cancels := false
 	for l := range bytes.SplitSeq(in, []byte("\n")) {
 		l = bytes.TrimSpace(l)
 		if len(l) == 0 {
@@ -64,15 +65,13 @@ func Check(t testing.TB, server *stdio.Server, in []byte) {
 			want[string(me.ID)]++
 		case err == nil && m.Type == wire.RequestMessage:
 			want[string(m.ID)]++
-		case err == nil && m.Method == "notifications/cancelled":
-			cancels = true
 		}
 	}
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+lastPing+"\n"))
-	server.Run(ctx, &stdio.Transport{In: input, Out: &out, Drain: 2 * time.Second})
+	server.Run(ctx, &gosdk.StdioTransport{In: input, Out: &out, Drain: 2 * time.Second, Server: server})
 	got := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		if !json.Valid([]byte(l)) {
@@ -84,9 +83,6 @@ func Check(t testing.TB, server *stdio.Server, in []byte) {
 	}
 	if got[`"rpctest-last-ping"`] == 0 {
 		t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
-	}
-	if cancels {
-		return
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
@@ -169,40 +165,72 @@ func CheckHTTP(t testing.TB, body []byte, rec *httptest.ResponseRecorder, accept
 
 // Compare serves head and then, once the first answer is written (the
 // session is initialized when head begins with initialize), tail on srv
-// twice, through the SDK (srv.Run) and through the direct path (a Server),
-// (stdio.Server, whose middleware srv must hold), and fails t unless both
-// wrote the same lines; concurrent calls may be
-// answered in any order. It returns the direct path's lines and how many
-// calls it served itself.
-func Compare(t testing.TB, srv *mcp.Server, d *stdio.Server, head, tail string) ([]string, int64) {
+// twice over a gosdk.StdioTransport, through the SDK (Server unset) and
+// through the direct path (Server set), and fails t unless both wrote the
+// same lines; concurrent calls may be answered in any order. It returns the
+// direct path's lines and how many calls it served itself, as counted by
+// direct (from CountDirect).
+func Compare(t testing.TB, srv *mcp.Server, direct *atomic.Int64, head, tail string) ([]string, int64) {
 	t.Helper()
-	run := func(direct bool) []string {
+	run := func(server *mcp.Server) []string {
 		out := &firstLine{ready: make(chan struct{})}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		in := io.MultiReader(strings.NewReader(head), &gate{ready: out.ready, ctx: ctx}, strings.NewReader(tail))
-		tr := &stdio.Transport{In: in, Out: out, Drain: time.Second}
-		if direct {
-			d.Run(ctx, tr)
-		} else {
-			srv.Run(ctx, tr)
-		}
+		srv.Run(ctx, &gosdk.StdioTransport{In: in, Out: out, Drain: time.Second, Server: server})
 		text := strings.TrimRight(out.String(), "\n")
 		if text == "" {
 			return nil
 		}
 		return strings.Split(text, "\n")
 	}
-	sdk := run(false)
-	before := d.Served()
-	direct := run(true)
-	a, b := slices.Clone(sdk), slices.Clone(direct)
+	before := direct.Load()
+	sdk := run(nil)
+	if n := direct.Load() - before; n != 0 {
+		t.Fatalf("%d calls took the direct path with Server unset", n)
+	}
+	lines := run(srv)
+	a, b := slices.Clone(sdk), slices.Clone(lines)
 	slices.Sort(a)
 	slices.Sort(b)
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Fatalf("%q: the direct path answers otherwise than the SDK (-sdk +direct):\n%s", head+tail, diff)
 	}
-	return direct, d.Served() - before
+	return lines, direct.Load() - before
+}
+
+// CountDirect adds to srv a receiving middleware that counts the tools/call
+// requests the stdio transport's direct path serves (those whose handler
+// runs below the transport's goroutine, not the SDK's), and returns the
+// count. Added last, it also shows that the direct path runs middleware
+// added in any order.
+func CountDirect(srv *mcp.Server) *atomic.Int64 {
+	n := new(atomic.Int64)
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" && onDirectPath() {
+				n.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return n
+}
+
+// onDirectPath reports whether the caller runs on the direct path of
+// gosdk.StdioTransport.
+func onDirectPath() bool {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "gosdk.(*conn).serve") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // firstLine is an output that closes ready once a whole line is written.

@@ -2,9 +2,12 @@
 // MCP TypeScript SDK 1.32.2 and zod with the same tools
 // (examples/interop/bench/*.mjs), side by side.
 //
-// Over stdio it starts vexlo, the local news server and the mcp-go server of
+// Over stdio it starts vexlo, the local news server, the mcp-go server of
 // the mcpgo package doc (mcpgo/internal/docserver, two of the Vexlo tools)
-// and their TypeScript twins, one process at a time, alternating Go and TypeScript from round to
+// and the server of the gosdk package doc (gosdk/internal/traces, over
+// gosdk.StdioTransport as "traces" and over the go-sdk's mcp.StdioTransport
+// as "traces-sdk"), and their TypeScript twins, one process at a time,
+// alternating Go and TypeScript from round to
 // round, and pipelines tools/call requests (a bounded window in flight). Per
 // row it prints the server's CPU time per call (utime+stime from
 // /proc/PID/stat, counted from after the warm-up to the last answer), calls
@@ -114,6 +117,19 @@ func run() error {
 		}
 		*bin = dir
 	}
+	// The server of the gosdk package doc lives in the gosdk module: over
+	// gosdk.StdioTransport and over the go-sdk's own mcp.StdioTransport.
+	for name, transport := range map[string]string{"traces": "gosdk", "traces-sdk": "sdk"} {
+		if _, err := os.Stat(filepath.Join(*bin, name)); err == nil {
+			continue
+		}
+		fmt.Fprintln(os.Stderr, "load: go build ./gosdk/internal/traces (-X main.transport="+transport+")")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, name), "-ldflags", "-X main.transport="+transport, "./internal/traces")
+		cmd.Dir, cmd.Stderr = filepath.Join(examples, "..", "gosdk"), os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building the gosdk doc server: %w", err)
+		}
+	}
 	// The mcp-go server of the mcpgo package doc lives in the mcpgo module.
 	if _, err := os.Stat(filepath.Join(*bin, "mcpgo-doc")); err != nil {
 		fmt.Fprintln(os.Stderr, "load: go build ./mcpgo/internal/docserver")
@@ -145,6 +161,11 @@ func run() error {
 		return err
 	}
 	defer stop2()
+	tracesURL, stop3, err := serveLoopback(http.HandlerFunc(traces))
+	if err != nil {
+		return err
+	}
+	defer stop3()
 
 	tmp, err := os.MkdirTemp("", "mcperr-load-data")
 	if err != nil {
@@ -168,9 +189,28 @@ func run() error {
 		return server{name: "go", path: filepath.Join(*bin, name), args: args, env: append(env, o.env...)}
 	}
 	vexloEnv := "VEXLO_URL=" + vexloURL
+	tracesEnv := "TRACES_API=" + tracesURL
 	newsEnv := "NEWS_ARTICLES=" + articles
 
 	stdioRows := []stdioRow{
+		{name: "traces schema rejection", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "traces unknown tool", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
+			check: wantResult(`"isError":true`, `get_traces`)},
+		{name: "traces success (upstream GET)", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `"spans"`)},
+		{name: "traces-sdk schema rejection", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "traces-sdk unknown tool", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
+			check: wantResult(`"isError":true`, `get_traces`)},
+		{name: "traces-sdk success (upstream GET)", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `"spans"`)},
 		{name: "vexlo schema rejection", gosrv: goServer("vexlo", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
 			req: func(int) string {
 				return `{"name":"vexlo_search_traces","arguments":{"limit":101}}`
@@ -264,6 +304,19 @@ func run() error {
 		}
 	}
 	return nil
+}
+
+// traces is the upstream of the traces servers: every id is a trace with
+// three spans.
+func traces(w http.ResponseWriter, r *http.Request) {
+	id, ok := strings.CutPrefix(r.URL.Path, "/v1/traces/")
+	if !ok || id == "" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	b, _ := json.Marshal(map[string]any{"id": id, "spans": 3})
+	w.Write(b)
 }
 
 // examplesDir finds the examples module's folder from the working

@@ -6,17 +6,17 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 )
 
 // TestDirectMatchesSDK: command news serves tools/call on stdio without the
-// SDK's JSON-RPC decoding (RunStdio, stdio.Server); every call of its golden
+// SDK's JSON-RPC decoding (RunStdio: gosdk.StdioTransport with Server set);
+// every call of its golden
 // transcript, the hint dialect's refusals, unknown tools, tool errors and
 // successes, gets from it the answer the SDK gives, byte for byte.
 func TestDirectMatchesSDK(t *testing.T) {
 	s := mustNew(t, Config{})
 	srv := s.MCP()
-	d := stdio.NewServer(srv)
+	direct := rpctest.CountDirect(srv)
 	calls := [][2]string{
 		{"search_storys", `{"query":"wind"}`},
 		{"search_stories", `{"query":"wind","langauge":"en"}`},
@@ -45,7 +45,7 @@ func TestDirectMatchesSDK(t *testing.T) {
 	for i, c := range calls {
 		tail = append(tail, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+2, c[0], c[1]))
 	}
-	lines, served := rpctest.Compare(t, srv, d, rpctest.Initialize+"\n", rpctest.Initialized+"\n"+strings.Join(tail, "\n")+"\n")
+	lines, served := rpctest.Compare(t, srv, direct, rpctest.Initialize+"\n", rpctest.Initialized+"\n"+strings.Join(tail, "\n")+"\n")
 	if served != int64(len(calls)) || len(lines) != len(calls)+1 {
 		t.Errorf("%d calls served directly and %d lines, want %d and %d:\n%s", served, len(lines), len(calls), len(calls)+1, strings.Join(lines, "\n"))
 	}

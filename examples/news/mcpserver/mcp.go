@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -24,13 +23,16 @@ const Version = "0.1.0"
 func (s *Server) MCP() *mcp.Server { return s.mcpServer(false) }
 
 // RunStdio serves one session of the local MCP server on t, as command news
-// does, until the input ends or ctx ends: MCP().Run(ctx, t) with the
-// tools/call requests served without the SDK's JSON-RPC decoding
-// (stdio.Server), with the same answers. The transport is the examples'
-// (examples/internal/stdio), which, unlike the SDK's mcp.StdioTransport,
-// answers every request still in flight when a piped input ends.
-func (s *Server) RunStdio(ctx context.Context, t *stdio.Transport) error {
-	return stdio.NewServer(s.MCP()).Run(ctx, t)
+// does, until the input ends or ctx ends: MCP().Run(ctx, t) with t's Server
+// set to that server, so that tools/call requests are served without the
+// SDK's JSON-RPC decoding, with the same answers. The transport, unlike the
+// SDK's mcp.StdioTransport, answers every line and every request still in
+// flight when a piped input ends.
+func (s *Server) RunStdio(ctx context.Context, t *gosdk.StdioTransport) error {
+	srv := s.MCP()
+	c := *t
+	c.Server = srv
+	return srv.Run(ctx, &c)
 }
 
 // mcpServer builds the go-sdk server. A hosted one charges the account of

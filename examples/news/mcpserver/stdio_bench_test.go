@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // BenchmarkStdio is the local server as command news runs it, over the
-// shared stdio transport, with tools/call requests pipelined 16 in flight:
+// gosdk.StdioTransport, with tools/call requests pipelined 16 in flight:
 // the in-process view of the news rows of examples/interop/load, for
 // profiling (go test -run '^$' -bench Stdio -cpuprofile cpu.out ./news/mcpserver).
 func BenchmarkStdio(b *testing.B) {
@@ -21,7 +21,7 @@ func BenchmarkStdio(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
-				return s.RunStdio(ctx, &stdio.Transport{In: in, Out: out})
+				return s.RunStdio(ctx, &gosdk.StdioTransport{In: in, Out: out})
 			}, c.params)
 		})
 	}

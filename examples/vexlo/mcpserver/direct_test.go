@@ -13,7 +13,7 @@ import (
 )
 
 // TestDirectMatchesSDK: command vexlo serves tools/call on stdio without the
-// SDK's JSON-RPC decoding (stdio.Server); every call of the golden
+// SDK's JSON-RPC decoding (gosdk.StdioTransport with Server set); every call of the golden
 // transcripts, rejections, unknown tools, upstream failures and successes,
 // gets from it the answer the SDK gives, byte for byte.
 func TestDirectMatchesSDK(t *testing.T) {
@@ -55,7 +55,7 @@ func TestDirectMatchesSDK(t *testing.T) {
 	for i, c := range calls {
 		tail = append(tail, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+2, c[0], c[1]))
 	}
-	lines, served := rpctest.Compare(t, s.mcp, s.stdio, rpctest.Initialize+"\n", rpctest.Initialized+"\n"+strings.Join(tail, "\n")+"\n")
+	lines, served := rpctest.Compare(t, s.mcp, rpctest.CountDirect(s.mcp), rpctest.Initialize+"\n", rpctest.Initialized+"\n"+strings.Join(tail, "\n")+"\n")
 	if served != int64(len(calls)) || len(lines) != len(calls)+1 {
 		t.Errorf("%d calls served directly and %d lines, want %d and %d:\n%s", served, len(lines), len(calls), len(calls)+1, strings.Join(lines, "\n"))
 	}

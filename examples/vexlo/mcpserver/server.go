@@ -35,7 +35,6 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -94,7 +93,6 @@ type Server struct {
 	tax     *errkind.Taxonomy
 	tools   map[string]*tool
 	mcp     *mcp.Server
-	stdio   *stdio.Server // mcp, with tools/call served by the stdio transport
 }
 
 // tool is a toolDef with its compiled schema.
@@ -162,7 +160,6 @@ func New(cfg Config) (*Server, error) {
 		}))
 	}
 	s.mcp.AddReceivingMiddleware(gosdk.Validate(nil))
-	s.stdio = stdio.NewServer(s.mcp) // after every other middleware
 	return s, nil
 }
 
@@ -172,11 +169,14 @@ func ptr[T any](v T) *T { return &v }
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one session on t until the client disconnects or ctx ends.
-// On the examples' stdio transport, tools/call requests are served without
-// the SDK's JSON-RPC decoding (stdio.Server), with the same answers.
+// On a gosdk.StdioTransport whose Server is unset, Server is set to the
+// SDK server, so that tools/call requests are served without the SDK's
+// JSON-RPC decoding, with the same answers.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	if st, ok := t.(*stdio.Transport); ok {
-		return s.stdio.Run(ctx, st)
+	if st, ok := t.(*gosdk.StdioTransport); ok && st.Server == nil {
+		c := *st
+		c.Server = s.mcp
+		t = &c
 	}
 	return s.mcp.Run(ctx, t)
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // BenchmarkStdio is the server as command vexlo runs it, over the shared
@@ -31,7 +31,7 @@ func BenchmarkStdio(b *testing.B) {
 				b.Fatal(err)
 			}
 			rpctest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
-				return s.Run(ctx, &stdio.Transport{In: in, Out: out})
+				return s.Run(ctx, &gosdk.StdioTransport{In: in, Out: out})
 			}, c.params)
 		})
 	}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
-// serveStdio runs a no-auth Server (its upstream unreachable) on the shared
-// stdio transport over input and returns the output lines.
+// serveStdio runs a no-auth Server (its upstream unreachable) on
+// gosdk.StdioTransport over input and returns the output lines.
 func serveStdio(t testing.TB, input string) []string {
 	t.Helper()
 	s, err := New(Config{BaseURL: "http://127.0.0.1:1", Timeout: 200 * time.Millisecond})
@@ -27,7 +27,7 @@ func serveStdio(t testing.TB, input string) []string {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s.Run(ctx, &stdio.Transport{In: strings.NewReader(input), Out: &out, Drain: time.Second})
+	s.Run(ctx, &gosdk.StdioTransport{In: strings.NewReader(input), Out: &out, Drain: time.Second})
 	text := strings.TrimRight(out.String(), "\n")
 	if text == "" {
 		return nil
@@ -37,8 +37,8 @@ func serveStdio(t testing.TB, input string) []string {
 
 const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 
-// TestStdio: the Vexlo server over the shared stdio transport (whose own
-// tests are in examples/internal/stdio) answers a call still in flight at
+// TestStdio: the Vexlo server over gosdk.StdioTransport (whose own tests
+// are in gosdk) answers a call still in flight at
 // the end of the input, and writes the seed's rejection unescaped.
 func TestStdio(t *testing.T) {
 	tests := []struct {
@@ -101,7 +101,7 @@ func FuzzStdio(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		rpctest.Check(t, s.stdio, in)
+		rpctest.Check(t, s.mcp, in)
 	})
 }
 

@@ -1,4 +1,4 @@
-package stdio_test
+package gosdk_test
 
 import (
 	"context"
@@ -7,20 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // FuzzTransport drives arbitrary bytes through a whole MCP server on the
 // transport, in-process: the session survives whatever arrives, every line
 // written is JSON, and every request whose id can be read gets exactly one
-// answer carrying that id byte for byte (see rpctest.Check).
+// answer carrying that id byte for byte, a cancelled call's included (see
+// check).
 func FuzzTransport(f *testing.F) {
-	const (
-		initLine    = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
-		initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-	)
 	for _, s := range []string{
 		initLine + "\ngarbage\n",
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n\n[]\n",
@@ -29,6 +24,7 @@ func FuzzTransport(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 		`{"jsonrpc":"2.0","method":"notifications/progress","params":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "}\n",
 		initLine + "\n" + initialized + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}` + "\n",
+		initLine + "\n" + initialized + "\n" + `{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"slow"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"A"}}` + "\n" + `{"jsonrpc":"2.0","id":"A","method":"tools/call","params":{"name":"slow"}}` + "\n",
 		`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n" + `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`,
 	} {
 		f.Add([]byte(s))
@@ -42,8 +38,7 @@ func FuzzTransport(f *testing.F) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
-	d := stdio.NewServer(server)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		rpctest.Check(t, d, in)
+		check(t, server, in)
 	})
 }

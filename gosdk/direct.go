@@ -1,4 +1,4 @@
-package stdio
+package gosdk
 
 import (
 	"bytes"
@@ -6,92 +6,35 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/mcperr/mcperr/internal/revision"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A Server serves an mcp.Server over stdio Transports and answers the
-// session's tools/call requests itself, without the SDK's JSON-RPC layer:
-// the request is parsed once by the transport, handed to the server's
-// receiving middleware and tool handler as the SDK would hand it, and the
-// result is encoded once. The go-sdk, by contrast, decodes a tools/call's
-// params three times (for _meta, then into the request) with a fresh
-// 32 KiB buffer each time, and encodes a result three times over (the
-// result, then two compactions); over stdio that is most of a small call's
-// cost.
+// The direct path: the tools/call requests of a StdioTransport whose
+// Server is set are answered here, without the SDK's JSON-RPC layer. The
+// request is parsed once by the transport, handed to the server's receiving
+// middleware and tool handler as the SDK would hand it, and the result is
+// encoded once. The go-sdk, by contrast, decodes a tools/call's params three
+// times (for _meta, then into the request) with a fresh 32 KiB buffer each
+// time, and encodes a result three times over (the result, then two
+// compactions); over stdio that is most of a small call's cost.
 //
-// Everything else goes to the SDK as with srv.Run: the handshake, every
-// other method, notifications, and any tools/call the direct path does
-// not take exactly as the SDK would (one sent before the session is
-// initialized, one whose params carry _meta or members other than name
-// and arguments, one whose arguments are not an object). The answers are
-// the SDK's byte for byte: the same middleware and handler run, errors
-// are encoded by the SDK's own jsonrpc.EncodeMessage, and a result is
-// encoded as the SDK encodes it (TestDirectMatchesSDK and FuzzDirect run
-// both paths on the same input and compare).
-//
-// A Server must see every receiving middleware of srv: NewServer adds its
-// own, and it must be the last one added.
-type Server struct {
-	srv    *mcp.Server
-	next   mcp.MethodHandler // srv's receiving middleware and method dispatch
-	served atomic.Int64      // tools/call requests served directly
-}
-
-// NewServer returns a Server for srv. It adds a receiving middleware to
-// srv, which must come after every other: call NewServer once srv's
-// middleware is in place, and add none after it.
-func NewServer(srv *mcp.Server) *Server {
-	s := &Server{srv: srv}
-	// The SDK composes its handler when middleware is added: the function
-	// runs now, with the handler below it (every middleware added before,
-	// then the SDK's dispatch), and the handler it returns is used as is.
-	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		s.next = next
-		return next
-	})
-	return s
-}
-
-// Served reports how many tools/call requests the Server has answered
-// itself, over every session; the others went to the SDK.
-func (s *Server) Served() int64 { return s.served.Load() }
-
-// Run serves one session of the server on t until the input ends and the
-// answers in flight are written, or ctx ends, as mcp.Server.Run does.
-func (s *Server) Run(ctx context.Context, t *Transport) error {
-	var c *conn
-	ss, err := s.srv.Connect(ctx, connector(func(ctx context.Context) (mcp.Connection, error) {
-		c = t.connect(ctx, s)
-		return c, nil
-	}), nil)
-	if err != nil {
-		return err
-	}
-	c.session.Store(ss)
-	closed := make(chan error, 1)
-	go func() { closed <- ss.Wait() }()
-	select {
-	case <-ctx.Done():
-		ss.Close()
-		<-closed
-		return ctx.Err()
-	case err := <-closed:
-		return err
-	}
-}
-
-// connector is an mcp.Transport that is a function.
-type connector func(context.Context) (mcp.Connection, error)
-
-func (f connector) Connect(ctx context.Context) (mcp.Connection, error) { return f(ctx) }
+// The answers are the SDK's byte for byte: the same middleware and handler
+// run, errors are encoded by the SDK's own jsonrpc.EncodeMessage, and a
+// result is encoded as the SDK encodes it (TestDirectMatchesSDK and
+// FuzzDirect run both paths on the same input and compare). The middleware
+// is taken from the server when each call arrives, through the SDK's own
+// AddReceivingMiddleware: a middleware that returns the handler it is given
+// leaves the server's chain as it was and shows the chain as it stands.
 
 // call is a tools/call the direct path serves.
 type call struct {
-	key    string // the id's value (idKey)
+	next   mcp.MethodHandler // the server's middleware and dispatch
+	key    string            // the id's value (idKey)
 	id     jsonrpc.ID
 	req    *mcp.CallToolRequest
 	ctx    context.Context
@@ -108,16 +51,28 @@ const maxIdle = 32
 // would decode to a name and arguments alone; it reports false for the
 // SDK to serve it.
 func (c *conn) direct(key string, params []byte) bool {
+	if c.srv == nil {
+		return false
+	}
 	ss := c.session.Load()
-	if c.server == nil || ss == nil || ss.InitializeParams() == nil {
+	if ss == nil || ss.InitializeParams() == nil {
 		return false
 	}
 	name, args, ok := callParams(params)
 	if !ok {
 		return false
 	}
+	// The server's middleware and dispatch as they stand now: the SDK
+	// composes a middleware when it is added, so the function runs here,
+	// with the whole chain, and returns it unchanged.
+	c.next = nil
+	c.srv.AddReceivingMiddleware(c.capture)
+	if c.next == nil {
+		return false // an SDK that composes otherwise: its own path
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	k := &call{
+		next:   c.next,
 		key:    key,
 		id:     keyID(key),
 		ctx:    ctx,
@@ -162,12 +117,15 @@ var methodNotFound = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "
 // serve runs one call through the server's middleware and tool handler,
 // and writes its answer as the SDK would.
 func (c *conn) serve(k *call) {
-	c.server.served.Add(1)
-	res, err := c.server.next(k.ctx, "tools/call", k.req)
+	c.served.Add(1)
+	var res mcp.Result
+	err := k.ctx.Err()
+	if err == nil {
+		res, err = k.next(k.ctx, "tools/call", k.req)
+	} // else cancelled before it ran: the SDK answers such a call with the error alone
+
 	c.mu.Lock()
-	if c.calls[k.key] == k { // not a later call that reuses the id
-		delete(c.calls, k.key)
-	}
+	delete(c.calls, k.key) // no later call has the id: it stays in flight until the answer below is written
 	c.mu.Unlock()
 	k.cancel()
 	// The end of the input waits for the answer to be written: the SDK,
@@ -213,11 +171,11 @@ func (c *conn) serve(k *call) {
 // multiRoundTrip reports whether the session's protocol revision is one
 // whose results say "resultType":"complete", as the SDK decides it.
 func multiRoundTrip(ss *mcp.ServerSession) bool {
-	v := "2026-07-28" // the SDK's latest, for a session not yet initialized
+	v := revision.ResultTypes // the SDK assumes its latest revision for a session without initialize
 	if p := ss.InitializeParams(); p != nil {
 		v = p.ProtocolVersion
 	}
-	return v >= "2026-07-28"
+	return revision.HasResultType(v)
 }
 
 // encoder encodes tool results into a buffer it keeps.
@@ -287,7 +245,7 @@ func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
 		return json.Marshal(r)
 	}
 	if mrtr {
-		w.ResultType = "complete"
+		w.ResultType = revision.Complete
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(w); err != nil {

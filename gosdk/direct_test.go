@@ -1,4 +1,4 @@
-package stdio_test
+package gosdk_test
 
 import (
 	"bufio"
@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/examples/internal/rpctest"
-	"github.com/mcperr/mcperr/examples/internal/stdio"
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,7 +95,7 @@ func shapesServer() *mcp.Server {
 // params, with arguments that are not an object) is left to it.
 func TestDirectMatchesSDK(t *testing.T) {
 	srv := shapesServer()
-	d := stdio.NewServer(srv)
+	direct := countDirect(srv)
 	call := func(id int, params string) string {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
 	}
@@ -132,11 +133,11 @@ func TestDirectMatchesSDK(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			init := rpctest.Initialize
+			init := initLine
 			if strings.Contains(tt.name, "resultType") {
-				init = strings.Replace(rpctest.Initialize, "2025-11-25", "2026-07-28", 1)
+				init = strings.Replace(initLine, "2025-11-25", "2026-07-28", 1)
 			}
-			lines, served := rpctest.Compare(t, srv, d, init+"\n", strings.Join(append([]string{rpctest.Initialized}, tt.input...), "\n")+"\n")
+			lines, served := compare(t, srv, direct, init+"\n", strings.Join(append([]string{initialized}, tt.input...), "\n")+"\n")
 			if served != tt.direct {
 				t.Errorf("the direct path served %d calls, want %d; output:\n%s", served, tt.direct, strings.Join(lines, "\n"))
 			}
@@ -146,8 +147,8 @@ func TestDirectMatchesSDK(t *testing.T) {
 		})
 	}
 	t.Run("before initialization", func(t *testing.T) {
-		input := call(2, `{"name":"echo"}`) + "\n" + rpctest.Initialize + "\n"
-		if _, served := rpctest.Compare(t, srv, d, input, ""); served != 0 {
+		input := call(2, `{"name":"echo"}`) + "\n" + initLine + "\n"
+		if _, served := compare(t, srv, direct, input, ""); served != 0 {
 			t.Errorf("the direct path served %d calls sent before initialize", served)
 		}
 	})
@@ -167,18 +168,18 @@ func TestDirectCancel(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "not cancelled"}}}, nil
 		}
 	})
-	d := stdio.NewServer(srv)
+	direct := countDirect(srv)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- d.Run(context.Background(), &stdio.Transport{In: inR, Out: outW}) }()
+	go func() { done <- srv.Run(context.Background(), &gosdk.StdioTransport{In: inR, Out: outW, Server: srv}) }()
 	out := bufio.NewReader(outR)
 	send := func(line string) { io.WriteString(inW, line+"\n") }
-	send(rpctest.Initialize)
+	send(initLine)
 	if _, err := out.ReadString('\n'); err != nil {
 		t.Fatal(err)
 	}
-	send(rpctest.Initialized)
+	send(initialized)
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait"}}`)
 	<-started
 	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
@@ -194,15 +195,105 @@ func TestDirectCancel(t *testing.T) {
 	if want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"cancelled"}]}}` + "\n"; line != want {
 		t.Errorf("got %s, want %s", line, want)
 	}
-	if d.Served() != 1 {
-		t.Errorf("the direct path served %d calls, want 1", d.Served())
+	if n := direct.Load(); n != 1 {
+		t.Errorf("the direct path served %d calls, want 1", n)
+	}
+}
+
+// TestCancelledID: an id stays in flight until its answer is written, so a
+// request that reuses a cancelled call's id before then is refused, once,
+// and one sent after it is served; every answer, the cancelled call's
+// included, carries the id exactly as sent. The same lines on the SDK's
+// path and on the direct path.
+func TestCancelledID(t *testing.T) {
+	for _, path := range []string{"sdk", "direct"} {
+		t.Run(path, func(t *testing.T) {
+			srv := mcp.NewServer(&mcp.Implementation{Name: "cancel", Version: "0"}, nil)
+			started, release := make(chan struct{}, 1), make(chan struct{})
+			schema := json.RawMessage(`{"type":"object"}`)
+			srv.AddTool(&mcp.Tool{Name: "wait", InputSchema: schema}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				started <- struct{}{}
+				<-ctx.Done()
+				<-release
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cancelled"}}}, nil
+			})
+			srv.AddTool(&mcp.Tool{Name: "quick", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil
+			})
+			direct := countDirect(srv)
+			tr := &gosdk.StdioTransport{}
+			if path == "direct" {
+				tr.Server = srv
+			}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			tr.In, tr.Out = inR, outW
+			done := make(chan error, 1)
+			go func() { done <- srv.Run(context.Background(), tr) }()
+			out := bufio.NewReader(outR)
+			send := func(line string) { io.WriteString(inW, line+"\n") }
+			var got []string
+			lines := make(chan string)
+			go func() {
+				defer close(lines)
+				for {
+					line, err := out.ReadString('\n')
+					if err != nil {
+						return
+					}
+					lines <- strings.TrimSuffix(line, "\n")
+				}
+			}()
+			read := func() {
+				select {
+				case line := <-lines:
+					got = append(got, line)
+				case <-time.After(5 * time.Second):
+					t.Fatalf("no answer within 5 s; so far: %q", got)
+				}
+			}
+			send(initLine)
+			read()
+			got = got[:0]
+			send(initialized)
+			send(`{"jsonrpc":"2.0","id":"\u0041b","method":"tools/call","params":{"name":"wait"}}`)
+			<-started
+			send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"\u0041b"}}`)
+			send(`{"jsonrpc":"2.0","id":"Ab","method":"tools/call","params":{"name":"quick"}}`)
+			read() // the reuse, refused: the cancelled call is still running
+			close(release)
+			read() // the cancelled call's answer
+			send(`{"jsonrpc":"2.0","id":"Ab","method":"tools/call","params":{"name":"quick"}}`)
+			read()
+			inW.Close()
+			go func() {
+				for range lines {
+				}
+			}()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			want := []string{
+				`{"jsonrpc":"2.0","id":"Ab","error":{"code":-32600,"message":"Invalid Request: a request with this id is still in flight"}}`,
+				`{"jsonrpc":"2.0","id":"\u0041b","result":{"content":[{"type":"text","text":"cancelled"}]}}`,
+				`{"jsonrpc":"2.0","id":"Ab","result":{"content":[{"type":"text","text":"quick"}]}}`,
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if wantN := map[string]int64{"sdk": 0, "direct": 2}[path]; direct.Load() != wantN {
+				t.Errorf("the direct path served %d calls, want %d", direct.Load(), wantN)
+			}
+		})
 	}
 }
 
 // FuzzDirect: whatever the input, the direct path writes the lines the SDK
-// writes (in any order). Inputs whose answers depend on timing are
-// skipped: a cancellation, and two requests with the same id (the second
-// is refused only while the first is in flight).
+// writes (in any order), and answers every request once with its id as
+// sent. A call a cancellation names may be answered with its result or, if
+// cancelled before it ran, with the cancellation's error, on either path:
+// its line is compared by id alone. Inputs with two requests of the same id
+// are skipped (the second is refused only while the first is in flight).
 func FuzzDirect(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"escapes"}}`,
@@ -210,20 +301,27 @@ func FuzzDirect(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"rpc error"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"refused"}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"meta","_meta":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"\u0041b","method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"Ab"}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	srv := shapesServer()
-	d := stdio.NewServer(srv)
+	direct := countDirect(srv)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		ids := map[string]bool{idValue([]byte("1")): true} // initialize's
+		cancelled := map[string]bool{}
 		for l := range bytes.SplitSeq(in, []byte("\n")) {
 			m, err := wire.CheckMessage(bytes.TrimSpace(l))
 			if err != nil {
 				continue
 			}
 			if m.Method == "notifications/cancelled" {
-				t.Skip("a cancellation's effect depends on timing")
+				var p struct {
+					RequestID json.RawMessage `json:"requestId"`
+				}
+				if json.Unmarshal(m.Params, &p) == nil {
+					cancelled[idValue(p.RequestID)] = true
+				}
 			}
 			if m.Type == wire.RequestMessage {
 				k := idValue(m.ID)
@@ -233,7 +331,14 @@ func FuzzDirect(f *testing.F) {
 				ids[k] = true
 			}
 		}
-		rpctest.Compare(t, srv, d, rpctest.Initialize+"\n", rpctest.Initialized+"\n"+string(in)+"\n")
+		norm := func(line string) string {
+			if id, _, ok := jsonscan.AnswerID([]byte(line)); ok && cancelled[idValue(id)] {
+				return "an answer to " + string(id)
+			}
+			return line
+		}
+		compareAs(t, srv, direct, initLine+"\n", initialized+"\n"+string(in)+"\n", norm)
+		check(t, srv, []byte(initLine+"\n"+initialized+"\n"+string(in)))
 	})
 }
 
@@ -242,4 +347,81 @@ func idValue(id []byte) string {
 	var v any
 	json.Unmarshal(id, &v)
 	return fmt.Sprintf("%T %v", v, v)
+}
+
+// TestDirectMiddlewareOrder: the direct path runs every receiving
+// middleware of the server, whenever it was added: before the transport was
+// made, after it (before Run), and while the session runs.
+func TestDirectMiddlewareOrder(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "order", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
+	})
+	var ran safeBuffer // the names of the middleware each call ran through
+	mark := func(name string) mcp.Middleware {
+		return func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					fmt.Fprintf(&ran, "%s ", name)
+				}
+				return next(ctx, method, req)
+			}
+		}
+	}
+	srv.AddReceivingMiddleware(mark("before"))
+	tr := &gosdk.StdioTransport{Server: srv}
+	srv.AddReceivingMiddleware(mark("after"))
+	direct := countDirect(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr.In, tr.Out = inR, outW
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), tr) }()
+	out := bufio.NewReader(outR)
+	send := func(line string) { io.WriteString(inW, line+"\n") }
+	read := func() string {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return line
+	}
+	send(initLine)
+	read()
+	send(initialized)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`)
+	read()
+	fmt.Fprint(&ran, "| ")
+	srv.AddReceivingMiddleware(mark("running"))
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}`)
+	read()
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The last middleware added runs first.
+	if got, want := ran.String(), "after before | running after before "; got != want {
+		t.Errorf("the calls ran through %q, want %q", got, want)
+	}
+	if direct.Load() != 2 {
+		t.Errorf("the direct path served %d calls, want 2", direct.Load())
+	}
+}
+
+// TestDirectOtherServer: a transport whose Server is not the server Run is
+// called on leaves every call to the SDK, which answers it from the server
+// that runs.
+func TestDirectOtherServer(t *testing.T) {
+	srv, other := shapesServer(), shapesServer()
+	direct, otherDirect := countDirect(srv), countDirect(other)
+	input := strings.Join([]string{initLine, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`}, "\n") + "\n"
+	var out safeBuffer
+	srv.Run(context.Background(), &gosdk.StdioTransport{In: strings.NewReader(input), Out: &out, Server: other})
+	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"echo {}"}]}}`) {
+		t.Errorf("the call was not answered:\n%s", out.String())
+	}
+	if direct.Load() != 0 || otherDirect.Load() != 0 {
+		t.Errorf("%d and %d calls took the direct path, want none", direct.Load(), otherDirect.Load())
+	}
 }

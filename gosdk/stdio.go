@@ -1,30 +1,4 @@
-// Package stdio is the stdio transport the example MCP servers of mcperr
-// share: one JSON-RPC message a line over a pair of streams, as a local MCP
-// server speaks to its client.
-//
-// It exists because the go-sdk's own mcp.StdioTransport (an
-// mcp.IOTransport) does four things a piped server must not do: at the end
-// of the input it ends the session and drops the answers still in flight,
-// so `printf '...' | server` loses the last answers; it ends the session on
-// the first line its decoder refuses (not JSON, nested past 1,000 levels,
-// an id such as 1e400) instead of answering it with an error; it rewrites
-// ids it cannot carry (1.5 comes back as 1); and its encoder escapes <, >
-// and & as \u003c, \u003e and \u0026, so a rejection such as "<=8 items"
-// does not read on the wire as other MCP SDKs write it.
-//
-// Transport is an mcp.Connection of its own rather than a wrapper of the
-// SDK's: each line is parsed once, by the message check of package wire,
-// and handed to the SDK as the JSON-RPC message it already is, and each
-// answer is encoded once and written without being read back.
-//
-// Served by a Server (NewServer(srv).Run(ctx, t) in place of
-// srv.Run(ctx, t)), the transport also answers the session's tools/call
-// requests itself: it runs them through the server's receiving middleware
-// and tool handler as the SDK would, without the SDK's repeated decoding
-// of the params and encoding of the result, and writes the same bytes.
-// The handshake, every other method and every notification still go to
-// the SDK.
-package stdio
+package gosdk
 
 import (
 	"bufio"
@@ -32,8 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
+	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -41,76 +16,123 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMaxLine bounds one inbound JSON-RPC line on a Transport whose
+// defaultMaxLine bounds one inbound JSON-RPC line on a StdioTransport whose
 // MaxLine is zero.
-const DefaultMaxLine = 16 << 20
+const defaultMaxLine = 16 << 20
 
-// DefaultDrain is how long the end of the input waits for answers still in
-// flight on a Transport whose Drain is zero: long enough for a tool call with
-// a 30-second upstream deadline.
-const DefaultDrain = 35 * time.Second
+// defaultDrain is how long the end of the input waits for answers still in
+// flight on a StdioTransport whose Drain is zero: long enough for a tool
+// call with a 30-second upstream deadline.
+const defaultDrain = 35 * time.Second
 
 // parseError is the JSON-RPC answer to a line that is not JSON.
-var parseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
+var parseError = errorLine(nil, errkind.ParseError, "Parse error")
 
-// Transport is an mcp.Transport over a pair of streams, one JSON-RPC message
-// a line, that behaves as a stdio MCP server should when its input is piped:
+// StdioTransport is an mcp.Transport for a server on stdio: one JSON-RPC
+// message a line, read from In and written to Out (os.Stdin and os.Stdout
+// when nil, so the zero value serves the process's stdio). It is the
+// go-sdk's mcp.StdioTransport made safe for a piped server:
 //
 //   - each line is checked once by the JSON-RPC message rule of package
 //     wire (wire.CheckMessage) before the SDK sees it: a line that is not
 //     JSON is answered with a parse error (-32700, id null), one the rule
 //     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
-//     that cannot be echoed byte for byte, a batch, not a JSON-RPC 2.0
-//     message, an id still in flight) with -32600 and the id when it can
-//     be read, and the session carries on with the answers in flight;
+//     that cannot be echoed byte for byte, such as 1.5 or 1e400, a batch,
+//     not a JSON-RPC 2.0 message) with -32600 and the id when it can be
+//     read, and the session carries on with the answers in flight;
 //   - a line longer than MaxLine is answered with a parse error;
-//   - an answer carries its request's id exactly as the client wrote it;
+//   - every answer carries its request's id exactly as the client wrote it
+//     ("\u0041" stays "\u0041"), a cancelled call's included; a request
+//     whose id is still in flight (its answer not yet written, even after
+//     notifications/cancelled) is refused with -32600;
 //   - at the end of the input, the session stays open until every request
-//     read has been answered (or cancelled), up to Drain, so
-//     `printf '...' | server` gets every answer;
+//     read has been answered, up to Drain, so `printf '...' | server` gets
+//     every answer;
 //   - <, > and & are written as themselves, not as \u003c, \u003e and
-//     \u0026.
+//     \u0026, as the other MCP SDKs write them.
 //
-// The go-sdk's own IOTransport ends the session on the first line its
-// decoder refuses and drops the answers still in flight when the input
-// ends.
-//
+// The go-sdk's mcp.StdioTransport ends the session on the first line its
+// decoder refuses (not JSON, nested 1,001 deep, an id of 1e400), answers
+// an id of 1.5 as 1, and drops the answers in flight when the input ends.
 // A server on the process's stdio runs with
 //
-//	server.Run(ctx, &stdio.Transport{In: os.Stdin, Out: os.Stdout})
+//	server.Run(ctx, &gosdk.StdioTransport{Server: server})
+//
+// With Server set to the server Run is called on, the transport also
+// answers that session's tools/call requests itself, without the SDK's
+// JSON-RPC layer: see Server. Everything else (the handshake, every other
+// method, notifications) goes to the SDK.
 //
 // The connection reads In on a goroutine of its own, so that closing the
 // session does not wait for input; a Read of In that never returns (a
 // terminal left open) keeps that goroutine until the process exits, as with
-// the SDK's own transport.
-type Transport struct {
+// the SDK's own transport. A StdioTransport serves one session at a time.
+type StdioTransport struct {
+	// In and Out are the streams; nil means os.Stdin and os.Stdout. The
+	// transport does not close them.
 	In  io.Reader
 	Out io.Writer
+
+	// Server, if set, is the server Run is called on (s in
+	// s.Run(ctx, &gosdk.StdioTransport{Server: s})). The transport then
+	// answers the session's tools/call requests on a direct path: each call
+	// is parsed once, run through the server's receiving middleware and tool
+	// handler as the SDK runs it, and its result encoded once, where the SDK
+	// decodes a call's params three times, each with a fresh 32 KiB buffer,
+	// and encodes its result three times. The answers are the SDK's byte
+	// for byte. The middleware is the server's as it stands when each call
+	// arrives, so middleware may be added in any order, before or after the
+	// transport is made. A call the direct path does not take exactly as
+	// the SDK would (one sent before initialize, one whose params hold
+	// _meta, such as a progress token, or members other than name and
+	// arguments, one whose arguments are not an object) goes to the SDK, as
+	// does every call when Server is not the server Run is called on (or
+	// when another session of Server connects in the same instant as this
+	// one, and the transport cannot tell which is its own). Over
+	// the direct path a handler's context does not carry the SDK's
+	// unexported request-id value, which only its HTTP transport reads.
+	Server *mcp.Server
+
 	// Drain is how long the end of the input waits for answers still in
-	// flight; zero means DefaultDrain.
+	// flight; zero means 35 seconds.
 	Drain time.Duration
-	// MaxLine bounds one inbound line in bytes; zero means DefaultMaxLine.
+
+	// MaxLine bounds one inbound line in bytes; zero means 16 MiB.
 	MaxLine int
 }
 
 // Connect implements mcp.Transport.
-func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
-	return t.connect(ctx, nil), nil
-}
-
-// connect starts a connection on t's streams; with s non-nil, it serves
-// tools/call requests directly (see Server).
-func (t *Transport) connect(ctx context.Context, s *Server) *conn {
-	c := newConn(t.In, t.Out, t.Drain, t.MaxLine)
-	c.server = s
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	in, out := t.In, t.Out
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.ctx, c.stop = context.WithCancel(ctx)
+	if t.Server != nil {
+		c.srv = t.Server
+		c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
+			c.next = next
+			return next
+		}
+		// The session the SDK binds to this connection is the one that is
+		// new when it first reads (see Read).
+		c.before = make(map[*mcp.ServerSession]bool)
+		for ss := range c.srv.Sessions() {
+			c.before[ss] = true
+		}
+	}
 	go c.readLoop()
-	return c
+	return c, nil
 }
 
 // conn is the mcp.Connection of a Transport. Its reading goroutine checks
@@ -143,9 +165,14 @@ type conn struct {
 	out  io.Writer
 	wbuf []byte // the line being written; reused
 
-	// The direct path (see Server), when server is non-nil.
-	server   *Server
-	session  atomic.Pointer[mcp.ServerSession] // set once connected
+	// The direct path (see StdioTransport.Server), when srv is non-nil.
+	srv      *mcp.Server
+	before   map[*mcp.ServerSession]bool // srv's sessions before Connect; read once, by Read
+	found    sync.Once
+	session  atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
+	capture  mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
+	next     mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
+	served   atomic.Int64                      // tools/call requests answered on the direct path
 	ctx      context.Context                   // the calls' parent, ended by Close
 	stop     context.CancelFunc
 	calls    map[string]*call // the direct calls in flight, by idKey; guarded by mu
@@ -162,10 +189,10 @@ type incoming struct {
 
 func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
-		drain = DefaultDrain
+		drain = defaultDrain
 	}
 	if maxLine <= 0 {
-		maxLine = DefaultMaxLine
+		maxLine = defaultMaxLine
 	}
 	return &conn{
 		in:       bufio.NewReaderSize(in, 64<<10),
@@ -185,6 +212,9 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 // Read implements mcp.Connection: the next checked message, or io.EOF once
 // the input has ended and the answers in flight are written.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if c.srv != nil {
+		c.found.Do(c.findSession)
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -197,6 +227,26 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, ctx.Err()
 	case <-c.closed:
 		return nil, io.EOF
+	}
+}
+
+// findSession records the SDK's session of this connection: the SDK binds
+// it to the connection before it first reads, so it is the one session of
+// srv that is new since Connect. When there is not exactly one (another
+// session connected in the same instant, or srv is not the server Run was
+// called on), tools/call requests go to the SDK.
+func (c *conn) findSession() {
+	var found *mcp.ServerSession
+	n := 0
+	for ss := range c.srv.Sessions() {
+		if !c.before[ss] {
+			found = ss
+			n++
+		}
+	}
+	c.before = nil
+	if n == 1 {
+		c.session.Store(found)
 	}
 }
 
@@ -291,16 +341,14 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
 			}
+			// The id stays in flight until the cancelled call's answer is
+			// written (the SDK answers a cancelled call, and so does the
+			// direct path): a request that reuses it before then is refused,
+			// and the answer still carries the id as sent.
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
-				key := idKey(p.RequestID)
 				c.mu.Lock()
-				_, pending := c.pending[key]
-				delete(c.pending, key)
-				k := c.calls[key] // a direct call, which the SDK does not know
+				k := c.calls[idKey(p.RequestID)] // a direct call, which the SDK does not know
 				c.mu.Unlock()
-				if pending {
-					c.signal()
-				}
 				if k != nil {
 					k.cancel()
 				}
@@ -469,13 +517,33 @@ func (c *conn) readLong(chunk []byte) ([]byte, error) {
 	}
 }
 
-// errorLine is a JSON-RPC error answer; a nil id is written as null.
+// errorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
+// writes it; a nil id is written as null.
 func errorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
+	var w lineWriter
+	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code, Message: message})
+	return w.b
+}
+
+// lineWriter keeps what wire.WriteRPCError writes, without the HTTP
+// status and headers.
+type lineWriter struct {
+	b []byte
+	h http.Header
+}
+
+func (w *lineWriter) Header() http.Header {
+	if w.h == nil {
+		w.h = make(http.Header)
 	}
-	msg, _ := json.Marshal(message)
-	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
+	return w.h
+}
+
+func (w *lineWriter) WriteHeader(int) {}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }
 
 // waitAnswers blocks until every request read has been answered (and

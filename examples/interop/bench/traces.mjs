@@ -1,0 +1,25 @@
+// The server of the gosdk package doc (gosdk/internal/traces) on the TypeScript SDK 1.32.2 and zod, written the way
+// the SDK's own examples write a tool: get_trace with the same input and output schemas, a GET of
+// TRACES_API/v1/traces/{id}, the body as structuredContent and text, an upstream error as the kind object. Stdio
+// only. For examples/interop/load.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { get } from './common.mjs';
+
+const api = (process.env.TRACES_API ?? 'https://vexlo.example').replace(/\/+$/, '');
+
+const server = new McpServer({ name: 'traces', version: '1.0.0' });
+server.registerTool('get_trace', {
+  inputSchema: { id: z.string().describe('the trace id') },
+  outputSchema: { id: z.string(), spans: z.number().int() },
+}, async ({ id }) => {
+  const r = await get(api, `/v1/traces/${encodeURIComponent(id)}`);
+  const body = JSON.parse(r.text);
+  if (r.status >= 300) {
+    const kind = r.status === 404 ? 'not_found' : 'server_error';
+    return { content: [{ type: 'text', text: JSON.stringify({ kind, code: body?.error?.code, message: body?.error?.message }) }], isError: true };
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+});
+await server.connect(new StdioServerTransport());

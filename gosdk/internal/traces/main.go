@@ -1,0 +1,63 @@
+// Command traces is the server of the gosdk package doc, written as the doc
+// writes it and served over stdio as the doc says, with
+// gosdk.StdioTransport. Its upstream is TRACES_API (https://vexlo.example
+// when unset). The tests of package gosdk build it and drive it over pipes,
+// and the load driver (examples/interop/load) measures it against the same
+// server on the TypeScript SDK (examples/interop/bench/traces.mjs).
+//
+// Built with -ldflags '-X main.transport=sdk', it serves over the go-sdk's
+// own mcp.StdioTransport instead, for comparison.
+package main
+
+import (
+	"context"
+	"log"
+	"net/http"
+	"net/url"
+	"os"
+
+	"github.com/mcperr/mcperr/envelope" // mcperr
+	"github.com/mcperr/mcperr/gosdk"    // mcperr
+	"github.com/mcperr/mcperr/retry"    // mcperr
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type TraceIn struct {
+	ID string `json:"id" jsonschema:"the trace id"`
+}
+
+type Trace struct {
+	ID    string `json:"id"`
+	Spans int    `json:"spans"`
+}
+
+var upstream = &envelope.Reader{Client: &http.Client{Transport: &retry.Transport{}}} // mcperr
+
+var api = "https://vexlo.example"
+
+func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (t Trace, err error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", api+"/v1/traces/"+url.PathEscape(in.ID), nil)
+	if err != nil {
+		return t, err
+	}
+	return t, upstream.Do(req, &t) // mcperr
+}
+
+// transport is "sdk" to serve over mcp.StdioTransport.
+var transport = "gosdk"
+
+func main() {
+	if u := os.Getenv("TRACES_API"); u != "" {
+		api = u
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace)) // mcperr
+	s.AddReceivingMiddleware(gosdk.Validate(nil))                        // mcperr
+	var t mcp.Transport = &gosdk.StdioTransport{Server: s}               // mcperr
+	if transport == "sdk" {
+		t = &mcp.StdioTransport{}
+	}
+	if err := s.Run(context.Background(), t); err != nil {
+		log.Fatal(err)
+	}
+}
