@@ -738,7 +738,7 @@ func (r *Reader) finish(e *Error, hd *heard) error {
 			}
 		}
 		e.RetryAfter = wait
-		if l := info.Limits; !l.IsZero() {
+		if l := info.Limits; l.HasLimit || l.HasRemaining || l.HasReset {
 			e.RateLimit = &l
 		}
 	}

@@ -19,8 +19,7 @@
 // carries no usable Retry-After reports DefaultRetryAfter (60 seconds,
 // long enough for a per-minute limit to reset): the parsers report such
 // a value as absent, and the code that builds the caller's error value
-// applies the default (package envelope does; RetryAfterOrDefault is the
-// shortcut).
+// applies the default (package envelope does).
 //
 // # Limits
 //
@@ -31,7 +30,7 @@
 // APIs send, or the X-Rate-Limit-* spelling of the same three (a Reset of
 // 1e9 or more is a Unix epoch,
 // 1e12 or more one in milliseconds, anything smaller seconds until the
-// reset; a Parser can fix the form), and the RateLimit-Policy and
+// reset), and the RateLimit-Policy and
 // RateLimit structured fields of draft-ietf-httpapi-ratelimit-headers-11
 // as well as the RateLimit-Limit, -Remaining and -Reset fields of its
 // earlier drafts. A reset is believed only when it is bounded: one in the

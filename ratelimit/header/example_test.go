@@ -22,11 +22,9 @@ func Example() {
 	info := header.Parse(h, now)
 	fmt.Println(info.Limits.Remaining, "of", info.Limits.Limit, "left")
 	fmt.Println(info.Wait())
-	fmt.Println(header.RetryAfterOrDefault(h, now))
 	// Output:
 	// 0 of 100 left
 	// 30s true
-	// 1m0s
 }
 
 func ExampleParseRetryAfter() {
@@ -64,8 +62,10 @@ func ExampleRetryAfter() {
 	now := time.Date(2026, time.November, 30, 6, 0, 0, 0, time.UTC)
 	fmt.Println(header.RetryAfter(h, now))
 
-	// A 429 without a usable Retry-After reports 60 seconds.
-	fmt.Println(header.RetryAfterOrDefault(http.Header{}, now))
+	// A 429 without a usable Retry-After: the caller applies DefaultRetryAfter.
+	if _, ok := header.RetryAfter(http.Header{}, now); !ok {
+		fmt.Println(header.DefaultRetryAfter)
+	}
 	// Output:
 	// 2s true
 	// 1m0s
@@ -107,13 +107,15 @@ func ExampleParse_draft() {
 	// limits: 3 of 1000, reset 1h0m0s
 }
 
-// An upstream that writes X-RateLimit-Reset as epoch milliseconds says so.
-func ExampleParser() {
-	h := http.Header{}
-	h.Set("X-RateLimit-Reset", "1796018430000")
+// X-RateLimit-Reset is read in the form its size says: seconds until the
+// reset, an epoch in seconds, or one in milliseconds.
+func ExampleParseReset() {
 	now := time.Unix(1796018400, 0)
-	p := header.Parser{Reset: header.ResetUnixMilli}
-	fmt.Println(p.Parse(h, now).Limits.Reset)
+	for _, v := range []string{"30", "1796018430", "1796018430000"} {
+		fmt.Println(header.ParseReset(v, now))
+	}
 	// Output:
-	// 30s
+	// 30s true
+	// 30s true
+	// 30s true
 }

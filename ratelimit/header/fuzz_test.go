@@ -41,21 +41,21 @@ func FuzzParseRetryAfter(f *testing.F) {
 				t.Fatalf("ParseRetryAfter(%q) = %v", s, d)
 			}
 		}
-		// A date ParseHTTPDate accepts is the delay ParseRetryAfter reports.
-		if tm, dok := ParseHTTPDate(s, now); dok {
+		// A date parseHTTPDateTime accepts is the delay ParseRetryAfter reports.
+		if tm, dok := parseHTTPDateTime(s, now); dok {
 			if !ok {
-				t.Fatalf("ParseHTTPDate(%q) ok, ParseRetryAfter not", s)
+				t.Fatalf("parseHTTPDateTime(%q) ok, ParseRetryAfter not", s)
 			}
 			if want := delayUntil(tm, now); d != want {
 				t.Fatalf("ParseRetryAfter(%q) = %v, want %v", s, d, want)
 			}
 			if tm.Location() != time.UTC || tm.Nanosecond() != 0 {
-				t.Fatalf("ParseHTTPDate(%q) = %v", s, tm)
+				t.Fatalf("parseHTTPDateTime(%q) = %v", s, tm)
 			}
 			// net/http agrees on IMF-fixdate, the form it writes.
 			if len(v) == 29 && v[3] == ',' && tm.Second() != 0 {
 				if std, err := http.ParseTime(v); err == nil && !std.Equal(tm) {
-					t.Fatalf("ParseHTTPDate(%q) = %v, net/http %v", s, tm, std)
+					t.Fatalf("parseHTTPDateTime(%q) = %v, net/http %v", s, tm, std)
 				}
 			}
 		}
@@ -87,7 +87,7 @@ func FuzzParseReset(f *testing.F) {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, s string, form uint8) {
-		d, ok := ParseReset(s, ResetForm(form%5), fuzzNow)
+		d, ok := parseReset(s, resetForm(form%5), fuzzNow)
 		checkDelay(t, "ParseReset", d)
 		if !ok && d != 0 {
 			t.Fatalf("ParseReset(%q) = %v, false", s, d)

@@ -19,8 +19,8 @@ type Limits struct {
 	HasLimit, HasRemaining, HasReset bool
 }
 
-// IsZero reports whether l carries no figure at all.
-func (l Limits) IsZero() bool { return !l.HasLimit && !l.HasRemaining && !l.HasReset }
+// isZero reports whether l carries no figure at all.
+func (l Limits) isZero() bool { return !l.HasLimit && !l.HasRemaining && !l.HasReset }
 
 // QuotaPolicy is one item of a RateLimit-Policy field
 // (draft-ietf-httpapi-ratelimit-headers-11, section 3), such as
@@ -85,34 +85,18 @@ func (i Info) Wait() (time.Duration, bool) {
 	return 0, false
 }
 
-// ResetForm says how an upstream writes X-RateLimit-Reset.
-type ResetForm uint8
+// resetForm says how an X-RateLimit-Reset value is written.
+type resetForm uint8
 
 const (
-	// ResetAuto, the zero value, reads a value of 1e12 or more as Unix
-	// epoch milliseconds, 1e9 or more as Unix epoch seconds, and anything
-	// smaller as seconds until the reset.
-	ResetAuto ResetForm = iota
-	// ResetSeconds reads the value as seconds until the reset.
-	ResetSeconds
-	// ResetUnix reads the value as Unix epoch seconds.
-	ResetUnix
-	// ResetUnixMilli reads the value as Unix epoch milliseconds.
-	ResetUnixMilli
+	// resetAuto reads a value of 1e12 or more as Unix epoch milliseconds,
+	// 1e9 or more as Unix epoch seconds, and anything smaller as seconds
+	// until the reset: what every API that documents the field writes.
+	resetAuto      resetForm = iota
+	resetDelay               // seconds until the reset
+	resetUnix                // Unix epoch seconds
+	resetUnixMilli           // Unix epoch milliseconds
 )
-
-// A Parser reads rate-limit headers. Its zero value is ready to use and
-// is what Parse uses.
-type Parser struct {
-	// Reset says how the upstream writes X-RateLimit-Reset.
-	Reset ResetForm
-}
-
-// Parse reports what the header h of a response received at now says
-// about rate limits, reading Reset as ResetAuto. See Parser.Parse.
-func Parse(h http.Header, now time.Time) Info {
-	return Parser{}.Parse(h, now)
-}
 
 // Parse reports what the header h of a response received at now says
 // about rate limits. Times the header gives as dates (Retry-After as an
@@ -121,18 +105,18 @@ func Parse(h http.Header, now time.Time) Info {
 // otherwise. A malformed field is ignored. The figures of a field are
 // plain ASCII digits, as for Retry-After, but X-RateLimit-Reset may carry
 // a fraction ("1.5", "1470173023.123").
-func (p Parser) Parse(h http.Header, now time.Time) Info {
+func Parse(h http.Header, now time.Time) Info {
 	var info Info
 	base := responseNow(h, now)
 	info.RetryAfter, info.HasRetryAfter = retryAfterFields(h, base)
 	info.Policies = parsePolicies(h["Ratelimit-Policy"])
 	info.Current = parseServiceLimits(h["Ratelimit"])
 
-	info.Limits = p.xRateLimit(h, base)
-	if info.Limits.IsZero() {
+	info.Limits = xRateLimit(h, base)
+	if info.Limits.isZero() {
 		info.Limits = draftLimits(h)
 	}
-	if info.Limits.IsZero() {
+	if info.Limits.isZero() {
 		info.Limits = currentLimits(info.Current, info.Policies)
 	}
 	return info
@@ -140,17 +124,17 @@ func (p Parser) Parse(h http.Header, now time.Time) Info {
 
 // xRateLimit reads the X-RateLimit-Limit, -Remaining and -Reset fields,
 // else the same three in the X-Rate-Limit-* spelling some APIs use.
-func (p Parser) xRateLimit(h http.Header, base time.Time) Limits {
-	l := p.limitFields(h, "X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset", base)
-	if l.IsZero() {
-		l = p.limitFields(h, "X-Rate-Limit-Limit", "X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", base)
+func xRateLimit(h http.Header, base time.Time) Limits {
+	l := limitFields(h, "X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset", base)
+	if l.isZero() {
+		l = limitFields(h, "X-Rate-Limit-Limit", "X-Rate-Limit-Remaining", "X-Rate-Limit-Reset", base)
 	}
 	return l
 }
 
 // limitFields reads one spelling of the three X-RateLimit fields, each
 // named in canonical form.
-func (p Parser) limitFields(h http.Header, limit, remaining, reset string, base time.Time) Limits {
+func limitFields(h http.Header, limit, remaining, reset string, base time.Time) Limits {
 	var l Limits
 	if v := firstValue(h, limit); v != "" {
 		l.Limit, l.HasLimit = parseCount(v)
@@ -159,7 +143,7 @@ func (p Parser) limitFields(h http.Header, limit, remaining, reset string, base 
 		l.Remaining, l.HasRemaining = parseCount(v)
 	}
 	if v := firstValue(h, reset); v != "" {
-		l.Reset, l.HasReset = ParseReset(v, p.Reset, base)
+		l.Reset, l.HasReset = ParseReset(v, base)
 	}
 	return l
 }
@@ -208,38 +192,45 @@ const MaxReset = 365 * 24 * time.Hour
 // maxResetSecs is MaxReset in whole seconds.
 const maxResetSecs = int64(MaxReset / time.Second)
 
-// ParseReset parses an X-RateLimit-Reset value written in the given form
-// and reports the time until the reset, measured from now for an epoch.
+// ParseReset parses an X-RateLimit-Reset value and reports the time until
+// the reset, measured from now for an epoch: a value of 1e12 or more is
+// Unix epoch milliseconds, 1e9 or more Unix epoch seconds, and anything
+// smaller seconds until the reset.
 // The value is ASCII digits with an optional fraction, after trimming
 // optional whitespace. A reset that is bounded in time is the only one
 // reported: an epoch in the past, a reset more than MaxReset away, and a
 // value too large to count (9223372036854775807) are absent, as a
 // malformed value is, never a date thousands of years ahead.
-func ParseReset(value string, form ResetForm, now time.Time) (time.Duration, bool) {
+func ParseReset(value string, now time.Time) (time.Duration, bool) {
+	return parseReset(value, resetAuto, now)
+}
+
+// parseReset is ParseReset of a value written in the given form.
+func parseReset(value string, form resetForm, now time.Time) (time.Duration, bool) {
 	v := trimOWS(value)
 	whole, frac, ok := parseFixed(v)
 	if !ok {
 		return 0, false
 	}
-	if form == ResetAuto {
+	if form == resetAuto {
 		switch {
 		case whole >= 1e12:
-			form = ResetUnixMilli
+			form = resetUnixMilli
 		case whole >= 1e9:
-			form = ResetUnix
+			form = resetUnix
 		default:
-			form = ResetSeconds
+			form = resetDelay
 		}
 	}
 	switch form {
-	case ResetSeconds:
+	case resetDelay:
 		if whole > maxResetSecs || whole == maxResetSecs && frac > 0 {
 			return 0, false
 		}
 		return time.Duration(whole)*time.Second + frac, true
-	case ResetUnix:
+	case resetUnix:
 		return resetAt(whole, frac, now)
-	case ResetUnixMilli:
+	case resetUnixMilli:
 		return resetAt(whole/1000, time.Duration(whole%1000)*time.Millisecond+frac/1000, now)
 	}
 	return 0, false

@@ -140,46 +140,14 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestParserResetForm(t *testing.T) {
-	tests := []struct {
-		form  header.ResetForm
-		value string
-		want  time.Duration
-		ok    bool
-	}{
-		{header.ResetAuto, "30", 30 * time.Second, true},
-		{header.ResetAuto, "31536000", header.MaxReset, true},
-		{header.ResetAuto, "31536001", 0, false}, // more than a year away
-		{header.ResetAuto, "999999999", 0, false},
-		{header.ResetAuto, "1796018430", 30 * time.Second, true},
-		{header.ResetSeconds, "1796018430", 0, false},
-		{header.ResetUnix, "1796018430", 30 * time.Second, true},
-		{header.ResetUnix, "1796018400", 0, true}, // now
-		{header.ResetUnix, "30", 0, false},        // 1970: in the past
-		{header.ResetUnixMilli, "1796018400250", 250 * time.Millisecond, true},
-		{header.ResetUnixMilli, "1796018430", 0, false},
-		{header.ResetUnix, "99999999999999", 0, false},
-		{header.ResetUnixMilli, "9999999999999999999", 0, false},
-	}
-	for _, tt := range tests {
-		p := header.Parser{Reset: tt.form}
-		got := p.Parse(hdr("X-RateLimit-Reset", tt.value), hdrNow)
-		if got.Limits.HasReset != tt.ok || got.Limits.Reset != tt.want {
-			t.Errorf("Parser{Reset: %d}: X-RateLimit-Reset %q = %v, %v; want %v, %v", tt.form, tt.value, got.Limits.Reset, got.Limits.HasReset, tt.want, tt.ok)
-		}
-	}
-}
-
 // TestResetBounded: a reset in the past, more than a year away, or too
 // large to count is absent, never a date thousands of years ahead (an
 // upstream sent X-RateLimit-Reset: 9223372036854775807 and a reader
 // printed year 292277026596; 1000000000 is 2001, in the past).
 func TestResetBounded(t *testing.T) {
 	for _, v := range []string{"9223372036854775807", "9223372036854775808", "1000000000", "1000000000000", "99999999999999999999999"} {
-		for _, form := range []header.ResetForm{header.ResetAuto, header.ResetSeconds, header.ResetUnix, header.ResetUnixMilli} {
-			if d, ok := header.ParseReset(v, form, hdrNow); ok {
-				t.Errorf("ParseReset(%q, %d) = %v, true; want absent", v, form, d)
-			}
+		if d, ok := header.ParseReset(v, hdrNow); ok {
+			t.Errorf("ParseReset(%q) = %v, true; want absent", v, d)
 		}
 		info := header.Parse(hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", v), hdrNow)
 		if info.Limits.HasReset {
@@ -235,15 +203,6 @@ func TestInfoWait(t *testing.T) {
 		if diff := cmp.Diff(tt.want, raResult{d, ok}); diff != "" {
 			t.Errorf("%s: Wait (-want +got):\n%s", tt.name, diff)
 		}
-	}
-}
-
-func TestLimitsIsZero(t *testing.T) {
-	if !(header.Limits{}).IsZero() {
-		t.Error("zero Limits: IsZero false")
-	}
-	if (header.Limits{HasRemaining: true}).IsZero() {
-		t.Error("Limits with Remaining 0 present: IsZero true")
 	}
 }
 

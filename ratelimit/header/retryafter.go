@@ -21,8 +21,7 @@ const MaxRetryAfter = 1 << 31 * time.Second
 // The parsers in this package never apply it: a missing or malformed
 // Retry-After is reported as absent (ok == false), so the caller can tell
 // the difference. The code that turns a 429 into an error value for an
-// agent applies it (package envelope does; RetryAfterOrDefault is the
-// shortcut); package retry does not, because a 429 without Retry-After is
+// agent applies it (package envelope does); package retry does not, because a 429 without Retry-After is
 // never retried.
 const DefaultRetryAfter = 60 * time.Second
 
@@ -82,19 +81,10 @@ func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return ParseRetryAfter(v, responseNow(h, now)) // a date: measured from Date
 }
 
-// RetryAfterOrDefault is RetryAfter for a 429 response: when h carries no
-// usable Retry-After it reports DefaultRetryAfter.
-func RetryAfterOrDefault(h http.Header, now time.Time) time.Duration {
-	if d, ok := RetryAfter(h, now); ok {
-		return d
-	}
-	return DefaultRetryAfter
-}
-
-// ParseHTTPDate parses an HTTP-date in any of the three forms of RFC 9110
+// parseHTTPDateTime parses an HTTP-date in any of the three forms of RFC 9110
 // section 5.6.7, after trimming optional whitespace. The now argument
 // resolves the century of an RFC 850 two-digit year. It does not allocate.
-func ParseHTTPDate(value string, now time.Time) (time.Time, bool) {
+func parseHTTPDateTime(value string, now time.Time) (time.Time, bool) {
 	sec, ok := parseHTTPDate(trimOWS(value), now)
 	if !ok {
 		return time.Time{}, false

@@ -139,37 +139,6 @@ func TestRetryAfterAgainstDate(t *testing.T) {
 	}
 }
 
-func TestRetryAfterOrDefault(t *testing.T) {
-	if got := header.RetryAfterOrDefault(http.Header{}, raNow); got != 60*time.Second {
-		t.Errorf("no Retry-After: got %v, want 60s", got)
-	}
-	if got := header.RetryAfterOrDefault(http.Header{"Retry-After": {"-1"}}, raNow); got != header.DefaultRetryAfter {
-		t.Errorf("malformed Retry-After: got %v, want DefaultRetryAfter", got)
-	}
-	if got := header.RetryAfterOrDefault(http.Header{"Retry-After": {"0"}}, raNow); got != 0 {
-		t.Errorf("Retry-After 0: got %v, want 0", got)
-	}
-}
-
-func TestParseHTTPDate(t *testing.T) {
-	want := time.Date(1994, 11, 6, 8, 49, 37, 0, time.UTC)
-	for _, in := range []string{
-		"Sun, 06 Nov 1994 08:49:37 GMT",
-		"Sunday, 06-Nov-94 08:49:37 GMT",
-		"Sun Nov  6 08:49:37 1994",
-	} {
-		got, ok := header.ParseHTTPDate(in, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
-		if !ok || !got.Equal(want) {
-			t.Errorf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, want)
-		}
-		// The standard library agrees on every form.
-		std, err := http.ParseTime(in)
-		if err != nil || !std.Equal(got) {
-			t.Errorf("http.ParseTime(%q) = %v, %v; ours %v", in, std, err, got)
-		}
-	}
-}
-
 func TestParseRetryAfterAllocs(t *testing.T) {
 	for _, in := range []string{"120", "Sun, 06 Nov 1994 08:50:37 GMT", "Sunday, 06-Nov-94 08:50:37 GMT", "Sun Nov  6 08:50:37 1994", "junk"} {
 		if n := testing.AllocsPerRun(100, func() { header.ParseRetryAfter(in, raNow) }); n != 0 {
@@ -204,25 +173,5 @@ func BenchmarkRetryAfter(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		header.RetryAfter(h, raNow)
-	}
-}
-
-// TestParseHTTPDateCalendar checks every form against the time package
-// over four centuries of dates, one every 7 days, 3 hours and 17 seconds.
-func TestParseHTTPDateCalendar(t *testing.T) {
-	start := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC)
-	end := time.Date(2200, 12, 31, 23, 59, 59, 0, time.UTC)
-	for tm := start; tm.Before(end); tm = tm.Add(7*24*time.Hour + 3*time.Hour + 17*time.Second) {
-		for _, layout := range []string{http.TimeFormat, time.ANSIC} {
-			in := tm.Format(layout)
-			if got, ok := header.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
-				t.Fatalf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, tm)
-			}
-		}
-		// RFC 850 with its two-digit year, read from a now in the same year.
-		in := tm.Format("Monday, 02-Jan-06 15:04:05 GMT")
-		if got, ok := header.ParseHTTPDate(in, tm); !ok || !got.Equal(tm) {
-			t.Fatalf("ParseHTTPDate(%q) = %v, %v; want %v", in, got, ok, tm)
-		}
 	}
 }

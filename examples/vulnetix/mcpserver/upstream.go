@@ -275,7 +275,7 @@ func resetTime(h http.Header, now func() time.Time) time.Time {
 	if now != nil {
 		t = now()
 	}
-	if d, ok := header.ParseReset(h.Get("X-RateLimit-Reset"), header.ResetAuto, t); ok && d <= maxQuotaReset {
+	if d, ok := header.ParseReset(h.Get("X-RateLimit-Reset"), t); ok && d <= maxQuotaReset {
 		return t.Add(d).UTC().Truncate(time.Second)
 	}
 	t = t.UTC()
