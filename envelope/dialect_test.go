@@ -24,7 +24,7 @@ func TestDialectRowsDocumented(t *testing.T) {
 			continue
 		}
 		status, body := caseResponse(t, b)
-		s := NestedShape().fill()
+		s := Shape{}.fill()
 		top := scanTop(body, s.Key, '{')
 		envelope := len(top.env) > 0 && top.env[0] == '{'
 		d := &doc{root: body, status: status, spans: top}

@@ -39,7 +39,7 @@ type Reader struct {
 	MaxBytes int64
 
 	// Envelope is the shape of the upstream's error body; the zero value is
-	// NestedShape's.
+	// the envelope most APIs send, {"error":{"code","message","details"}}.
 	Envelope Shape
 
 	// SecretHeaders are the request headers whose values never appear in an
@@ -94,12 +94,6 @@ type Shape struct {
 	RetryAfter string
 }
 
-// NestedShape is the envelope {"error":{"code","message","details"}} that
-// most APIs send; it is what the zero Shape means.
-func NestedShape() Shape {
-	return Shape{Key: "error", Code: "code", Message: "message", Details: "details"}
-}
-
 // FlatShape is the flat REST error body some APIs send instead:
 // {"error":"<message>","code":"<code>","detail":...,"retry_after_secs":N,...}.
 func FlatShape() Shape {
@@ -121,7 +115,7 @@ const (
 var quotedError = []byte(`"error"`)
 
 // nestedResolved is the zero Shape resolved; read only.
-var nestedResolved = NestedShape().fill()
+var nestedResolved = Shape{}.fill()
 
 func (s Shape) resolve() resolved {
 	if s == (Shape{}) {
