@@ -16,10 +16,10 @@ import (
 // the second attempt goes back as it is. Before it, a 5xx response's body
 // is drained (at most maxDrain bytes) and closed.
 //
-// The zero value uses http.DefaultTransport. A GetTransport keeps no
+// The zero value uses the default base (see Transport.Base). A GetTransport keeps no
 // state between requests and is safe for concurrent use.
 type GetTransport struct {
-	// Base sends the requests; nil means http.DefaultTransport.
+	// Base sends the requests; nil means the default base of Transport.
 	Base http.RoundTripper
 
 	// OnRetry, when set, is called before the request is sent again,
@@ -32,7 +32,7 @@ type GetTransport struct {
 func (t *GetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
-		base = http.DefaultTransport
+		base = defaultBase()
 	}
 	resp, err := base.RoundTrip(req)
 	if err == nil && resp.StatusCode < 500 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mcperr/mcperr/ratelimit/header"
@@ -35,11 +36,14 @@ const maxDrain = 64 << 10
 // not, goes back as it is. If the context ends during the wait, RoundTrip
 // returns the context's error and no response.
 //
-// The zero value uses http.DefaultTransport, a 2-second MaxWait, the
+// The zero value uses the default base (see Base), a 2-second MaxWait, the
 // system clock and a timer. A Transport keeps no state between requests
 // and is safe for concurrent use.
 type Transport struct {
-	// Base sends the requests; nil means http.DefaultTransport.
+	// Base sends the requests; nil means a clone of http.DefaultTransport,
+	// made when first needed, that keeps up to 64 idle connections per host
+	// (http.DefaultTransport keeps 2, so a server making calls to one
+	// upstream from many sessions at once would dial most of them anew).
 	Base http.RoundTripper
 
 	// MaxWait is the longest Retry-After that is waited out; zero means
@@ -67,7 +71,7 @@ type Transport struct {
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
-		base = http.DefaultTransport
+		base = defaultBase()
 	}
 	resp, err := base.RoundTrip(req)
 	if err != nil || resp.StatusCode != http.StatusTooManyRequests {
@@ -193,3 +197,23 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// maxIdlePerHost is how many idle connections to one host the default base
+// keeps: enough for the calls a busy server has in flight to one upstream.
+const maxIdlePerHost = 64
+
+// defaultBase is the base of a Transport or GetTransport whose Base is nil:
+// http.DefaultTransport as it stands at the first call, cloned with a pool
+// of maxIdlePerHost idle connections per host, or http.DefaultTransport
+// itself when a program replaced it with a RoundTripper of its own.
+var defaultBase = sync.OnceValue(func() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	if t.MaxIdleConnsPerHost < maxIdlePerHost {
+		t.MaxIdleConnsPerHost = maxIdlePerHost
+	}
+	return t
+})

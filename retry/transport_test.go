@@ -408,3 +408,12 @@ func stubResponse(status int, retryAfter string) *http.Response {
 	}
 	return &http.Response{StatusCode: status, Header: h, Body: http.NoBody}
 }
+
+// A zero Transport sends through a pool that keeps 64 idle connections to a
+// host, so concurrent calls to one upstream reuse their connections instead
+// of dialing anew (http.DefaultTransport keeps 2).
+func TestZeroTransportPool(t *testing.T) {
+	if got := retry.DefaultBaseIdle(); got != 64 {
+		t.Errorf("idle connections per host of the default base = %d, want 64", got)
+	}
+}
