@@ -362,16 +362,9 @@ func (d *rpcData) set(key, value string) {
 
 func (t *Taxonomy) readRPC(o Outcome) Reading {
 	r := Reading{Form: FormRPCError, RPCCode: o.RPCCode, Message: o.Message}
+	msg := mcpMessage(o.Message)
 	if o.RPCCode == InvalidParams {
-		readSDKMessage(&r, o.Message)
-	}
-	if strings.HasPrefix(o.Message, sdktext.MCPErrorPrefix) {
-		// An McpError's text as the message (the TypeScript SDK before
-		// 1.3x): its tool and issues.
-		m := Reading{}
-		if readMCPText(&m, o.Message) {
-			r.Tool, r.Faults, r.Args = m.Tool, m.Faults, m.Args
-		}
+		readSDKMessage(&r, msg)
 	}
 	var d rpcData
 	if len(o.Data) > 0 && json.Valid(o.Data) && members(string(o.Data), d.set) {
@@ -400,15 +393,36 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 			return r
 		}
 	}
-	if k, ok := t.classify("", 0, o.Message); ok && o.Message != "" {
+	if k, ok := t.classify("", 0, msg); ok && msg != "" {
 		r.Kind, r.Move = k, t.Advise(k).Move
 		if !r.HasWait {
-			r.Wait, r.HasWait = proseWait(o.Message)
+			r.Wait, r.HasWait = proseWait(msg)
 		}
 		return r
 	}
 	r.Kind, r.Move = rpcKind(o.RPCCode), o.RPCCode.Move()
 	return r
+}
+
+// mcpMessage is a JSON-RPC error's message without the "MCP error <code>: "
+// that an McpError's text begins with: the TypeScript SDK before 1.3x sent
+// its McpError's text as the message, and the TypeScript client puts one
+// more before every message it receives.
+func mcpMessage(msg string) string {
+	for {
+		rest, ok := strings.CutPrefix(msg, sdktext.MCPErrorPrefix)
+		if !ok {
+			return msg
+		}
+		num, after, ok := strings.Cut(rest, ": ")
+		if !ok || len(num) > 11 {
+			return msg
+		}
+		if _, err := strconv.Atoi(num); err != nil {
+			return msg
+		}
+		msg = after
+	}
 }
 
 // readMCPText reads "MCP error <code>: <message>", and within it the
