@@ -1,12 +1,17 @@
 package reading
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -66,12 +71,106 @@ func mcpgoClient(t *testing.T, url string) read {
 	}
 }
 
-var clients = []struct {
+// client is one client the tests drive every server with.
+type client struct {
 	name    string
 	connect func(*testing.T, string) read
-}{
-	{"go-sdk client", goClient},
-	{"mcp-go client", mcpgoClient},
+}
+
+// clients are both Go SDKs' clients and, with MCPERR_NODE=1, the
+// TypeScript SDK's Client: 1.x from the interop suite's packages
+// (examples/interop/setup.sh installs them) or MCPERR_TS1_MODULES, 2.x from
+// schemaerr's 2.x harness (its TestRecapture2 installs it) or
+// MCPERR_TS2_MODULES, each a node_modules folder. A TypeScript client whose
+// packages are absent is left out, and the test says so.
+func clients(t *testing.T) []client {
+	cs := []client{{"go-sdk client", goClient}, {"mcp-go client", mcpgoClient}}
+	if os.Getenv("MCPERR_NODE") != "1" {
+		return cs
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Log("node is not installed: the TypeScript clients are left out")
+		return cs
+	}
+	cache, _ := os.UserCacheDir()
+	for _, ts := range []struct{ major, env, modules, pkg string }{
+		{"1", "MCPERR_TS1_MODULES", filepath.Join("..", "interop", "node_modules"), "@modelcontextprotocol/sdk"},
+		{"2", "MCPERR_TS2_MODULES", filepath.Join(cache, "mcperr-zod2", "node_modules"), "@modelcontextprotocol/client"},
+	} {
+		modules := ts.modules
+		if v := os.Getenv(ts.env); v != "" {
+			modules = v
+		}
+		if _, err := os.Stat(filepath.Join(modules, ts.pkg, "package.json")); err != nil {
+			t.Logf("%s is not in %s (set %s): the TypeScript %s.x client is left out", ts.pkg, modules, ts.env, ts.major)
+			continue
+		}
+		abs, err := filepath.Abs(modules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, client{"TypeScript " + ts.major + ".x client", tsClient(node, ts.major, abs)})
+	}
+	return cs
+}
+
+// tsClient is the connect of the TypeScript SDK's Client of the given major
+// version, from the node_modules folder modules: testdata/tsclient.mjs, one
+// process per connection, one line per call each way.
+func tsClient(node, major, modules string) func(*testing.T, string) read {
+	return func(t *testing.T, url string) read {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "tsclient.mjs"), major, modules, url)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			stdin.Close()
+			cmd.Wait()
+			cancel()
+		})
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		return func(t *testing.T, tool string, args map[string]any) errkind.Reading {
+			line, err := json.Marshal(map[string]any{"tool": tool, "arguments": args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := stdin.Write(append(line, '\n')); err != nil {
+				t.Fatalf("node: %v\n%s", err, stderr.Bytes())
+			}
+			if !sc.Scan() {
+				t.Fatalf("node answered nothing (%v)\n%s", sc.Err(), stderr.Bytes())
+			}
+			var out struct {
+				RPC     bool            `json:"rpc"`
+				Code    int             `json:"code"`
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+				IsError bool            `json:"isError"`
+				Text    string          `json:"text"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &out); err != nil {
+				t.Fatalf("node: %v: %s", err, sc.Bytes())
+			}
+			if out.RPC {
+				return errkind.Read(errkind.Outcome{RPCCode: errkind.RPCCode(out.Code), Message: out.Message, Data: out.Data})
+			}
+			return errkind.Read(errkind.Outcome{IsError: out.IsError, Text: out.Text})
+		}
+	}
 }
 
 // want is what a case's reading must say.
@@ -164,10 +263,11 @@ func TestPlainServers(t *testing.T) {
 			{"unknown tool", "serch", map[string]any{}, fixArg("serch")},
 		}},
 	}
+	cls := clients(t)
 	for _, srv := range servers {
 		ts := httptest.NewServer(srv.handler)
 		t.Cleanup(ts.Close)
-		for _, cl := range clients {
+		for _, cl := range cls {
 			t.Run(srv.name+"/"+cl.name, func(t *testing.T) {
 				call := cl.connect(t, ts.URL)
 				for _, c := range srv.cases {
@@ -255,10 +355,11 @@ func TestAdapters(t *testing.T) {
 		{"mcpgo, TypeScript2", mcpgoServer(mcpgo.TypeScript2, nil), adapterCases("get_trace", "id")},
 		{"mcpgo, Hint", mcpgoServer(mcpgo.Hint, nil), adapterCases("")},
 	}
+	cls := clients(t)
 	for _, srv := range servers {
 		ts := httptest.NewServer(srv.handler)
 		t.Cleanup(ts.Close)
-		for _, cl := range clients {
+		for _, cl := range cls {
 			t.Run(srv.name+"/"+cl.name, func(t *testing.T) {
 				call := cl.connect(t, ts.URL+"/mcp")
 				for _, c := range srv.cases {
@@ -288,19 +389,21 @@ func stopped(burst int) *ratelimit.Limiter {
 // rate_limited and wait_then_retry: the kind object of a refused tool call
 // (the default count, with its wait), and the HTTP 429 of a refused message
 // (Messages), whose wait a client reads when it keeps the body or the
-// message (mcp-go's keeps the message; the go-sdk's reads only the status).
+// message (mcp-go's keeps the message, the TypeScript client's text the
+// body; the go-sdk's reads only the status).
 func TestLimits(t *testing.T) {
+	cls := clients(t)
 	for _, count := range []struct {
-		name     string
-		gosdk    gosdk.Count
-		mcpgo    mcpgo.Count
-		burst    int
-		waitFrom map[string]bool // the clients that read the wait
+		name   string
+		gosdk  gosdk.Count
+		mcpgo  mcpgo.Count
+		burst  int
+		noWait map[string]bool // the clients that cannot read the wait
 	}{
-		{"tool calls", gosdk.ToolCalls, mcpgo.ToolCalls, 1, map[string]bool{"go-sdk client": true, "mcp-go client": true}},
-		{"messages", gosdk.Messages, mcpgo.Messages, 4, map[string]bool{"mcp-go client": true}},
+		{"tool calls", gosdk.ToolCalls, mcpgo.ToolCalls, 1, nil},
+		{"messages", gosdk.Messages, mcpgo.Messages, 4, map[string]bool{"go-sdk client": true}},
 	} {
-		for _, cl := range clients {
+		for _, cl := range cls {
 			for _, adapter := range []string{"gosdk", "mcpgo"} {
 				t.Run(count.name+"/"+adapter+"/"+cl.name, func(t *testing.T) {
 					var h http.Handler
@@ -320,7 +423,7 @@ func TestLimits(t *testing.T) {
 						if r.Kind != errkind.RateLimited || r.Move != errkind.WaitThenRetry {
 							t.Fatalf("call %d: %s %s (%s), want rate_limited wait_then_retry", i, r.Kind, r.Move, r.Form)
 						}
-						if want := count.waitFrom[cl.name]; r.HasWait != want || want && r.Wait != 2*time.Second {
+						if want := !count.noWait[cl.name]; r.HasWait != want || want && r.Wait != 2*time.Second {
 							t.Errorf("call %d: wait %v (has %v), want a wait of 2s: %v", i, r.Wait, r.HasWait, want)
 						}
 						return
