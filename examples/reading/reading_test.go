@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -428,7 +427,7 @@ func TestLimits(t *testing.T) {
 						}
 						return
 					}
-					t.Fatal(fmt.Sprintf("no call refused by a limiter of burst %d", count.burst))
+					t.Fatalf("no call refused by a limiter of burst %d", count.burst)
 				})
 			}
 		}
