@@ -505,8 +505,9 @@ func readSDKMessage(r *Reading, msg string) {
 
 // readIssues reads the issue lines of a validation text.
 func readIssues(r *Reading, issues string) {
-	r.Faults = make([]Fault, 0, strings.Count(issues, "\n")+1)
-	var args argSet
+	lines := strings.Count(issues, "\n") + 1
+	r.Faults = make([]Fault, 0, lines)
+	args := argSet{size: lines}
 	for line := range strings.SplitSeq(issues, "\n") {
 		f := parseIssue(line)
 		r.Faults = append(r.Faults, f)

@@ -446,8 +446,12 @@ func proseWait(msg string) (time.Duration, bool) {
 
 // argSet collects the arguments at fault into r.Args, in order, without
 // repeats. It switches to a set once there are more than a few, so the time
-// stays linear in the number of faults.
-type argSet struct{ seen map[string]bool }
+// stays linear in the number of faults; size, when known, is how many
+// faults there are.
+type argSet struct {
+	seen map[string]bool
+	size int
+}
 
 func (s *argSet) add(r *Reading, a string) {
 	if a == "" {
@@ -461,7 +465,7 @@ func (s *argSet) add(r *Reading, a string) {
 		}
 		r.Args = append(r.Args, a)
 		if len(r.Args) > 8 {
-			s.seen = make(map[string]bool, 2*len(r.Args))
+			s.seen = make(map[string]bool, max(s.size, 2*len(r.Args)))
 			for _, x := range r.Args {
 				s.seen[x] = true
 			}
