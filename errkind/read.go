@@ -95,7 +95,7 @@ type Reading struct {
 
 	RPCCode RPCCode  // the JSON-RPC code: the error's, or the one an "MCP error" text names
 	Tool    string   // the tool an SDK's validation or unknown-tool text or message names
-	Faults  []Fault  // one per line of an input-validation text
+	Faults  []Fault  // one per issue of an input-validation text
 	Args    []string // the arguments at fault, in order, without repeats
 }
 
