@@ -54,8 +54,10 @@
 //
 //	MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path
 //
-// a JSON-RPC error, with or without data.code; and prose whose opening a
-// server's taxonomy declares (Rule.Text). Its time is linear in what it
+// the TypeScript SDK 2.x's, the go-sdk's and mcp-go's validation and
+// unknown-tool answers; a JSON-RPC error, with or without data.code or a
+// kind object in data; a client's text for an HTTP error; and prose whose
+// opening a server's taxonomy declares (Rule.Text). Its time is linear in what it
 // reads. The TypeScript SDK's texts are defined once, in the
 // module, for schemaerr, which writes them, and Read, which reads them.
 //

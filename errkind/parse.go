@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// Fault is one line of the MCP layer's input-validation text: the message,
-// and the path of the argument at fault (the text after the last " at "), or
-// the keys an "Unrecognized key" issue names.
+// Fault is one issue of an SDK's input-validation text: the message, and
+// the path of the argument at fault (in the TypeScript SDK's text the text
+// after the last " at ", in 2.x's the text before the first ": "; the
+// schema location of the go-sdk's, the pointer of mcp-go's), or the keys an
+// "Unrecognized key" issue, a missing or an undeclared property names.
 type Fault struct {
 	Message string   // "Too big: expected array to have <=8 items"
 	Path    string   // "path", "filter.window.hours", "tags[2]"; "" for the arguments object itself

@@ -2,21 +2,25 @@ package errkind
 
 import (
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/sdktext"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcperr/mcperr/internal/sdktext"
 )
 
 // Outcome is what a tool call returned, as its client received it: a tool
-// result (IsError and the text of its content), or, when RPCCode is not 0, a
-// JSON-RPC error (RPCCode, Message and Data).
+// result (IsError and the text of its content), or, when RPCCode is not 0 or
+// Message or Data is set, a JSON-RPC error (RPCCode, Message and Data; the
+// go-sdk sends code 0 for a tool handler's Go error). A client whose call
+// failed without an answer (its transport refused the request) passes the
+// error's text as a failed result's: IsError and Text.
 type Outcome struct {
 	IsError bool   // the result's isError
 	Text    string // the result's text blocks, joined by "\n"
 
-	RPCCode RPCCode         // the JSON-RPC error's code; 0 when the call returned a result
+	RPCCode RPCCode         // the JSON-RPC error's code; 0 when the call returned a result, or for code 0
 	Message string          // the JSON-RPC error's message
 	Data    json.RawMessage // the JSON-RPC error's data, as sent; nil when it had none
 }
@@ -34,8 +38,13 @@ const (
 	// {"error":"not found","code":"not_found","retry_after_secs":3}, or an
 	// envelope {"error":{"code":...,"message":...}}.
 	FormCodeObject Form = "code_object"
-	// FormInvalidArguments: the MCP TypeScript SDK's text for arguments
-	// that failed the tool's input schema, or were refused for their size.
+	// FormInvalidArguments: an MCP SDK's text for arguments that failed
+	// the tool's input schema, or were refused for their size: the
+	// TypeScript SDK's (1.x's "MCP error -32602: ..." with one issue a line
+	// or zod 3's JSON array; 2.x's "Input validation error: ..." on one
+	// line, each issue's path first), the go-sdk's (`validating
+	// "arguments": ...`) and mcp-go's ("input schema validation failed:
+	// ...").
 	FormInvalidArguments Form = "invalid_arguments_text"
 	// FormUnknownTool: the TypeScript SDK's text for a tool the server
 	// does not have.
@@ -44,6 +53,14 @@ const (
 	FormMCPError Form = "mcp_error_text"
 	// FormRPCError: a JSON-RPC error, with or without data.code.
 	FormRPCError Form = "jsonrpc_error"
+	// FormTransport: a client's text for a request its HTTP transport
+	// refused: the TypeScript client's "Error POSTing to endpoint" with the
+	// response's body (and its status, in 1.x before StreamableHTTPError),
+	// the go-sdk client's "rejected by transport" ending with the status's
+	// text, mcp-go's "request failed with status <status>: <body>". A
+	// JSON-RPC error in the body is read as FormRPCError is; otherwise the
+	// status decides the kind.
+	FormTransport Form = "transport_text"
 	// FormProse: a failure text that a Text rule of the taxonomy names.
 	FormProse Form = "prose"
 	// FormUnknown: a failure text in none of the shapes above.
@@ -77,8 +94,8 @@ type Reading struct {
 	Object *Object
 
 	RPCCode RPCCode  // the JSON-RPC code: the error's, or the one an "MCP error" text names
-	Tool    string   // the tool an "MCP error" text names
-	Faults  []Fault  // one per line of an input-validation text
+	Tool    string   // the tool an SDK's validation or unknown-tool text or message names
+	Faults  []Fault  // one per issue of an input-validation text
 	Args    []string // the arguments at fault, in order, without repeats
 }
 
@@ -100,15 +117,27 @@ func Read(o Outcome) Reading {
 //     kind; an object with a code but no kind ({"error":...,"code":...},
 //     or {"error":{"code":...}}) is classified by its code and status. The
 //     wait is retryAfterSeconds, retry_after_secs or retry_after;
-//   - "MCP error -32602: Input validation error: ..." and the size refusal
-//     are invalid_arguments with the move fix_argument, their issues and
-//     the arguments at fault read out; "MCP error -32602: Tool <t> not
-//     found" likewise, with Tool set;
-//   - a JSON-RPC error is classified by its data.code when a rule knows it,
-//     else by a Text rule matching its message, else by its code
-//     (see [RPCCode.Move]); the wait is data's retry-after member. A -32602
-//     whose message is the TypeScript SDK's words ("Tool <t> not found",
-//     "Input validation error: ...") gives its tool and issues too;
+//   - an SDK's text for arguments that failed the tool's input schema, or
+//     were refused for their size, is invalid_arguments with the move
+//     fix_argument (FormInvalidArguments), its faults and the arguments at
+//     fault read out: the TypeScript SDK's ("MCP error -32602: Input
+//     validation error: ...", one issue a line; 2.x's "Input validation
+//     error: ..." on one line, each issue's path first; zod 3's issues as a
+//     JSON array), the go-sdk's (`validating "arguments": ...`) and
+//     mcp-go's ("input schema validation failed: ..."). "MCP error -32602:
+//     Tool <t> not found" likewise, with Tool set (FormUnknownTool);
+//   - a JSON-RPC error (code 0 included: the go-sdk's for a handler's Go
+//     error) whose data is a kind object ("kind" set, as in mcperr's own
+//     refusals) is read as that object; else it is classified by its
+//     data.code when a rule knows it, else by a Text rule matching its
+//     message, else by its code (see [RPCCode.Move]); the wait is data's
+//     retry-after member. A -32602 whose message is an SDK's words for a
+//     tool it does not have (the TypeScript SDK's "Tool <t> not found", the
+//     go-sdk's `unknown tool "<t>"`, mcp-go's "tool '<t>' not found: ...")
+//     or for refused arguments gives the tool and faults too;
+//   - a client's text for a request its HTTP transport refused
+//     (FormTransport) is read as the JSON-RPC error in its body, else by its
+//     status;
 //   - any other failure text is classified by the first Text rule that
 //     matches it (FormProse), else it is FormUnknown, reported.
 //
@@ -116,7 +145,7 @@ func Read(o Outcome) Reading {
 // code alone decides it. Read never fails, and its time is linear in the
 // size of the outcome.
 func (t *Taxonomy) Read(o Outcome) Reading {
-	if o.RPCCode != 0 {
+	if o.RPCCode != 0 || o.Message != "" || len(o.Data) > 0 {
 		return t.readRPC(o)
 	}
 	if !o.IsError {
@@ -141,8 +170,16 @@ func (t *Taxonomy) readText(text string) Reading {
 		}
 		return r
 	}
+	if readSDKText(&r, text) {
+		r.Kind, r.Move = InvalidArguments, FixArgument
+		return r
+	}
+	if t.readTransport(&r, text) {
+		return r
+	}
 	if k, ok := t.classify("", 0, text); ok {
 		r.Form, r.Kind, r.Move = FormProse, k, t.Advise(k).Move
+		r.Wait, r.HasWait = proseWait(text)
 		return r
 	}
 	r.Form, r.Move = FormUnknown, Report
@@ -306,10 +343,12 @@ func status(raw string) int {
 }
 
 // rpcData is the data of a JSON-RPC error, as Read reads it.
-type rpcData struct{ code, retryAfterSeconds, retryAfterSecs, retryAfter string }
+type rpcData struct{ kind, code, retryAfterSeconds, retryAfterSecs, retryAfter string }
 
 func (d *rpcData) set(key, value string) {
 	switch key {
+	case "kind":
+		d.kind = value
 	case "code":
 		d.code = value
 	case "retryAfterSeconds":
@@ -323,11 +362,21 @@ func (d *rpcData) set(key, value string) {
 
 func (t *Taxonomy) readRPC(o Outcome) Reading {
 	r := Reading{Form: FormRPCError, RPCCode: o.RPCCode, Message: o.Message}
+	msg := mcpMessage(o.Message)
 	if o.RPCCode == InvalidParams {
-		readSDKMessage(&r, o.Message)
+		readSDKMessage(&r, msg)
 	}
 	var d rpcData
 	if len(o.Data) > 0 && json.Valid(o.Data) && members(string(o.Data), d.set) {
+		if k, _ := str(d.kind); k != "" {
+			// data is a kind object (mcperr's own refusals): its kind,
+			// move and wait.
+			var obj Reading
+			t.readObject(&obj, string(o.Data))
+			r.Kind, r.Move, r.Code, r.Object = obj.Kind, obj.Move, obj.Code, obj.Object
+			r.Wait, r.HasWait = obj.Wait, obj.HasWait
+			return r
+		}
 		r.Code, _ = str(d.code)
 		w := numPtr(d.retryAfterSeconds)
 		if w == nil {
@@ -344,12 +393,36 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 			return r
 		}
 	}
-	if k, ok := t.classify("", 0, o.Message); ok && o.Message != "" {
+	if k, ok := t.classify("", 0, msg); ok && msg != "" {
 		r.Kind, r.Move = k, t.Advise(k).Move
+		if !r.HasWait {
+			r.Wait, r.HasWait = proseWait(msg)
+		}
 		return r
 	}
 	r.Kind, r.Move = rpcKind(o.RPCCode), o.RPCCode.Move()
 	return r
+}
+
+// mcpMessage is a JSON-RPC error's message without the "MCP error <code>: "
+// that an McpError's text begins with: the TypeScript SDK before 1.3x sent
+// its McpError's text as the message, and the TypeScript client puts one
+// more before every message it receives.
+func mcpMessage(msg string) string {
+	for {
+		rest, ok := strings.CutPrefix(msg, sdktext.MCPErrorPrefix)
+		if !ok {
+			return msg
+		}
+		num, after, ok := strings.Cut(rest, ": ")
+		if !ok || len(num) > 11 {
+			return msg
+		}
+		if _, err := strconv.Atoi(num); err != nil {
+			return msg
+		}
+		msg = after
+	}
 }
 
 // readMCPText reads "MCP error <code>: <message>", and within it the
@@ -369,6 +442,13 @@ func readMCPText(r *Reading, text string) bool {
 	if n != int(InvalidParams) {
 		return true
 	}
+	// The TypeScript client puts its own "MCP error <code>: " before the
+	// message of a JSON-RPC error, which an older server's McpError had
+	// already begun so.
+	head := text[:len(sdktext.MCPErrorPrefix)+len(num)+len(": ")] // "MCP error -32602: "
+	for strings.HasPrefix(text[len(head):], head) {
+		text = text[len(head):]
+	}
 	if tool, ok := strings.CutPrefix(text, sdktext.UnknownToolPrefix); ok {
 		if tool, ok := strings.CutSuffix(tool, sdktext.UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
 			r.Tool, r.Form = tool, FormUnknownTool
@@ -387,74 +467,50 @@ func readMCPText(r *Reading, text string) bool {
 	if rest, ok := strings.CutPrefix(text, sdktext.ArgumentsRefusedPrefix); ok {
 		if tool, msg, ok := strings.Cut(rest, ": "); ok {
 			r.Tool, r.Form = tool, FormInvalidArguments
-			r.Faults = []Fault{{Message: msg}}
+			readRefusal(r, msg)
 		}
 	}
 	return true
 }
 
 // readSDKMessage reads the tool and the issues from the message of a
-// JSON-RPC -32602 error that carries the TypeScript SDK's words without the
-// "MCP error -32602: " of their text form: "Tool <t> not found", or
-// "Input validation error: Invalid arguments for tool <t>: <issues>".
+// JSON-RPC -32602 error: the TypeScript SDK's words without the "MCP error
+// -32602: " of their text form ("Tool <t> not found", "Input validation
+// error: Invalid arguments for tool <t>: <issues>", "Invalid arguments for
+// tool <t>: <zod 3's issues>"), and the go-sdk's and mcp-go's unknown-tool
+// messages.
 func readSDKMessage(r *Reading, msg string) {
-	const (
-		unknown    = "Tool "
-		validation = "Input validation error: Invalid arguments for tool "
-	)
-	if tool, ok := strings.CutPrefix(msg, unknown); ok {
+	if tool, ok := strings.CutPrefix(msg, sdktext.UnknownToolPrefix2); ok {
 		if tool, ok := strings.CutSuffix(tool, sdktext.UnknownToolSuffix); ok && !strings.Contains(tool, "\n") {
 			r.Tool = tool
 		}
 		return
 	}
-	if rest, ok := strings.CutPrefix(msg, validation); ok {
+	if rest, ok := strings.CutPrefix(msg, sdktext.InvalidArgumentsPrefix2); ok {
 		if tool, issues, ok := strings.Cut(rest, ": "); ok {
 			r.Tool = tool
 			readIssues(r, issues)
 		}
+		return
 	}
+	if rest, ok := strings.CutPrefix(msg, sdktext.ArgumentsRefusedPrefix2); ok {
+		if tool, issues, ok := strings.Cut(rest, ": "); ok {
+			r.Tool = tool
+			readRefusal(r, issues)
+		}
+		return
+	}
+	readUnknownTool(r, msg)
 }
 
-// readIssues reads the issue lines of a validation text. Arguments are
-// de-duplicated with a set once there are more than a few, so the time
-// stays linear in the number of lines.
+// readIssues reads the issue lines of a validation text.
 func readIssues(r *Reading, issues string) {
 	lines := strings.Count(issues, "\n") + 1
 	r.Faults = make([]Fault, 0, lines)
-	var seen map[string]bool
-	add := func(a string) {
-		if seen == nil {
-			for _, x := range r.Args {
-				if x == a {
-					return
-				}
-			}
-			r.Args = append(r.Args, a)
-			if len(r.Args) > 8 {
-				seen = make(map[string]bool, lines)
-				for _, x := range r.Args {
-					seen[x] = true
-				}
-			}
-			return
-		}
-		if !seen[a] {
-			seen[a] = true
-			r.Args = append(r.Args, a)
-		}
-	}
+	args := argSet{size: lines}
 	for line := range strings.SplitSeq(issues, "\n") {
-		is := parseIssue(line)
-		r.Faults = append(r.Faults, is)
-		if is.Path != "" {
-			add(is.Path)
-			continue
-		}
-		for _, k := range is.Keys {
-			if k != "" {
-				add(k)
-			}
-		}
+		f := parseIssue(line)
+		r.Faults = append(r.Faults, f)
+		args.fault(r, f)
 	}
 }

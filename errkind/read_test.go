@@ -293,6 +293,18 @@ func FuzzRead(f *testing.F) {
 		`{"error":"x","code":"not_found","retry_after_secs":1e400}`,
 		`{"error":{"code":404,"status":"NOT_FOUND"}}`,
 		"Not found in the Vulnetix VDB: x",
+		"Input validation error: Invalid arguments for tool t: a.0: x, b: y, Unrecognized key: \"c\"",
+		"Invalid arguments for tool t: [{\"path\":[\"a\",1],\"message\":\"m\",\"keys\":[\"k\"]}]",
+		"MCP error -32602: MCP error -32602: Tool x not found",
+		`validating "arguments": validating root: validating /properties/a: required: missing properties: ["b"]`,
+		"input schema validation failed: /a/0: &{Got:string Want:[integer]}; <root>: &{Missing:[q]}",
+		`unknown tool "x"`,
+		"tool 'x' not found: tool not found",
+		"Streamable HTTP error: Error POSTing to endpoint: " + `{"jsonrpc":"2.0","id":0,"error":{"code":-32000,"message":"m","data":{"kind":"rate_limited","retryAfterSeconds":5}}}`,
+		"Error POSTing to endpoint (HTTP 429): x",
+		`calling "tools/call": rejected by transport: sending "tools/call": Too Many Requests`,
+		"transport error: request failed with status 503: x",
+		"Rate limited: retry after 5 seconds.",
 		"",
 	} {
 		f.Add(s, 0, []byte(nil))
@@ -300,21 +312,26 @@ func FuzzRead(f *testing.F) {
 	}
 	tax := credits()
 	f.Fuzz(func(t *testing.T, text string, code int, data []byte) {
-		o := errkind.Outcome{IsError: true, Text: text, RPCCode: errkind.RPCCode(code), Message: text, Data: data}
-		for _, tx := range []*errkind.Taxonomy{nil, tax} {
-			r := tx.Read(o)
-			if r.Form == "" || r.Move == "" {
-				t.Fatalf("no dialect or move: %+v", r)
-			}
-			if r.Wait < 0 || r.Wait > 366*24*time.Hour || (r.Wait != 0 && !r.HasWait) {
-				t.Fatalf("wait %v (has %v)", r.Wait, r.HasWait)
-			}
-			if code != 0 && r.Form != errkind.FormRPCError {
-				t.Fatalf("a JSON-RPC error read as %s", r.Form)
-			}
-			for _, a := range r.Args {
-				if a == "" {
-					t.Fatalf("empty argument name")
+		for _, o := range []errkind.Outcome{
+			{IsError: true, Text: text},
+			{RPCCode: errkind.RPCCode(code), Message: text, Data: data},
+		} {
+			rpc := o.RPCCode != 0 || o.Message != "" || len(o.Data) > 0
+			for _, tx := range []*errkind.Taxonomy{nil, tax} {
+				r := tx.Read(o)
+				if r.Form == "" || r.Move == "" && (rpc || o.IsError) {
+					t.Fatalf("no form or move: %+v", r)
+				}
+				if r.Wait < 0 || r.Wait > 366*24*time.Hour || (r.Wait != 0 && !r.HasWait) {
+					t.Fatalf("wait %v (has %v)", r.Wait, r.HasWait)
+				}
+				if rpc != (r.Form == errkind.FormRPCError) {
+					t.Fatalf("%+v read as %s", o, r.Form)
+				}
+				for _, a := range r.Args {
+					if a == "" {
+						t.Fatalf("empty argument name")
+					}
 				}
 			}
 		}

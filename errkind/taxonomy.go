@@ -391,6 +391,10 @@ var standardCompiled = compile(standardRules)
 // codes come first: an authentication or permission code is checked before
 // the broad invalid_* and not_found patterns.
 var standardRules = []Rule{
+	// mcperr's own refusal of a client over its limit, for a client that
+	// keeps only the JSON-RPC error's message.
+	{Text: rateLimitedText, Kind: RateLimited},
+
 	{Code: "unauthenticated", Kind: AuthenticationFailed},
 	{Code: "unauthorized", Kind: AuthenticationFailed},
 	{Code: "invalid_api_key", Kind: AuthenticationFailed},

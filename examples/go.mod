@@ -1,6 +1,6 @@
 module github.com/mcperr/mcperr/examples
 
-go 1.25.0
+go 1.25.5
 
 require (
 	github.com/google/go-cmp v0.7.0
@@ -10,7 +10,11 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
-require golang.org/x/text v0.41.0 // indirect
+require (
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -28,6 +32,12 @@ replace github.com/mcperr/mcperr => ../
 
 replace github.com/mcperr/mcperr/redisstore => ../redisstore
 
-require github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
+require (
+	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
+	github.com/mcperr/mcperr/mcpgo v0.0.0-00010101000000-000000000000
+)
 
 replace github.com/mcperr/mcperr/gosdk => ../gosdk
+
+replace github.com/mcperr/mcperr/mcpgo => ../mcpgo

@@ -4,8 +4,9 @@
 //   - [Validate] is a receiving middleware that checks every tools/call's
 //     arguments against the called tool's InputSchema with schemaerr, typed
 //     tools included, before the SDK's own validation runs, and words the
-//     refusal in the MCP TypeScript SDK's text ([TypeScript], the default)
-//     or as a JSON-RPC -32602 error with data.code ([Hint]);
+//     refusal in the MCP TypeScript SDK's text ([TypeScript], the default;
+//     [TypeScript2] for its 2.x wording) or as a JSON-RPC -32602 error with
+//     data.code ([Hint]);
 //   - [Handle] (for mcp.AddTool) and [Raw] (for Server.AddTool) turn a handler
 //     that returns a value or an error into a tool result: the value as
 //     structuredContent and text, the error as the JSON kind object, with the
@@ -19,7 +20,9 @@
 //     answered and none ends the session, ids come back as sent, and the
 //     answers in flight are written before the end of the input ends the
 //     session. With its Server field set, it answers tools/call without the
-//     SDK's JSON-RPC layer (see "Over stdio").
+//     SDK's JSON-RPC layer (see "Over stdio");
+//   - [Outcome] hands a client's (result, error) of a tool call to
+//     errkind.Read, which gives the kind and the agent's move.
 //
 // A complete server that wraps an HTTP API, in 39 lines; the 8 marked
 // // mcperr are all the glue it needs:

@@ -386,3 +386,43 @@ func ExampleRenderer() {
 	// isError=true Not found in the index: CVE-1999-0001
 	// _meta example/plan: community
 }
+
+// A client reads what a call returned in one line, whatever the server
+// runs: here a go-sdk server without mcperr, whose typed tool refuses an
+// argument with the SDK's own text, whose raw tool's Go error travels as a
+// JSON-RPC error of code 0, and which answers a tool it does not have with
+// -32602.
+func ExampleOutcome() {
+	type SearchIn struct {
+		Query string `json:"query"`
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "search"}, func(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "found"}}}, nil, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "sync", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("the index is locked")
+	})
+	cs, done := connect(s)
+	defer done()
+
+	ctx := context.Background()
+	for _, p := range []*mcp.CallToolParams{
+		{Name: "search", Arguments: map[string]any{"query": "go"}},
+		{Name: "search", Arguments: map[string]any{"query": 7}},
+		{Name: "sync", Arguments: map[string]any{}},
+		{Name: "serch", Arguments: map[string]any{}},
+	} {
+		r := errkind.Read(gosdk.Outcome(cs.CallTool(ctx, p)))
+		if r.Form == errkind.FormData {
+			fmt.Printf("%s: data\n", p.Name)
+			continue
+		}
+		fmt.Printf("%s: %s %s %s tool=%q args=%q\n", p.Name, r.Form, r.Kind, r.Move, r.Tool, r.Args)
+	}
+	// Output:
+	// search: data
+	// search: invalid_arguments_text invalid_arguments fix_argument tool="" args=["query"]
+	// sync: jsonrpc_error server_error report tool="" args=[]
+	// serch: jsonrpc_error invalid_arguments fix_argument tool="serch" args=[]
+}

@@ -185,6 +185,51 @@ func TestTypeScriptDialect(t *testing.T) {
 	}
 }
 
+// TestTypeScript2Dialect: a refusal of arguments is the isError result whose
+// text is the TypeScript SDK 2.x's (schemaerr.Text2), byte for byte; a tool
+// the server does not have is a JSON-RPC error -32602 "Tool <t> not found",
+// as the 2.x SDK answers it.
+func TestTypeScript2Dialect(t *testing.T) {
+	cs := session(t, testServer(&gosdk.Options{Dialect: gosdk.TypeScript2}, nil, nil))
+	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema)}
+	for _, tc := range []struct {
+		name, tool, args string
+		want             string // "" means schemaerr.Text2 of the args
+	}{
+		{"over maximum", "get_values", `{"path":["a"],"limit":101}`, "Input validation error: Invalid arguments for tool get_values: limit: Too big: expected number to be <=100"},
+		{"two issues on one line", "get_values", `{"limit":101,"path":["a","b",3]}`,
+			"Input validation error: Invalid arguments for tool get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100"},
+		{"typed tool, before the SDK's validation", "fail", `{"what":5}`, "Input validation error: Invalid arguments for tool fail: what: Invalid input: expected string, received number"},
+		{"arguments an array", "get_values", `[1]`, ""},
+		{"arguments nested 100 deep", "get_values", deep(100), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == "" {
+				want = schemaerr.Text2(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(tc.args)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.IsError || res.StructuredContent != nil {
+				t.Errorf("isError %v, structuredContent %v: want an error without structuredContent", res.IsError, res.StructuredContent)
+			}
+			if d := cmp.Diff(want, text(t, res)); d != "" {
+				t.Errorf("text (-want +got)\n%s", d)
+			}
+		})
+	}
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_value", Arguments: map[string]any{}})
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) {
+		t.Fatalf("unknown tool: want a JSON-RPC error, got %v", err)
+	}
+	if d := cmp.Diff(jsonrpc.Error{Code: -32602, Message: "Tool get_value not found"}, *we); d != "" {
+		t.Errorf("unknown tool (-want +got)\n%s", d)
+	}
+}
+
 // TestHintDialect: a refusal is a JSON-RPC error -32602 with data.code,
 // whatever the arguments, and the session survives.
 func TestHintDialect(t *testing.T) {

@@ -30,6 +30,14 @@ const (
 	// unknown tool is -32602 with data.code unknown_tool and a did-you-mean
 	// for a misspelt tool name.
 	Hint
+
+	// TypeScript2 answers as the MCP TypeScript SDK 2.x
+	// (@modelcontextprotocol/server) does: an isError tool result whose one
+	// text block is "Input validation error: Invalid arguments for tool
+	// <tool>: <path>: <message>, ..." (the issues on one line, each its path
+	// first; see schemaerr.Text2), and for a tool the server does not have a
+	// JSON-RPC error, code -32602, "Tool <tool> not found".
+	TypeScript2
 )
 
 // UnknownTool is the hint dialect's data.code for a call to a tool the
@@ -143,8 +151,11 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	}
 	args := req.Params.Arguments
 	if issues := s.Validate(args); issues != nil {
-		if v.opts.Dialect == Hint {
+		switch v.opts.Dialect {
+		case Hint:
 			return nil, rpcError(hint(schemaerr.Hints(issues)))
+		case TypeScript2:
+			return complete(req.Session, textResult(schemaerr.Text2(name, issues))), nil
 		}
 		return complete(req.Session, textResult(schemaerr.Text(name, issues))), nil
 	}
@@ -251,8 +262,11 @@ func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name str
 		}
 		return complete(ss, res), nil
 	}
-	if v.opts.Dialect == Hint {
+	switch v.opts.Dialect {
+	case Hint:
 		return nil, rpcError(hint(schemaerr.Unknown(UnknownTool, "tool", name, names)))
+	case TypeScript2:
+		return nil, rpcError(hint(schemaerr.UnknownTool2(name)))
 	}
 	return complete(ss, textResult(schemaerr.UnknownTool(name))), nil
 }

@@ -4,8 +4,9 @@
 //   - [Validate] installs a tool handler middleware (MCPServer.Use) that
 //     checks every tools/call's arguments against the called tool's input
 //     schema with schemaerr, typed tools included, and words the refusal in
-//     the MCP TypeScript SDK's text ([TypeScript], the default) or as a
-//     JSON-RPC -32602 error with data.code ([Hint]);
+//     the MCP TypeScript SDK's text ([TypeScript], the default;
+//     [TypeScript2] for its 2.x wording) or as a JSON-RPC -32602 error with
+//     data.code ([Hint]);
 //   - [Handle] and [Raw] turn a handler that returns a value or an error into
 //     a tool result: the value as structuredContent and text, the error as
 //     the JSON kind object, with the Go error kept for [Options].OnError and
@@ -18,7 +19,9 @@
 //   - [ServeStdio] serves it over stdio, in place of mcp-go's
 //     server.ServeStdio: the same refusals answered in the chosen dialect,
 //     every line checked before mcp-go reads it, every refused line answered
-//     and the session kept.
+//     and the session kept;
+//   - [Outcome] hands a client's (result, error) of a tool call to
+//     errkind.Read, which gives the kind and the agent's move.
 //
 // A complete server that wraps an HTTP API, in 39 lines; the 7 marked
 // // mcperr are all the glue it needs:

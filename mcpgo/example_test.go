@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcperr/mcperr/envelope"
@@ -327,4 +328,52 @@ func ExampleRenderer() {
 	// Output:
 	// OnError: not indexed: CVE-1999-0001
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Not found in the index: CVE-1999-0001"}],"isError":true}}
+}
+
+// A client reads what a call through mcp-go's client returned in one line,
+// whatever the server runs: here an mcp-go server without mcperr, with its
+// own input-schema validation, a handler's Go error (-32603) and a tool it
+// does not have (-32602).
+func ExampleOutcome() {
+	s := server.NewMCPServer("plain", "1", server.WithInputSchemaValidation())
+	s.AddTool(mcp.NewTool("search", mcp.WithString("query", mcp.Required())), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.GetString("query", "") == "lock" {
+			return nil, errors.New("the index is locked")
+		}
+		return mcp.NewToolResultText("found"), nil
+	})
+	ctx := context.Background()
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	ir := mcp.InitializeRequest{}
+	ir.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := c.Initialize(ctx, ir); err != nil {
+		log.Fatal(err)
+	}
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"search", map[string]any{"query": "go"}},
+		{"search", map[string]any{"query": 7}},
+		{"search", map[string]any{"query": "lock"}},
+		{"serch", map[string]any{}},
+	} {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = call.tool, call.args
+		r := errkind.Read(mcpgo.Outcome(c.CallTool(ctx, req)))
+		if r.Form == errkind.FormData {
+			fmt.Printf("%s: data\n", call.tool)
+			continue
+		}
+		fmt.Printf("%s: %s %s %s tool=%q args=%q\n", call.tool, r.Form, r.Kind, r.Move, r.Tool, r.Args)
+	}
+	// Output:
+	// search: data
+	// search: invalid_arguments_text invalid_arguments fix_argument tool="" args=["query"]
+	// search: jsonrpc_error server_error report tool="" args=[]
+	// serch: jsonrpc_error invalid_arguments fix_argument tool="serch" args=[]
 }

@@ -206,6 +206,43 @@ func TestTypeScriptDialect(t *testing.T) {
 	}
 }
 
+// TestTypeScript2Dialect: a refusal of arguments is the isError result whose
+// text is the TypeScript SDK 2.x's (schemaerr.Text2), byte for byte, on every
+// transport; where the Validator sees the message first, a tool the server
+// does not have is a JSON-RPC error -32602 "Tool <t> not found", as the 2.x
+// SDK answers it.
+func TestTypeScript2Dialect(t *testing.T) {
+	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.TypeScript2}, nil)
+	for _, tc := range []struct {
+		name, tool, args, want string
+	}{
+		{"over maximum", "get_values", `{"path":["a"],"limit":101}`, "Input validation error: Invalid arguments for tool get_values: limit: Too big: expected number to be <=100"},
+		{"two issues on one line", "get_values", `{"limit":101,"path":["a","b",3]}`,
+			"Input validation error: Invalid arguments for tool get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100"},
+		{"typed tool", "fail", `{"what":5}`, "Input validation error: Invalid arguments for tool fail: what: Invalid input: expected string, received number"},
+	} {
+		for tname, send := range transports {
+			t.Run(tc.name+"/"+tname, func(t *testing.T) {
+				a := send(t, s, v, body(1, tc.tool, tc.args))
+				if a.Result == nil || !a.Result.IsError || len(a.Result.Content) != 1 || a.Result.StructuredContent != nil {
+					t.Fatalf("want an isError result with one block, got %+v %+v", a.Result, a.Error)
+				}
+				if d := cmp.Diff(tc.want, a.Result.Content[0].Text); d != "" {
+					t.Errorf("(-want +got)\n%s", d)
+				}
+			})
+		}
+	}
+	for tname, send := range map[string]func(*testing.T, *server.MCPServer, *mcpgo.Validator, string) answer{"HandleMessage": viaValidator, "HTTP": viaHTTP} {
+		t.Run("unknown tool/"+tname, func(t *testing.T) {
+			a := send(t, s, v, body(1, "get_value", `{}`))
+			if a.Error == nil || a.Error.Code != -32602 || a.Error.Message != "Tool get_value not found" || len(a.Error.Data) != 0 {
+				t.Errorf("got %+v %+v", a.Result, a.Error)
+			}
+		})
+	}
+}
+
 // TestHintDialect: where the Validator sees the message first, a refusal is
 // a JSON-RPC -32602 with data.code; over mcp-go's own stdio path it is an
 // isError result whose text is that error object.

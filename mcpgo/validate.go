@@ -28,6 +28,14 @@ const (
 	// misspelt parameter; an unknown tool is -32602 with data.code
 	// unknown_tool. See the package doc for where mcp-go lets it through.
 	Hint
+
+	// TypeScript2 answers as the MCP TypeScript SDK 2.x
+	// (@modelcontextprotocol/server) does: an isError tool result whose one
+	// text block is "Input validation error: Invalid arguments for tool
+	// <tool>: <path>: <message>, ..." (the issues on one line, each its path
+	// first; see schemaerr.Text2), and for a tool the server does not have a
+	// JSON-RPC error, code -32602, "Tool <tool> not found".
+	TypeScript2
 )
 
 // UnknownTool is the hint dialect's data.code for a call to a tool the
@@ -154,8 +162,11 @@ func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult
 	if issues == nil {
 		return nil, nil
 	}
-	if v.opts.Dialect == Hint {
+	switch v.opts.Dialect {
+	case Hint:
 		return nil, hint(schemaerr.Hints(issues))
+	case TypeScript2:
+		return textResult(schemaerr.Text2(t.Name, issues)), nil
 	}
 	return textResult(schemaerr.Text(t.Name, issues)), nil
 }
@@ -169,6 +180,9 @@ func (v *Validator) unknown(name string) (*mcp.CallToolResult, *wire.RPCError) {
 		}
 		slices.Sort(names)
 		return nil, hint(schemaerr.Unknown(UnknownTool, "tool", name, names))
+	}
+	if v.opts.Dialect == TypeScript2 {
+		return nil, hint(schemaerr.UnknownTool2(name))
 	}
 	return textResult(schemaerr.UnknownTool(name)), nil
 }

@@ -69,8 +69,9 @@ func (s diffScore) String() string {
 		s.validAgreed, s.valid, s.agreed-s.validAgreed, s.decided-s.valid)
 }
 
-// score runs every case of a run through schemaerr and compares byte for byte with the SDK.
-func score(t testing.TB, run diffRun) diffScore {
+// score runs every case of a run through schemaerr, in sdk's dialect, and compares byte for
+// byte with the SDK.
+func score(t testing.TB, run diffRun, sdk *sdk) diffScore {
 	t.Helper()
 	schemas := map[string]*Schema{}
 	errs := map[string]error{}
@@ -107,7 +108,7 @@ func score(t testing.TB, run diffRun) diffScore {
 		} else if s, ok := schemas[c.Tool]; !ok {
 			got = "tool not published"
 		} else if is := s.Validate(c.Args); is != nil {
-			got = Text(c.Tool, is)
+			got = sdk.text(c.Tool, is)
 		}
 		if got == c.Text {
 			sc.agreed++
@@ -143,26 +144,32 @@ func reportMisses(t *testing.T, sc diffScore) {
 }
 
 // TestDifferentialCapture checks the committed differential runs (testdata/differential/seed-*.json,
-// captured from the SDK by testdata/zod/differential.mjs) without node: every decidable case
-// byte for byte.
+// captured from the SDK by testdata/zod/differential.mjs, and testdata/differential/sdk2/seed-*.json,
+// the same from the TypeScript SDK 2.x) without node: every decidable case byte for byte.
 func TestDifferentialCapture(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "differential", "seed-*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no committed differential run in testdata/differential")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := score(t, readDiffRun(t, raw))
-			t.Log(sc)
-			reportMisses(t, sc)
-		})
+	for _, sdk := range []*sdk{sdk1, sdk2} {
+		dir := filepath.Join("testdata", "differential")
+		if sdk == sdk2 {
+			dir = filepath.Join(dir, "sdk2")
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "seed-*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Fatalf("no committed differential run in %s", dir)
+		}
+		for _, f := range files {
+			t.Run(sdk.name+"/"+filepath.Base(f), func(t *testing.T) {
+				raw, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sc := score(t, readDiffRun(t, raw), sdk)
+				t.Log(sc)
+				reportMisses(t, sc)
+			})
+		}
 	}
 }
 
@@ -215,14 +222,22 @@ func TestUndecidableEvidence(t *testing.T) {
 //
 //	MCPERR_NODE=1 go test -run TestDifferential$ -v ./schemaerr
 //	MCPERR_NODE=1 MCPERR_DIFF_SEEDS=1,2,3,4,5 MCPERR_DIFF_TOOLS=1000 go test -run TestDifferential$ -v -timeout 30m ./schemaerr
-func TestDifferential(t *testing.T) {
+func TestDifferential(t *testing.T) { differential(t, sdk1) }
+
+// TestDifferential2 is TestDifferential against the TypeScript SDK 2.x (testdata/zod2) in its
+// dialect, [Text2]: the same generator, its imports mapped onto the 2.x packages.
+//
+//	MCPERR_NODE=1 go test -run TestDifferential2$ -v ./schemaerr
+func TestDifferential2(t *testing.T) { differential(t, sdk2) }
+
+func differential(t *testing.T, sdk *sdk) {
 	if os.Getenv("MCPERR_NODE") != "1" {
 		t.Skip("set MCPERR_NODE=1 to run the differential test against the TypeScript SDK with node")
 	}
 	if testing.Short() {
 		t.Skip("-short: not running the TypeScript SDK harness")
 	}
-	node, dir := zodHarness(t)
+	node, dir := zodHarness(t, sdk)
 	seeds := strings.Split(envOr("MCPERR_DIFF_SEEDS", "1,2"), ",")
 	tools := envOr("MCPERR_DIFF_TOOLS", "40")
 	var total diffScore
@@ -246,7 +261,7 @@ func TestDifferential(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			sc := score(t, readDiffRun(t, out))
+			sc := score(t, readDiffRun(t, out), sdk)
 			if dump := os.Getenv("MCPERR_DIFF_DUMP"); dump != "" {
 				if err := os.WriteFile(filepath.Join(dump, "seed-"+seed+".misses.txt"), []byte(strings.Join(sc.misses, "\n")), 0o644); err != nil {
 					t.Fatal(err)

@@ -11,7 +11,13 @@
 // schemaerr produces that text byte for byte from the JSON Schema the SDK publishes for the zod
 // schema (testdata/golden holds 192 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
 // 4.6.7, and a test that captures them again; a differential test registers random zod tool
-// schemas in the SDK and compares every answer a JSON Schema can decide, byte for byte). It also speaks a second dialect, the hint dialect,
+// schemas in the SDK and compares every answer a JSON Schema can decide, byte for byte). [Text2]
+// words the same issues as the SDK's next major version, @modelcontextprotocol/server 2.x, does
+// (captured and differential-tested the same way, from 2.4.0):
+//
+//	Input validation error: Invalid arguments for tool vexlo_get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
+//
+// It also speaks a third dialect, the hint dialect,
 // for servers that refuse bad arguments with a JSON-RPC error carrying a machine code and a
 // did-you-mean instead.
 //
@@ -23,7 +29,7 @@
 //
 //   - [Text] frames the issues as the TypeScript SDK does, and wire.TextError wraps the text in
 //     the isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a
-//     tool the server does not have.
+//     tool the server does not have. [Text2] and [UnknownTool2] are the 2.x SDK's wording.
 //   - [Hints] turns the issues into one error, a -32602 *wire.RPCError whose data.code is
 //     unknown_parameter or invalid_parameter. [Schema.Hint] validates, then runs the server's own
 //     checks ([Check]), which answer with their own codes, built with [Unknown] or [Invalid]. Each

@@ -68,6 +68,24 @@ func ExampleUnknownTool() {
 	// {"content":[{"type":"text","text":"MCP error -32602: Tool vexlo_does_not_exist not found"}],"isError":true}
 }
 
+// The TypeScript SDK 2.x words the same refusal on one line, each issue's path first.
+func ExampleText2() {
+	s, _ := schemaerr.Compile([]byte(getValues))
+	args := json.RawMessage(`{"limit":101,"path":["a","b",3]}`)
+	fmt.Println(schemaerr.Text2("vexlo_get_values", s.Validate(args)))
+	// Output:
+	// Input validation error: Invalid arguments for tool vexlo_get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100
+}
+
+// The TypeScript SDK 2.x answers a call to a tool it does not have with a JSON-RPC error.
+func ExampleUnknownTool2() {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(schemaerr.UnknownTool2("vexlo_does_not_exist"))
+	// Output:
+	// {"code":-32602,"message":"Tool vexlo_does_not_exist not found"}
+}
+
 // The hint dialect answers with a JSON-RPC error whose data.code a client can switch on, and a
 // did-you-mean for a misspelt argument.
 func ExampleSchema_Hint() {

@@ -29,7 +29,8 @@ type goldenCase struct {
 	Name string          `json:"name"`
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"arguments,omitempty"`
-	// Result is "ok", "isError" (Text holds the text) or "skip" (a protocol-level error that
+	// Result is "ok", "isError" (Text holds the text), "rpcError" (a JSON-RPC error for a tool
+	// the server does not have; Text holds its message) or "skip" (a protocol-level error that
 	// never reaches a tool's validator; Text says why).
 	Result string `json:"result"`
 	Text   string `json:"text,omitempty"`
@@ -83,6 +84,8 @@ func convertCaptures(t testing.TB, raw []byte) (tools map[string]json.RawMessage
 			g.Result = "ok"
 		case c.Kind == "result isError:true":
 			g.Result, g.Text = "isError", c.Text
+		case c.Kind == "JSON-RPC error -32602" && c.Text == "Tool "+g.Tool+" not found":
+			g.Result, g.Text = "rpcError", c.Text
 		default:
 			g.Result = "skip"
 			g.Text = "the SDK's protocol layer refuses this call before any tool validator sees it"
@@ -154,10 +157,16 @@ func readGolden(t testing.TB, name string) (map[string]json.RawMessage, []golden
 }
 
 // goldenSets are the captures kept under testdata/zod: the reference's 73 cases and the derived
-// corner cases of testdata/zod/derived.mjs.
-var goldenSets = []struct{ name, capture string }{
-	{"zod", "cases.json"},
-	{"derived", "derived-cases.json"},
+// corner cases of testdata/zod/derived.mjs, and under testdata/zod2 the same scripts' captures
+// from the TypeScript SDK 2.x.
+var goldenSets = []struct {
+	name, capture string
+	sdk           *sdk
+}{
+	{"zod", "cases.json", sdk1},
+	{"derived", "derived-cases.json", sdk1},
+	{"zod2", "cases.json", sdk2},
+	{"derived2", "derived-cases.json", sdk2},
 }
 
 func TestUpdateGolden(t *testing.T) {
@@ -165,7 +174,7 @@ func TestUpdateGolden(t *testing.T) {
 		t.Skip("run with -update to rewrite testdata/golden from testdata/zod")
 	}
 	for _, set := range goldenSets {
-		raw, err := os.ReadFile(filepath.Join("testdata", "zod", set.capture))
+		raw, err := os.ReadFile(filepath.Join("testdata", set.sdk.dir, set.capture))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,8 +183,8 @@ func TestUpdateGolden(t *testing.T) {
 	}
 }
 
-// answer is what schemaerr says to a golden case, in the golden's terms.
-func answer(t testing.TB, schemas map[string]*Schema, c goldenCase) goldenCase {
+// answer is what schemaerr, in sdk's dialect, says to a golden case, in the golden's terms.
+func answer(t testing.TB, schemas map[string]*Schema, c goldenCase, sdk *sdk) goldenCase {
 	t.Helper()
 	got := goldenCase{Name: c.Name, Tool: c.Tool, Args: c.Args}
 	s, ok := schemas[c.Tool]
@@ -185,7 +194,7 @@ func answer(t testing.TB, schemas map[string]*Schema, c goldenCase) goldenCase {
 		s = &Schema{root: &limited, MaxElements: 5}
 	}
 	if !ok {
-		got.Result, got.Text = "isError", UnknownTool(c.Tool)
+		got.Result, got.Text = sdk.unknown(c.Tool)
 		return got
 	}
 	issues := s.Validate(c.Args)
@@ -193,7 +202,7 @@ func answer(t testing.TB, schemas map[string]*Schema, c goldenCase) goldenCase {
 		got.Result = "ok"
 		return got
 	}
-	got.Result, got.Text = "isError", Text(c.Tool, issues)
+	got.Result, got.Text = "isError", sdk.text(c.Tool, issues)
 	return got
 }
 
@@ -222,7 +231,7 @@ func TestGolden(t *testing.T) {
 					continue
 				}
 				n++
-				got := answer(t, schemas, c)
+				got := answer(t, schemas, c, set.sdk)
 				if diff := cmp.Diff(c, got); diff != "" {
 					t.Errorf("%s: %s (-sdk +schemaerr):\n%s", c.Name, c.Args, diff)
 				}
@@ -238,7 +247,7 @@ func TestGolden(t *testing.T) {
 // neither is edited alone.
 func TestGoldenIsCapture(t *testing.T) {
 	for _, set := range goldenSets {
-		raw, err := os.ReadFile(filepath.Join("testdata", "zod", set.capture))
+		raw, err := os.ReadFile(filepath.Join("testdata", set.sdk.dir, set.capture))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,13 @@
 package schemaerr
 
 import (
-	"github.com/mcperr/mcperr/internal/sdktext"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/sdktext"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Issue codes: zod's own issue codes, and four of this package for arguments refused before
@@ -76,6 +79,12 @@ const (
 	refusalPrefix = sdktext.ArgumentsRefusedPrefix
 )
 
+// The TypeScript SDK 2.x's frames.
+const (
+	textPrefix2    = sdktext.InvalidArgumentsPrefix2
+	refusalPrefix2 = sdktext.ArgumentsRefusedPrefix2
+)
+
 // Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
 // validation: "MCP error -32602: Input validation error: Invalid arguments for tool <tool>: "
 // followed by the issues, one per line. Arguments refused for their size get the SDK's
@@ -111,6 +120,62 @@ func Text(tool string, issues []Issue) string {
 		}
 	}
 	return b.String()
+}
+
+// Text2 is [Text] in the wording of the TypeScript SDK 2.x (@modelcontextprotocol/server), whose
+// isError tool result says "Input validation error: Invalid arguments for tool <tool>: " and then
+// the issues on one line, separated by ", ", each its path first: "<path>: <message>", the path's
+// segments joined by "." (array indices too: "tags.2"), or the message alone for an issue about
+// the arguments as a whole:
+//
+//	Input validation error: Invalid arguments for tool get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
+//
+// Arguments refused for their size read "Invalid arguments for tool <tool>: arguments contain
+// more than the maximum of N elements". Text2 of no issues is "".
+func Text2(tool string, issues []Issue) string {
+	if len(issues) == 0 {
+		return ""
+	}
+	if len(issues) == 1 && issues[0].limit > 0 || len(issues) == 1 && issues[0].Code == codeInvalidJSON {
+		return refusalPrefix2 + tool + ": " + issues[0].Message
+	}
+	n := len(textPrefix2) + len(tool) + 2
+	for _, is := range issues {
+		n += len(is.Message) + 2 + 8*len(is.Path)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(textPrefix2)
+	b.WriteString(tool)
+	b.WriteString(": ")
+	for k, is := range issues {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		for j, seg := range is.Path {
+			if j > 0 {
+				b.WriteByte('.')
+			}
+			switch seg := seg.(type) {
+			case int:
+				b.WriteString(strconv.Itoa(seg))
+			case string:
+				b.WriteString(seg)
+			}
+		}
+		if len(is.Path) > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(is.Message)
+	}
+	return b.String()
+}
+
+// UnknownTool2 is the TypeScript SDK 2.x's answer to a call to a tool it does not have: not a
+// tool result but a JSON-RPC error, code -32602, message "Tool <tool> not found". The error is a
+// *wire.RPCError, which errors.As finds.
+func UnknownTool2(tool string) error {
+	return &wire.RPCError{Code: errkind.InvalidParams, Message: sdktext.UnknownToolPrefix2 + tool + sdktext.UnknownToolSuffix}
 }
 
 // writePath writes path to b as DotPath returns it.

@@ -411,7 +411,7 @@ func TestConcurrentDeterministic(t *testing.T) {
 					if c.Result == "skip" {
 						continue
 					}
-					if got := answer(t, schemas, c); got.Text != c.Text {
+					if got := answer(t, schemas, c, sdk1); got.Text != c.Text {
 						t.Errorf("%s: run %d: %q, want %q", c.Name, i, got.Text, c.Text)
 						return
 					}

@@ -25,6 +25,20 @@ const (
 	UnknownToolSuffix = " not found"
 )
 
+// The TypeScript SDK 2.x (@modelcontextprotocol/server) throws its refusals
+// as a ProtocolError, whose message has no "MCP error <code>: ": its frames
+// are those above without their "MCP error -32602: ". Its validation
+// text then holds the issues on one line, separated by ", ", each
+// "<path>: <message>" (the path's segments joined by ".") or "<message>".
+const (
+	InvalidArgumentsPrefix2 = "Input validation error: Invalid arguments for tool "
+	ArgumentsRefusedPrefix2 = "Invalid arguments for tool "
+	// UnknownToolPrefix2 begins the message of the JSON-RPC error (code
+	// -32602) the 2.x SDK answers a call to a tool it does not have with;
+	// UnknownToolSuffix ends it.
+	UnknownToolPrefix2 = "Tool "
+)
+
 // UnknownTool returns the TypeScript SDK's text for a call to a tool the
 // server does not have: "MCP error -32602: Tool <tool> not found".
 func UnknownTool(tool string) string {
