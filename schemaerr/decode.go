@@ -2,6 +2,7 @@ package schemaerr
 
 import (
 	"strconv"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -66,6 +67,16 @@ type decoder struct {
 	err      *limitError
 	path     []pathSeg // the evaluator's path stack, kept between calls
 	scratch  []int32   // property slots of schemas with many properties
+
+	// the work budget of one call (see tick)
+	deadline        time.Time
+	work, nextCheck int
+	late            bool // past the deadline
+
+	// what one call has learnt, so that no check runs twice on the same value
+	matches map[matchKey]bool        // pattern results by pattern and string span
+	probes  map[probeKey]probeResult // check-mode results of a schema on a container
+	hashes  []uint64                 // uniqueItems' canonical hashes by value, 0 when not computed
 }
 
 func (d *decoder) reset(data []byte) {
@@ -74,6 +85,10 @@ func (d *decoder) reset(data []byte) {
 	d.vals = d.vals[:0]
 	d.elems = 0
 	d.err = nil
+	d.work, d.nextCheck, d.late = 0, checkEvery, false
+	clear(d.matches)
+	clear(d.probes)
+	d.hashes = d.hashes[:0]
 }
 
 // decode parses the whole input; on success the root is d.vals[0].

@@ -58,7 +58,7 @@ type diffCase struct {
 // diffScore counts one run's cases.
 type diffScore struct {
 	cases, undecided, decided, agreed int
-	engine                            int // cases of tools whose patterns need ECMAModule
+	engine                            int // cases of tools whose patterns need ecmaModule
 	valid, validAgreed                int
 	misses                            []string
 }
@@ -94,7 +94,7 @@ func score(t testing.TB, run diffRun, sdk *sdk) diffScore {
 			continue
 		}
 		var pe *PatternError
-		if errors.As(errs[c.Tool], &pe) && strings.Contains(pe.Reason, ECMAModule) {
+		if errors.As(errs[c.Tool], &pe) && strings.Contains(pe.Reason, ecmaModule) {
 			sc.engine++
 			continue
 		}

@@ -1,14 +1,78 @@
 package schemaerr
 
-// ECMAModule is the module that runs, through [WithPatterns], the ECMAScript patterns Go's RE2
+import (
+	"strconv"
+	"time"
+)
+
+// ecmaModule is the module that runs, through [WithPatterns], the ECMAScript patterns Go's RE2
 // cannot: lookahead, lookbehind and backreferences.
-const ECMAModule = "github.com/mcperr/mcperr/ecmaregexp"
+const ecmaModule = "github.com/mcperr/mcperr/ecmaregexp"
 
 // Option configures [Compile].
 type Option func(*config)
 
 type config struct {
 	patterns PatternEngine
+	limits   Limits
+}
+
+// Limits bound the arguments of one call and the work of validating them. Arguments over a
+// bound, or whose validation runs out of time, are refused whole with one issue (see
+// [Schema.Validate]). A zero field means its default; the zero Limits is every default.
+type Limits struct {
+	// MaxBytes bounds the size of the arguments in bytes. The default, 1 MiB, is far above
+	// what a tool's arguments hold (a few KiB) and keeps one call's work within MaxTime.
+	MaxBytes int
+	// MaxDepth bounds how deep objects and arrays nest; the top-level object is depth 1. The
+	// default, 64, is deeper than any schema a tool publishes.
+	MaxDepth int
+	// MaxElements bounds the array elements and object members of the arguments, counted as
+	// the TypeScript SDK's maxToolInputElements option counts them. The default is no bound,
+	// as in the SDK: MaxBytes and MaxTime bound the work.
+	MaxElements int
+	// MaxTime bounds the time validating one call may take, whatever the schema: past it the
+	// call is refused. The default, 250 ms, is over ten times what the largest arguments
+	// MaxBytes lets through take on a schema without unions or ECMAScript-engine patterns
+	// (see the package doc), so it refuses only hostile arguments on costly schemas.
+	MaxTime time.Duration
+}
+
+// The defaults of Limits, explained on its fields.
+const (
+	defaultMaxBytes = 1 << 20
+	defaultMaxDepth = 64
+	defaultMaxTime  = 250 * time.Millisecond
+)
+
+// orDefaults is l with each zero (or negative) field set to its default.
+func (l Limits) orDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = defaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = defaultMaxDepth
+	}
+	if l.MaxElements < 0 {
+		l.MaxElements = 0
+	}
+	if l.MaxTime <= 0 {
+		l.MaxTime = defaultMaxTime
+	}
+	return l
+}
+
+// WithLimits has Compile bound the arguments a Schema validates, and the time it takes, by l.
+func WithLimits(l Limits) Option {
+	return func(c *config) { c.limits = l }
+}
+
+// durationText writes a duration in a refusal: "250 ms", "1.5 s".
+func durationText(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 // PatternEngine compiles the ECMAScript patterns that Go's RE2 cannot run (lookahead, lookbehind,

@@ -2,6 +2,8 @@ package schemaerr
 
 import (
 	"encoding/json"
+	"hash/maphash"
+	"slices"
 	"strings"
 )
 
@@ -78,7 +80,115 @@ func (ev *evaluator) members(vi int32) []int32 {
 	return ev.dedupe(ms)
 }
 
-// sameValue compares two decoded values as JSON values.
+// duplicate finds the first two equal elements of array vi, as a loop over every pair would:
+// i is the first element equal to a later one, j the first later one. Elements are grouped by
+// a canonical hash (numbers as float64, object members in any order, a repeated key's last
+// value), and only elements of the same hash are compared, so the time is linear in the array.
+func (ev *evaluator) duplicate(vi int32) (i, j int, ok bool) {
+	d := ev.d
+	// firsts holds, per hash, the elements that differ from one another, each with the index
+	// of its first later equal
+	type class struct {
+		m    int32
+		idx  int
+		twin int // -1 when no later element equals it
+	}
+	classes := make(map[uint64][]class)
+	i, j = -1, -1
+	k := 0
+	for m := vi + 1; m >= 0; m = d.vals[m].next {
+		if d.tick(1) {
+			return 0, 0, false
+		}
+		h := ev.hash(m)
+		cs := classes[h]
+		found := false
+		for c := range cs {
+			if ev.sameValue(cs[c].m, m) {
+				if cs[c].twin < 0 {
+					cs[c].twin = k
+					if i < 0 || cs[c].idx < i {
+						i, j = cs[c].idx, k
+					}
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			classes[h] = append(cs, class{m: m, idx: k, twin: -1})
+		}
+		k++
+	}
+	return i, j, i >= 0
+}
+
+// hash is the canonical hash of value vi: equal values (as sameValue compares them) hash alike.
+// A value's hash is computed once per call.
+func (ev *evaluator) hash(vi int32) uint64 {
+	d := ev.d
+	if len(d.hashes) < len(d.vals) {
+		d.hashes = slices.Grow(d.hashes[:0], len(d.vals))[:len(d.vals)]
+		clear(d.hashes)
+	}
+	if h := d.hashes[vi]; h != 0 {
+		return h
+	}
+	d.tick(1)
+	var mh maphash.Hash
+	mh.SetSeed(hashSeed)
+	v := &d.vals[vi]
+	mh.WriteByte(byte(v.kind))
+	switch v.kind {
+	case kBool:
+		if v.b {
+			mh.WriteByte(1)
+		}
+	case kNumber:
+		f := v.num
+		if f == 0 {
+			f = 0 // -0 equals 0
+		}
+		maphash.WriteComparable(&mh, f)
+	case kString:
+		if v.esc {
+			mh.WriteString(d.str(v))
+		} else {
+			mh.Write(d.data[v.s:v.e])
+		}
+	case kArray:
+		if v.n > 0 {
+			for m := vi + 1; m >= 0; m = d.vals[m].next {
+				maphash.WriteComparable(&mh, ev.hash(m))
+			}
+		}
+	case kObject:
+		// members in any order: the sum of each member's hash of key and value
+		var sum uint64
+		for _, m := range ev.members(vi) {
+			var kh maphash.Hash
+			kh.SetSeed(hashSeed)
+			mv := &d.vals[m]
+			if mv.kesc {
+				kh.WriteString(d.key(mv))
+			} else {
+				kh.Write(d.data[mv.ks:mv.ke])
+			}
+			maphash.WriteComparable(&kh, ev.hash(m))
+			sum += kh.Sum64()
+		}
+		maphash.WriteComparable(&mh, sum)
+	}
+	h := mh.Sum64() | 1 // never 0, which marks a hash not computed
+	d.hashes[vi] = h
+	return h
+}
+
+// hashSeed seeds the canonical hashes of uniqueItems; random per process, so that no arguments
+// can be built to collide.
+var hashSeed = maphash.MakeSeed()
+
+// sameValue compares two decoded values as JSON values, in time linear in their size.
 func (ev *evaluator) sameValue(a, b int32) bool {
 	d := ev.d
 	va, vb := &d.vals[a], &d.vals[b]
@@ -93,6 +203,9 @@ func (ev *evaluator) sameValue(a, b int32) bool {
 	case kNumber:
 		return va.num == vb.num
 	case kString:
+		if !va.esc && !vb.esc {
+			return string(d.data[va.s:va.e]) == string(d.data[vb.s:vb.e])
+		}
 		return d.str(va) == d.str(vb)
 	case kArray:
 		if va.n != vb.n {
@@ -112,19 +225,13 @@ func (ev *evaluator) sameValue(a, b int32) bool {
 		if len(ma) != len(mb) {
 			return false
 		}
+		byKey := make(map[string]int32, len(mb))
+		for _, y := range mb {
+			byKey[d.key(&d.vals[y])] = y
+		}
 		for _, x := range ma {
-			k := d.key(&d.vals[x])
-			found := false
-			for _, y := range mb {
-				if d.key(&d.vals[y]) == k {
-					if !ev.sameValue(x, y) {
-						return false
-					}
-					found = true
-					break
-				}
-			}
-			if !found {
+			y, ok := byKey[d.key(&d.vals[x])]
+			if !ok || !ev.sameValue(x, y) {
 				return false
 			}
 		}

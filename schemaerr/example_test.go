@@ -158,11 +158,10 @@ func ExampleCompile_pattern() {
 
 // Arguments over a limit are refused before validation, in the SDK's words for its
 // maxToolInputElements option.
-func ExampleSchema_limits() {
-	s, _ := schemaerr.Compile([]byte(getValues))
-	s.MaxElements = 5
+func ExampleLimits() {
+	s, _ := schemaerr.Compile([]byte(getValues), schemaerr.WithLimits(schemaerr.Limits{MaxElements: 5}))
 	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))))
-	s.MaxElements = 0 // the default: no bound, as in the SDK
+	s, _ = schemaerr.Compile([]byte(getValues)) // the defaults: MaxDepth 64, no MaxElements, as in the SDK
 	deep := strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65)
 	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(deep))))
 	// Output:

@@ -97,7 +97,7 @@ func FuzzValidate(f *testing.F) {
 // default limits, an object, whose numbers are all plain safe integers (zod reads numbers as
 // float64 and refuses unsafe integers and Infinity; JSON Schema reads them exactly).
 func comparableArgs(args []byte) bool {
-	if !utf8.Valid(args) || !json.Valid(args) || len(args) > DefaultMaxBytes {
+	if !utf8.Valid(args) || !json.Valid(args) || len(args) > defaultMaxBytes {
 		return false
 	}
 	t := bytes.TrimSpace(args)
@@ -131,5 +131,5 @@ func comparableArgs(args []byte) bool {
 			}
 		}
 	}
-	return maxDepth <= DefaultMaxDepth
+	return maxDepth <= defaultMaxDepth
 }

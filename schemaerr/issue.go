@@ -10,8 +10,8 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Issue codes: zod's own issue codes, and four of this package for arguments refused before
-// validation (CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements).
+// Issue codes: zod's own issue codes, and five of this package for arguments refused whole
+// (CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements, CodeTooSlow).
 const (
 	CodeInvalidType      = "invalid_type"      // wrong type, or a required property absent
 	CodeInvalidValue     = "invalid_value"     // not one of an enum's values, or not the const
@@ -25,9 +25,10 @@ const (
 	CodeCustom           = "custom"            // not, uniqueItems, contains
 
 	CodeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
-	CodeTooLarge        = "too_large"         // the arguments exceed Schema.MaxBytes
-	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Schema.MaxDepth
-	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Schema.MaxElements
+	CodeTooLarge        = "too_large"         // the arguments exceed Limits.MaxBytes
+	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Limits.MaxDepth
+	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Limits.MaxElements
+	CodeTooSlow         = "too_slow"          // validating the arguments takes longer than Limits.MaxTime
 )
 
 // The package's own spellings of the refusal codes.
@@ -36,7 +37,18 @@ const (
 	codeTooLarge        = CodeTooLarge
 	codeTooDeep         = CodeTooDeep
 	codeTooManyElements = CodeTooManyElements
+	codeTooSlow         = CodeTooSlow
 )
+
+// refusedWhole reports whether issues of code refuse the arguments as a whole, not one value of
+// them: the SDK words them as one sentence after the tool's name.
+func refusedWhole(code string) bool {
+	switch code {
+	case codeInvalidJSON, codeTooLarge, codeTooDeep, codeTooManyElements, codeTooSlow:
+		return true
+	}
+	return false
+}
 
 // Issue is one reason the arguments were rejected.
 type Issue struct {
@@ -44,7 +56,7 @@ type Issue struct {
 	// It is empty for an issue about the arguments as a whole.
 	Path []any
 	// Code is zod's issue code (CodeInvalidType, CodeTooBig, ...), or for arguments refused
-	// before validation CodeInvalidJSON, CodeTooLarge, CodeTooDeep or CodeTooManyElements.
+	// whole CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements or CodeTooSlow.
 	Code string
 	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
 	Message string
@@ -53,7 +65,6 @@ type Issue struct {
 
 	n       *node  // the schema that raised it
 	check   string // what failed: "min", "max", "xmin", "xmax", "int", "safe", "pattern", "enum", ...
-	limit   int    // for refusals: the limit exceeded
 	missing bool   // the value is a required property that is absent
 }
 
@@ -87,14 +98,15 @@ const (
 
 // Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
 // validation: "MCP error -32602: Input validation error: Invalid arguments for tool <tool>: "
-// followed by the issues, one per line. Arguments refused for their size get the SDK's
-// maxToolInputElements wording instead: "MCP error -32602: Invalid arguments for tool <tool>:
-// arguments contain more than the maximum of N elements". Text of no issues is "".
+// followed by the issues, one per line. Arguments refused whole (for their size, their
+// shape or the time validating them takes) get the SDK's maxToolInputElements wording instead:
+// "MCP error -32602: Invalid arguments for tool <tool>: arguments contain more than the maximum
+// of N elements". Text of no issues is "".
 func Text(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
 	}
-	if len(issues) == 1 && issues[0].limit > 0 || len(issues) == 1 && issues[0].Code == codeInvalidJSON {
+	if len(issues) == 1 && refusedWhole(issues[0].Code) {
 		return refusalPrefix + tool + ": " + issues[0].Message
 	}
 	n := len(textPrefix) + len(tool) + 2
@@ -130,13 +142,14 @@ func Text(tool string, issues []Issue) string {
 //
 //	Input validation error: Invalid arguments for tool get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
 //
-// Arguments refused for their size read "Invalid arguments for tool <tool>: arguments contain
-// more than the maximum of N elements". Text2 of no issues is "".
+// Arguments refused whole (for their size, their shape or the time validating them takes) read
+// "Invalid arguments for tool <tool>: arguments contain more than the maximum of N elements".
+// Text2 of no issues is "".
 func Text2(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
 	}
-	if len(issues) == 1 && issues[0].limit > 0 || len(issues) == 1 && issues[0].Code == codeInvalidJSON {
+	if len(issues) == 1 && refusedWhole(issues[0].Code) {
 		return refusalPrefix2 + tool + ": " + issues[0].Message
 	}
 	n := len(textPrefix2) + len(tool) + 2

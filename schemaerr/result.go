@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -81,13 +82,14 @@ func Suggest(name string, known []string) (string, bool) {
 
 // editDistance is the optimal string alignment distance between a and b, in runes.
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
+	// more than 256 bytes is more than 64 runes; measured first, a long name costs nothing
+	if len(a) > 256 || len(b) > 256 || utf8.RuneCountInString(a) > 64 || utf8.RuneCountInString(b) > 64 {
 		if a == b {
 			return 0
 		}
 		return 1 << 20
 	}
+	ra, rb := []rune(a), []rune(b)
 	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
@@ -185,8 +187,7 @@ func Hints(issues []Issue) error {
 func hintSentence(is Issue) string {
 	name := DotPath(is.Path)
 	if name == "" {
-		switch is.Code {
-		case CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements:
+		if refusedWhole(is.Code) {
 			return "Invalid arguments: " + is.Message + "."
 		}
 		return "Invalid arguments: " + lowerFirst(is.Message) + "."

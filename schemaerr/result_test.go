@@ -94,13 +94,10 @@ func TestHintErrors(t *testing.T) {
 // TestRefusalCodes: arguments refused before validation carry the exported
 // codes, so a caller switches on constants rather than strings.
 func TestRefusalCodes(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object"}`))
+	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), schemaerr.WithLimits(schemaerr.Limits{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.MaxBytes = 64
-	s.MaxDepth = 2
-	s.MaxElements = 3
 	tests := []struct {
 		args, code string
 	}{

@@ -16,29 +16,15 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Default limits on one call's arguments (see the fields of [Schema]).
-const (
-	DefaultMaxBytes = 1 << 20
-	DefaultMaxDepth = 64
-)
-
 // schemaURL is the name the compiler gives the one schema document.
 const schemaURL = "urn:mcperr:schemaerr:input"
 
-// Schema is a tool's compiled input schema. Create it with [Compile]. Its methods are safe for
-// concurrent use; set the limit fields, if at all, before sharing it between goroutines.
+// Schema is a tool's compiled input schema. Create it with [Compile]; its [Limits] are fixed
+// there. Its methods are safe for concurrent use.
 type Schema struct {
-	// MaxBytes bounds the size of the arguments in bytes; 0 means DefaultMaxBytes.
-	MaxBytes int
-	// MaxDepth bounds how deep objects and arrays nest; 0 means DefaultMaxDepth. The top-level
-	// object is depth 1.
-	MaxDepth int
-	// MaxElements bounds the array elements and object members of the arguments, counted as the
-	// TypeScript SDK's maxToolInputElements option counts them; 0 means no bound (the SDK's default).
-	MaxElements int
-
-	root *node
-	pool sync.Pool // *decoder
+	limits Limits // with defaults filled in
+	root   *node
+	pool   sync.Pool // *decoder
 }
 
 // node is one compiled schema, in the form the evaluator walks.
@@ -81,20 +67,21 @@ type node struct {
 	contains           *node
 
 	// object
-	props       []prop
-	propIndex   map[string]int
-	required    []string // required names that are not in props
-	strict      bool     // additionalProperties: false
-	additional  *node    // additionalProperties schema
-	patternProp []patternProp
-	propNames   *node
-	record      bool     // zod's z.record: propertyNames and no properties
-	recordKeys  []string // z.record(z.enum(...), V): the keys zod walks, in the enum's order
-	keyEnum     bool     // the record's keys are an enum: a key outside it is unrecognized
-	minProps    int      // -1 when absent
-	maxProps    int
-	depReq      []depReq
-	depSchemas  []depSchema
+	props        []prop
+	propIndex    map[string]int
+	required     []string // required names that are not in props
+	strict       bool     // additionalProperties: false
+	additional   *node    // additionalProperties schema
+	patternProp  []patternProp
+	propNames    *node
+	record       bool     // zod's z.record: propertyNames and no properties
+	recordKeys   []string // z.record(z.enum(...), V): the keys zod walks, in the enum's order
+	recordKeySet map[string]bool
+	keyEnum      bool // the record's keys are an enum: a key outside it is unrecognized
+	minProps     int  // -1 when absent
+	maxProps     int
+	depReq       []depReq
+	depSchemas   []depSchema
 
 	// oneOf of objects told apart by one property's const: zod's discriminatedUnion
 	discKey  string
@@ -222,8 +209,8 @@ const (
 )
 
 // PatternError is a pattern in a schema that cannot run on Go's regexp engine, such as one with
-// lookahead or a backreference. Its Reason names the module whose engine runs it (ECMAModule,
-// through [WithPatterns]).
+// lookahead or a backreference. Its Reason names the module whose engine runs it
+// (github.com/mcperr/mcperr/ecmaregexp, through [WithPatterns]).
 type PatternError struct {
 	Pattern string // the pattern as the schema writes it
 	Reason  string
@@ -234,9 +221,9 @@ func (e *PatternError) Error() string {
 	return fmt.Sprintf("schemaerr: pattern %q: %s", e.Pattern, e.Reason)
 }
 
-// needsEngine marks the reasons an ECMAScript engine (ECMAModule) removes.
+// needsEngine marks the reasons an ECMAScript engine (ecmaModule) removes.
 func needsEngine(pe *PatternError) *PatternError {
-	return &PatternError{Pattern: pe.Pattern, Reason: pe.Reason + "; to run it, import " + ECMAModule +
+	return &PatternError{Pattern: pe.Pattern, Reason: pe.Reason + "; to run it, import " + ecmaModule +
 		" and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})"}
 }
 
@@ -305,7 +292,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	for _, n := range b.memo {
 		n.prepare()
 	}
-	return &Schema{root: root}, nil
+	return &Schema{root: root, limits: cfg.limits.orDefaults()}, nil
 }
 
 type noLoader struct{}
@@ -514,6 +501,10 @@ func (n *node) recognizeRecord() {
 			}
 		}
 		n.recordKeys = keys
+		n.recordKeySet = make(map[string]bool, len(keys))
+		for _, k := range keys {
+			n.recordKeySet[k] = true
+		}
 	case len(n.required) > 0:
 		return
 	}

@@ -351,7 +351,7 @@ func TestCompileErrors(t *testing.T) {
 func TestLimits(t *testing.T) {
 	s := mustCompile(t, `{"type":"object"}`)
 	deep := strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100)
-	huge := `{"a":"` + strings.Repeat("x", DefaultMaxBytes) + `"}`
+	huge := `{"a":"` + strings.Repeat("x", defaultMaxBytes) + `"}`
 	tests := []struct {
 		name, args string
 		max        int
@@ -366,7 +366,7 @@ func TestLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := *s.root
-		sch := &Schema{root: &s, MaxElements: tt.max}
+		sch := &Schema{root: &s, limits: Limits{MaxElements: tt.max}}
 		got := sch.Validate(json.RawMessage(tt.args))
 		if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(Issue{})); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)

@@ -18,9 +18,10 @@ type Set[V comparable] struct {
 	// tool's published input schema; an empty one is not used.
 	Schemas map[string]json.RawMessage
 
-	// MaxBytes, MaxDepth and MaxElements bound one call's arguments, as
-	// the fields of the same names on Schema do; 0 means the default.
-	MaxBytes, MaxDepth, MaxElements int
+	// Limits bound every call's arguments and the time validating them
+	// takes; each schema is compiled with them ([WithLimits]). Set them
+	// before first use.
+	Limits Limits
 
 	mu    sync.Mutex // serialises changes to tools
 	tools atomic.Pointer[map[string]*setEntry[V]]
@@ -56,10 +57,7 @@ func (s *Set[V]) Schema(name string, v V, published func() ([]byte, error)) (*Sc
 				return
 			}
 		}
-		e.schema, e.err = Compile(b)
-		if e.err == nil {
-			e.schema.MaxBytes, e.schema.MaxDepth, e.schema.MaxElements = s.MaxBytes, s.MaxDepth, s.MaxElements
-		}
+		e.schema, e.err = Compile(b, WithLimits(s.Limits))
 	})
 	return e.schema, e.err
 }

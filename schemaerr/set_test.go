@@ -3,6 +3,7 @@ package schemaerr_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -27,9 +28,10 @@ func TestSet(t *testing.T) {
 		}
 	}
 	set := &schemaerr.Set[string]{
-		Schemas:  map[string]json.RawMessage{"own": json.RawMessage(`{"type":"object","properties":{"n":{"type":"string"}}}`), "empty": {}},
-		MaxDepth: 7,
+		Schemas: map[string]json.RawMessage{"own": json.RawMessage(`{"type":"object","properties":{"n":{"type":"string"}}}`), "empty": {}},
+		Limits:  schemaerr.Limits{MaxDepth: 7},
 	}
+	deep := strings.Repeat(`{"n":`, 8) + `1` + strings.Repeat(`}`, 8)
 	type step struct {
 		name, version, schema string
 		wantErr               bool
@@ -55,8 +57,8 @@ func TestSet(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if sc.MaxDepth != 7 {
-			t.Errorf("step %d: MaxDepth %d; want 7", i, sc.MaxDepth)
+		if is := sc.Validate([]byte(deep)); len(is) != 1 || is[0].Code != schemaerr.CodeTooDeep {
+			t.Errorf("step %d: 8 levels gave %v; want one %s issue (the Set's MaxDepth, 7)", i, is, schemaerr.CodeTooDeep)
 		}
 		if got := len(sc.Validate([]byte(`{"n":1}`))); got != s.wantIssues {
 			t.Errorf("step %d: %d issues; want %d", i, got, s.wantIssues)

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER.
@@ -19,17 +22,16 @@ const maxSafeInteger = 1<<53 - 1
 // are validated as {}. A nil result means the arguments are valid. The same arguments always
 // give the same issues.
 //
-// Arguments larger than MaxBytes, nested deeper than MaxDepth, with more than MaxElements
-// elements, or that are not JSON are refused with one issue whose [Text] is the SDK's wording
-// for a refused call ("... arguments contain more than the maximum of N elements").
+// Arguments over the schema's [Limits] (larger than MaxBytes, nested deeper than MaxDepth, with
+// more than MaxElements elements), whose validation takes longer than MaxTime, or that are not
+// JSON are refused whole with one issue whose [Text] is the SDK's wording for a refused call
+// ("... arguments contain more than the maximum of N elements").
 func (s *Schema) Validate(args json.RawMessage) []Issue {
-	maxBytes := s.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
-	if len(args) > maxBytes {
-		return []Issue{{Code: codeTooLarge, limit: maxBytes,
-			Message: "arguments are larger than the maximum of " + strconv.Itoa(maxBytes) + " bytes"}}
+	lim := s.limits.orDefaults()
+	start := time.Now()
+	if len(args) > lim.MaxBytes {
+		return []Issue{{Code: codeTooLarge,
+			Message: "arguments are larger than the maximum of " + strconv.Itoa(lim.MaxBytes) + " bytes"}}
 	}
 	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		args = emptyObject
@@ -39,28 +41,31 @@ func (s *Schema) Validate(args json.RawMessage) []Issue {
 		d = &decoder{}
 	}
 	defer func() {
-		if cap(d.vals) <= 1<<14 {
+		if cap(d.vals) <= 1<<14 && len(d.matches) <= 1<<10 && len(d.probes) <= 1<<10 {
 			d.reset(nil)
 			s.pool.Put(d)
 		}
 	}()
-	d.maxDepth = s.MaxDepth
-	if d.maxDepth <= 0 {
-		d.maxDepth = DefaultMaxDepth
-	}
-	d.maxElems = s.MaxElements
+	d.maxDepth, d.maxElems = lim.MaxDepth, lim.MaxElements
 	d.reset(args)
 	if !d.decode() {
 		return []Issue{refusal(d.err)}
 	}
+	d.deadline = start.Add(lim.MaxTime)
 	ev := evaluator{d: d, quit: true}
 	ev.eval(s.root, 0)
+	if d.late {
+		return []Issue{tooSlow(lim.MaxTime)}
+	}
 	if ev.nfail == 0 {
 		return nil
 	}
 	ev = evaluator{d: d, full: true, path: d.path[:0]}
 	ev.eval(s.root, 0)
 	d.path = ev.path[:0] // keep the grown stack for the next call
+	if d.late {
+		return []Issue{tooSlow(lim.MaxTime)}
+	}
 	return ev.issues
 }
 
@@ -69,13 +74,32 @@ var emptyObject = json.RawMessage("{}")
 func refusal(e *limitError) Issue {
 	switch e.code {
 	case codeTooDeep:
-		return Issue{Code: e.code, limit: e.limit,
+		return Issue{Code: e.code,
 			Message: "arguments nest deeper than the maximum of " + strconv.Itoa(e.limit) + " levels"}
 	case codeTooManyElements:
-		return Issue{Code: e.code, limit: e.limit,
+		return Issue{Code: e.code,
 			Message: "arguments contain more than the maximum of " + strconv.Itoa(e.limit) + " elements"}
 	}
 	return Issue{Code: codeInvalidJSON, Message: "arguments are not valid JSON: " + e.what + " at byte " + strconv.Itoa(e.off)}
+}
+
+// tooSlow is the refusal of arguments whose validation ran past Limits.MaxTime.
+func tooSlow(max time.Duration) Issue {
+	return Issue{Code: codeTooSlow, Message: "arguments take longer to validate than the maximum of " + durationText(max)}
+}
+
+// checkEvery is the work, in steps of about 10 ns, between two looks at the clock.
+const checkEvery = 4096
+
+// tick counts n steps of work and, every checkEvery steps, looks at the clock; it reports
+// whether validation has run past its deadline, after which every check stops at once.
+func (d *decoder) tick(n int) bool {
+	d.work += n
+	if d.work >= d.nextCheck {
+		d.nextCheck = d.work + checkEvery
+		d.late = d.late || time.Now().After(d.deadline)
+	}
+	return d.late
 }
 
 // evaluator walks a schema over a decoded document with zod's semantics. In check mode (full
@@ -163,13 +187,81 @@ func (ev *evaluator) pop() {
 }
 
 // probe evaluates in check mode and reports whether n failed and whether a failure aborts.
+// The answer depends on n and the value alone, so a non-empty array or object is probed once
+// per schema: nested unions, which probe each branch and then evaluate the one they pick,
+// would otherwise probe the values below them once per enclosing branch, exponentially.
 func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
+	d := ev.d
+	memo := vi >= 0 && int(vi) < len(d.vals) && (d.vals[vi].kind == kArray || d.vals[vi].kind == kObject) && d.vals[vi].n > 0
+	if memo {
+		if r, ok := d.probes[probeKey{n, vi}]; ok {
+			return r.failed, r.aborted
+		}
+	}
 	full, quit, nfail, ab, ex := ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit
 	ev.full, ev.quit, ev.nfail, ev.aborted = false, false, 0, false
 	ev.eval(n, vi)
 	failed, aborted = ev.nfail > 0, ev.aborted
 	ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit = full, quit, nfail, ab, ex
+	if memo && !d.late {
+		if d.probes == nil {
+			d.probes = make(map[probeKey]probeResult)
+		}
+		d.probes[probeKey{n, vi}] = probeResult{failed, aborted}
+	}
 	return failed, aborted
+}
+
+type probeKey struct {
+	n  *node
+	vi int32
+}
+
+type probeResult struct{ failed, aborted bool }
+
+type matchKey struct {
+	re   jsonschema.Regexp
+	s, e int32
+}
+
+// memoMin is the length from which a string's pattern results are kept: below it RE2 and the
+// format checks run faster than a map keeps their answers.
+const memoMin = 64
+
+// match runs pattern re on the string at span [s, e) of the arguments (esc: the span has
+// escapes). Each pattern runs once per string: a pattern on the ECMAScript engine, or on a
+// string of memoMin bytes or more, keeps its answer for the rest of the call (the quick pass and
+// the full one, the branches of unions). A match on the ECMAScript engine starts only before
+// the deadline; once past it, validation stops and the call is refused.
+func (ev *evaluator) match(re jsonschema.Regexp, s, e int32, esc bool) bool {
+	d := ev.d
+	_, slow := re.(*engineRegexp)
+	memo := slow || e-s >= memoMin
+	k := matchKey{re, s, e}
+	if memo {
+		if ok, seen := d.matches[k]; seen {
+			return ok
+		}
+	}
+	if slow {
+		d.work = d.nextCheck // look at the clock now
+	}
+	if d.tick(1 + int(e-s)>>4) {
+		return false
+	}
+	var ok bool
+	if r, isECMA := re.(*ecmaRegexp); isECMA && !esc {
+		ok = r.match(d.data[s:e])
+	} else {
+		ok = re.MatchString(unquote(d.data[s:e], esc))
+	}
+	if memo {
+		if d.matches == nil {
+			d.matches = make(map[matchKey]bool)
+		}
+		d.matches[k] = ok
+	}
+	return ok
 }
 
 func (ev *evaluator) kind(vi int32) vkind {
@@ -181,7 +273,7 @@ func (ev *evaluator) kind(vi int32) vkind {
 
 // eval applies schema n to value vi (-1: undefined, a required property that is absent).
 func (ev *evaluator) eval(n *node, vi int32) {
-	if ev.quit && ev.nfail > 0 {
+	if ev.quit && ev.nfail > 0 || ev.d.tick(1) {
 		return
 	}
 	switch n.boolean {
@@ -433,13 +525,7 @@ func (ev *evaluator) str(n *node, vi int32) {
 	}
 	if n.pattern != nil {
 		v := &ev.d.vals[vi]
-		var ok bool
-		if re, isECMA := n.pattern.(*ecmaRegexp); isECMA && !v.esc {
-			ok = re.match(ev.d.data[v.s:v.e])
-		} else {
-			ok = n.pattern.MatchString(ev.d.str(v))
-		}
-		if !ok && !ev.fail(true) {
+		if !ev.match(n.pattern, v.s, v.e, v.esc) && !ev.fail(true) {
 			check := "pattern"
 			if n.word != "" {
 				check = "format"
@@ -508,20 +594,8 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 		}
 	}
 	if n.uniqueItems && count > 1 {
-		var els []int32
-		for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
-			els = append(els, m)
-		}
-	dup:
-		for i := range els {
-			for j := i + 1; j < len(els); j++ {
-				if ev.sameValue(els[i], els[j]) {
-					if !ev.fail(true) {
-						ev.add(n, CodeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
-					}
-					break dup
-				}
-			}
+		if i, j, ok := ev.duplicate(vi); ok && !ev.fail(true) {
+			ev.add(n, CodeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 		}
 	}
 	if n.contains != nil {
@@ -621,9 +695,9 @@ func (ev *evaluator) object(n *node, vi int32) {
 	for _, m := range extra {
 		matched := false
 		if len(n.patternProp) > 0 {
-			key := d.key(&d.vals[m])
+			mv := &d.vals[m]
 			for _, pp := range n.patternProp {
-				if pp.re.MatchString(key) {
+				if ev.match(pp.re, mv.ks, mv.ke, mv.kesc) {
 					matched = true
 					ev.pushMember(m)
 					ev.eval(pp.n, m)
@@ -718,12 +792,14 @@ func (ev *evaluator) record(n *node, vi int32) {
 	}
 	var unrec []int32
 	if n.recordKeys != nil {
+		byKey := make(map[string]int32, len(ms))
+		for _, x := range ms {
+			byKey[d.key(&d.vals[x])] = x
+		}
 		for _, key := range n.recordKeys {
-			m := int32(-1)
-			for _, x := range ms {
-				if d.key(&d.vals[x]) == key {
-					m = x
-				}
+			m, ok := byKey[key]
+			if !ok {
+				m = -1
 			}
 			if n.additional != nil {
 				ev.pushKey(key)
@@ -732,7 +808,7 @@ func (ev *evaluator) record(n *node, vi int32) {
 			}
 		}
 		for _, m := range ms {
-			if !slices.Contains(n.recordKeys, d.key(&d.vals[m])) {
+			if !n.recordKeySet[d.key(&d.vals[m])] {
 				unrec = append(unrec, m)
 			}
 		}
@@ -802,6 +878,7 @@ func (ev *evaluator) has(vi int32, name string) bool {
 	if d.vals[vi].n == 0 {
 		return false
 	}
+	d.tick(int(d.vals[vi].n))
 	for m := vi + 1; m >= 0; m = d.vals[m].next {
 		mv := &d.vals[m]
 		if mv.kesc {
@@ -831,6 +908,7 @@ func (ev *evaluator) countKeys(vi int32) int {
 // others as written.
 func (ev *evaluator) dedupe(ms []int32) []int32 {
 	d := ev.d
+	d.tick(4 * len(ms))
 	out := ms[:0:0]
 	pos := map[string]int{}
 	indices := false
