@@ -50,10 +50,10 @@ type Options struct {
 	// Dialect words the refusals; the zero value is TypeScript.
 	Dialect Dialect
 
-	// MaxBytes, MaxDepth and MaxElements bound one call's arguments, as the
-	// fields of the same names on schemaerr.Schema do; 0 means schemaerr's
-	// default. Arguments over a bound get the dialect's refusal.
-	MaxBytes, MaxDepth, MaxElements int
+	// Limits bound one call's arguments and the time validating them
+	// takes (schemaerr.Limits; the zero value is its defaults). Arguments
+	// over a bound get the dialect's refusal.
+	Limits schemaerr.Limits
 
 	// Schemas, by tool name, are schemas to validate with in place of the
 	// tool's published input schema: for a server that publishes a
@@ -99,7 +99,7 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.MaxBytes, v.schemas.MaxDepth, v.schemas.MaxElements = v.opts.Schemas, v.opts.MaxBytes, v.opts.MaxDepth, v.opts.MaxElements
+	v.schemas.Schemas, v.schemas.Limits = v.opts.Schemas, v.opts.Limits
 	return v.middleware
 }
 

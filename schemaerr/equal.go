@@ -86,39 +86,42 @@ func (ev *evaluator) members(vi int32) []int32 {
 // value), and only elements of the same hash are compared, so the time is linear in the array.
 func (ev *evaluator) duplicate(vi int32) (i, j int, ok bool) {
 	d := ev.d
-	// firsts holds, per hash, the elements that differ from one another, each with the index
-	// of its first later equal
-	type class struct {
-		m    int32
-		idx  int
-		twin int // -1 when no later element equals it
-	}
-	classes := make(map[uint64][]class)
+	n := int(d.vals[vi].n)
+	// distinct elements, chained by hash: first[h] is the latest distinct element of hash h,
+	// chain[k] the one before it; twin[k] is the first later element equal to element k
+	first := make(map[uint64]int32, n)
+	els := make([]int32, 0, n)
+	chain := make([]int32, 0, n)
+	twin := make([]int32, n)
 	i, j = -1, -1
-	k := 0
 	for m := vi + 1; m >= 0; m = d.vals[m].next {
 		if d.tick(1) {
 			return 0, 0, false
 		}
+		k := int32(len(els))
+		els = append(els, m)
+		twin[k] = -1
 		h := ev.hash(m)
-		cs := classes[h]
-		found := false
-		for c := range cs {
-			if ev.sameValue(cs[c].m, m) {
-				if cs[c].twin < 0 {
-					cs[c].twin = k
-					if i < 0 || cs[c].idx < i {
-						i, j = cs[c].idx, k
+		prev, seen := first[h]
+		if !seen {
+			prev = -1
+		}
+		chain = append(chain, prev)
+		for c := prev; c >= 0; c = chain[c] {
+			if ev.sameValue(els[c], m) {
+				if twin[c] < 0 {
+					twin[c] = k
+					if i < 0 || int(c) < i {
+						i, j = int(c), int(k)
 					}
 				}
-				found = true
+				chain[k] = -2 // a repeat, not a distinct element
 				break
 			}
 		}
-		if !found {
-			classes[h] = append(cs, class{m: m, idx: k, twin: -1})
+		if chain[k] != -2 {
+			first[h] = k
 		}
-		k++
 	}
 	return i, j, i >= 0
 }
@@ -134,54 +137,55 @@ func (ev *evaluator) hash(vi int32) uint64 {
 	if h := d.hashes[vi]; h != 0 {
 		return h
 	}
-	d.tick(1)
-	var mh maphash.Hash
-	mh.SetSeed(hashSeed)
 	v := &d.vals[vi]
-	mh.WriteByte(byte(v.kind))
+	h := uint64(v.kind)
 	switch v.kind {
 	case kBool:
 		if v.b {
-			mh.WriteByte(1)
+			h = mix(h, 1)
 		}
 	case kNumber:
 		f := v.num
 		if f == 0 {
 			f = 0 // -0 equals 0
 		}
-		maphash.WriteComparable(&mh, f)
+		h = mix(h, maphash.Comparable(hashSeed, f))
 	case kString:
 		if v.esc {
-			mh.WriteString(d.str(v))
+			h = mix(h, maphash.String(hashSeed, d.str(v)))
 		} else {
-			mh.Write(d.data[v.s:v.e])
+			h = mix(h, maphash.Bytes(hashSeed, d.data[v.s:v.e]))
 		}
 	case kArray:
 		if v.n > 0 {
 			for m := vi + 1; m >= 0; m = d.vals[m].next {
-				maphash.WriteComparable(&mh, ev.hash(m))
+				h = mix(h, ev.hash(m))
 			}
 		}
 	case kObject:
 		// members in any order: the sum of each member's hash of key and value
 		var sum uint64
 		for _, m := range ev.members(vi) {
-			var kh maphash.Hash
-			kh.SetSeed(hashSeed)
 			mv := &d.vals[m]
+			var kh uint64
 			if mv.kesc {
-				kh.WriteString(d.key(mv))
+				kh = maphash.String(hashSeed, d.key(mv))
 			} else {
-				kh.Write(d.data[mv.ks:mv.ke])
+				kh = maphash.Bytes(hashSeed, d.data[mv.ks:mv.ke])
 			}
-			maphash.WriteComparable(&kh, ev.hash(m))
-			sum += kh.Sum64()
+			sum += mix(kh, ev.hash(m))
 		}
-		maphash.WriteComparable(&mh, sum)
+		h = mix(h, sum)
 	}
-	h := mh.Sum64() | 1 // never 0, which marks a hash not computed
+	h |= 1 // never 0, which marks a hash not computed
 	d.hashes[vi] = h
 	return h
+}
+
+// mix folds x into the hash h.
+func mix(h, x uint64) uint64 {
+	h = (h ^ x) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }
 
 // hashSeed seeds the canonical hashes of uniqueItems; random per process, so that no arguments

@@ -271,9 +271,15 @@ func (ev *evaluator) kind(vi int32) vkind {
 	return ev.d.vals[vi].kind
 }
 
+// stopped reports whether evaluation has nothing left to do: check mode that stops at the first
+// failure has one, or the call ran past its deadline.
+func (ev *evaluator) stopped() bool {
+	return ev.quit && ev.nfail > 0 || ev.d.late
+}
+
 // eval applies schema n to value vi (-1: undefined, a required property that is absent).
 func (ev *evaluator) eval(n *node, vi int32) {
-	if ev.quit && ev.nfail > 0 || ev.d.tick(1) {
+	if ev.stopped() || ev.d.tick(1) {
 		return
 	}
 	switch n.boolean {
@@ -593,7 +599,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
 		}
 	}
-	if n.uniqueItems && count > 1 {
+	if n.uniqueItems && count > 1 && !ev.stopped() {
 		if i, j, ok := ev.duplicate(vi); ok && !ev.fail(true) {
 			ev.add(n, CodeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 		}
@@ -601,7 +607,7 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 	if n.contains != nil {
 		matched := 0
 		if count > 0 {
-			for m := vi + 1; m >= 0; m = ev.d.vals[m].next {
+			for m := vi + 1; m >= 0 && !ev.stopped(); m = ev.d.vals[m].next {
 				if failed, _ := ev.probe(n.contains, m); !failed {
 					matched++
 				}
@@ -693,6 +699,9 @@ func (ev *evaluator) object(n *node, vi int32) {
 
 	var unrec []int32
 	for _, m := range extra {
+		if ev.stopped() {
+			break
+		}
 		matched := false
 		if len(n.patternProp) > 0 {
 			mv := &d.vals[m]
@@ -717,7 +726,7 @@ func (ev *evaluator) object(n *node, vi int32) {
 	}
 
 	if n.propNames != nil && d.vals[vi].n > 0 {
-		for m := vi + 1; m >= 0; m = d.vals[m].next {
+		for m := vi + 1; m >= 0 && !ev.stopped(); m = d.vals[m].next {
 			mv := d.vals[m]
 			tmp := int32(len(d.vals))
 			d.vals = append(d.vals, value{kind: kString, s: mv.ks, e: mv.ke, esc: mv.kesc, next: -1})
@@ -814,6 +823,9 @@ func (ev *evaluator) record(n *node, vi int32) {
 		}
 	} else {
 		for _, m := range ms {
+			if ev.stopped() {
+				break
+			}
 			mv := d.vals[m]
 			tmp := int32(len(d.vals))
 			d.vals = append(d.vals, value{kind: kString, s: mv.ks, e: mv.ke, esc: mv.kesc, next: -1})
@@ -909,8 +921,8 @@ func (ev *evaluator) countKeys(vi int32) int {
 func (ev *evaluator) dedupe(ms []int32) []int32 {
 	d := ev.d
 	d.tick(4 * len(ms))
-	out := ms[:0:0]
-	pos := map[string]int{}
+	out := make([]int32, 0, len(ms))
+	pos := make(map[string]int, len(ms))
 	indices := false
 	for _, m := range ms {
 		k := d.key(&d.vals[m])
@@ -948,8 +960,14 @@ func arrayIndex(k string) (uint64, bool) {
 	if k == "" || len(k) > 10 || k != "0" && k[0] == '0' {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	if err != nil || n >= 1<<32-1 {
+	var n uint64
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(k[i]-'0')
+	}
+	if n >= 1<<32-1 {
 		return 0, false
 	}
 	return n, true

@@ -1,0 +1,266 @@
+package schemaerr
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// hostileShape is a schema and a way to fill at most n bytes of arguments that makes it work
+// hard, and fail.
+type hostileShape struct {
+	name   string
+	schema string
+	args   func(n int) []byte
+}
+
+// repeatList writes {"<key>":[item,item,...]} of about n bytes, item(i) giving each element.
+func repeatList(key string, n int, item func(i int) string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"` + key + `":[`)
+	for i := 0; ; i++ {
+		x := item(i)
+		if b.Len()+len(x)+3 > n {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(x)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// repeatObject writes {"<key>":{k0:v,k1:v,...}} of about n bytes.
+func repeatObject(key string, n int, member func(i int) string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"` + key + `":{`)
+	for i := 0; ; i++ {
+		x := member(i)
+		if b.Len()+len(x)+3 > n {
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(x)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// nestedUnion is a recursive schema whose every level is an anyOf of two branches that both
+// descend: without memoised probes, a value nested d deep is probed 2^d times.
+const nestedUnion = `{"type":"object","properties":{"t":{"$ref":"#/$defs/n"}},"$defs":{"n":{"anyOf":[` +
+	`{"type":"array","items":{"$ref":"#/$defs/n"},"maxItems":3},` +
+	`{"type":"array","items":{"$ref":"#/$defs/n"},"minItems":5},` +
+	`{"type":"integer","maximum":0}]}}}`
+
+var hostileShapes = []hostileShape{
+	{"uniqueItems integers", `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+		func(n int) []byte { return repeatList("a", n, func(i int) string { return strconv.Itoa(i % 100000) }) }},
+	{"uniqueItems objects", `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(i int) string { return `{"x":` + strconv.Itoa(i%20000) + `,"y":[1,2],"z":"s"}` })
+		}},
+	{"uniqueItems wide objects", `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+		func(n int) []byte {
+			half := repeatObject("a", n/2, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` })
+			o := string(half[len(`{"a":`) : len(half)-1])
+			return []byte(`{"a":[` + o + `,` + o + `]}`)
+		}},
+	{"pattern on items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^([a-z]+[0-9]*)+(-[a-z0-9]+)*$"}}}}`,
+		func(n int) []byte { return repeatList("a", n, func(int) string { return `"` + strings.Repeat("ab1-", 8) + `!"` }) }},
+	{"pattern on one string", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string","pattern":"^(\\w+\\s?)*$","maxLength":3},{"type":"string","pattern":"^(\\w+\\s?)*$","minLength":2000000}]}}}`,
+		func(n int) []byte { return []byte(`{"a":"` + strings.Repeat("ab ", (n-16)/3) + `!"}`) }},
+	{"propertyNames pattern", `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":{"type":"integer"}}}}`,
+		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) }},
+	{"strict object, unknown keys", `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer"}},"required":["x","y","z"],"additionalProperties":false}}}`,
+		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"` + strconv.Itoa(i) + `":1` }) }},
+	{"enum-keyed record", `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"enum":["p","q","r"]},"required":["p","q","r"],"additionalProperties":{"type":"string"}}}}`,
+		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) }},
+	{"nested unions", nestedUnion,
+		func(n int) []byte {
+			d := 60
+			inner := strings.Repeat("[", d) + "1" + strings.Repeat("]", d)
+			return repeatList("t", n, func(int) string { return inner })
+		}},
+	{"contains and not", `{"type":"object","properties":{"a":{"type":"array","contains":{"type":"string","not":{"pattern":"^x"}},"items":{"not":{"type":"object"}}}}}`,
+		func(n int) []byte { return repeatList("a", n, func(i int) string { return `"x` + strconv.Itoa(i) + `"` }) }},
+}
+
+// TestWorkLinear: the work of validating grows with the arguments and no faster, keyword by
+// keyword: validation time per byte at 256 KiB of arguments is within 4 times that at 32 KiB
+// (CPU time, the best of 3 runs, the deadline out of the way). A keyword that compares every pair
+// of elements, or a union that probes the values below it once per enclosing branch, grows
+// 8 times or more.
+func TestWorkLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times validation of 256 KiB arguments")
+	}
+	for _, sh := range hostileShapes {
+		s, err := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+		if err != nil {
+			t.Fatal(sh.name, err)
+		}
+		perByte := func(n int) float64 {
+			args := sh.args(n)
+			best := time.Duration(math.MaxInt64)
+			for range 3 {
+				c := cpuTime()
+				s.Validate(args)
+				best = min(best, cpuTime()-c)
+			}
+			return float64(max(best, time.Microsecond)) / float64(len(args))
+		}
+		small, big := perByte(32<<10), perByte(256<<10)
+		if big > 4*small {
+			t.Errorf("%s: %.1f ns a byte at 256 KiB, %.1f at 32 KiB: the work grows faster than the arguments", sh.name, big, small)
+		}
+	}
+}
+
+// TestNestedUnionsLinear: unions nested in a recursive schema probe each value once per schema,
+// not once per enclosing branch: a value nested 24 deep costs about 3 times one nested 8 deep,
+// not 2^16 times.
+func TestNestedUnionsLinear(t *testing.T) {
+	s, err := Compile([]byte(nestedUnion), WithLimits(Limits{MaxTime: time.Hour}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := func(depth int) time.Duration {
+		args := []byte(`{"t":` + strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) + `}`)
+		best := time.Duration(math.MaxInt64)
+		for range 5 {
+			c := time.Now()
+			for range 20 {
+				if is := s.Validate(args); len(is) != 1 || is[0].Code != CodeInvalidUnion {
+					t.Fatalf("depth %d: %v; want one invalid_union issue", depth, is)
+				}
+			}
+			best = min(best, time.Since(c))
+		}
+		return best
+	}
+	shallow, deep := cost(8), cost(24)
+	if deep > 30*shallow {
+		t.Errorf("nested 24 deep: %v, 8 deep: %v; want about 3 times, not exponential", deep, shallow)
+	}
+}
+
+// TestWorstCase: whatever the schema, validating arguments of the default 1 MiB bound ends by
+// the default deadline plus one uninterruptible step (a match on one long string), with the
+// issues or with the refusal. The log shows each shape's CPU time with no deadline.
+func TestWorstCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("validates 1 MiB arguments")
+	}
+	for _, sh := range hostileShapes {
+		args := sh.args(defaultMaxBytes)
+		s, err := Compile([]byte(sh.schema))
+		if err != nil {
+			t.Fatal(sh.name, err)
+		}
+		start := time.Now()
+		is := s.Validate(args)
+		if d := time.Since(start); d > defaultMaxTime+2*time.Second {
+			t.Errorf("%s: Validate of %d bytes took %v; want it refused soon after %v", sh.name, len(args), d, defaultMaxTime)
+		}
+		if len(is) == 0 {
+			t.Errorf("%s: no issues; the shape is meant to fail", sh.name)
+		}
+		free, _ := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+		c := cpuTime()
+		free.Validate(args)
+		t.Logf("%-28s %7d bytes: %v CPU without a deadline", sh.name, len(args), cpuTime()-c)
+	}
+}
+
+// TestDuplicate: uniqueItems names the pair a loop over every pair names first, comparing as
+// JSON values: numbers as numbers, strings unescaped, object members in any order with a
+// repeated key's last value.
+func TestDuplicate(t *testing.T) {
+	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		items string
+		i, j  int // -1: unique
+	}{
+		{`1,2,3`, -1, -1},
+		{`1,2,1.0`, 0, 2},
+		{`0,-0`, 0, 1},
+		{`"a","b","b","a"`, 0, 3},
+		{`"b","a","a"`, 1, 2},
+		{`"\u0061","a"`, 0, 1},
+		{`{"x":1,"y":[1,{"z":null}]},{"y":[1,{"z":null}],"x":1}`, 0, 1},
+		{`{"x":1,"x":2},{"x":2}`, 0, 1},
+		{`{"x":1},{"x":1,"y":1}`, -1, -1},
+		{`[1,2],[2,1],[1,2]`, 0, 2},
+		{`true,1,"1",null,[],{},false,0,"",[null],{"":null}`, -1, -1},
+		{`null,[],null`, 0, 2},
+	}
+	for _, tt := range tests {
+		is := s.Validate([]byte(`{"a":[` + tt.items + `]}`))
+		var want []string
+		if tt.i >= 0 {
+			want = []string{"Invalid input: expected unique items, items " + strconv.Itoa(tt.i) + " and " + strconv.Itoa(tt.j) + " are equal at a"}
+		}
+		var got []string
+		for _, x := range is {
+			got = append(got, x.String())
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("[%s] (-want +got):\n%s", tt.items, diff)
+		}
+	}
+}
+
+// FuzzDuplicate compares uniqueItems with a loop over every pair of the array as encoding/json
+// decodes it (numbers as float64, a repeated key's last value).
+func FuzzDuplicate(f *testing.F) {
+	for _, s := range []string{`[1,2,1.0]`, `[{"a":1,"b":2},{"b":2,"a":1}]`, `["\u0061","a"]`, `[[1],[1.0],{"a":[]}]`, `[{"x":1,"x":2},{"x":2}]`} {
+		f.Add(s)
+	}
+	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, items string) {
+		var ref []any
+		if !utf8.ValidString(items) || json.Unmarshal([]byte(items), &ref) != nil {
+			return
+		}
+		args := []byte(`{"a":` + items + `}`)
+		is := s.Validate(args)
+		if len(is) == 1 && refusedWhole(is[0].Code) {
+			return
+		}
+		var want []string
+	pairs:
+		for i := range ref {
+			for j := i + 1; j < len(ref); j++ {
+				if reflect.DeepEqual(ref[i], ref[j]) {
+					want = []string{"Invalid input: expected unique items, items " + strconv.Itoa(i) + " and " + strconv.Itoa(j) + " are equal at a"}
+					break pairs
+				}
+			}
+		}
+		var got []string
+		for _, x := range is {
+			got = append(got, x.String())
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", items, diff)
+		}
+	})
+}
