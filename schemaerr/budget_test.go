@@ -78,15 +78,23 @@ var hostileShapes = []hostileShape{
 			return []byte(`{"a":[` + o + `,` + o + `]}`)
 		}},
 	{"pattern on items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^([a-z]+[0-9]*)+(-[a-z0-9]+)*$"}}}}`,
-		func(n int) []byte { return repeatList("a", n, func(int) string { return `"` + strings.Repeat("ab1-", 8) + `!"` }) }},
+		func(n int) []byte {
+			return repeatList("a", n, func(int) string { return `"` + strings.Repeat("ab1-", 8) + `!"` })
+		}},
 	{"pattern on one string", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string","pattern":"^(\\w+\\s?)*$","maxLength":3},{"type":"string","pattern":"^(\\w+\\s?)*$","minLength":2000000}]}}}`,
 		func(n int) []byte { return []byte(`{"a":"` + strings.Repeat("ab ", (n-16)/3) + `!"}`) }},
 	{"propertyNames pattern", `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":{"type":"integer"}}}}`,
-		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) }},
+		func(n int) []byte {
+			return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` })
+		}},
 	{"strict object, unknown keys", `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"integer"}},"required":["x","y","z"],"additionalProperties":false}}}`,
-		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"` + strconv.Itoa(i) + `":1` }) }},
+		func(n int) []byte {
+			return repeatObject("a", n, func(i int) string { return `"` + strconv.Itoa(i) + `":1` })
+		}},
 	{"enum-keyed record", `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"enum":["p","q","r"]},"required":["p","q","r"],"additionalProperties":{"type":"string"}}}}`,
-		func(n int) []byte { return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) }},
+		func(n int) []byte {
+			return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` })
+		}},
 	{"nested unions", nestedUnion,
 		func(n int) []byte {
 			d := 60
@@ -94,7 +102,9 @@ var hostileShapes = []hostileShape{
 			return repeatList("t", n, func(int) string { return inner })
 		}},
 	{"contains and not", `{"type":"object","properties":{"a":{"type":"array","contains":{"type":"string","not":{"pattern":"^x"}},"items":{"not":{"type":"object"}}}}}`,
-		func(n int) []byte { return repeatList("a", n, func(i int) string { return `"x` + strconv.Itoa(i) + `"` }) }},
+		func(n int) []byte {
+			return repeatList("a", n, func(i int) string { return `"x` + strconv.Itoa(i) + `"` })
+		}},
 }
 
 // TestWorkLinear: the work of validating grows with the arguments and no faster, keyword by
@@ -129,8 +139,8 @@ func TestWorkLinear(t *testing.T) {
 }
 
 // TestNestedUnionsLinear: unions nested in a recursive schema probe each value once per schema,
-// not once per enclosing branch: a value nested 24 deep costs about 3 times one nested 8 deep,
-// not 2^16 times.
+// not once per enclosing branch: a value nested 16 deep costs about twice one nested 8 deep,
+// not 2^8 times.
 func TestNestedUnionsLinear(t *testing.T) {
 	s, err := Compile([]byte(nestedUnion), WithLimits(Limits{MaxTime: time.Hour}))
 	if err != nil {
@@ -150,9 +160,9 @@ func TestNestedUnionsLinear(t *testing.T) {
 		}
 		return best
 	}
-	shallow, deep := cost(8), cost(24)
-	if deep > 30*shallow {
-		t.Errorf("nested 24 deep: %v, 8 deep: %v; want about 3 times, not exponential", deep, shallow)
+	shallow, deep := cost(8), cost(16)
+	if deep > 20*shallow {
+		t.Errorf("nested 16 deep: %v, 8 deep: %v; want about twice, not exponential", deep, shallow)
 	}
 }
 

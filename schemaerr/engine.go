@@ -32,9 +32,10 @@ type Limits struct {
 	// as in the SDK: MaxBytes and MaxTime bound the work.
 	MaxElements int
 	// MaxTime bounds the time validating one call may take, whatever the schema: past it the
-	// call is refused. The default, 250 ms, is over ten times what the largest arguments
-	// MaxBytes lets through take on a schema without unions or ECMAScript-engine patterns
-	// (see the package doc), so it refuses only hostile arguments on costly schemas.
+	// call is refused (CodeTooSlow). The default, 250 ms, is thousands of times what a tool's
+	// usual arguments take and about what the costliest 1 MiB of arguments takes on a loaded
+	// machine (see "The cost of a call" in the package doc), so that one request cannot hold a
+	// core for longer.
 	MaxTime time.Duration
 }
 
