@@ -10,7 +10,9 @@
 // Patterns RE2 runs stay on RE2; only the others run here. Matching follows JavaScript: without
 // the u flag a pattern sees UTF-16 code units ("." is half of an emoji), with it code points.
 // A backtracking pattern can take exponential time on a hostile string, so every match has a
-// timeout (Engine.Timeout, 100 ms by default); a match that times out refuses the value.
+// timeout (Engine.Timeout, 100 ms by default); a match that times out refuses the value. The
+// timeout bounds one match; schemaerr runs each pattern once per value and bounds the whole
+// call with its own deadline (schemaerr.Limits.MaxTime), which it checks before each match.
 package ecmaregexp
 
 import (
@@ -23,7 +25,9 @@ import (
 	"github.com/mcperr/mcperr/schemaerr"
 )
 
-// DefaultTimeout bounds one match when Engine.Timeout is zero.
+// DefaultTimeout bounds one match when Engine.Timeout is zero: far beyond what a pattern that
+// does not backtrack takes on any string an argument holds, and short beside schemaerr's
+// deadline for a whole call, which a match started before it may overrun by this much.
 const DefaultTimeout = 100 * time.Millisecond
 
 // Engine is a schemaerr.PatternEngine on regexp2's ECMAScript mode. The zero value is ready to
