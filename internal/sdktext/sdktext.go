@@ -15,8 +15,9 @@ const (
 	InvalidArgumentsPrefix = "MCP error -32602: Input validation error: Invalid arguments for tool "
 
 	// ArgumentsRefusedPrefix begins the text of a call whose arguments were
-	// refused whole, for their size, before validation. The tool's name,
-	// ": " and one sentence follow.
+	// refused whole: for their size or shape, before validation, or for the
+	// time validating them took. The tool's name, ": " and one sentence
+	// follow.
 	ArgumentsRefusedPrefix = "MCP error -32602: Invalid arguments for tool "
 
 	// UnknownToolPrefix and UnknownToolSuffix frame the name of a tool the
