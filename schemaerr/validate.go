@@ -921,43 +921,75 @@ func (ev *evaluator) countKeys(vi int32) int {
 func (ev *evaluator) dedupe(ms []int32) []int32 {
 	d := ev.d
 	d.tick(4 * len(ms))
-	out := make([]int32, 0, len(ms))
+	if len(ms) <= 8 && ev.plainKeys(ms) {
+		return ms
+	}
+	type member struct {
+		m     int32
+		idx   uint64
+		isIdx bool
+	}
+	out := make([]member, 0, len(ms))
 	pos := make(map[string]int, len(ms))
 	indices := false
 	for _, m := range ms {
 		k := d.key(&d.vals[m])
 		if i, ok := pos[k]; ok {
-			out[i] = m
+			out[i].m = m
 			continue
 		}
 		pos[k] = len(out)
-		out = append(out, m)
-		if _, ok := arrayIndex(k); ok {
-			indices = true
-		}
+		idx, isIdx := arrayIndex(k)
+		out = append(out, member{m, idx, isIdx})
+		indices = indices || isIdx
 	}
 	if indices {
-		slices.SortStableFunc(out, func(a, b int32) int {
-			x, xok := arrayIndex(d.key(&d.vals[a]))
-			y, yok := arrayIndex(d.key(&d.vals[b]))
+		slices.SortStableFunc(out, func(a, b member) int {
 			switch {
-			case xok && yok:
-				return cmp.Compare(x, y)
-			case xok:
+			case a.isIdx && b.isIdx:
+				return cmp.Compare(a.idx, b.idx)
+			case a.isIdx:
 				return -1
-			case yok:
+			case b.isIdx:
 				return 1
 			}
 			return 0
 		})
 	}
-	return out
+	ms = make([]int32, len(out))
+	for i, x := range out {
+		ms[i] = x.m
+	}
+	return ms
+}
+
+// plainKeys reports whether a few members have distinct keys, none of them an array index, so
+// that they are already in the order a JavaScript object lists them; it allocates nothing.
+func (ev *evaluator) plainKeys(ms []int32) bool {
+	d := ev.d
+	for i, m := range ms {
+		v := &d.vals[m]
+		if v.kesc {
+			return false
+		}
+		k := d.data[v.ks:v.ke]
+		if _, ok := arrayIndex(k); ok {
+			return false
+		}
+		for _, o := range ms[:i] {
+			ov := &d.vals[o]
+			if bytes.Equal(k, d.data[ov.ks:ov.ke]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // arrayIndex reports whether a key is a JavaScript array index (a canonical integer below
 // 2^32-1), which an object lists before its other keys.
-func arrayIndex(k string) (uint64, bool) {
-	if k == "" || len(k) > 10 || k != "0" && k[0] == '0' {
+func arrayIndex[S string | []byte](k S) (uint64, bool) {
+	if len(k) == 0 || len(k) > 10 || len(k) > 1 && k[0] == '0' {
 		return 0, false
 	}
 	var n uint64
