@@ -189,8 +189,9 @@ func TestWorstCase(t *testing.T) {
 		}
 		start := time.Now()
 		is := s.Validate(args)
-		if d := time.Since(start); d > defaultMaxTime+2*time.Second {
-			t.Errorf("%s: Validate of %d bytes took %v; want it refused soon after %v", sh.name, len(args), d, defaultMaxTime)
+		took := time.Since(start)
+		if took > defaultMaxTime+2*time.Second {
+			t.Errorf("%s: Validate of %d bytes took %v; want it refused soon after %v", sh.name, len(args), took, defaultMaxTime)
 		}
 		if len(is) == 0 {
 			t.Errorf("%s: no issues; the shape is meant to fail", sh.name)
@@ -198,7 +199,7 @@ func TestWorstCase(t *testing.T) {
 		free, _ := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
 		c := cpuTime()
 		free.Validate(args)
-		t.Logf("%-28s %7d bytes: %v CPU without a deadline", sh.name, len(args), cpuTime()-c)
+		t.Logf("%-28s %7d bytes: %v CPU without a deadline; %v with the default limits (%s)", sh.name, len(args), cpuTime()-c, took, is[0].Code)
 	}
 }
 
