@@ -69,7 +69,8 @@ type decoder struct {
 	scratch  []int32   // property slots of schemas with many properties
 
 	// the work budget of one call (see tick)
-	deadline        time.Time
+	maxTime         time.Duration
+	deadline        time.Time // zero until the first look at the clock, for small arguments
 	work, nextCheck int
 	late            bool // past the deadline
 
@@ -85,7 +86,7 @@ func (d *decoder) reset(data []byte) {
 	d.vals = d.vals[:0]
 	d.elems = 0
 	d.err = nil
-	d.work, d.nextCheck, d.late = 0, checkEvery, false
+	d.deadline, d.work, d.nextCheck, d.late = time.Time{}, 0, checkEvery, false
 	clear(d.matches)
 	clear(d.probes)
 	d.hashes = d.hashes[:0]
