@@ -114,7 +114,7 @@ var hostileShapes = []hostileShape{
 // large arguments cost up to 3 or 4 times more a byte; a keyword that compares every pair of
 // elements costs 32 times more.
 func TestWorkLinear(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("times validation of 512 KiB arguments")
 	}
 	for _, sh := range hostileShapes {
@@ -178,8 +178,8 @@ func TestNestedUnionsLinear(t *testing.T) {
 // the default deadline plus one uninterruptible step (a match on one long string), with the
 // issues or with the refusal. The log shows each shape's CPU time with no deadline.
 func TestWorstCase(t *testing.T) {
-	if testing.Short() {
-		t.Skip("validates 1 MiB arguments")
+	if testing.Short() || raceEnabled {
+		t.Skip("times validation of 1 MiB arguments")
 	}
 	for _, sh := range hostileShapes {
 		args := sh.args(defaultMaxBytes)
