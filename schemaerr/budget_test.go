@@ -283,3 +283,21 @@ func FuzzDuplicate(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHostile validates 1 MiB of each hostile shape with no deadline; its MB/s is the
+// throughput the deadline is set against.
+func BenchmarkHostile(b *testing.B) {
+	for _, sh := range hostileShapes {
+		b.Run(strings.ReplaceAll(sh.name, " ", "_"), func(b *testing.B) {
+			s, err := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			args := sh.args(defaultMaxBytes)
+			b.SetBytes(int64(len(args)))
+			for b.Loop() {
+				s.Validate(args)
+			}
+		})
+	}
+}
