@@ -127,8 +127,8 @@
 //
 // At the 1 MiB bound the costliest arguments found (a uniqueItems array of 150,000 integers or of
 // two objects of 50,000 members, 100,000 keys refused by propertyNames or by a strict object, a
-// pattern on a 1 MiB string, unions nested 60 deep) take 50 to 170 ms of CPU each on a loaded
-// 2-core machine, except the nested unions, which would take about a second. TestWorkLinear
+// pattern on a 1 MiB string, unions nested 60 deep) take 45 to 225 ms of CPU each on a 2-core
+// machine, idle or loaded, except the nested unions, which would take about a second. TestWorkLinear
 // checks that the time per byte does not grow with the size; TestWorstCase logs these figures.
 //
 // Above the keywords, one deadline bounds a call: validation that runs past Limits.MaxTime
