@@ -87,8 +87,12 @@ func (d *decoder) reset(data []byte) {
 	d.elems = 0
 	d.err = nil
 	d.deadline, d.work, d.nextCheck, d.late = time.Time{}, 0, checkEvery, false
-	clear(d.matches)
-	clear(d.probes)
+	if len(d.matches) > 0 {
+		clear(d.matches)
+	}
+	if len(d.probes) > 0 {
+		clear(d.probes)
+	}
 	d.hashes = d.hashes[:0]
 }
 

@@ -136,6 +136,7 @@ type evaluator struct {
 	issues   []Issue
 	path     []pathSeg
 	arena    []any
+	probing  int // how many probes enclose the value being checked
 }
 
 type pathSeg struct {
@@ -209,7 +210,9 @@ func (ev *evaluator) pop() {
 // probe evaluates in check mode and reports whether n failed and whether a failure aborts.
 // The answer depends on n and the value alone, so a non-empty array or object is probed once
 // per schema: nested unions, which probe each branch and then evaluate the one they pick,
-// would otherwise probe the values below them once per enclosing branch, exponentially.
+// would otherwise probe the values below them once per enclosing branch, exponentially. The
+// answers kept are those of probes inside probes and of the pass that words the issues: a
+// quick pass over valid arguments keeps none, and needs none.
 func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
 	d := ev.d
 	memo := vi >= 0 && int(vi) < len(d.vals) && (d.vals[vi].kind == kArray || d.vals[vi].kind == kObject) && d.vals[vi].n > 0
@@ -220,10 +223,12 @@ func (ev *evaluator) probe(n *node, vi int32) (failed, aborted bool) {
 	}
 	full, quit, nfail, ab, ex := ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit
 	ev.full, ev.quit, ev.nfail, ev.aborted = false, false, 0, false
+	ev.probing++
 	ev.eval(n, vi)
+	ev.probing--
 	failed, aborted = ev.nfail > 0, ev.aborted
 	ev.full, ev.quit, ev.nfail, ev.aborted, ev.explicit = full, quit, nfail, ab, ex
-	if memo && !d.late {
+	if memo && !d.late && (full || ev.probing > 0) {
 		if d.probes == nil {
 			d.probes = make(map[probeKey]probeResult)
 		}
