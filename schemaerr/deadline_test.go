@@ -122,8 +122,8 @@ func TestDeadlinePerCall(t *testing.T) {
 }
 
 // TestTooSlowWording: a call refused for its time is worded in each dialect as the refusals for
-// size are: the TypeScript SDK's one sentence after the tool's name, and the hint dialect's
-// "Invalid arguments: ..." with data.code invalid_parameter.
+// size are: the TypeScript SDK's one sentence after the tool's name (1.x and 2.x), and the hint
+// dialect's "Invalid arguments: ..." with data.code invalid_parameter.
 func TestTooSlowWording(t *testing.T) {
 	var calls atomic.Int64
 	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`),
@@ -135,6 +135,9 @@ func TestTooSlowWording(t *testing.T) {
 	is := s.Validate(json.RawMessage(`{"a":["v","v2"]}`))
 	if got, want := schemaerr.Text("vexlo_search", is), "MCP error -32602: Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
 		t.Errorf("Text:\n got %q\nwant %q", got, want)
+	}
+	if got, want := schemaerr.Text2("vexlo_search", is), "Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
+		t.Errorf("Text2:\n got %q\nwant %q", got, want)
 	}
 	var rpc *wire.RPCError
 	if err := schemaerr.Hints(is); !errors.As(err, &rpc) {
