@@ -12,7 +12,7 @@
 // A backtracking pattern can take exponential time on a hostile string, so every match has a
 // timeout (Engine.Timeout, 100 ms by default); a match that times out refuses the value. The
 // timeout bounds one match; schemaerr runs each pattern once per value and bounds the whole
-// call with its own deadline (schemaerr.Limits.MaxTime), which it checks before each match.
+// call with its own deadline (schemaerr.Bounds.MaxTime), which it checks before each match.
 package ecmaregexp
 
 import (

@@ -13,13 +13,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestOptionsLimits: Options.Limits bound every call's arguments, and a call over them gets the
+// TestOptionsBounds: Options.Bounds bound every call's arguments, and a call over them gets the
 // dialect's refusal.
-func TestOptionsLimits(t *testing.T) {
-	lim := schemaerr.Limits{MaxElements: 3}
+func TestOptionsBounds(t *testing.T) {
+	lim := schemaerr.Bounds{MaxElements: 3}
 	args := json.RawMessage(`{"path":["a","b","c","d"]}`)
 
-	cs := session(t, testServer(&gosdk.Options{Limits: lim}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Bounds: lim}, nil, nil))
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: args})
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestOptionsLimits(t *testing.T) {
 		t.Errorf("TypeScript dialect (-want +got)\n%s", d)
 	}
 
-	cs = session(t, testServer(&gosdk.Options{Dialect: gosdk.Hint, Limits: lim}, nil, nil))
+	cs = session(t, testServer(&gosdk.Options{Dialect: gosdk.Hint, Bounds: lim}, nil, nil))
 	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: args})
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) {

@@ -50,10 +50,10 @@ type Options struct {
 	// Dialect words the refusals; the zero value is TypeScript.
 	Dialect Dialect
 
-	// Limits bound one call's arguments and the time validating them
-	// takes (schemaerr.Limits; the zero value is its defaults). Arguments
+	// Bounds bound one call's arguments and the time validating them
+	// takes (schemaerr.Bounds; the zero value is its defaults). Arguments
 	// over a bound get the dialect's refusal.
-	Limits schemaerr.Limits
+	Bounds schemaerr.Bounds
 
 	// Schemas, by tool name, are schemas to validate with in place of the
 	// tool's published input schema: for a server that publishes a
@@ -99,7 +99,7 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Limits = v.opts.Schemas, v.opts.Limits
+	v.schemas.Schemas, v.schemas.Bounds = v.opts.Schemas, v.opts.Bounds
 	return v.middleware
 }
 

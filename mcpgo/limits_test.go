@@ -9,13 +9,13 @@ import (
 	"github.com/mcperr/mcperr/schemaerr"
 )
 
-// TestOptionsLimits: Options.Limits bound every call's arguments, and a call over them gets the
+// TestOptionsBounds: Options.Bounds bound every call's arguments, and a call over them gets the
 // dialect's refusal.
-func TestOptionsLimits(t *testing.T) {
-	lim := schemaerr.Limits{MaxElements: 3}
+func TestOptionsBounds(t *testing.T) {
+	lim := schemaerr.Bounds{MaxElements: 3}
 	msg := body(1, "get_values", `{"path":["a","b","c","d"]}`)
 
-	s, v := testServer(&mcpgo.Options{Limits: lim}, nil)
+	s, v := testServer(&mcpgo.Options{Bounds: lim}, nil)
 	a := viaHTTP(t, s, v, msg)
 	if a.Result == nil || !a.Result.IsError || len(a.Result.Content) != 1 {
 		t.Fatalf("TypeScript dialect: got %+v %+v", a.Result, a.Error)
@@ -24,7 +24,7 @@ func TestOptionsLimits(t *testing.T) {
 		t.Errorf("TypeScript dialect (-want +got)\n%s", d)
 	}
 
-	s, v = testServer(&mcpgo.Options{Dialect: mcpgo.Hint, Limits: lim}, nil)
+	s, v = testServer(&mcpgo.Options{Dialect: mcpgo.Hint, Bounds: lim}, nil)
 	a = viaHTTP(t, s, v, msg)
 	if a.Error == nil {
 		t.Fatalf("hint dialect: got %+v, want a JSON-RPC error", a.Result)

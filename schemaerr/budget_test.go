@@ -118,7 +118,7 @@ func TestWorkLinear(t *testing.T) {
 		t.Skip("times validation of 512 KiB arguments")
 	}
 	for _, sh := range hostileShapes {
-		s, err := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+		s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
@@ -150,7 +150,7 @@ func TestWorkLinear(t *testing.T) {
 // not once per enclosing branch: a value nested 16 deep costs about twice one nested 8 deep,
 // not 2^8 times.
 func TestNestedUnionsLinear(t *testing.T) {
-	s, err := Compile([]byte(nestedUnion), WithLimits(Limits{MaxTime: time.Hour}))
+	s, err := Compile([]byte(nestedUnion), WithBounds(Bounds{MaxTime: time.Hour}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestWorstCase(t *testing.T) {
 		if len(is) == 0 {
 			t.Errorf("%s: no issues; the shape is meant to fail", sh.name)
 		}
-		free, _ := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
 		c := cpuTime()
 		free.Validate(args)
 		t.Logf("%-28s %7d bytes: %v CPU without a deadline; %v with the default limits (%s)", sh.name, len(args), cpuTime()-c, took, is[0].Code)
@@ -289,7 +289,7 @@ func FuzzDuplicate(f *testing.F) {
 func BenchmarkHostile(b *testing.B) {
 	for _, sh := range hostileShapes {
 		b.Run(strings.ReplaceAll(sh.name, " ", "_"), func(b *testing.B) {
-			s, err := Compile([]byte(sh.schema), WithLimits(Limits{MaxTime: time.Hour}))
+			s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -98,7 +98,7 @@ func TestDeadlinePerCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int64
 			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(slowEngine{delay: delay, calls: &calls}),
-				schemaerr.WithLimits(schemaerr.Limits{MaxTime: maxTime}))
+				schemaerr.WithBounds(schemaerr.Bounds{MaxTime: maxTime}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestTooSlowWording(t *testing.T) {
 	var calls atomic.Int64
 	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`),
 		schemaerr.WithPatterns(slowEngine{delay: 5 * time.Millisecond, calls: &calls}),
-		schemaerr.WithLimits(schemaerr.Limits{MaxTime: 1500 * time.Microsecond}))
+		schemaerr.WithBounds(schemaerr.Bounds{MaxTime: 1500 * time.Microsecond}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestTooSlowWording(t *testing.T) {
 	if got, want := string(b), `{"code":-32602,"message":"Invalid arguments: arguments take longer to validate than the maximum of 1.5 ms.","data":{"code":"invalid_parameter"}}`; got != want {
 		t.Errorf("Hints:\n got %s\nwant %s", got, want)
 	}
-	s, _ = schemaerr.Compile([]byte(`{}`), schemaerr.WithLimits(schemaerr.Limits{MaxBytes: 4}))
+	s, _ = schemaerr.Compile([]byte(`{}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 4}))
 	if got, want := schemaerr.Text("t", s.Validate(json.RawMessage(`{"a":1}`))), "MCP error -32602: Invalid arguments for tool t: arguments are larger than the maximum of 4 bytes"; got != want {
 		t.Errorf("the size refusal beside it:\n got %q\nwant %q", got, want)
 	}

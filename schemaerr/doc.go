@@ -94,7 +94,7 @@
 //
 // # Bad input
 //
-// A schema bounds the arguments by the [Limits] it is compiled with ([WithLimits]; a [Set]
+// A schema bounds the arguments by the [Bounds] it is compiled with ([WithBounds]; a [Set]
 // compiles with its own). Arguments larger than MaxBytes (1 MiB), nested deeper than MaxDepth
 // (64), or with more than MaxElements array elements and object members (no bound unless set)
 // are refused with one issue, worded as the TypeScript SDK words its maxToolInputElements
@@ -131,7 +131,7 @@
 // machine, idle or loaded, except the nested unions, which would take about a second. TestWorkLinear
 // checks that the time per byte does not grow with the size; TestWorstCase logs these figures.
 //
-// Above the keywords, one deadline bounds a call: validation that runs past Limits.MaxTime
+// Above the keywords, one deadline bounds a call: validation that runs past Bounds.MaxTime
 // (250 ms) stops, and the call is refused with one issue, [CodeTooSlow]:
 //
 //	MCP error -32602: Invalid arguments for tool t: arguments take longer to validate than the maximum of 250 ms

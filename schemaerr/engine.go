@@ -14,13 +14,13 @@ type Option func(*config)
 
 type config struct {
 	patterns PatternEngine
-	limits   Limits
+	limits   Bounds
 }
 
-// Limits bound the arguments of one call and the work of validating them. Arguments over a
+// Bounds bound the arguments of one call and the work of validating them. Arguments over a
 // bound, or whose validation runs out of time, are refused whole with one issue (see
-// [Schema.Validate]). A zero field means its default; the zero Limits is every default.
-type Limits struct {
+// [Schema.Validate]). A zero field means its default; the zero Bounds is every default.
+type Bounds struct {
 	// MaxBytes bounds the size of the arguments in bytes. The default, 1 MiB, is far above
 	// what a tool's arguments hold (a few KiB) and keeps one call's work within MaxTime.
 	MaxBytes int
@@ -39,7 +39,7 @@ type Limits struct {
 	MaxTime time.Duration
 }
 
-// The defaults of Limits, explained on its fields.
+// The defaults of Bounds, explained on its fields.
 const (
 	defaultMaxBytes = 1 << 20
 	defaultMaxDepth = 64
@@ -47,7 +47,7 @@ const (
 )
 
 // orDefaults is l with each zero (or negative) field set to its default.
-func (l Limits) orDefaults() Limits {
+func (l Bounds) orDefaults() Bounds {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = defaultMaxBytes
 	}
@@ -63,8 +63,8 @@ func (l Limits) orDefaults() Limits {
 	return l
 }
 
-// WithLimits has Compile bound the arguments a Schema validates, and the time it takes, by l.
-func WithLimits(l Limits) Option {
+// WithBounds has Compile bound the arguments a Schema validates, and the time it takes, by l.
+func WithBounds(l Bounds) Option {
 	return func(c *config) { c.limits = l }
 }
 

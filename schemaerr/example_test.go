@@ -158,8 +158,8 @@ func ExampleCompile_pattern() {
 
 // Arguments over a limit are refused before validation, in the SDK's words for its
 // maxToolInputElements option.
-func ExampleLimits() {
-	s, _ := schemaerr.Compile([]byte(getValues), schemaerr.WithLimits(schemaerr.Limits{MaxElements: 5}))
+func ExampleBounds() {
+	s, _ := schemaerr.Compile([]byte(getValues), schemaerr.WithBounds(schemaerr.Bounds{MaxElements: 5}))
 	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))))
 	s, _ = schemaerr.Compile([]byte(getValues)) // the defaults: MaxDepth 64, no MaxElements, as in the SDK
 	deep := strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65)

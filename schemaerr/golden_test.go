@@ -191,7 +191,7 @@ func answer(t testing.TB, schemas map[string]*Schema, c goldenCase, sdk *sdk) go
 	if ok && strings.HasPrefix(c.Name, "maxToolInputElements 5") {
 		// captured from a server started with maxToolInputElements: 5
 		limited := *s.root
-		s = &Schema{root: &limited, limits: Limits{MaxElements: 5}}
+		s = &Schema{root: &limited, limits: Bounds{MaxElements: 5}}
 	}
 	if !ok {
 		got.Result, got.Text = sdk.unknown(c.Tool)

@@ -25,10 +25,10 @@ const (
 	CodeCustom           = "custom"            // not, uniqueItems, contains
 
 	CodeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
-	CodeTooLarge        = "too_large"         // the arguments exceed Limits.MaxBytes
-	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Limits.MaxDepth
-	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Limits.MaxElements
-	CodeTooSlow         = "too_slow"          // validating the arguments takes longer than Limits.MaxTime
+	CodeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
+	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
+	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Bounds.MaxElements
+	CodeTooSlow         = "too_slow"          // validating the arguments takes longer than Bounds.MaxTime
 )
 
 // The package's own spellings of the refusal codes.

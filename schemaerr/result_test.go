@@ -94,7 +94,7 @@ func TestHintErrors(t *testing.T) {
 // TestRefusalCodes: arguments refused before validation carry the exported
 // codes, so a caller switches on constants rather than strings.
 func TestRefusalCodes(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), schemaerr.WithLimits(schemaerr.Limits{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,10 @@ import (
 // schemaURL is the name the compiler gives the one schema document.
 const schemaURL = "urn:mcperr:schemaerr:input"
 
-// Schema is a tool's compiled input schema. Create it with [Compile]; its [Limits] are fixed
+// Schema is a tool's compiled input schema. Create it with [Compile]; its [Bounds] are fixed
 // there. Its methods are safe for concurrent use.
 type Schema struct {
-	limits Limits // with defaults filled in
+	limits Bounds // with defaults filled in
 	root   *node
 	pool   sync.Pool // *decoder
 }

@@ -348,7 +348,7 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-func TestLimits(t *testing.T) {
+func TestBounds(t *testing.T) {
 	s := mustCompile(t, `{"type":"object"}`)
 	deep := strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100)
 	huge := `{"a":"` + strings.Repeat("x", defaultMaxBytes) + `"}`
@@ -366,7 +366,7 @@ func TestLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := *s.root
-		sch := &Schema{root: &s, limits: Limits{MaxElements: tt.max}}
+		sch := &Schema{root: &s, limits: Bounds{MaxElements: tt.max}}
 		got := sch.Validate(json.RawMessage(tt.args))
 		if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(Issue{})); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)

@@ -18,10 +18,10 @@ type Set[V comparable] struct {
 	// tool's published input schema; an empty one is not used.
 	Schemas map[string]json.RawMessage
 
-	// Limits bound every call's arguments and the time validating them
-	// takes; each schema is compiled with them ([WithLimits]). Set them
+	// Bounds bound every call's arguments and the time validating them
+	// takes; each schema is compiled with them ([WithBounds]). Set them
 	// before first use.
-	Limits Limits
+	Bounds Bounds
 
 	mu    sync.Mutex // serialises changes to tools
 	tools atomic.Pointer[map[string]*setEntry[V]]
@@ -57,7 +57,7 @@ func (s *Set[V]) Schema(name string, v V, published func() ([]byte, error)) (*Sc
 				return
 			}
 		}
-		e.schema, e.err = Compile(b, WithLimits(s.Limits))
+		e.schema, e.err = Compile(b, WithBounds(s.Bounds))
 	})
 	return e.schema, e.err
 }

@@ -29,7 +29,7 @@ func TestSet(t *testing.T) {
 	}
 	set := &schemaerr.Set[string]{
 		Schemas: map[string]json.RawMessage{"own": json.RawMessage(`{"type":"object","properties":{"n":{"type":"string"}}}`), "empty": {}},
-		Limits:  schemaerr.Limits{MaxDepth: 7},
+		Bounds:  schemaerr.Bounds{MaxDepth: 7},
 	}
 	deep := strings.Repeat(`{"n":`, 8) + `1` + strings.Repeat(`}`, 8)
 	type step struct {

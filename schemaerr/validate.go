@@ -22,7 +22,7 @@ const maxSafeInteger = 1<<53 - 1
 // are validated as {}. A nil result means the arguments are valid. The same arguments always
 // give the same issues.
 //
-// Arguments over the schema's [Limits] (larger than MaxBytes, nested deeper than MaxDepth, with
+// Arguments over the schema's [Bounds] (larger than MaxBytes, nested deeper than MaxDepth, with
 // more than MaxElements elements), whose validation takes longer than MaxTime, or that are not
 // JSON are refused whole with one issue whose [Text] is the SDK's wording for a refused call
 // ("... arguments contain more than the maximum of N elements").
@@ -89,7 +89,7 @@ func refusal(e *limitError) Issue {
 	return Issue{Code: codeInvalidJSON, Message: "arguments are not valid JSON: " + e.what + " at byte " + strconv.Itoa(e.off)}
 }
 
-// tooSlow is the refusal of arguments whose validation ran past Limits.MaxTime.
+// tooSlow is the refusal of arguments whose validation ran past Bounds.MaxTime.
 func tooSlow(max time.Duration) Issue {
 	return Issue{Code: codeTooSlow, Message: "arguments take longer to validate than the maximum of " + durationText(max)}
 }
