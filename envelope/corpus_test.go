@@ -168,7 +168,7 @@ func TestUpstreamCorpusKinds(t *testing.T) {
 		t.Errorf("%d cases; the corpus needs at least 120", len(cases))
 	}
 	valid := map[string]bool{}
-	for _, k := range errkind.Kinds() {
+	for _, k := range []errkind.Kind{errkind.InvalidArguments, errkind.AuthenticationFailed, errkind.PermissionDenied, errkind.NotFound, errkind.Conflict, errkind.RateLimited, errkind.Unavailable, errkind.ServerError, errkind.MalformedResponse, errkind.NetworkError} {
 		valid[string(k)] = true
 	}
 	for _, c := range cases {

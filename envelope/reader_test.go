@@ -711,7 +711,7 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	valid := map[errkind.Kind]bool{"insufficient_credits": true}
-	for _, k := range errkind.Kinds() {
+	for _, k := range []errkind.Kind{errkind.InvalidArguments, errkind.AuthenticationFailed, errkind.PermissionDenied, errkind.NotFound, errkind.Conflict, errkind.RateLimited, errkind.Unavailable, errkind.ServerError, errkind.MalformedResponse, errkind.NetworkError} {
 		valid[k] = true
 	}
 	f.Fuzz(func(t *testing.T, status int, fields string, body []byte) {

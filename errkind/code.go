@@ -50,8 +50,8 @@ const (
 	UnsupportedVersion RPCCode = -32022
 )
 
-// RPCCodes returns the catalogue's codes in the order of their constants.
-func RPCCodes() []RPCCode {
+// rpcCodes returns the catalogue's codes in the order of their constants.
+func rpcCodes() []RPCCode {
 	return []RPCCode{
 		ParseError, InvalidRequest, MethodNotFound, InvalidParams,
 		InternalError, ImplementationDefined, HeaderMismatch,

@@ -93,8 +93,14 @@ func ExampleTaxonomy() {
 	// not_found: try_another_id (retry: false) try another id, or accept that it is not there
 }
 
+// The protocol-error catalogue: each code, the HTTP status it travels with
+// on Streamable HTTP, its name and the client's next move.
 func ExampleRPCCode() {
-	for _, c := range errkind.RPCCodes() {
+	for _, c := range []errkind.RPCCode{
+		errkind.ParseError, errkind.InvalidRequest, errkind.MethodNotFound, errkind.InvalidParams,
+		errkind.InternalError, errkind.ImplementationDefined, errkind.HeaderMismatch,
+		errkind.MissingCapability, errkind.UnsupportedVersion,
+	} {
 		fmt.Printf("%d %d %-34s %s\n", c, c.HTTPStatus(), c, c.Move())
 	}
 	// Output:

@@ -123,18 +123,15 @@ const (
 	NetworkError Kind = "network_error"
 )
 
-// Kinds returns the ten kinds of the standard taxonomy in the order of its
+// kinds returns the ten kinds of the standard taxonomy in the order of its
 // table (see [Standard]).
-func Kinds() []Kind {
+func kinds() []Kind {
 	return []Kind{
 		InvalidArguments, AuthenticationFailed, PermissionDenied, NotFound,
 		Conflict, RateLimited, Unavailable, ServerError, MalformedResponse,
 		NetworkError,
 	}
 }
-
-// String returns the kind's wire name.
-func (k Kind) String() string { return string(k) }
 
 // Move is the agent's next move after a failure of some kind, such as
 // "fix_argument" or "wait_then_retry".

@@ -339,7 +339,7 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 	return n
 }
 
-// Standard returns the standard taxonomy: the ten kinds of [Kinds], their
+// Standard returns the standard taxonomy: the ten kinds above, their
 // rules and their advice. Each call returns a fresh copy that the caller
 // may change; [Taxonomy.With] adds rules ahead of its own.
 //
@@ -375,7 +375,7 @@ func Standard() *Taxonomy {
 		Advice:   make(map[Kind]Advice, 10),
 		Fallback: ServerError,
 	}
-	for _, k := range Kinds() {
+	for _, k := range kinds() {
 		a, _ := standardAdvice(k)
 		a.Fields = append([]string(nil), a.Fields...)
 		t.Advice[k] = a

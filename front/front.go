@@ -48,7 +48,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -57,20 +56,6 @@ import (
 // DefaultMaxBytes bounds the body of a POST to the MCP endpoint on a Front
 // whose MaxBytes is zero.
 const DefaultMaxBytes = 1 << 20
-
-// DefaultSessionTimeout is how long a session of a stateful endpoint may
-// stay idle (no request names it) before it ends, when the server sets no
-// timeout of its own; the adapters (gosdk, mcpgo) apply it. A client whose
-// session ended is answered 404 and starts a new one, as Streamable HTTP
-// requires; until then the session holds the server's memory.
-const DefaultSessionTimeout = 10 * time.Minute
-
-// DefaultMaxSessions is how many sessions of a stateful endpoint one client
-// (one key of the limits) may hold at once, when the server sets no bound
-// of its own; the adapters (gosdk, mcpgo) apply it. A client that opens one
-// more ends its least recently used one, so a client that never ends its
-// sessions still holds at most this many.
-const DefaultMaxSessions = 100
 
 // Front is an http.Handler that answers the transport-level refusals of MCP
 // over Streamable HTTP and checks the JSON-RPC message of each POST to the

@@ -51,8 +51,8 @@ type Limit struct {
 	// stateful server). An initialize then takes a token whatever Count
 	// says, and a refused one is answered as Messages describes, so a
 	// client opens sessions no faster than its limit allows. (The adapters
-	// also end a session left idle, DefaultSessionTimeout, and bound those
-	// one client holds, DefaultMaxSessions.)
+	// also end a session left idle, and bound those one client holds: see
+	// their HTTPOptions.)
 	Sessions bool
 
 	// Refuse, if set, writes a refusal in the server's own envelope, in

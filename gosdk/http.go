@@ -49,7 +49,7 @@ type HTTPOptions struct {
 	// stateless with JSON responses. Its DisableLocalhostProtection is set,
 	// since the allowlist does that job. A stateful handler (Stateless
 	// false) keeps a session per initialize: a client's DELETE ends it,
-	// SessionTimeout zero means front.DefaultSessionTimeout (the SDK's zero
+	// SessionTimeout zero means ten minutes (the SDK's zero
 	// would keep an idle session for ever; a negative one still does), a
 	// client (Key) holds at most MaxSessions, and each initialize takes a
 	// token of the Limiter whatever Count says (front.Limit.Sessions).
@@ -57,7 +57,7 @@ type HTTPOptions struct {
 
 	// MaxSessions is how many sessions of a stateful server one client
 	// (Key; an empty key is not bounded) may hold: opening one more ends
-	// its least recently used one. Zero means front.DefaultMaxSessions, a
+	// its least recently used one. Zero means 100, a
 	// negative value no bound.
 	MaxSessions int
 
@@ -133,7 +133,7 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	}
 	so.DisableLocalhostProtection = true // the front's allowlist checks Host and Origin
 	if !so.Stateless && so.SessionTimeout == 0 {
-		so.SessionTimeout = front.DefaultSessionTimeout
+		so.SessionTimeout = session.IdleTimeout
 	}
 	maxBody := so.MaxRequestBodyBytes
 	switch {
@@ -153,7 +153,7 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if !so.Stateless {
 		max := o.MaxSessions
 		if max == 0 {
-			max = front.DefaultMaxSessions
+			max = session.MaxPerClient
 		}
 		h.sessions = session.New(max, so.SessionTimeout) // a negative one: the SDK's "never", the table's too
 		h.key = o.Key

@@ -184,8 +184,8 @@ func TestSessionsCounted(t *testing.T) {
 func ExampleHTTPHandler_sessions() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
-		Streamable:  &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: front.DefaultSessionTimeout
-		MaxSessions: 10,                                                          // zero: front.DefaultMaxSessions
+		Streamable:  &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: session.IdleTimeout
+		MaxSessions: 10,                                                          // zero: session.MaxPerClient
 	}))
 	defer srv.Close()
 

@@ -42,7 +42,7 @@ var parseError = errorLine(nil, errkind.ParseError, "Parse error")
 //   - each line is checked once by the JSON-RPC message rule of package
 //     wire (wire.CheckMessage) before the SDK sees it: a line that is not
 //     JSON is answered with a parse error (-32700, id null), one the rule
-//     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
+//     refuses (nested past 128 levels, a number no float64 holds, an id
 //     that cannot be echoed byte for byte, such as 1.5 or 1e400, a batch,
 //     not a JSON-RPC 2.0 message) with -32600 and the id when it can be
 //     read, and the session carries on with the answers in flight;
@@ -394,7 +394,7 @@ func idKey(id []byte) string {
 }
 
 // keyID is the SDK's id for an id whose value is key: a string, or an
-// integer of at most wire.MaxID in magnitude (which a float64 carries
+// integer of at most 2^53 in magnitude (which a float64 carries
 // exactly).
 func keyID(key string) jsonrpc.ID {
 	var v any

@@ -386,7 +386,7 @@ func FuzzWriteResult(f *testing.F) {
 			}
 			id, _ = jsonrpc.MakeID(s)
 		} else {
-			if n > wire.MaxID || n < -wire.MaxID {
+			if n > (1<<53) || n < -(1<<53) {
 				return
 			}
 			sent = strconv.FormatInt(n, 10)

@@ -74,13 +74,13 @@ type HTTPOptions struct {
 	Stateful bool
 
 	// SessionTimeout is how long a session of a Stateful server may stay
-	// idle; zero means front.DefaultSessionTimeout, a negative value never
+	// idle; zero means ten minutes, a negative value never
 	// ends an idle session.
 	SessionTimeout time.Duration
 
 	// MaxSessions is how many sessions of a Stateful server one client
 	// (Key; an empty key is not bounded) may hold: opening one more ends
-	// its least recently used one. Zero means front.DefaultMaxSessions, a
+	// its least recently used one. Zero means 100, a
 	// negative value no bound.
 	MaxSessions int
 
@@ -179,10 +179,10 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if o.Stateful {
 		idle, max := o.SessionTimeout, o.MaxSessions
 		if idle == 0 {
-			idle = front.DefaultSessionTimeout
+			idle = session.IdleTimeout
 		}
 		if max == 0 {
-			max = front.DefaultMaxSessions
+			max = session.MaxPerClient
 		}
 		h.sessions = session.New(max, idle)
 		h.key = o.Key

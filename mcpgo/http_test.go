@@ -218,8 +218,8 @@ func ExampleHTTPHandler_stateful() {
 	s := server.NewMCPServer("traces", "1.0.0")
 	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Stateful:       true,
-		SessionTimeout: 5 * time.Minute, // zero: front.DefaultSessionTimeout
-		MaxSessions:    10,              // zero: front.DefaultMaxSessions
+		SessionTimeout: 5 * time.Minute, // zero: session.IdleTimeout
+		MaxSessions:    10,              // zero: session.MaxPerClient
 	}))
 	defer srv.Close()
 

@@ -56,7 +56,7 @@ const maxInFlight = 256
 //   - each line is checked once by the JSON-RPC message rule of package
 //     wire (wire.CheckMessage) before mcp-go sees it: a line that is not
 //     JSON is answered with a parse error (-32700, id null), one the rule
-//     refuses (nested past wire.MaxDepth, a number no float64 holds, an id
+//     refuses (nested past 128 levels, a number no float64 holds, an id
 //     that cannot be echoed byte for byte such as 1.5 or 1e400, a batch,
 //     not a JSON-RPC 2.0 message, the id of a request still in flight)
 //     with -32600 and the id when it can be read, and the session carries

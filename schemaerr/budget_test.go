@@ -160,7 +160,7 @@ func TestNestedUnionsLinear(t *testing.T) {
 		for range 5 {
 			c := time.Now()
 			for range 20 {
-				if is := s.Validate(args); len(is) != 1 || is[0].Code != CodeInvalidUnion {
+				if is := s.Validate(args); len(is) != 1 || is[0].Code != codeInvalidUnion {
 					t.Fatalf("depth %d: %v; want one invalid_union issue", depth, is)
 				}
 			}

@@ -10,20 +10,24 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Issue codes: zod's own issue codes, and five of this package for arguments refused whole
-// (CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements, CodeTooSlow).
+// zod's own issue codes, the Code of an Issue the schema refused: what the
+// TypeScript SDK's validation names each violation.
 const (
-	CodeInvalidType      = "invalid_type"      // wrong type, or a required property absent
-	CodeInvalidValue     = "invalid_value"     // not one of an enum's values, or not the const
-	CodeInvalidUnion     = "invalid_union"     // no branch of anyOf/oneOf fits (or two of oneOf)
-	CodeInvalidFormat    = "invalid_format"    // a pattern or format mismatch
-	CodeTooBig           = "too_big"           // above maximum, maxLength, maxItems, ...
-	CodeTooSmall         = "too_small"         // below minimum, minLength, minItems, ...
-	CodeNotMultipleOf    = "not_multiple_of"   // multipleOf
-	CodeUnrecognizedKeys = "unrecognized_keys" // keys additionalProperties: false refuses
-	CodeInvalidKey       = "invalid_key"       // a key propertyNames refuses
-	CodeCustom           = "custom"            // not, uniqueItems, contains
+	codeInvalidType      = "invalid_type"      // wrong type, or a required property absent
+	codeInvalidValue     = "invalid_value"     // not one of an enum's values, or not the const
+	codeInvalidUnion     = "invalid_union"     // no branch of anyOf/oneOf fits (or two of oneOf)
+	codeInvalidFormat    = "invalid_format"    // a pattern or format mismatch
+	codeTooBig           = "too_big"           // above maximum, maxLength, maxItems, ...
+	codeTooSmall         = "too_small"         // below minimum, minLength, minItems, ...
+	codeNotMultipleOf    = "not_multiple_of"   // multipleOf
+	codeUnrecognizedKeys = "unrecognized_keys" // keys additionalProperties: false refuses
+	codeInvalidKey       = "invalid_key"       // a key propertyNames refuses
+	codeCustom           = "custom"            // not, uniqueItems, contains
+)
 
+// The codes of an Issue for arguments refused whole, before or instead of
+// validation, for what they are rather than for a keyword of the schema.
+const (
 	CodeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
 	CodeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
 	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
@@ -55,7 +59,9 @@ type Issue struct {
 	// Path locates the value: property names (string) and array indices (int), outermost first.
 	// It is empty for an issue about the arguments as a whole.
 	Path []any
-	// Code is zod's issue code (CodeInvalidType, CodeTooBig, ...), or for arguments refused
+	// Code is zod's issue code ("invalid_type", "invalid_value", "invalid_union",
+	// "invalid_format", "too_big", "too_small", "not_multiple_of",
+	// "unrecognized_keys", "invalid_key" or "custom"), or for arguments refused
 	// whole CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements or CodeTooSlow.
 	Code string
 	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
@@ -73,12 +79,12 @@ func (i Issue) String() string {
 	if len(i.Path) == 0 {
 		return i.Message
 	}
-	return i.Message + " at " + DotPath(i.Path)
+	return i.Message + " at " + dotPath(i.Path)
 }
 
-// DotPath writes a path as the TypeScript SDK does: the first segment as it is, then ".name"
+// dotPath writes a path as the TypeScript SDK does: the first segment as it is, then ".name"
 // for a property and "[n]" for an array index: "filter.window.hours", "tags[2]".
-func DotPath(path []any) string {
+func dotPath(path []any) string {
 	var b strings.Builder
 	writePath(&b, path)
 	return b.String()
@@ -191,7 +197,7 @@ func UnknownTool2(tool string) error {
 	return &wire.RPCError{Code: errkind.InvalidParams, Message: sdktext.UnknownToolPrefix2 + tool + sdktext.UnknownToolSuffix}
 }
 
-// writePath writes path to b as DotPath returns it.
+// writePath writes path to b as dotPath returns it.
 func writePath(b *strings.Builder, path []any) {
 	for k, seg := range path {
 		switch seg := seg.(type) {

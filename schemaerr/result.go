@@ -155,7 +155,7 @@ func Hints(issues []Issue) error {
 	}
 	var unknown, other []string
 	for _, is := range issues {
-		if is.Code == CodeUnrecognizedKeys {
+		if is.Code == codeUnrecognizedKeys {
 			var known []string
 			if is.n != nil {
 				for _, p := range is.n.props {
@@ -164,7 +164,7 @@ func Hints(issues []Issue) error {
 			}
 			prefix := ""
 			if len(is.Path) > 0 {
-				prefix = DotPath(is.Path) + "."
+				prefix = dotPath(is.Path) + "."
 			}
 			for _, k := range is.Keys {
 				msg := "Unknown parameter '" + prefix + k + "'."
@@ -185,7 +185,7 @@ func Hints(issues []Issue) error {
 }
 
 func hintSentence(is Issue) string {
-	name := DotPath(is.Path)
+	name := dotPath(is.Path)
 	if name == "" {
 		if refusedWhole(is.Code) {
 			return "Invalid arguments: " + is.Message + "."

@@ -68,8 +68,8 @@ func TestDotPath(t *testing.T) {
 		{[]any{"m", "0"}, "m.0"},
 	}
 	for _, tt := range tests {
-		if got := DotPath(tt.path); got != tt.want {
-			t.Errorf("DotPath(%v) = %q, want %q", tt.path, got, tt.want)
+		if got := dotPath(tt.path); got != tt.want {
+			t.Errorf("dotPath(%v) = %q, want %q", tt.path, got, tt.want)
 		}
 	}
 }

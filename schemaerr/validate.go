@@ -314,7 +314,7 @@ func (ev *evaluator) eval(n *node, vi int32) {
 		if ev.fail(false) {
 			return
 		}
-		ev.add(n, CodeInvalidType, "never", "Invalid input: expected never, received "+ev.receivedName(vi))
+		ev.add(n, codeInvalidType, "never", "Invalid input: expected never, received "+ev.receivedName(vi))
 		return
 	}
 	if n.ref != nil {
@@ -330,7 +330,7 @@ func (ev *evaluator) eval(n *node, vi int32) {
 		if ev.fail(false) {
 			return
 		}
-		ev.add(n, CodeInvalidValue, "enum", n.msg.enum)
+		ev.add(n, codeInvalidValue, "enum", n.msg.enum)
 		return
 	}
 
@@ -372,7 +372,7 @@ func (ev *evaluator) eval(n *node, vi int32) {
 	if n.not != nil {
 		if failed, _ := ev.probe(n.not, vi); !failed {
 			if !ev.fail(false) {
-				ev.add(n, CodeCustom, "not", "Invalid input")
+				ev.add(n, codeCustom, "not", "Invalid input")
 			}
 		}
 	}
@@ -426,7 +426,7 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 			if f != math.Trunc(f) {
 				ev.explicit++
 				if !ev.fail(false) {
-					ev.add(n, CodeInvalidType, "int", "Invalid input: expected int, received number")
+					ev.add(n, codeInvalidType, "int", "Invalid input: expected int, received number")
 				}
 				return false
 			}
@@ -439,7 +439,7 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 	name := expectedName(t)
 	if name == "" {
 		if !ev.fail(false) {
-			ev.add(n, CodeInvalidUnion, "type", "Invalid input")
+			ev.add(n, codeInvalidUnion, "type", "Invalid input")
 		}
 		return false
 	}
@@ -448,7 +448,7 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 		if k == kNumber {
 			msg = "Invalid input: expected " + n.typeName(name) + ", received " + ev.receivedName(vi)
 		}
-		ev.add(n, CodeInvalidType, "type", msg)
+		ev.add(n, codeInvalidType, "type", msg)
 	}
 	switch {
 	case k == kArray && t&^tNull == tString:
@@ -493,12 +493,12 @@ func (ev *evaluator) lengths(n *node, origin, unit string, l, min, max int) {
 func (ev *evaluator) bounds(n *node, l, min, max int, small, big string) {
 	if min >= 0 && l < min {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooSmall, "min", small)
+			ev.add(n, codeTooSmall, "min", small)
 		}
 	}
 	if max >= 0 && l > max {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooBig, "max", big)
+			ev.add(n, codeTooBig, "max", big)
 		}
 	}
 }
@@ -508,36 +508,36 @@ func (ev *evaluator) number(n *node, f float64) {
 	if intOnly && math.Abs(f) > maxSafeInteger {
 		if f > 0 {
 			if !ev.fail(true) {
-				ev.add(n, CodeTooBig, "safe", "Too big: expected int to be <=9007199254740991")
+				ev.add(n, codeTooBig, "safe", "Too big: expected int to be <=9007199254740991")
 			}
 		} else if !ev.fail(true) {
-			ev.add(n, CodeTooSmall, "safe", "Too small: expected int to be >=-9007199254740991")
+			ev.add(n, codeTooSmall, "safe", "Too small: expected int to be >=-9007199254740991")
 		}
 	}
 	// zod writes an int's safe range as minimum/maximum; the safe-range issue above says it
 	if n.min != nil && f < *n.min && !(intOnly && *n.min == -maxSafeInteger) {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooSmall, "min", n.msg.min)
+			ev.add(n, codeTooSmall, "min", n.msg.min)
 		}
 	}
 	if n.xmin != nil && f <= *n.xmin {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooSmall, "xmin", n.msg.xmin)
+			ev.add(n, codeTooSmall, "xmin", n.msg.xmin)
 		}
 	}
 	if n.max != nil && f > *n.max && !(intOnly && *n.max == maxSafeInteger) {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooBig, "max", n.msg.max)
+			ev.add(n, codeTooBig, "max", n.msg.max)
 		}
 	}
 	if n.xmax != nil && f >= *n.xmax {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooBig, "xmax", n.msg.xmax)
+			ev.add(n, codeTooBig, "xmax", n.msg.xmax)
 		}
 	}
 	if n.multipleOf > 0 && !isMultiple(f, n.multipleOf) {
 		if !ev.fail(true) {
-			ev.add(n, CodeNotMultipleOf, "multipleOf", n.msg.mult)
+			ev.add(n, codeNotMultipleOf, "multipleOf", n.msg.mult)
 		}
 	}
 }
@@ -561,7 +561,7 @@ func (ev *evaluator) str(n *node, vi int32) {
 			if n.word != "" {
 				check = "format"
 			}
-			ev.add(n, CodeInvalidFormat, check, n.msg.pattern)
+			ev.add(n, codeInvalidFormat, check, n.msg.pattern)
 		}
 	}
 	if len(n.allOf) == 0 {
@@ -574,7 +574,7 @@ func (ev *evaluator) str(n *node, vi int32) {
 func (ev *evaluator) assert(n *node, vi int32) {
 	if n.assert != nil && !n.assert(ev.d.str(&ev.d.vals[vi])) {
 		if !ev.fail(true) {
-			ev.add(n, CodeInvalidFormat, "format", n.msg.format)
+			ev.add(n, codeInvalidFormat, "format", n.msg.format)
 		}
 	}
 }
@@ -591,13 +591,13 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 	tuple := len(n.prefix) > 0
 	if tuple && n.minItems >= 0 && count < n.minItems {
 		if !ev.fail(false) {
-			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
+			ev.add(n, codeTooSmall, "min", n.msg.minItems)
 		}
 		return false
 	}
 	if max >= 0 && count > max {
 		if !ev.fail(false) {
-			ev.add(n, CodeTooBig, "max", n.msg.maxItems)
+			ev.add(n, codeTooBig, "max", n.msg.maxItems)
 		}
 		if !tuple {
 			return false
@@ -621,12 +621,12 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 	}
 	if !tuple && n.minItems >= 0 && count < n.minItems && ev.explicit == explicit {
 		if !ev.fail(true) {
-			ev.add(n, CodeTooSmall, "min", n.msg.minItems)
+			ev.add(n, codeTooSmall, "min", n.msg.minItems)
 		}
 	}
 	if n.uniqueItems && count > 1 && !ev.stopped() {
 		if i, j, ok := ev.duplicate(vi); ok && !ev.fail(true) {
-			ev.add(n, CodeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+			ev.add(n, codeCustom, "uniqueItems", "Invalid input: expected unique items, items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 		}
 	}
 	if n.contains != nil {
@@ -647,11 +647,11 @@ func (ev *evaluator) array(n *node, vi int32) bool {
 		}
 		if matched < minC {
 			if !ev.fail(true) {
-				ev.add(n, CodeTooSmall, "contains", "Too small: expected array to have >="+strconv.Itoa(minC)+" matching items")
+				ev.add(n, codeTooSmall, "contains", "Too small: expected array to have >="+strconv.Itoa(minC)+" matching items")
 			}
 		} else if maxC >= 0 && matched > maxC {
 			if !ev.fail(true) {
-				ev.add(n, CodeTooBig, "contains", "Too big: expected array to have <="+strconv.Itoa(maxC)+" matching items")
+				ev.add(n, codeTooBig, "contains", "Too big: expected array to have <="+strconv.Itoa(maxC)+" matching items")
 			}
 		}
 	}
@@ -759,7 +759,7 @@ func (ev *evaluator) object(n *node, vi int32) {
 			d.vals = d.vals[:tmp]
 			if failed && !ev.fail(false) {
 				ev.pushMember(m)
-				ev.add(n, CodeInvalidKey, "propertyNames", "Invalid key in record")
+				ev.add(n, codeInvalidKey, "propertyNames", "Invalid key in record")
 				ev.pop()
 			}
 		}
@@ -806,7 +806,7 @@ func (ev *evaluator) unrecognized(n *node, unrec []int32) {
 			b.WriteString(keys[i])
 			b.WriteByte('"')
 		}
-		ev.add(n, CodeUnrecognizedKeys, "additionalProperties", b.String())
+		ev.add(n, codeUnrecognizedKeys, "additionalProperties", b.String())
 		ev.issues[len(ev.issues)-1].Keys = keys
 	}
 }
@@ -862,7 +862,7 @@ func (ev *evaluator) record(n *node, vi int32) {
 			case failed:
 				if !ev.fail(false) {
 					ev.pushMember(m)
-					ev.add(n, CodeInvalidKey, "propertyNames", "Invalid key in record")
+					ev.add(n, codeInvalidKey, "propertyNames", "Invalid key in record")
 					ev.pop()
 				}
 			case n.additional != nil:
@@ -887,7 +887,7 @@ func (ev *evaluator) missing(n *node, key any) {
 		ev.eval(n, -1)
 	}
 	if ev.nfail == before && !ev.fail(false) {
-		ev.add(n, CodeInvalidType, "required", "Invalid input: expected nonoptional, received undefined")
+		ev.add(n, codeInvalidType, "required", "Invalid input: expected nonoptional, received undefined")
 	}
 	for i := first; i < len(ev.issues); i++ {
 		if len(ev.issues[i].Path) == len(ev.path) {
@@ -1053,7 +1053,7 @@ func (ev *evaluator) union(n *node, branches []*node, vi int32, one bool) {
 		return
 	case passed > 1:
 		if !ev.fail(false) {
-			ev.add(n, CodeInvalidUnion, "oneOf", "Invalid input: more than one option matched")
+			ev.add(n, codeInvalidUnion, "oneOf", "Invalid input: more than one option matched")
 		}
 	case nonAborted == 1:
 		if ev.full {
@@ -1063,7 +1063,7 @@ func (ev *evaluator) union(n *node, branches []*node, vi int32, one bool) {
 		}
 	default:
 		if !ev.fail(false) {
-			ev.add(n, CodeInvalidUnion, "anyOf", "Invalid input")
+			ev.add(n, codeInvalidUnion, "anyOf", "Invalid input")
 		}
 	}
 }
@@ -1073,7 +1073,7 @@ func (ev *evaluator) union(n *node, branches []*node, vi int32, one bool) {
 func (ev *evaluator) discriminated(n *node, vi int32) {
 	if k := ev.kind(vi); k != kObject {
 		if !ev.fail(false) {
-			ev.add(n, CodeInvalidType, "type", "Invalid input: expected object, received "+ev.receivedName(vi))
+			ev.add(n, codeInvalidType, "type", "Invalid input: expected object, received "+ev.receivedName(vi))
 		}
 		return
 	}
@@ -1097,7 +1097,7 @@ func (ev *evaluator) discriminated(n *node, vi int32) {
 	}
 	if !ev.fail(false) {
 		ev.pushKey(n.discName)
-		ev.add(n, CodeInvalidUnion, "discriminator", n.msg.disc)
+		ev.add(n, codeInvalidUnion, "discriminator", n.msg.disc)
 		ev.pop()
 	}
 }

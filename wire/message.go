@@ -12,24 +12,24 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// MaxDepth is the deepest nesting of objects and arrays CheckMessage
+// maxDepth is the deepest nesting of objects and arrays CheckMessage
 // accepts, counting the message object itself as level 1. MCP messages nest
 // a handful of levels and real tool arguments a few dozen; 128 leaves room
 // for any of them while staying far below the 1,000 levels past which the
 // go-sdk's decoder refuses a message (and ends a stdio session), so a
 // message the check lets through is never one an SDK decoder refuses for
 // its depth.
-const MaxDepth = 128
+const maxDepth = 128
 
 // MaxMessageBytes is the largest message CheckMessage accepts. A transport
 // may read less (an HTTP front usually bounds a body at 1 MiB); it never
 // needs to hand on more.
 const MaxMessageBytes = 16 << 20
 
-// MaxID is the largest magnitude of an integer id CheckMessage accepts:
+// maxID is the largest magnitude of an integer id CheckMessage accepts:
 // 2^53, the last integer every JSON implementation (a float64 included)
 // carries exactly, so the answer's id is the request's id.
-const MaxID = 1 << 53
+const maxID = 1 << 53
 
 // MessageType says what a JSON-RPC message is.
 type MessageType uint8
@@ -72,7 +72,7 @@ type Message struct {
 	Type MessageType
 
 	// ID is the id exactly as sent: a JSON string, or an integer of at
-	// most MaxID in magnitude written without fraction, exponent or sign
+	// most 2^53 in magnitude written without fraction, exponent or sign
 	// of zero. It is nil for a notification and a batch. An answer that
 	// carries ID byte for byte carries the request's id.
 	ID json.RawMessage
@@ -92,12 +92,12 @@ var (
 	ErrNotJSON = errors.New("not valid JSON")
 	// ErrTooLarge: the message is over MaxMessageBytes.
 	ErrTooLarge = errors.New("message too large")
-	// ErrTooDeep: objects and arrays nest deeper than MaxDepth.
+	// ErrTooDeep: objects and arrays nest deeper than 128 levels.
 	ErrTooDeep = errors.New("nested too deep")
 	// ErrNumberRange: a number is too large for a float64, so no decoder
 	// of the stack can carry it.
 	ErrNumberRange = errors.New("number out of range")
-	// ErrID: the id is neither a string nor an integer of at most MaxID,
+	// ErrID: the id is neither a string nor an integer of at most 2^53 in magnitude,
 	// so it cannot be echoed byte for byte.
 	ErrID = errors.New("id cannot be echoed")
 	// ErrNotMessage: valid JSON, but not a JSON-RPC 2.0 message.
@@ -137,8 +137,8 @@ func (e *MessageError) Unwrap() error { return e.Err }
 //
 //   - bytes that are not one JSON value (-32700, id null);
 //   - more than MaxMessageBytes, objects and arrays nested deeper than
-//     MaxDepth, or a number beyond the range of a float64 (-32600);
-//   - an id that is not a string or an integer of at most MaxID in
+//     128 levels (maxDepth), or a number beyond the range of a float64 (-32600);
+//   - an id that is not a string or an integer of at most 2^53 in
 //     magnitude, written plainly (1.5, 1e2, -0, 1e400,
 //     12345678901234567890123, null, an object, an array): -32600 with id
 //     null, since no id can be echoed;
@@ -199,7 +199,7 @@ func CheckMessage(b []byte) (*Message, error) {
 	case merr != nil && merr.Err == ErrID:
 		return nil, merr
 	case s.deep:
-		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "objects and arrays nest deeper than " + strconv.Itoa(MaxDepth) + " levels", Err: ErrTooDeep}
+		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "objects and arrays nest deeper than " + strconv.Itoa(maxDepth) + " levels", Err: ErrTooDeep}
 	case s.huge:
 		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "a number is too large to be carried as a float64", Err: ErrNumberRange}
 	case merr != nil:
@@ -218,7 +218,7 @@ func notMessage(id json.RawMessage, reason string) *MessageError {
 type scanner struct {
 	b    []byte
 	end  int  // where message stopped
-	deep bool // nesting went past MaxDepth
+	deep bool // nesting went past maxDepth
 	huge bool // a number overflows a float64
 }
 
@@ -406,7 +406,7 @@ func decodeString(v []byte) string {
 
 // echoable reports whether an id can travel through any JSON-RPC stack and
 // come back byte for byte: a string of valid UTF-8, or an integer written plainly of at
-// most MaxID in magnitude.
+// most maxID in magnitude.
 func echoable(v []byte) bool {
 	if v[0] == '"' {
 		// Invalid UTF-8 decodes to U+FFFD in every JSON stack, so two
@@ -429,16 +429,16 @@ func echoable(v []byte) bool {
 		return len(v) == 1 // "0"; "-0" reads back as 0
 	}
 	n, err := strconv.ParseUint(string(d), 10, 64)
-	return err == nil && n <= MaxID
+	return err == nil && n <= maxID
 }
 
 // value scans one JSON value starting at b[i] at nesting depth, and
-// returns where it ends, recording nesting past MaxDepth and numbers past a
+// returns where it ends, recording nesting past maxDepth and numbers past a
 // float64's range.
 func (s *scanner) value(i, depth int) (int, bool) {
 	var st jsonscan.Stats
 	end, ok := jsonscan.Value(s.b, i, depth, &st)
-	s.deep = s.deep || st.Depth > MaxDepth
+	s.deep = s.deep || st.Depth > maxDepth
 	s.huge = s.huge || st.Huge
 	return end, ok
 }

@@ -10,7 +10,7 @@ import (
 
 // A transport checks each message once, before its SDK sees it: a request
 // goes on with its id as sent; an id no stack echoes exactly, or a message
-// nested past MaxDepth, is answered here and the session carries on.
+// nested past maxDepth, is answered here and the session carries on.
 func ExampleCheckMessage() {
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":"a\u0041","method":"tools/call","params":{"name":"search"}}`,

@@ -50,8 +50,8 @@ func TestCheckMessage(t *testing.T) {
 		{"response", `{"jsonrpc":"2.0","id":3,"result":{}}`, result{Type: "response", ID: "3"}},
 		{"error response", `{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}`, result{Type: "response", ID: "3"}},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, result{Type: "batch"}},
-		{"at the depth bound", `{"jsonrpc":"2.0","id":1,"method":"m","params":` + nest("[", "]", MaxDepth-1) + `}`,
-			result{Type: "request", ID: "1", Method: "m", Params: nest("[", "]", MaxDepth-1)}},
+		{"at the depth bound", `{"jsonrpc":"2.0","id":1,"method":"m","params":` + nest("[", "]", maxDepth-1) + `}`,
+			result{Type: "request", ID: "1", Method: "m", Params: nest("[", "]", maxDepth-1)}},
 		{"a method of invalid UTF-8 reads as encoding/json reads it", "{\"jsonrpc\":\"2.0\",\"method\":\"\x81\"}",
 			result{Type: "notification", Method: "\uFFFD"}},
 		{"tiny numbers read as zero", `{"jsonrpc":"2.0","method":"m","params":[1e-400,-0.0,1E+308]}`,
@@ -81,7 +81,7 @@ func TestCheckMessage(t *testing.T) {
 			result{Code: -32600, Err: "nested too deep"}},
 		{"arguments nested past the bound, id kept", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{"a":` + strings.Repeat(`[{"a":`, 600) + "1" + strings.Repeat("}]", 600) + `}}}`,
 			result{Code: -32600, ErrID: "4", Err: "nested too deep"}},
-		{"one level past the bound", `{"jsonrpc":"2.0","id":1,"method":"m","params":` + nest("[", "]", MaxDepth) + `}`,
+		{"one level past the bound", `{"jsonrpc":"2.0","id":1,"method":"m","params":` + nest("[", "]", maxDepth) + `}`,
 			result{Code: -32600, ErrID: "1", Err: "nested too deep"}},
 		{"deep batch", nest("[", "]", 10000), result{Code: -32600, Err: "nested too deep"}},
 		{"number beyond float64", `{"jsonrpc":"2.0","id":"n","method":"m","params":[1e400]}`,
@@ -168,7 +168,7 @@ func maxInt(a, b int) int {
 }
 
 // FuzzCheckMessage: CheckMessage calls a message JSON exactly when
-// encoding/json does, accepts nothing nested past MaxDepth, and what it
+// encoding/json does, accepts nothing nested past maxDepth, and what it
 // accepts decodes as it says.
 func FuzzCheckMessage(f *testing.F) {
 	for _, s := range []string{
@@ -191,7 +191,7 @@ func FuzzCheckMessage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if d := depth(b); d > MaxDepth {
+		if d := depth(b); d > maxDepth {
 			t.Fatalf("%q: accepted at depth %d", b, d)
 		}
 		if m.Type == BatchMessage {

@@ -8,6 +8,20 @@ import (
 	"time"
 )
 
+// IdleTimeout is how long a session of a stateful endpoint may
+// stay idle (no request names it) before it ends, when the server sets no
+// timeout of its own; the adapters (gosdk, mcpgo) apply it, and their HTTPOptions say so. A client whose
+// session ended is answered 404 and starts a new one, as Streamable HTTP
+// requires; until then the session holds the server's memory.
+const IdleTimeout = 10 * time.Minute
+
+// MaxPerClient is how many sessions of a stateful endpoint one client
+// (one key of the limits) may hold at once, when the server sets no bound
+// of its own; the adapters (gosdk, mcpgo) apply it, and their HTTPOptions say so. A client that opens one
+// more ends its least recently used one, so a client that never ends its
+// sessions still holds at most this many.
+const MaxPerClient = 100
+
 // A Table is the live sessions of an endpoint: for each, the client (key)
 // that opened it and when a request last named it. It is safe for
 // concurrent use. The adapter ends in the SDK each session Open and

@@ -41,7 +41,7 @@ func FuzzAdmit(f *testing.F) {
 			t.Fatalf("admit returned %v and %v", a, r)
 		}
 		if r != nil {
-			if !slices.Contains(errkind.RPCCodes(), r.err.Code) {
+			if !slices.Contains([]errkind.RPCCode{errkind.ParseError, errkind.InvalidRequest, errkind.MethodNotFound, errkind.InvalidParams, errkind.InternalError, errkind.ImplementationDefined, errkind.HeaderMismatch, errkind.MissingCapability, errkind.UnsupportedVersion}, r.err.Code) {
 				t.Fatalf("code %d is not catalogued", r.err.Code)
 			}
 			if r.status != r.err.Code.HTTPStatus() {
