@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcperr/mcperr/gosdk"
 	"math/big"
 	"net/http"
 	"slices"
@@ -278,7 +279,7 @@ func (a *auditor) callProbe(ctx context.Context, tool string, p argProbe) (check
 		cctx, cancel := context.WithTimeout(ctx, a.timeout)
 		res, callErr = a.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: p.args})
 		cancel()
-		r := errkind.Read(outcome(res, callErr))
+		r := errkind.Read(gosdk.Outcome(res, callErr))
 		if r.Kind != errkind.RateLimited || try > 0 {
 			break
 		}
@@ -299,7 +300,7 @@ func (a *auditor) callProbe(ctx context.Context, tool string, p argProbe) (check
 	if ans == answerNone {
 		c.Text = callErr.Error()
 	}
-	gradeArgument(&c, ans, outcome(res, callErr))
+	gradeArgument(&c, ans, gosdk.Outcome(res, callErr))
 	return c, nil
 }
 
@@ -335,7 +336,7 @@ func (a *auditor) protocolProbes(ctx context.Context) error {
 		return err2
 	}
 	c := check{Probe: "unknown tool", Field: noSuchTool, group: groupProtocol}
-	gradeUnknownTool(&c, ans, outcome(res, err))
+	gradeUnknownTool(&c, ans, gosdk.Outcome(res, err))
 	a.rep.add(c)
 
 	if a.target.url != "" {

@@ -7,6 +7,7 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcperr/mcperr v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/ecmaregexp v0.0.0-00010101000000-000000000000
+	github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
@@ -29,4 +30,5 @@ require (
 replace (
 	github.com/mcperr/mcperr => ../..
 	github.com/mcperr/mcperr/ecmaregexp => ../../ecmaregexp
+	github.com/mcperr/mcperr/gosdk => ../../gosdk
 )
