@@ -63,4 +63,11 @@
 // github.com/mcperr/mcperr/ecmaregexp (patterns RE2 cannot run, for
 // schemaerr). The examples module (github.com/mcperr/mcperr/examples) builds
 // three complete servers on the gosdk adapter.
+//
+// # Install
+//
+//	go get github.com/mcperr/mcperr
+//
+// brings the packages of this module; each module named above has its own line,
+// such as go get github.com/mcperr/mcperr/gosdk.
 package mcperr

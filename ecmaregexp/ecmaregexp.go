@@ -1,18 +1,3 @@
-// Package ecmaregexp runs the JSON Schema patterns Go's RE2 cannot (lookahead, lookbehind,
-// backreferences) for schemaerr, on a full ECMAScript regular-expression engine
-// (github.com/dlclark/regexp2/v2 in ECMAScript mode).
-//
-// schemaerr alone refuses such a schema at Compile with a *schemaerr.PatternError naming this
-// module. Importing it and passing the option enables them:
-//
-//	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(ecmaregexp.Engine{}))
-//
-// Patterns RE2 runs stay on RE2; only the others run here. Matching follows JavaScript: without
-// the u flag a pattern sees UTF-16 code units ("." is half of an emoji), with it code points.
-// A backtracking pattern can take exponential time on a hostile string, so every match has a
-// timeout (Engine.Timeout, 100 ms by default); a match that times out refuses the value. The
-// timeout bounds one match; schemaerr runs each pattern once per value and bounds the whole
-// call with its own deadline (schemaerr.Bounds.MaxTime), which it checks before each match.
 package ecmaregexp
 
 import (

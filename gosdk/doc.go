@@ -137,4 +137,8 @@
 // successful call with its upstream GET (0.63-0.65x), at a tenth of the
 // peak RSS (about 17 MB); over mcp.StdioTransport the same server costs
 // 1.3-3.9x the TypeScript server's (BENCHMARKS.md, "gosdk over stdio").
+//
+// # Install
+//
+//	go get github.com/mcperr/mcperr/gosdk
 package gosdk

@@ -111,4 +111,8 @@
 // (the go-sdk's CallToolResult.SetError has no twin), so Handle and Raw
 // record the handler's error in the call's context, where OnError and
 // middleware added after Validate read it with [ToolError].
+//
+// # Install
+//
+//	go get github.com/mcperr/mcperr/mcpgo
 package mcpgo

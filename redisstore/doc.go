@@ -44,4 +44,8 @@
 // (64 goroutines make one round trip each without a pool of 64
 // connections), and its Lua type does the EVALSHA, then EVAL on NOSCRIPT,
 // that the store relies on.
+//
+// # Install
+//
+//	go get github.com/mcperr/mcperr/redisstore
 package redisstore
