@@ -31,7 +31,7 @@
 // An error carries the wait whenever one is known, the longest the
 // response speaks of (Retry-After in any of its forms, Retry-After-Ms,
 // x-ms-retry-after-ms, the body's own such as google.rpc.RetryInfo, the
-// reset of an exhausted window), and at least 60 seconds for a
+// reset of an exhausted window), and at least header.DefaultRetryAfter for a
 // rate_limited one that asked for no delay, so an agent never comes back
 // early; it carries the X-RateLimit-* figures, and every error read from a
 // response carries that response's header, so a caller can refine the

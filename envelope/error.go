@@ -162,7 +162,7 @@ func KindOf(err error) errkind.Kind {
 // seconds, rounded up so an agent never waits too little; and the
 // X-RateLimit-* figures the response gave. A rate_limited Error always
 // carries a wait: a RetryAfter of zero (a hand-built Error) is given as the
-// 60 seconds the read path reports when the upstream gave no wait
+// wait the read path reports when the upstream gave none
 // (header.DefaultRetryAfter), never as 0, which would tell an agent to
 // retry at once. A nil *Error gives the zero Error's object.
 //

@@ -204,7 +204,7 @@ func (s Shape) fill() resolved {
 // member, google.rpc.RetryInfo, a JSON-RPC error's data); for a
 // rate_limited error, also the reset of a window with nothing remaining;
 // and for a rate_limited error whose response asked for no delay, at least
-// 60 seconds, or the reset when it is later. X-RateLimit-* figures go
+// header.DefaultRetryAfter, or the reset when it is later. X-RateLimit-* figures go
 // into RateLimit.
 //
 // A body that cannot be read, is over the bound, is broken JSON (with no

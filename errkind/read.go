@@ -28,7 +28,7 @@ type Outcome struct {
 // Form names the shape in which an outcome reached the client.
 type Form string
 
-// The dialects [Taxonomy.Read] tells apart.
+// The forms [Taxonomy.Read] tells apart.
 const (
 	// FormData: a result that is not an error.
 	FormData Form = "data"

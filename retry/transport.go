@@ -28,7 +28,7 @@ const maxDrain = 64 << 10
 //
 // Precisely, the 429 goes back unchanged, after one request, when
 // Retry-After is missing, malformed or longer than MaxWait (a caller
-// reports DefaultRetryAfter, 60 s, for a missing one); when the request's
+// reports header.DefaultRetryAfter for a missing one); when the request's
 // context is done or its deadline comes before the wait would end; or
 // when the request has a body that GetBody cannot rewind. Retry-After is
 // read with header.RetryAfter, so an HTTP-date is measured against
