@@ -6,14 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcperr/mcperr/internal/lines"
 	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/internal/jsonscan"
@@ -32,7 +31,7 @@ const defaultMaxLine = 16 << 20
 const defaultDrain = 35 * time.Second
 
 // parseError is the JSON-RPC answer to a line that is not JSON.
-var parseError = errorLine(nil, errkind.ParseError, "Parse error")
+var parseError = lines.ErrorLine(nil, errkind.ParseError, "Parse error")
 
 // StdioTransport is an mcp.Transport for a server on stdio: one JSON-RPC
 // message a line, read from In and written to Out (os.Stdin and os.Stdout
@@ -311,26 +310,16 @@ func (c *conn) send(in incoming) bool {
 // cancellation names. The line's bytes are not kept: the message holds
 // copies.
 func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
-	m, err := wire.CheckMessage(line)
-	if err != nil {
-		var me *wire.MessageError
-		if !errors.As(err, &me) {
-			return nil, errorLine(nil, errkind.InvalidRequest, "Invalid Request")
-		}
-		switch me.Err {
-		case wire.ErrNotJSON:
-			return nil, errorLine(nil, me.Code, "Parse error")
-		case wire.ErrNotMessage:
-			return nil, errorLine(me.ID, me.Code, "Invalid Request")
-		}
-		return nil, errorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+	m, answer := lines.Check(line)
+	if answer != nil {
+		return nil, answer
 	}
 	switch m.Type {
 	case wire.RequestMessage:
-		key := idKey(m.ID)
+		key := lines.IDKey(m.ID)
 		// The SDK drops, unanswered, a request whose id is in use.
 		if !c.add(key, m.ID) {
-			return nil, errorLine(m.ID, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+			return nil, lines.InFlight(m.ID)
 		}
 		if m.Method == "tools/call" && c.direct(key, m.Params) {
 			return nil, nil
@@ -347,7 +336,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			// and the answer still carries the id as sent.
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
 				c.mu.Lock()
-				k := c.calls[idKey(p.RequestID)] // a direct call, which the SDK does not know
+				k := c.calls[lines.IDKey(p.RequestID)] // a direct call, which the SDK does not know
 				c.mu.Unlock()
 				if k != nil {
 					k.cancel()
@@ -367,7 +356,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		return msg, nil
 	}
 	// A batch: MCP has none since protocol revision 2025-06-18.
-	return nil, errorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	return nil, lines.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
 }
 
 // clone copies b, nil for nil.
@@ -376,21 +365,6 @@ func clone(b []byte) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(bytes.Clone(b))
-}
-
-// idKey is the value of an id (an integer's digits, or a quote and the
-// string decoded): the SDK carries the id as that value, and answers with
-// it.
-func idKey(id []byte) string {
-	if len(id) == 0 || id[0] != '"' {
-		return string(id)
-	}
-	if bytes.IndexByte(id, '\\') < 0 && utf8.Valid(id) {
-		return string(id[:len(id)-1])
-	}
-	var s string
-	json.Unmarshal(id, &s)
-	return `"` + s
 }
 
 // keyID is the SDK's id for an id whose value is key: a string, or an
@@ -517,35 +491,6 @@ func (c *conn) readLong(chunk []byte) ([]byte, error) {
 	}
 }
 
-// errorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
-// writes it; a nil id is written as null.
-func errorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
-	var w lineWriter
-	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code, Message: message})
-	return w.b
-}
-
-// lineWriter keeps what wire.WriteRPCError writes, without the HTTP
-// status and headers.
-type lineWriter struct {
-	b []byte
-	h http.Header
-}
-
-func (w *lineWriter) Header() http.Header {
-	if w.h == nil {
-		w.h = make(http.Header)
-	}
-	return w.h
-}
-
-func (w *lineWriter) WriteHeader(int) {}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
-}
-
 // waitAnswers blocks until every request read has been answered (and
 // every direct call's answer written, cancelled or not), the
 // output broke, the connection closed, or the drain time passed.
@@ -591,7 +536,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			b := append(c.wbuf[:0], responseHead...)
 			b = append(b, sent...)
 			b = append(b, `,"result":`...)
-			b = appendUnescapeHTML(b, r.Result)
+			b = lines.AppendUnescapeHTML(b, r.Result)
 			b = append(b, "}\n"...)
 			err := c.writeLocked(b)
 			c.wmu.Unlock()
@@ -616,7 +561,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		b = append(append(b, data[:at]...), sent...)
 		data = data[at+len(id):]
 	}
-	b = append(appendUnescapeHTML(b, data), '\n')
+	b = append(lines.AppendUnescapeHTML(b, data), '\n')
 	err = c.writeLocked(b)
 	c.wmu.Unlock()
 	if answer {
@@ -667,44 +612,5 @@ func unescapeHTML(p []byte) []byte {
 	if !bytes.Contains(p, []byte(`\u00`)) {
 		return p
 	}
-	return appendUnescapeHTML(make([]byte, 0, len(p)), p)
-}
-
-// appendUnescapeHTML appends p to dst with the escapes unescapeHTML
-// removes written as <, > and &. It looks only at \u00 sequences: a
-// result's text is often JSON in a JSON string, full of \" escapes that
-// need no look.
-func appendUnescapeHTML(dst, p []byte) []byte {
-	for {
-		i := bytes.Index(p, []byte(`\u00`))
-		if i < 0 || i+6 > len(p) {
-			return append(dst, p...)
-		}
-		// The backslash at i begins an escape when the run of backslashes
-		// ending at it is odd: before it, they pair up as \\.
-		j := i
-		for j > 0 && p[j-1] == '\\' {
-			j--
-		}
-		if (i-j)%2 == 1 {
-			dst = append(dst, p[:i+1]...) // an escaped backslash, then "u00"
-			p = p[i+1:]
-			continue
-		}
-		var c byte
-		switch string(p[i+4 : i+6]) {
-		case "3c":
-			c = '<'
-		case "3e":
-			c = '>'
-		case "26":
-			c = '&'
-		default:
-			dst = append(dst, p[:i+6]...) // another \u00XX escape, kept
-			p = p[i+6:]
-			continue
-		}
-		dst = append(append(dst, p[:i]...), c)
-		p = p[i+6:]
-	}
+	return lines.AppendUnescapeHTML(make([]byte, 0, len(p)), p)
 }

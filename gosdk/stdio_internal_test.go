@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcperr/mcperr/internal/lines"
 	"io"
 	"strconv"
 	"strings"
@@ -381,7 +382,7 @@ func FuzzWriteResult(f *testing.F) {
 		var sent string
 		var id jsonrpc.ID
 		if s != "" {
-			if sent = string(mustMarshal(t, s)); idKey([]byte(sent)) != `"`+s || !utf8.ValidString(s) {
+			if sent = string(mustMarshal(t, s)); lines.IDKey([]byte(sent)) != `"`+s || !utf8.ValidString(s) {
 				return
 			}
 			id, _ = jsonrpc.MakeID(s)
@@ -394,7 +395,7 @@ func FuzzWriteResult(f *testing.F) {
 		}
 		var out bytes.Buffer
 		c := newConn(strings.NewReader(""), &out, 0, 0)
-		c.add(idKey([]byte(sent)), []byte(sent))
+		c.add(lines.IDKey([]byte(sent)), []byte(sent))
 		resp := &jsonrpc.Response{ID: id, Result: result}
 		if err := c.Write(context.Background(), resp); err != nil {
 			t.Fatal(err)

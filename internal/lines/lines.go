@@ -14,7 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strconv"
+	"net/http"
 	"time"
 	"unicode/utf8"
 
@@ -145,14 +145,33 @@ func InFlight(id json.RawMessage) []byte {
 	return ErrorLine(id, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
 }
 
-// ErrorLine is a JSON-RPC error answer, one line; a nil id is written as
-// null.
+// ErrorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
+// writes it (the one JSON-RPC error writer); a nil id is written as null.
 func ErrorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
+	var w lineWriter
+	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code, Message: message})
+	return w.b
+}
+
+// lineWriter keeps what wire.WriteRPCError writes, without the HTTP
+// status and headers.
+type lineWriter struct {
+	b []byte
+	h http.Header
+}
+
+func (w *lineWriter) Header() http.Header {
+	if w.h == nil {
+		w.h = make(http.Header)
 	}
-	msg, _ := json.Marshal(message)
-	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":` + strconv.Itoa(int(code)) + `,"message":` + string(msg) + "}}\n")
+	return w.h
+}
+
+func (w *lineWriter) WriteHeader(int) {}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }
 
 // IDKey is the value of an id CheckMessage accepted: an integer's digits,
