@@ -19,8 +19,8 @@ import (
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
-// DefaultMaxBytes is the body size bound of a Reader whose MaxBytes is zero.
-const DefaultMaxBytes = 10 << 20
+// defaultMaxBytes is the body size bound of a Reader whose MaxBytes is zero.
+const defaultMaxBytes = 10 << 20
 
 // A Reader turns upstream HTTP responses into the caller's data or an
 // *Error. Its zero value is ready to use: http.DefaultClient, the [errkind.Standard]
@@ -34,7 +34,7 @@ type Reader struct {
 	// Taxonomy classifies error envelopes; nil means errkind.Standard's.
 	Taxonomy *errkind.Taxonomy
 
-	// MaxBytes bounds the body read; 0 means DefaultMaxBytes. A larger body
+	// MaxBytes bounds the body read; 0 means 10 MiB. A larger body
 	// is a malformed_response, never a truncated parse.
 	MaxBytes int64
 
@@ -777,7 +777,7 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 	defer resp.Body.Close()
 	limit := r.MaxBytes
 	if limit <= 0 {
-		limit = DefaultMaxBytes
+		limit = defaultMaxBytes
 	}
 	if resp.ContentLength > limit {
 		return nil, tooLarge(resp.StatusCode, limit)

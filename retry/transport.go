@@ -10,10 +10,10 @@ import (
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
-// DefaultMaxWait is the longest Retry-After that Transport waits out when
+// defaultMaxWait is the longest Retry-After that Transport waits out when
 // its MaxWait is zero: a 429 asking for 2 seconds or less is waited out
 // and sent once more.
-const DefaultMaxWait = 2 * time.Second
+const defaultMaxWait = 2 * time.Second
 
 // maxDrain is how many bytes of a response body are read before it is
 // closed and the request re-sent; reading a short body to its end lets the
@@ -46,8 +46,8 @@ type Transport struct {
 	// upstream from many sessions at once would dial most of them anew).
 	Base http.RoundTripper
 
-	// MaxWait is the longest Retry-After that is waited out; zero means
-	// DefaultMaxWait, and a negative value turns retrying off.
+	// MaxWait is the longest Retry-After that is waited out; zero means 2
+	// seconds, and a negative value turns retrying off.
 	MaxWait time.Duration
 
 	// OnRetry, when set, is called before the request is sent again,
@@ -106,7 +106,7 @@ func (f sendFunc) RoundTrip(req *http.Request) (*http.Response, error) { return 
 func (t *Transport) retry(req *http.Request, resp *http.Response, base http.RoundTripper) (*http.Response, error) {
 	maxWait := t.MaxWait
 	if maxWait == 0 {
-		maxWait = DefaultMaxWait
+		maxWait = defaultMaxWait
 	}
 	if maxWait < 0 {
 		return resp, nil

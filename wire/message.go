@@ -85,23 +85,29 @@ type Message struct {
 	Params json.RawMessage
 }
 
-// The reasons CheckMessage refuses a message; a *MessageError wraps one,
-// for errors.Is.
+// The two kinds of refusal a transport answers differently, for errors.Is
+// on a *MessageError: bytes that are not JSON (answered -32700 with id
+// null), and JSON that is not a JSON-RPC 2.0 message (-32600 with no
+// reason). Every other refusal is -32600 with the MessageError's Reason.
 var (
 	// ErrNotJSON: the bytes are not one JSON value (JSON-RPC -32700).
 	ErrNotJSON = errors.New("not valid JSON")
-	// ErrTooLarge: the message is over MaxMessageBytes.
-	ErrTooLarge = errors.New("message too large")
-	// ErrTooDeep: objects and arrays nest deeper than 128 levels.
-	ErrTooDeep = errors.New("nested too deep")
-	// ErrNumberRange: a number is too large for a float64, so no decoder
-	// of the stack can carry it.
-	ErrNumberRange = errors.New("number out of range")
-	// ErrID: the id is neither a string nor an integer of at most 2^53 in magnitude,
-	// so it cannot be echoed byte for byte.
-	ErrID = errors.New("id cannot be echoed")
 	// ErrNotMessage: valid JSON, but not a JSON-RPC 2.0 message.
 	ErrNotMessage = errors.New("not a JSON-RPC 2.0 message")
+)
+
+// The other reasons CheckMessage refuses a message, for MessageError.Err.
+var (
+	// errTooLarge: the message is over MaxMessageBytes.
+	errTooLarge = errors.New("message too large")
+	// errTooDeep: objects and arrays nest deeper than 128 levels.
+	errTooDeep = errors.New("nested too deep")
+	// errNumberRange: a number is too large for a float64, so no decoder
+	// of the stack can carry it.
+	errNumberRange = errors.New("number out of range")
+	// errID: the id is neither a string nor an integer of at most 2^53 in magnitude,
+	// so it cannot be echoed byte for byte.
+	errID = errors.New("id cannot be echoed")
 )
 
 // MessageError is CheckMessage's refusal: the JSON-RPC error a transport
@@ -120,7 +126,7 @@ type MessageError struct {
 	// quotes the message's bytes.
 	Reason string
 
-	// Err is one of the Err* values above.
+	// Err is ErrNotJSON, ErrNotMessage, or one of the other reasons above.
 	Err error
 }
 
@@ -157,7 +163,7 @@ func (e *MessageError) Unwrap() error { return e.Err }
 // nesting beyond a few levels and for member names written with escapes.
 func CheckMessage(b []byte) (*Message, error) {
 	if len(b) > MaxMessageBytes {
-		return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the message is larger than " + strconv.Itoa(MaxMessageBytes) + " bytes", Err: ErrTooLarge}
+		return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the message is larger than " + strconv.Itoa(MaxMessageBytes) + " bytes", Err: errTooLarge}
 	}
 	s := scanner{b: b}
 	i := s.ws(0)
@@ -196,12 +202,12 @@ func CheckMessage(b []byte) (*Message, error) {
 		id = merr.ID
 	}
 	switch {
-	case merr != nil && merr.Err == ErrID:
+	case merr != nil && merr.Err == errID:
 		return nil, merr
 	case s.deep:
-		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "objects and arrays nest deeper than " + strconv.Itoa(maxDepth) + " levels", Err: ErrTooDeep}
+		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "objects and arrays nest deeper than " + strconv.Itoa(maxDepth) + " levels", Err: errTooDeep}
 	case s.huge:
-		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "a number is too large to be carried as a float64", Err: ErrNumberRange}
+		return nil, &MessageError{Code: errkind.InvalidRequest, ID: id, Reason: "a number is too large to be carried as a float64", Err: errNumberRange}
 	case merr != nil:
 		return nil, merr
 	}
@@ -340,7 +346,7 @@ func (s *scanner) message(i int) (*Message, *MessageError) {
 	var id json.RawMessage
 	if idRaw != nil {
 		if !echoable(idRaw) {
-			return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the id must be a string or an integer of at most 2^53 in magnitude", Err: ErrID}
+			return nil, &MessageError{Code: errkind.InvalidRequest, Reason: "the id must be a string or an integer of at most 2^53 in magnitude", Err: errID}
 		}
 		id = json.RawMessage(idRaw)
 		m.ID = id

@@ -129,8 +129,8 @@ func TestCheckMessage(t *testing.T) {
 func TestCheckMessageTooLarge(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"method":"m","params":["` + strings.Repeat("a", MaxMessageBytes) + `"]}`
 	_, err := CheckMessage([]byte(in))
-	if !errors.Is(err, ErrTooLarge) {
-		t.Fatalf("got %v, want ErrTooLarge", err)
+	if !errors.Is(err, errTooLarge) {
+		t.Fatalf("got %v, want errTooLarge", err)
 	}
 }
 

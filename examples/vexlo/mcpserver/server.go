@@ -75,7 +75,7 @@ type Config struct {
 	// connections per host, so pipelined calls reuse their connections.
 	Transport http.RoundTripper
 
-	// MaxBytes bounds an upstream body; 0 means envelope.DefaultMaxBytes.
+	// MaxBytes bounds an upstream body; 0 means envelope.Reader's default, 10 MiB.
 	MaxBytes int64
 
 	// RetrySleep waits out a short Retry-After before the one retry; nil

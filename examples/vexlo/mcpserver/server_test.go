@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -419,7 +418,7 @@ func TestHugeBody(t *testing.T) {
 	})
 	f := start(t, huge, Config{})
 	got, isErr := f.call(t, "vexlo_list_tags", "")
-	want := fmt.Sprintf(`{"kind":"malformed_response","httpStatus":200,"message":"response body is larger than the %d-byte limit (status 200)"}`, envelope.DefaultMaxBytes)
+	want := fmt.Sprintf(`{"kind":"malformed_response","httpStatus":200,"message":"response body is larger than the %d-byte limit (status 200)"}`, 10<<20)
 	if diff := cmp.Diff(want, got); diff != "" || !isErr {
 		t.Errorf("isError %v (-want +got):\n%s", isErr, diff)
 	}
