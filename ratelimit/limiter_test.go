@@ -340,11 +340,11 @@ func (failingStore) Take(context.Context, string, time.Time, Bucket) (Decision, 
 	return Decision{}, errStoreDown
 }
 
-func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (Count, error) {
-	return Count{}, errStoreDown
+func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (Counter, error) {
+	return Counter{}, errStoreDown
 }
 
-func (failingStore) Spend(context.Context, []Limit, int64, time.Time) ([]Level, error) {
+func (failingStore) Spend(context.Context, []Quota, int64, time.Time) ([]Level, error) {
 	return nil, errStoreDown
 }
 
@@ -379,7 +379,7 @@ func TestLimiterEvictsIdleKeys(t *testing.T) {
 			t.Fatalf("key %d refused: %+v", i, d)
 		}
 		if i%1000 == 0 {
-			if n, _ := l.mem.Len(); n > peak {
+			if n, _ := l.mem.len(); n > peak {
 				peak = n
 			}
 		}
@@ -412,7 +412,7 @@ func TestLimiterMaxKeys(t *testing.T) {
 	for i := range limiterKeys {
 		l.AllowAt("key-"+strconv.Itoa(i), limiterT0) // all live for an hour
 		if i%10_000 == 0 {
-			if n, _ := l.Store.(*MemoryStore).Len(); n > max {
+			if n, _ := l.Store.(*MemoryStore).len(); n > max {
 				t.Fatalf("after %d keys, %d buckets held, want at most %d", i, n, max)
 			}
 		}
@@ -476,7 +476,6 @@ func TestAllowReadsNow(t *testing.T) {
 		new  func(now func() time.Time) allower
 	}{
 		{"Limiter", func(now func() time.Time) allower { return &Limiter{Rate: 1, Burst: 1, Now: now} }},
-		{"Guard", func(now func() time.Time) allower { return &Guard{Limit: 1, Window: time.Second, Now: now} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

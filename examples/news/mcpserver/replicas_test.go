@@ -95,7 +95,7 @@ func restGet(key, path string) func(int, string) *http.Request {
 func monthUsed(t *testing.T, s *Server, key string) int64 {
 	t.Helper()
 	a := s.account(key)
-	r, err := s.budget.ReserveAt(context.Background(), a.id, a.plan(), 0, s.now())
+	r, err := s.budget.reserveAt(context.Background(), a.id, a.plan(), 0, s.now())
 	if err != nil {
 		t.Fatal(err)
 	}
