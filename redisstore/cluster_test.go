@@ -15,13 +15,14 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// The keys of one group share a hash tag, whatever the group holds; keys
-// without a group are groups of their own.
-func TestHashTag(t *testing.T) {
+// The keys of one group share a hash tag, whatever the group holds; a key
+// without a group is hashed whole.
+func TestKeyGroups(t *testing.T) {
 	long := strings.Repeat("x", 100)
+	s := &Store{prefix: "p:"}
 	tests := []struct {
 		a, b string
-		same bool
+		same bool // the Redis keys of a and b share their hash tag
 	}{
 		{"{acct-7}:month", "{acct-7}:minute", true},
 		{"budget\x00\x00month\x00{acct-7}\x00123", "budget\x00\x00credits\x00{acct-7}", true},
@@ -30,22 +31,30 @@ func TestHashTag(t *testing.T) {
 		{"{}:a", "{}:b", true},
 		{"{a}b}:x", "{a}b}:y", true},
 		{"token-1", "token-2", false},
-		{"no group", "no group", true},
+	}
+	tag := func(k string) string {
+		rk := s.key(k)
+		i := strings.IndexByte(rk, '{')
+		j := strings.IndexByte(rk[i+1:], '}')
+		if i < 0 || j <= 0 {
+			return rk // no tag: Redis hashes the whole key
+		}
+		return rk[i+1 : i+1+j]
 	}
 	for _, tt := range tests {
-		ta, tb := hashTag(tt.a), hashTag(tt.b)
+		ta, tb := tag(tt.a), tag(tt.b)
 		if (ta == tb) != tt.same {
-			t.Errorf("hashTag(%q) = %q, hashTag(%q) = %q: same %v, want %v", tt.a, ta, tt.b, tb, ta == tb, tt.same)
-		}
-		for _, tag := range []string{ta, tb} {
-			if tag == "" || len(tag) > maxTag || strings.ContainsAny(tag, "}") {
-				t.Errorf("hashTag gave %q, which is no hash tag Redis keeps whole", tag)
-			}
+			t.Errorf("%q has tag %q, %q has %q: same %v, want %v", s.key(tt.a), ta, s.key(tt.b), tb, ta == tb, tt.same)
 		}
 	}
-	s := &Store{prefix: "p:"}
-	if got := s.key("{acct-7}:month"); got != "p:{acct-7}{acct-7}:month" {
-		t.Errorf("key = %q", got)
+	for k, want := range map[string]string{
+		"{acct-7}:month": "p:{acct-7}{acct-7}:month",
+		"token-1":        "p:token-1",
+		long:             "p:" + ratelimit.ShortKey(long),
+	} {
+		if got := s.key(k); got != want {
+			t.Errorf("key(%.20q) = %q, want %q", k, got, want)
+		}
 	}
 }
 

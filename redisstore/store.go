@@ -224,30 +224,41 @@ func (s *Store) Prefix() string { return s.prefix }
 func (s *Store) Close() { s.client.Close() }
 
 // key returns the Redis key of a store key: the prefix, the key's group
-// as a hash tag, then the key, or its digest when it is long. The keys of
-// one group (see ratelimit.Store) share a hash slot, so a script that
-// touches several of them runs on one server of a Redis Cluster, and
-// groups spread across the cluster.
+// as a hash tag when it has one, then the key, or its digest when it is
+// long. The keys of one group (see ratelimit.Store) share a hash slot, so
+// a script that touches several of them runs on one server of a Redis
+// Cluster, and groups spread across the cluster. A key without a group
+// (a token, an address) is hashed whole, as it always was.
 func (s *Store) key(k string) string {
-	return s.prefix + "{" + hashTag(k) + "}" + ratelimit.ShortKey(k)
+	g, ok := group(k)
+	if !ok {
+		return s.prefix + ratelimit.ShortKey(k)
+	}
+	return s.prefix + "{" + hashTag(g) + "}" + ratelimit.ShortKey(k)
+}
+
+// group returns the group of key k: the text between its first "{" and
+// the first "}" after it, the way Redis finds a hash tag.
+func group(k string) (string, bool) {
+	i := strings.IndexByte(k, '{')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(k[i+1:], '}')
+	if j < 0 {
+		return "", false
+	}
+	return k[i+1 : i+1+j], true
 }
 
 // maxTag is the longest group kept as it is in a hash tag.
 const maxTag = 64
 
-// hashTag returns the hash tag of key k: its group, the text between its
-// first "{" and the first "}" after it, or the whole key when it has
-// none. A group that would not survive as a tag (empty, holding a "}",
-// or long) is replaced by a digest of itself, so that every key of a
-// group gets the same tag.
-func hashTag(k string) string {
-	g := k
-	if i := strings.IndexByte(k, '{'); i >= 0 {
-		if j := strings.IndexByte(k[i+1:], '}'); j >= 0 {
-			g = k[i+1 : i+1+j]
-		}
-	}
-	if g != "" && len(g) <= maxTag && !strings.ContainsRune(g, '}') {
+// hashTag returns group g as a hash tag's content: g itself, or, when g
+// would not survive as one (empty, or long), a digest of it, so that
+// every key of a group gets the same tag.
+func hashTag(g string) string {
+	if g != "" && len(g) <= maxTag {
 		return g
 	}
 	sum := sha256.Sum256([]byte(g))

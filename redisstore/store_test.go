@@ -52,8 +52,11 @@ func exactUnder64Clients(t *testing.T, url string) {
 	var limited, windowed, messages, calls atomic.Int64
 	var wg sync.WaitGroup
 	now := time.Now()
-	messageQuota := []ratelimit.Quota{{Key: "{account}:messages", Max: 60, Expires: now.Add(time.Minute)}}
-	creditQuotas := credits("account", 200, 300, now)
+	// An account id long enough that its keys are kept as their digest:
+	// they still share the account's slot on a cluster.
+	acct := "account-" + strings.Repeat("x", 64)
+	messageQuota := []ratelimit.Quota{{Key: "{" + acct + "}:messages", Max: 60, Expires: now.Add(time.Minute)}}
+	creditQuotas := credits(acct, 200, 300, now)
 	for _, s := range stores {
 		lim := &ratelimit.Limiter{Rate: 0.001, Burst: 100, Store: s}
 		wg.Add(1)
@@ -487,7 +490,7 @@ func TestReserveNeverRefusesAFit(t *testing.T) {
 		}
 		return len(lv) > 0
 	}
-	for _, tt := range []struct {
+	for n, tt := range []struct {
 		name   string
 		quotas func(acct string) []ratelimit.Quota
 	}{
@@ -496,7 +499,7 @@ func TestReserveNeverRefusesAFit(t *testing.T) {
 	} {
 		refused := 0
 		for i := range 200 {
-			ls := tt.quotas(fmt.Sprint("trial-", i))
+			ls := tt.quotas(fmt.Sprint("trial-", n, "-", i))
 			if lv, err := a.Spend(ctx, ls, 8, now); err != nil || !fits(lv) {
 				t.Fatalf("spending 8: %+v, %v", lv, err)
 			}
