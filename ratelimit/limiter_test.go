@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -362,6 +363,41 @@ func TestLimiterStoreFails(t *testing.T) {
 	l.Wrap(http.NotFoundHandler(), SourceIP, nil).ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
 	if w.Code != 404 || w.Header().Get("X-RateLimit-Limit") != "" {
 		t.Errorf("Wrap with a failing store: status %d, headers %v; want the request served without figures", w.Code, w.Header())
+	}
+}
+
+// wildStore answers every Take with figures no store should give: waits
+// past the longest a limiter reports, negative ones, a negative count.
+type wildStore struct {
+	failingStore
+	d Decision
+}
+
+func (s wildStore) Take(context.Context, string, time.Time, Bucket) (Decision, error) {
+	return s.d, nil
+}
+
+// Whatever a store answers, a Limiter's waits stay within [0, MaxWait] and
+// its Retry-After within the 2^31 seconds that stand for never.
+func TestLimiterClampsStoreReplies(t *testing.T) {
+	for _, d := range []Decision{
+		{RetryAfter: math.MaxInt64, Reset: math.MaxInt64, Remaining: math.MinInt64},
+		{RetryAfter: MaxWait + time.Nanosecond, Reset: MaxWait + time.Second},
+		{RetryAfter: math.MinInt64, Reset: -time.Second, Remaining: -1},
+	} {
+		l := &Limiter{Rate: 1, Burst: 1, Store: wildStore{d: d}}
+		got, err := l.Check(context.Background(), "k", limiterT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.RetryAfter < 0 || got.RetryAfter > MaxWait || got.Reset < 0 || got.Reset > MaxWait || got.Remaining < 0 {
+			t.Errorf("a store answering %+v: %+v; want waits within [0, MaxWait] and no negative count", d, got)
+		}
+		h := http.Header{}
+		d.SetHeaders(h)
+		if n, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err != nil || n < 1 || n > 1<<31 {
+			t.Errorf("SetHeaders of %+v: Retry-After %q, want within [1, 2^31]", d, h.Get("Retry-After"))
+		}
 	}
 }
 

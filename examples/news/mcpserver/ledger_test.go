@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -461,5 +462,40 @@ func TestBudgetReserveNeverRefusesAFit(t *testing.T) {
 				t.Errorf("%d of 200 trials refused a 2-credit call with 2 credits left", refused)
 			}
 		})
+	}
+}
+
+// wildSpendStore refuses every Spend with a wait no store should give.
+type wildSpendStore struct {
+	failingStore
+	wait time.Duration
+}
+
+func (s wildSpendStore) Spend(_ context.Context, ls []ratelimit.Quota, _ int64, _ time.Time) ([]ratelimit.Level, error) {
+	lv := make([]ratelimit.Level, len(ls))
+	for i := range lv {
+		lv[i] = ratelimit.Level{Used: 1, Wait: s.wait}
+	}
+	return lv, nil
+}
+
+// Whatever a store answers, a refusal's wait stays within [0, MaxWait],
+// and its retry_after_secs within the 2^31 seconds that stand for never.
+func TestBudgetClampsStoreReplies(t *testing.T) {
+	for _, w := range []time.Duration{math.MaxInt64, ratelimit.MaxWait + time.Second, math.MinInt64} {
+		b := budget{Store: wildSpendStore{wait: w}}
+		v, err := b.messageAt(context.Background(), "k", freePlan, budgetT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := b.reserveAt(context.Background(), "k", freePlan, 1, budgetT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []verdict{v, r.verdict} {
+			if v.OK || v.RetryAfter < 0 || v.RetryAfter > ratelimit.MaxWait || v.retryAfterSeconds() < 1 || v.retryAfterSeconds() > 1<<31 {
+				t.Errorf("a store waiting %v: %+v, %d s; want a refusal with a wait within [0, MaxWait]", w, v, v.retryAfterSeconds())
+			}
+		}
 	}
 }
