@@ -88,10 +88,20 @@ cluster_start() {
 
 cluster_stop() {
   if [ -n "${CLUSTER_CI_DIR:-}" ]; then
-    for pid in "$CLUSTER_CI_DIR"/*/redis.pid; do
-      [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+    local pids=() pid
+    for f in "$CLUSTER_CI_DIR"/*/redis.pid; do
+      [ -f "$f" ] && pids+=("$(cat "$f")")
     done
-    rm -rf "$CLUSTER_CI_DIR"
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # A node writes its cluster configuration as it exits: wait for it
+    # before removing the directory.
+    for _ in $(seq 50); do
+      local alive=0
+      for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+      [ "$alive" = 0 ] && break
+      sleep 0.1
+    done
+    rm -rf "$CLUSTER_CI_DIR" 2>/dev/null || true
   fi
   CLUSTER_CI_DIR=
 }
