@@ -8,7 +8,7 @@
 // (Decision.SetHeaders). Reading those fields on the client side is the
 // job of package github.com/mcperr/mcperr/ratelimit/header.
 //
-// # Limits, guards and budgets
+// # Limiters and stores
 //
 // A Limiter keeps a token bucket per key on golang.org/x/time/rate: each
 // request takes a token, a bucket of size b refills at r tokens a second,
@@ -18,20 +18,17 @@
 // (Decision.SetHeaders). Idle keys are evicted, so memory stays bounded
 // however many distinct keys pass through.
 //
-// A Guard counts requests per key in a fixed window and blocks a key that
-// goes over its limit for a block period, the way an edge flood rule does
-// (by default 100 requests per 10 seconds, then a 10-second block). A
-// Budget counts what each key spends per minute and per month: messages,
-// and credits priced per call, reserved at a call's worst case before it
-// runs and settled at its actual price after.
-//
-// The state of all three sits behind the Store interface; MemoryStore
-// keeps it in the process, and replicas of a server share it in Redis
-// with module github.com/mcperr/mcperr/redisstore, without changing their
-// callers. Keys longer than MaxKeyLen bytes are kept as their digest, so
-// keys an outsider controls cost the same memory at any length.
+// The state sits behind the Store interface, whose three primitives also
+// serve limits of a server's own making: a token bucket (Take), a counter
+// with an expiry (Add: a fixed window, a block period) and quotas charged
+// all or nothing (Spend: messages a minute, credits a month, reserved
+// before a call and settled after). MemoryStore keeps them in the
+// process, and replicas of a server share them in Redis with module
+// github.com/mcperr/mcperr/redisstore, without changing their callers.
+// Long keys are kept as their digest (ShortKey), so keys an outsider
+// controls cost the same memory at any length.
 //
 // Every method that reads the clock has a twin that takes the time
-// (AllowAt beside Allow), and a Limiter's or Guard's Now field sets the
-// clock that Allow and its Wrap middleware read, so tests never sleep.
+// (AllowAt beside Allow), and a Limiter's Now field sets the clock that
+// Allow and its Wrap middleware read, so tests never sleep.
 package ratelimit

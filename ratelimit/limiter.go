@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -67,7 +68,7 @@ type Decision struct {
 	Remaining int64         // requests left now, after this one if OK
 	Reset     time.Duration // until Remaining is back to Limit
 	// Window is the policy's window: a Limiter's is the time an empty
-	// bucket takes to refill (Burst/Rate), a Guard's its Window.
+	// bucket takes to refill (Burst/Rate).
 	Window time.Duration
 
 	// Policy names the limit in the RateLimit headers; empty means
@@ -94,8 +95,8 @@ func (l *Limiter) Allow(key string) (d Decision) {
 }
 
 // AllowAt reports whether a request for key may happen at time t, and
-// takes a token from key's bucket if so. A key longer than MaxKeyLen is
-// kept as its digest (see ShortKey). When the store fails, the request
+// takes a token from key's bucket if so. A long key is kept as its
+// digest (see ShortKey). When the store fails, the request
 // is allowed and the decision carries no figures; use Check to see the
 // error.
 func (l *Limiter) AllowAt(key string, t time.Time) (d Decision) {
@@ -156,8 +157,18 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 	if err != nil {
 		return Decision{OK: true}, err
 	}
+	// A store's figures become waits the response reports: held within
+	// [0, MaxWait] whatever a store says.
+	d.RetryAfter = clampWait(d.RetryAfter)
+	d.Reset = clampWait(d.Reset)
+	d.Remaining = max(d.Remaining, 0)
 	l.complete(&d, b)
 	return d, nil
+}
+
+// clampWait returns d within [0, MaxWait].
+func clampWait(d time.Duration) time.Duration {
+	return min(max(d, 0), MaxWait)
 }
 
 // complete fills in the figures of d that come from l's configuration.
@@ -196,7 +207,7 @@ func newLimitHandler(next http.Handler, key func(*http.Request) string, refuse f
 	return &limitHandler{next: next, key: key, refuse: refuse, check: check, now: clock(now)}
 }
 
-// limitHandler is the handler Limiter.Wrap and Guard.Wrap return.
+// limitHandler is the handler Limiter.Wrap returns.
 type limitHandler struct {
 	next   http.Handler
 	key    func(*http.Request) string
@@ -241,15 +252,15 @@ func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //     seconds, rounded up and at least 1, is left out when d.Window is
 //     zero).
 //
-// Negative figures are written as 0, and figures too large for a field
-// as its largest value.
+// Negative figures are written as 0, waits longer than MaxWait as
+// MaxWait, and figures too large for a field as its largest value.
 func (d Decision) SetHeaders(h http.Header) {
 	var buf [64]byte
 	limit, remaining := max(d.Limit, 0), max(d.Remaining, 0)
 	if !d.OK {
-		h.Set("Retry-After", strconv.FormatInt(wholeSecondsUp(d.RetryAfter, 1), 10))
+		h.Set("Retry-After", strconv.FormatInt(wholeSecondsUp(clampWait(d.RetryAfter), 1), 10))
 	}
-	reset := wholeSecondsUp(d.Reset, 0)
+	reset := wholeSecondsUp(clampWait(d.Reset), 0)
 	h.Set("X-RateLimit-Limit", strconv.FormatInt(limit, 10))
 	h.Set("X-RateLimit-Remaining", strconv.FormatInt(remaining, 10))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(min(reset, maxResetSeconds), 10))
@@ -308,4 +319,16 @@ func appendPolicyName(b []byte, name string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// SourceIP returns the address r came from, without its port: the host
+// of r.RemoteAddr, the key Wrap limits on by default. It trusts no
+// forwarding header; behind a proxy that sets one, key on that header
+// with a function of your own.
+func SourceIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -340,11 +341,11 @@ func (failingStore) Take(context.Context, string, time.Time, Bucket) (Decision, 
 	return Decision{}, errStoreDown
 }
 
-func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (Count, error) {
-	return Count{}, errStoreDown
+func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (Counter, error) {
+	return Counter{}, errStoreDown
 }
 
-func (failingStore) Spend(context.Context, []Limit, int64, time.Time) ([]Level, error) {
+func (failingStore) Spend(context.Context, []Quota, int64, time.Time) ([]Level, error) {
 	return nil, errStoreDown
 }
 
@@ -365,6 +366,41 @@ func TestLimiterStoreFails(t *testing.T) {
 	}
 }
 
+// wildStore answers every Take with figures no store should give: waits
+// past the longest a limiter reports, negative ones, a negative count.
+type wildStore struct {
+	failingStore
+	d Decision
+}
+
+func (s wildStore) Take(context.Context, string, time.Time, Bucket) (Decision, error) {
+	return s.d, nil
+}
+
+// Whatever a store answers, a Limiter's waits stay within [0, MaxWait] and
+// its Retry-After within the 2^31 seconds that stand for never.
+func TestLimiterClampsStoreReplies(t *testing.T) {
+	for _, d := range []Decision{
+		{RetryAfter: math.MaxInt64, Reset: math.MaxInt64, Remaining: math.MinInt64},
+		{RetryAfter: MaxWait + time.Nanosecond, Reset: MaxWait + time.Second},
+		{RetryAfter: math.MinInt64, Reset: -time.Second, Remaining: -1},
+	} {
+		l := &Limiter{Rate: 1, Burst: 1, Store: wildStore{d: d}}
+		got, err := l.Check(context.Background(), "k", limiterT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.RetryAfter < 0 || got.RetryAfter > MaxWait || got.Reset < 0 || got.Reset > MaxWait || got.Remaining < 0 {
+			t.Errorf("a store answering %+v: %+v; want waits within [0, MaxWait] and no negative count", d, got)
+		}
+		h := http.Header{}
+		d.SetHeaders(h)
+		if n, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err != nil || n < 1 || n > 1<<31 {
+			t.Errorf("SetHeaders of %+v: Retry-After %q, want within [1, 2^31]", d, h.Get("Retry-After"))
+		}
+	}
+}
+
 // A million distinct keys pass (a tenth of it under the race detector) (a scan, or spoofed tokens); memory stays
 // bounded by the keys seen within a bucket's fill time.
 func TestLimiterEvictsIdleKeys(t *testing.T) {
@@ -379,7 +415,7 @@ func TestLimiterEvictsIdleKeys(t *testing.T) {
 			t.Fatalf("key %d refused: %+v", i, d)
 		}
 		if i%1000 == 0 {
-			if n, _ := l.mem.Len(); n > peak {
+			if n, _ := l.mem.len(); n > peak {
 				peak = n
 			}
 		}
@@ -412,7 +448,7 @@ func TestLimiterMaxKeys(t *testing.T) {
 	for i := range limiterKeys {
 		l.AllowAt("key-"+strconv.Itoa(i), limiterT0) // all live for an hour
 		if i%10_000 == 0 {
-			if n, _ := l.Store.(*MemoryStore).Len(); n > max {
+			if n, _ := l.Store.(*MemoryStore).len(); n > max {
 				t.Fatalf("after %d keys, %d buckets held, want at most %d", i, n, max)
 			}
 		}
@@ -476,7 +512,6 @@ func TestAllowReadsNow(t *testing.T) {
 		new  func(now func() time.Time) allower
 	}{
 		{"Limiter", func(now func() time.Time) allower { return &Limiter{Rate: 1, Burst: 1, Now: now} }},
-		{"Guard", func(now func() time.Time) allower { return &Guard{Limit: 1, Window: time.Second, Now: now} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,8 +11,10 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Store keeps the state of a Limiter, a Guard and a Budget: token buckets,
-// counters that expire and meters that drain, each named by a string key. A MemoryStore is
+// Store keeps the state of limits, each named by a string key, as three
+// primitives: token buckets (Take, which a Limiter uses), counters that
+// expire (Add: a fixed window, a block period) and quotas charged all or
+// nothing (Spend: messages a minute, credits a month). A MemoryStore is
 // the default and serves one process; replicas of a server that must
 // share their limits give every replica the same Store backed by a shared
 // database instead, and nothing else changes.
@@ -29,16 +31,27 @@ import (
 // The t arguments carry the caller's clock (an injected one in tests); a
 // shared store may use its own clock instead, taking expiries relative to
 // t, so that replicas with skewed clocks agree. A store that cannot
-// answer returns an error: a Limiter or a Guard then lets the request
-// through (fails open), and a Budget lets the message or call proceed, so
-// an outage of the store is never an outage of the server. The error is
-// returned to callers of Check and of the Budget's methods, who may
-// decide otherwise.
+// answer returns an error: a Limiter then lets the request through (fails
+// open), so an outage of the store is never an outage of the server, and
+// callers of Add and Spend should do the same. Every figure a store
+// returns is held within [0, MaxWait] where it becomes a wait, whatever
+// the store says.
 //
-// Keys may be of any length and hold any bytes. A Limiter, a Guard and a
-// Budget bound them before they reach the store: a key longer than
-// MaxKeyLen bytes is replaced by its SHA-256 digest (see ShortKey), so a
-// caller-controlled key of 60 KB costs the store what one of 60 bytes does.
+// # Keys
+//
+// Keys may be of any length and hold any bytes. A Limiter bounds them
+// before they reach the store: a key longer than 64 bytes is replaced by
+// its SHA-256 digest (see ShortKey), so a caller-controlled key of 60 KB
+// costs the store what one of 60 bytes does; callers of Add and Spend
+// should bound theirs the same way.
+//
+// A key may name the group it belongs to the way Redis hash tags do: the
+// text between its first "{" and the first "}" after it. The quotas one
+// Spend charges must be of one group, the keys of one customer, say
+// "{acct-7}:month" and "{acct-7}:minute"; a store spread over several
+// servers (a Redis Cluster) keeps each group on one server, so that a
+// Spend stays one atomic step, while different customers spread across
+// the servers. A key without a group is a group of its own.
 //
 // Store implementations must be safe for concurrent use.
 type Store interface {
@@ -54,7 +67,7 @@ type Store interface {
 	// exist, or whose expiry is at or before t, counts from zero and
 	// expires at expires; an existing counter keeps its expiry. Adding 0
 	// reads the counter without creating it.
-	Add(ctx context.Context, key string, n int64, t, expires time.Time) (Count, error)
+	Add(ctx context.Context, key string, n int64, t, expires time.Time) (Counter, error)
 
 	// Spend charges n at t to every limit of ls as one atomic step, and
 	// returns their levels, one for each limit, in order. When n is
@@ -63,15 +76,15 @@ type Store interface {
 	// never refused because of another that is being refused, and the
 	// limits are never overspent. A negative n refunds, and is never
 	// refused; n = 0 reads the levels without creating anything.
-	Spend(ctx context.Context, ls []Limit, n int64, t time.Time) ([]Level, error)
+	Spend(ctx context.Context, ls []Quota, n int64, t time.Time) ([]Level, error)
 }
 
-// A Limit is one of the limits a Spend charges. With Per zero it is a
+// A Quota is one of the limits a Spend charges. With Per zero it is a
 // counter, as Add keeps: it holds what was added, from zero, until
 // Expires. With Per above zero it is a meter: what it holds drains
 // continuously at Max every Per, the way a token bucket of Max tokens
 // refills in Per, and the key vanishes once it is empty.
-type Limit struct {
+type Quota struct {
 	Key string
 
 	// Max is the most the limit may hold after a charge, and a meter's
@@ -108,8 +121,8 @@ type Level struct {
 	Wait time.Duration
 }
 
-// MaxWait is the longest wait a Limiter, a Guard, a Budget and a Store
-// report: 2^31 seconds, some 68 years, standing for never.
+// MaxWait is the longest wait a Limiter and a Store report: 2^31
+// seconds, some 68 years, standing for never.
 const MaxWait = serverMaxWait
 
 // Bucket describes a token bucket in the model of golang.org/x/time/rate:
@@ -124,7 +137,7 @@ func (b Bucket) fill() time.Duration {
 	return tokensDuration(b.Rate, float64(b.Burst))
 }
 
-// serverMaxWait is the longest wait a Limiter, a Guard or a Budget reports.
+// serverMaxWait is the longest wait a Limiter reports (MaxWait).
 const serverMaxWait = 1 << 31 * time.Second
 
 // tokensDuration reports how long r takes to produce tokens, rounded up
@@ -147,15 +160,15 @@ func tokensDuration(r rate.Limit, tokens float64) time.Duration {
 	return d
 }
 
-// Count is a counter's value and the moment it expires.
-type Count struct {
+// Counter is a counter's value and the moment it expires.
+type Counter struct {
 	Value   int64
 	Expires time.Time // zero when the counter does not exist
 }
 
-// DefaultMaxKeys is the number of keys a MemoryStore whose MaxKeys is zero
+// defaultMaxKeys is the number of keys a MemoryStore whose MaxKeys is zero
 // keeps at most, buckets and counters each.
-const DefaultMaxKeys = 1 << 20
+const defaultMaxKeys = 1 << 20
 
 // MemoryStore is the Store of one process: it keeps buckets and counters
 // in maps. A bucket that has refilled to its burst, and a counter past its
@@ -178,7 +191,8 @@ const DefaultMaxKeys = 1 << 20
 // first use. It is safe for concurrent use.
 type MemoryStore struct {
 	// MaxKeys bounds the number of buckets, and separately the number
-	// of counters, kept at once. Zero means DefaultMaxKeys.
+	// of counters and quotas, kept at once. Zero means 1<<20 (about a
+	// million).
 	MaxKeys int
 
 	// Buckets are found without a lock in read, an immutable map that is
@@ -210,7 +224,7 @@ type memCounter struct {
 	expires time.Time
 }
 
-// memMeter is one meter of a MemoryStore (see Limit): its level at stamp,
+// memMeter is one meter of a MemoryStore (see Quota): its level at stamp,
 // and the size and period it last drained by.
 type memMeter struct {
 	level float64
@@ -233,13 +247,12 @@ func (s *MemoryStore) maxKeys() int {
 	if s.MaxKeys > 0 {
 		return s.MaxKeys
 	}
-	return DefaultMaxKeys
+	return defaultMaxKeys
 }
 
-// Len reports the number of buckets, and of counters and meters, the
-// store holds now,
-// swept or not: the figure its memory is proportional to.
-func (s *MemoryStore) Len() (buckets, counters int) {
+// len reports the number of buckets, and of counters and meters, the
+// store holds now, swept or not: the figure its memory is proportional to.
+func (s *MemoryStore) len() (buckets, counters int) {
 	s.bmu.Lock()
 	if m := s.read.Load(); m != nil {
 		buckets = len(*m)
@@ -380,14 +393,14 @@ func shrink(n, max, least int, drop func(int)) int {
 }
 
 // Add implements Store. It never returns an error.
-func (s *MemoryStore) Add(_ context.Context, key string, n int64, t, expires time.Time) (Count, error) {
+func (s *MemoryStore) Add(_ context.Context, key string, n int64, t, expires time.Time) (Counter, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.add(key, n, t, expires)
 }
 
 // add is Add; s.mu is held.
-func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Count, error) {
+func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Counter, error) {
 	c := s.counters[key]
 	if c != nil && !c.expires.After(t) {
 		delete(s.counters, key)
@@ -395,7 +408,7 @@ func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Count, err
 	}
 	if c == nil {
 		if n == 0 {
-			return Count{}, nil
+			return Counter{}, nil
 		}
 		if s.counters == nil {
 			s.counters = make(map[string]*memCounter)
@@ -407,7 +420,7 @@ func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Count, err
 		s.counters[strings.Clone(key)] = c
 	}
 	c.value = saturatingAdd(c.value, n)
-	return Count{Value: c.value, Expires: c.expires}, nil
+	return Counter{Value: c.value, Expires: c.expires}, nil
 }
 
 // sweepCounters drops the counters expired at t, then, if more than
@@ -430,7 +443,7 @@ func (s *MemoryStore) sweepCounters(t time.Time) {
 }
 
 // Spend implements Store. It never returns an error.
-func (s *MemoryStore) Spend(_ context.Context, ls []Limit, n int64, t time.Time) ([]Level, error) {
+func (s *MemoryStore) Spend(_ context.Context, ls []Quota, n int64, t time.Time) ([]Level, error) {
 	out := make([]Level, len(ls))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -464,7 +477,7 @@ func (s *MemoryStore) Spend(_ context.Context, ls []Limit, n int64, t time.Time)
 
 // meter charges n to the meter of l at t and returns its level, rounded
 // up; s.mu is held.
-func (s *MemoryStore) meter(l Limit, n int64, t time.Time) int64 {
+func (s *MemoryStore) meter(l Quota, n int64, t time.Time) int64 {
 	m := s.meters[l.Key]
 	if m == nil {
 		if n < 0 {
@@ -490,7 +503,7 @@ func (s *MemoryStore) meter(l Limit, n int64, t time.Time) int64 {
 // MaxKeys, arbitrary others; s.mu is held.
 func (s *MemoryStore) sweepMeters(t time.Time) {
 	for k, m := range s.meters {
-		if drain(m.level, t.Sub(m.stamp), Limit{Max: m.max, Per: m.per}) <= 0 {
+		if drain(m.level, t.Sub(m.stamp), Quota{Max: m.max, Per: m.per}) <= 0 {
 			delete(s.meters, k)
 		}
 	}
@@ -510,7 +523,7 @@ func (s *MemoryStore) sweepMeters(t time.Time) {
 const levelSlack = 1e-9
 
 // drain returns what a meter of l that held level holds after elapsed.
-func drain(level float64, elapsed time.Duration, l Limit) float64 {
+func drain(level float64, elapsed time.Duration, l Quota) float64 {
 	if elapsed <= 0 || level <= 0 {
 		return max(level, 0)
 	}
@@ -531,7 +544,7 @@ func ceilLevel(level float64) int64 {
 // judge returns the level of l, which holds used, for a charge of n: OK
 // when it fits, with the time until it would when it does not. untilExpiry
 // is a live counter's time left.
-func judge(l Limit, used float64, n int64, untilExpiry time.Duration, t time.Time) Level {
+func judge(l Quota, used float64, n int64, untilExpiry time.Duration, t time.Time) Level {
 	v := Level{OK: true}
 	if l.Per > 0 {
 		v.Used = ceilLevel(used)
@@ -552,7 +565,7 @@ func judge(l Limit, used float64, n int64, untilExpiry time.Duration, t time.Tim
 	case l.Per <= 0:
 		// No live counter: this charge alone overfills a new one, which
 		// would expire at l.Expires.
-		v.Wait = nonNegative(l.Expires.Sub(t))
+		v.Wait = clampWait(l.Expires.Sub(t))
 	case n > l.Max:
 		v.Wait = MaxWait
 	default:

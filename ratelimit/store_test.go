@@ -18,7 +18,7 @@ func TestMemoryStoreAdd(t *testing.T) {
 		n       int64
 		t       int // seconds since limiterT0
 		expires int
-		want    Count
+		want    Counter
 	}
 	tests := []struct {
 		name string
@@ -26,38 +26,38 @@ func TestMemoryStoreAdd(t *testing.T) {
 	}{{
 		name: "a counter keeps its first expiry",
 		ops: []op{
-			{"a", 1, 0, 10, Count{1, at(10)}},
-			{"a", 2, 5, 15, Count{3, at(10)}},
-			{"a", -1, 9, 20, Count{2, at(10)}},
+			{"a", 1, 0, 10, Counter{1, at(10)}},
+			{"a", 2, 5, 15, Counter{3, at(10)}},
+			{"a", -1, 9, 20, Counter{2, at(10)}},
 		},
 	}, {
 		name: "an expired counter starts again from zero",
 		ops: []op{
-			{"a", 5, 0, 10, Count{5, at(10)}},
-			{"a", 1, 10, 20, Count{1, at(20)}},
+			{"a", 5, 0, 10, Counter{5, at(10)}},
+			{"a", 1, 10, 20, Counter{1, at(20)}},
 		},
 	}, {
 		name: "adding zero reads without creating",
 		ops: []op{
-			{"a", 0, 0, 10, Count{}},
-			{"a", 1, 1, 10, Count{1, at(10)}},
-			{"a", 0, 2, 99, Count{1, at(10)}},
-			{"a", 0, 10, 99, Count{}},
+			{"a", 0, 0, 10, Counter{}},
+			{"a", 1, 1, 10, Counter{1, at(10)}},
+			{"a", 0, 2, 99, Counter{1, at(10)}},
+			{"a", 0, 10, 99, Counter{}},
 		},
 	}, {
 		name: "counters are separate",
 		ops: []op{
-			{"a", 1, 0, 10, Count{1, at(10)}},
-			{"b", 7, 0, 5, Count{7, at(5)}},
-			{"a", 1, 0, 10, Count{2, at(10)}},
+			{"a", 1, 0, 10, Counter{1, at(10)}},
+			{"b", 7, 0, 5, Counter{7, at(5)}},
+			{"a", 1, 0, 10, Counter{2, at(10)}},
 		},
 	}, {
 		name: "saturates rather than wraps",
 		ops: []op{
-			{"a", math.MaxInt64, 0, 10, Count{math.MaxInt64, at(10)}},
-			{"a", 1, 0, 10, Count{math.MaxInt64, at(10)}},
-			{"b", math.MinInt64, 0, 10, Count{math.MinInt64, at(10)}},
-			{"b", -1, 0, 10, Count{math.MinInt64, at(10)}},
+			{"a", math.MaxInt64, 0, 10, Counter{math.MaxInt64, at(10)}},
+			{"a", 1, 0, 10, Counter{math.MaxInt64, at(10)}},
+			{"b", math.MinInt64, 0, 10, Counter{math.MinInt64, at(10)}},
+			{"b", -1, 0, 10, Counter{math.MinInt64, at(10)}},
 		},
 	}}
 	for _, tt := range tests {
@@ -86,7 +86,7 @@ func TestMemoryStoreCountersBounded(t *testing.T) {
 	for i := range limiterKeys / 10 {
 		at = at.Add(time.Millisecond)
 		s.Add(ctx, strconv.Itoa(i), 1, at, at.Add(time.Second)) // 1,000 live at once
-		if _, n := s.Len(); n > peak {
+		if _, n := s.len(); n > peak {
 			peak = n
 		}
 	}
@@ -97,7 +97,7 @@ func TestMemoryStoreCountersBounded(t *testing.T) {
 	capped := MemoryStore{MaxKeys: 5000}
 	for i := range limiterKeys / 10 {
 		capped.Add(ctx, strconv.Itoa(i), 1, limiterT0, limiterT0.Add(time.Hour))
-		if _, n := capped.Len(); n > 5000 {
+		if _, n := capped.len(); n > 5000 {
 			t.Fatalf("after %d counters, %d held; want at most 5000", i+1, n)
 		}
 	}
@@ -144,7 +144,7 @@ func TestMemoryStoreConcurrent(t *testing.T) {
 					mu.Unlock()
 				}
 				s.Add(ctx, key, 1, limiterT0, limiterT0.Add(time.Hour))
-				s.Len()
+				s.len()
 			}
 		}()
 	}

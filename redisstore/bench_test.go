@@ -65,21 +65,21 @@ func BenchmarkTake(b *testing.B) {
 	}
 }
 
-// A full Budget reservation of a priced call: Reserve, then Settle at a
-// lower price (two round trips on Redis).
+// A full reservation of a priced call: a Spend of its worst case on the
+// month and the minute, then a refund down to a lower price (two round
+// trips on Redis).
 func BenchmarkReserve(b *testing.B) {
 	for _, s := range stores(b) {
 		b.Run(s.name, func(b *testing.B) {
-			budget := &ratelimit.Budget{Store: s.s}
-			plan := ratelimit.Plan{MessagesPerMinute: 1 << 40, CreditsPerMinute: 1 << 40, CreditsPerMonth: 1 << 50, StopAtAllocation: true}
 			ctx := context.Background()
 			now := time.Now()
 			latencies(b, func(i int) {
-				r, err := budget.ReserveAt(ctx, "account-"+strconv.Itoa(i%64), plan, 5, now)
-				if err != nil || !r.OK {
-					b.Fatal(r.Verdict, err)
+				ls := credits("account-"+strconv.Itoa(i%64), 1<<50, 1<<40, now)
+				lv, err := s.s.Spend(ctx, ls, 5, now)
+				if err != nil || !lv[0].OK || !lv[1].OK {
+					b.Fatal(lv, err)
 				}
-				if err := r.SettleAt(ctx, 2, now); err != nil {
+				if _, err := s.s.Spend(ctx, soft(ls), -3, now); err != nil {
 					b.Fatal(err)
 				}
 			})

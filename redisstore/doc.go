@@ -1,39 +1,57 @@
 // Package redisstore keeps the limits of package ratelimit in Redis, so
 // that the replicas of a server behind a load balancer share every
-// Limiter, Guard and Budget exactly: one key's 60 messages a minute are
-// 60 across all replicas, not 60 on each.
+// Limiter, and every limit built on the Store primitives, exactly: one
+// key's 60 messages a minute are 60 across all replicas, not 60 on each.
 //
 //	store, err := redisstore.New(ctx, "redis://127.0.0.1:6379/0", redisstore.Options{Prefix: "news:"})
 //	if err != nil {
 //		log.Fatalf("-redis: %v", err)
 //	}
 //	defer store.Close()
-//	budget := &ratelimit.Budget{Store: store}
+//	limiter := &ratelimit.Limiter{Rate: 10, Burst: 20, Store: store}
 //
 // Each Store method is one Lua script, one round trip: GCRA for Take, a
 // counter with an expiry for Add, and for Spend a check of every limit
-// followed by the charge of every limit, so that a Budget's reservation
+// followed by the charge of every limit, so that a reservation of credits
 // never refuses a call that fits and never overspends, however many
 // replicas race. The scripts are sent by digest (EVALSHA) and sent whole
 // again when the server answers NOSCRIPT (after a restart or a SCRIPT
 // FLUSH). They read the time from Redis (TIME), so replicas whose clocks
 // are skewed agree, and every key expires once it holds nothing a new key
 // would not: no key outlives its window. Keys carry a prefix, and keys
-// longer than ratelimit.MaxKeyLen are kept as their SHA-256 digest.
+// longer than 64 bytes are kept as their SHA-256 digest.
 //
 // Redis going away is not an outage: each call waits at most
 // Options.Timeout (DefaultTimeout, 250 ms), then returns an *Error, on
-// which a Limiter, a Guard and a Budget let the request through (fail
-// open). After a call that timed out, calls fail at once for a second
+// which a Limiter lets the request through (fails open), as callers of
+// Add and Spend should. After a call that timed out, calls fail at once for a second
 // (ErrHung) rather than each waiting out the timeout, so a request held by
 // a hung Redis waits one timeout at most, and a refused connection costs
 // no wait at all; the store logs the failure once per Options.LogEvery, not once
 // per request, and the limits apply again as soon as Redis answers.
 // Limits counted while Redis was away are not counted at all.
 //
-// The store works with a single Redis server (or a primary with
-// replicas) of version 3.2 or later, over RESP2; a Spend touches several
-// keys, which Redis Cluster would refuse unless they shared a hash slot.
+// # Redis servers and clusters
+//
+// The store works with Redis 3.2 or later, over RESP2: a single server, a
+// primary with replicas, or a Redis Cluster (and the managed services
+// that are cluster-only). For a cluster, give the address of any of its
+// primaries, and more as addr parameters so the first contact survives
+// one of them being down; the database must be 0:
+//
+//	redis://10.0.0.1:6379/0?addr=10.0.0.2:6379&addr=10.0.0.3:6379
+//
+// The client learns the cluster's slots from the first node that answers
+// and follows MOVED and ASK redirections. Every Redis key carries a hash
+// tag, the group of its ratelimit key (see ratelimit.Store): a customer's
+// keys share a slot, so a Spend of several of them is one script on one
+// server, while customers spread across the cluster. A Spend whose keys
+// are of different groups fails (and fails open) instead of reaching
+// Redis. While the cluster answers CLUSTERDOWN (a primary lost with no
+// replica to take over, its slots uncovered) or TRYAGAIN, the calls that
+// reach those slots fail at once and fail open, and limits apply again as
+// soon as the slots are served; what was counted on a primary that
+// restarts without persistence starts again from zero.
 //
 // # The client
 //

@@ -17,9 +17,13 @@ func ExampleParseURL() {
 	fmt.Println(err)
 	opt, _ := redisstore.ParseURL("redis://127.0.0.1:6379/2")
 	fmt.Println(opt.InitAddress, opt.SelectDB)
+	// A Redis Cluster: any of its primaries, more as addr parameters.
+	opt, _ = redisstore.ParseURL("redis://10.0.0.1:6379/0?addr=10.0.0.2:6379&addr=10.0.0.3:6379")
+	fmt.Println(opt.InitAddress, opt.SelectDB)
 	// Output:
 	// want host:port, as in redis://127.0.0.1:6379/0
 	// [127.0.0.1:6379] 2
+	// [10.0.0.1:6379 10.0.0.2:6379 10.0.0.3:6379] 0
 }
 
 // Every replica builds its limits on a store of the same Redis and prefix,
@@ -32,7 +36,8 @@ func ExampleNew() {
 	}
 	defer store.Close()
 	limiter := &ratelimit.Limiter{Rate: 10, Burst: 20, Store: store}
-	guard := &ratelimit.Guard{Limit: 100, Window: 10 * time.Second, Store: store}
-	budget := &ratelimit.Budget{Store: store}
-	_, _, _ = limiter, guard, budget
+	// A fixed window of a server's own, on the same store.
+	now := time.Now()
+	window, err := store.Add(ctx, "window:198.51.100.7", 1, now, now.Add(10*time.Second))
+	_, _, _ = limiter, window, err
 }

@@ -56,7 +56,12 @@ func (b *syncBuffer) String() string {
 // Timeout is 10 seconds.
 func newStore(t testing.TB, o Options) (*Store, *syncBuffer) {
 	t.Helper()
-	u := serverURL(t)
+	return newStoreAt(t, serverURL(t), o)
+}
+
+// newStoreAt is newStore on the server at u.
+func newStoreAt(t testing.TB, u string, o Options) (*Store, *syncBuffer) {
+	t.Helper()
 	if o.Prefix == "" {
 		o.Prefix = uniquePrefix(t)
 	}
@@ -75,6 +80,25 @@ func newStore(t testing.TB, o Options) (*Store, *syncBuffer) {
 	}
 	t.Cleanup(s.Close)
 	return s, logs
+}
+
+// EnvClusterURL names the variable that gives the tests a real Redis
+// Cluster, as redis://127.0.0.1:PORT/0?addr=127.0.0.1:PORT2...;
+// .ci/cluster.sh starts one and sets it. Without it the cluster tests are
+// skipped, except under CI=true, where they fail.
+const EnvClusterURL = "MCPERR_REDIS_CLUSTER_URL"
+
+// clusterURL returns the URL of the test cluster, or skips the test.
+func clusterURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(EnvClusterURL)
+	if u == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must run the tests against a real Redis Cluster (see .ci/cluster.sh)", EnvClusterURL)
+		}
+		t.Skipf("%s is not set: no Redis Cluster to test against (see .ci/cluster.sh)", EnvClusterURL)
+	}
+	return u
 }
 
 // uniquePrefix returns a key prefix no other test uses.

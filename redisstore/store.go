@@ -2,13 +2,16 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log"
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,11 +66,12 @@ type Options struct {
 // not: a bucket when it is full, a counter at the end of its period, a
 // meter when it has drained.
 //
-// A call that fails (Redis down, stalled past Timeout, a reply that is not
-// what the script returns) returns an *Error, so that a Limiter, a Guard
-// or a Budget lets the request through; the failure is logged once per
-// LogEvery. A Store is safe for concurrent use; Close releases its
-// connections.
+// A call that fails (Redis down, stalled past Timeout, a Redis Cluster
+// that answers CLUSTERDOWN, a reply that is not what the script returns,
+// a panic of the client) returns an *Error, so that a Limiter, and every
+// caller of Add and Spend that fails open, lets the request through; the
+// failure is logged once per LogEvery. A Store is safe for concurrent use;
+// Close releases its connections.
 type Store struct {
 	client   rueidis.Client
 	prefix   string
@@ -105,6 +109,11 @@ func (e *Error) Error() string { return "redisstore: " + e.Op + ": " + e.Err.Err
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// errClient reports a call the Redis client refused by panicking (rueidis
+// does on a script whose keys lie in different hash slots of a Redis
+// Cluster); the store recovers, and the call fails as any other.
+var errClient = errors.New("the Redis client panicked")
 
 // ErrReply reports a reply from Redis that is not of the shape the
 // store's scripts return: a server that is not Redis, or a key of the
@@ -214,9 +223,47 @@ func (s *Store) Prefix() string { return s.prefix }
 // Close closes the store's connections.
 func (s *Store) Close() { s.client.Close() }
 
-// key returns the Redis key of a store key: the prefix, then the key, or
-// its digest when it is long.
-func (s *Store) key(k string) string { return s.prefix + ratelimit.ShortKey(k) }
+// key returns the Redis key of a store key: the prefix, the key's group
+// as a hash tag when it has one, then the key, or its digest when it is
+// long. The keys of one group (see ratelimit.Store) share a hash slot, so
+// a script that touches several of them runs on one server of a Redis
+// Cluster, and groups spread across the cluster. A key without a group
+// (a token, an address) is hashed whole, as it always was.
+func (s *Store) key(k string) string {
+	g, ok := group(k)
+	if !ok {
+		return s.prefix + ratelimit.ShortKey(k)
+	}
+	return s.prefix + "{" + hashTag(g) + "}" + ratelimit.ShortKey(k)
+}
+
+// group returns the group of key k: the text between its first "{" and
+// the first "}" after it, the way Redis finds a hash tag.
+func group(k string) (string, bool) {
+	i := strings.IndexByte(k, '{')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(k[i+1:], '}')
+	if j < 0 {
+		return "", false
+	}
+	return k[i+1 : i+1+j], true
+}
+
+// maxTag is the longest group kept as it is in a hash tag.
+const maxTag = 64
+
+// hashTag returns group g as a hash tag's content: g itself, or, when g
+// would not survive as one (empty, or long), a digest of it, so that
+// every key of a group gets the same tag.
+func hashTag(g string) string {
+	if g != "" && len(g) <= maxTag {
+		return g
+	}
+	sum := sha256.Sum256([]byte(g))
+	return "g:" + hex.EncodeToString(sum[:12])
+}
 
 // fail wraps err, logs it unless an error was logged less than LogEvery
 // ago, and returns it.
@@ -249,7 +296,7 @@ func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, a
 	}
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	msgs, err := script.Exec(tctx, s.client, keys, args).ToArray()
+	msgs, err := exec(tctx, s.client, script, keys, args)
 	if err != nil {
 		if ctx.Err() == nil && tctx.Err() != nil {
 			// The store's own timeout, not the caller's.
@@ -270,6 +317,19 @@ func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, a
 	return out, nil
 }
 
+// exec runs script, turning a panic of the client into an error: rueidis
+// panics on a script whose keys lie in different hash slots of a Redis
+// Cluster, and a store failure of any kind fails the call, never the
+// request or the process.
+func exec(ctx context.Context, c rueidis.Client, script *rueidis.Lua, keys, args []string) (msgs []rueidis.RedisMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			msgs, err = nil, fmt.Errorf("%w: %v", errClient, p)
+		}
+	}()
+	return script.Exec(ctx, c, keys, args).ToArray()
+}
+
 // micros returns d in whole microseconds, rounded up.
 func micros(d time.Duration) int64 {
 	return int64((d + time.Microsecond - 1) / time.Microsecond)
@@ -278,6 +338,17 @@ func micros(d time.Duration) int64 {
 // millis returns d in whole milliseconds, rounded up.
 func millis(d time.Duration) int64 {
 	return int64((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+// fromMillis returns n milliseconds as a duration, at most ratelimit.MaxWait.
+func fromMillis(n int64) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	if n >= int64(ratelimit.MaxWait/time.Millisecond) {
+		return ratelimit.MaxWait
+	}
+	return time.Duration(n) * time.Millisecond
 }
 
 // fromMicros returns n microseconds as a duration, at most ratelimit.MaxWait.
@@ -322,16 +393,17 @@ func (s *Store) Take(ctx context.Context, key string, _ time.Time, b ratelimit.B
 // Add implements ratelimit.Store with INCRBY and PEXPIRE in one script. A
 // new counter expires expires-t after now on the Redis clock; the Count's
 // Expires is carried back to the caller's clock as t plus the time left.
-func (s *Store) Add(ctx context.Context, key string, n int64, t, expires time.Time) (ratelimit.Count, error) {
+func (s *Store) Add(ctx context.Context, key string, n int64, t, expires time.Time) (ratelimit.Counter, error) {
 	r, err := s.run(ctx, "add", addScript, []string{s.key(key)},
 		[]string{strconv.FormatInt(n, 10), strconv.FormatInt(millis(expires.Sub(t)), 10)}, 2, false)
 	if err != nil {
-		return ratelimit.Count{}, err
+		return ratelimit.Counter{}, err
 	}
-	c := ratelimit.Count{Value: r[0]}
+	c := ratelimit.Counter{Value: r[0]}
 	switch {
 	case r[1] >= 0:
-		c.Expires = t.Add(time.Duration(r[1]) * time.Millisecond)
+		// The time left, held within MaxWait as every wait is.
+		c.Expires = t.Add(fromMillis(r[1]))
 	case n != 0:
 		// Not kept: its expiry was not in the future.
 		c.Expires = expires
@@ -343,7 +415,7 @@ func (s *Store) Add(ctx context.Context, key string, n int64, t, expires time.Ti
 // limit charged, in one script. Counters are INCRBY strings that expire at
 // the end of their period, meters hashes of a level and its time that
 // expire once drained.
-func (s *Store) Spend(ctx context.Context, ls []ratelimit.Limit, n int64, t time.Time) ([]ratelimit.Level, error) {
+func (s *Store) Spend(ctx context.Context, ls []ratelimit.Quota, n int64, t time.Time) ([]ratelimit.Level, error) {
 	if len(ls) == 0 {
 		return nil, nil
 	}

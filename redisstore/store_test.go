@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,30 +16,49 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// credits returns an account's quotas as a credits budget keeps them: a
+// month's counter and a minute's meter, of the account's group.
+func credits(acct string, month, minute int64, now time.Time) []ratelimit.Quota {
+	return []ratelimit.Quota{
+		{Key: "{" + acct + "}:month", Max: month, Expires: now.Add(time.Hour)},
+		{Key: "{" + acct + "}:minute", Max: minute, Per: time.Minute},
+	}
+}
+
+// soft returns ls with every quota soft, for a refund or a settlement.
+func soft(ls []ratelimit.Quota) []ratelimit.Quota {
+	out := slices.Clone(ls)
+	for i := range out {
+		out[i].Soft = true
+	}
+	return out
+}
+
 // Limits shared through Redis are exact under concurrency: 64 clients,
 // each with a connection of its own as replicas have, make 640 requests at
-// once and exactly the limit passes, for a Limiter, a Guard, a Budget's
-// messages and its credits.
+// once and exactly the limit passes, for a Limiter, a fixed window (Add),
+// messages a minute and credits (Spend).
 func TestExactUnder64Clients(t *testing.T) {
+	exactUnder64Clients(t, serverURL(t))
+}
+
+func exactUnder64Clients(t *testing.T, url string) {
 	const clients, each = 64, 10
 	prefix := uniquePrefix(t)
 	stores := make([]*Store, clients)
 	for i := range stores {
-		stores[i], _ = newStore(t, Options{Prefix: prefix})
+		stores[i], _ = newStoreAt(t, url, Options{Prefix: prefix})
 	}
-	plan := ratelimit.Plan{MessagesPerMinute: 60, CreditsPerMinute: 300, CreditsPerMonth: 200, StopAtAllocation: true}
-	var limited, guarded, messages, calls, credits atomic.Int64
+	var limited, windowed, messages, calls atomic.Int64
 	var wg sync.WaitGroup
-	// Every call passes the same time, so it must sit well inside its clock
-	// minute: the minute's message counter lives until the minute's end,
-	// measured from the time the caller passes, and a frozen time a moment
-	// before a minute's end would let the counter expire, and count anew,
-	// while the test still runs in that minute.
-	now := time.Now().Truncate(time.Minute).Add(30 * time.Second)
+	now := time.Now()
+	// An account id long enough that its keys are kept as their digest:
+	// they still share the account's slot on a cluster.
+	acct := "account-" + strings.Repeat("x", 64)
+	messageQuota := []ratelimit.Quota{{Key: "{" + acct + "}:messages", Max: 60, Expires: now.Add(time.Minute)}}
+	creditQuotas := credits(acct, 200, 300, now)
 	for _, s := range stores {
 		lim := &ratelimit.Limiter{Rate: 0.001, Burst: 100, Store: s}
-		guard := &ratelimit.Guard{Limit: 100, Window: time.Minute, Store: s}
-		budget := &ratelimit.Budget{Store: s}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -49,25 +69,25 @@ func TestExactUnder64Clients(t *testing.T) {
 				} else if d.OK {
 					limited.Add(1)
 				}
-				if d, err := guard.Check(ctx, "10.0.0.1", now); err != nil {
+				if c, err := s.Add(ctx, "10.0.0.1", 1, now, now.Add(time.Minute)); err != nil {
 					t.Error(err)
-				} else if d.OK {
-					guarded.Add(1)
+				} else if c.Value <= 100 {
+					windowed.Add(1)
 				}
-				if v, err := budget.MessageAt(ctx, "account", plan, now); err != nil {
+				if lv, err := s.Spend(ctx, messageQuota, 1, now); err != nil {
 					t.Error(err)
-				} else if v.OK {
+				} else if lv[0].OK {
 					messages.Add(1)
 				}
-				r, err := budget.ReserveAt(ctx, "account", plan, 3, now)
+				// Reserve a worst case of 3, settle at 1.
+				lv, err := s.Spend(ctx, creditQuotas, 3, now)
 				if err != nil {
 					t.Error(err)
 					continue
 				}
-				if r.OK {
+				if lv[0].OK && lv[1].OK {
 					calls.Add(1)
-					credits.Add(1)
-					if err := r.SettleAt(ctx, 1, now); err != nil {
+					if _, err := s.Spend(ctx, soft(creditQuotas), -2, now); err != nil {
 						t.Error(err)
 					}
 				}
@@ -75,19 +95,19 @@ func TestExactUnder64Clients(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	type totals struct{ Limiter, Guard, Messages, Calls, Credits, MonthUsed int64 }
-	r, err := (&ratelimit.Budget{Store: stores[0]}).ReserveAt(context.Background(), "account", plan, 0, now)
+	type totals struct{ Limiter, Window, Messages, Calls, MonthUsed int64 }
+	lv, err := stores[0].Spend(context.Background(), creditQuotas, 0, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := totals{limited.Load(), guarded.Load(), messages.Load(), calls.Load(), credits.Load(), r.Month.Used}
+	got := totals{limited.Load(), windowed.Load(), messages.Load(), calls.Load(), lv[0].Used}
 	// 200 credits a month at a worst case of 3 settled at 1: calls run
 	// while 3 fit, so at least 198 and at most 200 credits are spent.
-	if got.Calls < 99 || got.MonthUsed != got.Credits || got.MonthUsed > 200 {
+	if got.Calls < 99 || got.MonthUsed != got.Calls || got.MonthUsed > 200 {
 		t.Errorf("%d calls ran and the month shows %d used: want every credit counted once, at most 200", got.Calls, got.MonthUsed)
 	}
-	got.Calls, got.Credits, got.MonthUsed = 0, 0, 0
-	if diff := cmp.Diff(totals{Limiter: 100, Guard: 100, Messages: 60}, got); diff != "" {
+	got.Calls, got.MonthUsed = 0, 0
+	if diff := cmp.Diff(totals{Limiter: 100, Window: 100, Messages: 60}, got); diff != "" {
 		t.Errorf("totals (-want +got):\n%s", diff)
 	}
 }
@@ -96,23 +116,22 @@ func TestExactUnder64Clients(t *testing.T) {
 // refunds: 64 clients reserving 1 credit each against 300.
 func TestSpendExactAllocation(t *testing.T) {
 	prefix := uniquePrefix(t)
-	plan := ratelimit.Plan{CreditsPerMinute: 1000, CreditsPerMonth: 300, StopAtAllocation: true}
 	var ran atomic.Int64
 	var wg sync.WaitGroup
 	now := time.Now()
+	quotas := credits("k", 300, 1000, now)
 	for range 64 {
 		s, _ := newStore(t, Options{Prefix: prefix})
-		b := &ratelimit.Budget{Store: s}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range 10 {
-				r, err := b.ReserveAt(context.Background(), "k", plan, 1, now)
+				lv, err := s.Spend(context.Background(), quotas, 1, now)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if r.OK {
+				if lv[0].OK && lv[1].OK {
 					ran.Add(1)
 				}
 			}
@@ -131,24 +150,24 @@ func TestSpendMatchesMemoryStore(t *testing.T) {
 	s, _ := newStore(t, Options{})
 	var mem ratelimit.MemoryStore
 	now := time.Now()
-	month := ratelimit.Limit{Key: "month", Max: 5, Expires: now.Add(time.Hour)}
-	minute := ratelimit.Limit{Key: "minute", Max: 3, Per: time.Minute}
-	soft := ratelimit.Limit{Key: "soft", Max: 1, Per: time.Minute, Soft: true}
+	month := ratelimit.Quota{Key: "month", Max: 5, Expires: now.Add(time.Hour)}
+	minute := ratelimit.Quota{Key: "minute", Max: 3, Per: time.Minute}
+	soft := ratelimit.Quota{Key: "soft", Max: 1, Per: time.Minute, Soft: true}
 	ops := []struct {
-		ls []ratelimit.Limit
+		ls []ratelimit.Quota
 		n  int64
 	}{
-		{[]ratelimit.Limit{month, minute}, 0},
-		{[]ratelimit.Limit{month, minute}, 3},
-		{[]ratelimit.Limit{month, minute}, 1},
-		{[]ratelimit.Limit{month, minute}, -2},
-		{[]ratelimit.Limit{month, minute}, 2},
-		{[]ratelimit.Limit{month, minute}, 4},
-		{[]ratelimit.Limit{month}, 1},
-		{[]ratelimit.Limit{month}, 1},
-		{[]ratelimit.Limit{soft}, 7},
-		{[]ratelimit.Limit{minute}, -9},
-		{[]ratelimit.Limit{month, minute}, 0},
+		{[]ratelimit.Quota{month, minute}, 0},
+		{[]ratelimit.Quota{month, minute}, 3},
+		{[]ratelimit.Quota{month, minute}, 1},
+		{[]ratelimit.Quota{month, minute}, -2},
+		{[]ratelimit.Quota{month, minute}, 2},
+		{[]ratelimit.Quota{month, minute}, 4},
+		{[]ratelimit.Quota{month}, 1},
+		{[]ratelimit.Quota{month}, 1},
+		{[]ratelimit.Quota{soft}, 7},
+		{[]ratelimit.Quota{minute}, -9},
+		{[]ratelimit.Quota{month, minute}, 0},
 	}
 	noWait := cmp.Transformer("", func(l ratelimit.Level) ratelimit.Level {
 		l.Wait = l.Wait.Round(time.Minute)
@@ -179,7 +198,7 @@ func TestExpiry(t *testing.T) {
 	if _, err := s.Take(ctx, "bucket", now, ratelimit.Bucket{Rate: 5, Burst: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Spend(ctx, []ratelimit.Limit{{Key: "meter", Max: 600, Per: time.Minute}}, 2, now); err != nil {
+	if _, err := s.Spend(ctx, []ratelimit.Quota{{Key: "meter", Max: 600, Per: time.Minute}}, 2, now); err != nil {
 		t.Fatal(err)
 	}
 	ttl := func(k string) time.Duration {
@@ -205,7 +224,7 @@ func TestExpiry(t *testing.T) {
 			t.Errorf("%s: still there after its window (%d, %v)", k, n, err)
 		}
 	}
-	if got, err := s.Add(ctx, "counter", 0, time.Now(), time.Now()); err != nil || got != (ratelimit.Count{}) {
+	if got, err := s.Add(ctx, "counter", 0, time.Now(), time.Now()); err != nil || got != (ratelimit.Counter{}) {
 		t.Errorf("counter after expiry: %+v, %v; want none", got, err)
 	}
 }
@@ -221,25 +240,23 @@ func TestClockSkew(t *testing.T) {
 	real := time.Now()
 	tA, tB := real.Add(time.Hour), real.Add(-time.Hour)
 
-	ga := &ratelimit.Guard{Limit: 3, Window: 10 * time.Second, Store: ahead}
-	gb := &ratelimit.Guard{Limit: 3, Window: 10 * time.Second, Store: behind}
-	var got []bool
+	var got []int64
 	for i := range 5 {
-		g, at := ga, tA
+		s, at := ahead, tA
 		if i%2 == 1 {
-			g, at = gb, tB
+			s, at = behind, tB
 		}
-		d, err := g.Check(ctx, "ip", at)
+		c, err := s.Add(ctx, "ip", 1, at, at.Add(10*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, d.OK)
-		if d.OK && (d.Reset <= 9*time.Second || d.Reset > 10*time.Second) {
-			t.Errorf("request %d: window resets in %v, want about 10s on either clock", i, d.Reset)
+		got = append(got, c.Value)
+		if left := c.Expires.Sub(at); left <= 9*time.Second || left > 10*time.Second {
+			t.Errorf("request %d: window ends in %v, want about 10s on either clock", i, left)
 		}
 	}
-	if diff := cmp.Diff([]bool{true, true, true, false, false}, got); diff != "" {
-		t.Errorf("guard across skewed clients (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]int64{1, 2, 3, 4, 5}, got); diff != "" {
+		t.Errorf("one window across skewed clients (-want +got):\n%s", diff)
 	}
 
 	// A counter made by one client expires for the other at the same
@@ -392,9 +409,9 @@ func TestGarbage(t *testing.T) {
 	errs = append(errs, err)
 	_, err = s.Add(ctx, "add", 1, now, now.Add(time.Minute))
 	errs = append(errs, err)
-	_, err = s.Spend(ctx, []ratelimit.Limit{{Key: "spend", Max: 5, Expires: now.Add(time.Minute)}}, 1, now)
+	_, err = s.Spend(ctx, []ratelimit.Quota{{Key: "spend", Max: 5, Expires: now.Add(time.Minute)}}, 1, now)
 	errs = append(errs, err)
-	_, err = s.Spend(ctx, []ratelimit.Limit{{Key: "meter", Max: 5, Per: time.Minute}}, 1, now)
+	_, err = s.Spend(ctx, []ratelimit.Quota{{Key: "meter", Max: 5, Per: time.Minute}}, 1, now)
 	errs = append(errs, err)
 	for i, err := range errs {
 		var e *Error
@@ -422,7 +439,7 @@ func TestLongKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(keys) != 1 || len(keys[0]) > len(s.prefix)+ratelimit.MaxKeyLen+8 {
+	if len(keys) != 1 || len(keys[0]) > len(s.prefix)+64+8 {
 		t.Errorf("keys %q for one 60 KB key, want one short key", keys)
 	}
 }
@@ -465,35 +482,45 @@ func TestReserveNeverRefusesAFit(t *testing.T) {
 	b, _ := newStore(t, Options{Prefix: prefix})
 	ctx := context.Background()
 	now := time.Now()
-	for _, plan := range []ratelimit.Plan{
-		{CreditsPerMonth: 10, StopAtAllocation: true},
-		{CreditsPerMinute: 10, CreditsPerMonth: 1000},
+	fits := func(lv []ratelimit.Level) bool {
+		for _, l := range lv {
+			if !l.OK {
+				return false
+			}
+		}
+		return len(lv) > 0
+	}
+	for n, tt := range []struct {
+		name   string
+		quotas func(acct string) []ratelimit.Quota
+	}{
+		{"2 credits left this month", func(acct string) []ratelimit.Quota { return credits(acct, 10, 1000, now) }},
+		{"2 credits left this minute", func(acct string) []ratelimit.Quota { return credits(acct, 1000, 10, now) }},
 	} {
 		refused := 0
 		for i := range 200 {
-			key := fmt.Sprint("trial-", plan.CreditsPerMinute, "-", i)
-			ba, bb := &ratelimit.Budget{Store: a}, &ratelimit.Budget{Store: b}
-			if r, err := ba.ReserveAt(ctx, key, plan, 8, now); err != nil || !r.OK {
-				t.Fatalf("spending 8: %+v, %v", r.Verdict, err)
+			ls := tt.quotas(fmt.Sprint("trial-", n, "-", i))
+			if lv, err := a.Spend(ctx, ls, 8, now); err != nil || !fits(lv) {
+				t.Fatalf("spending 8: %+v, %v", lv, err)
 			}
 			var wg sync.WaitGroup
-			var large *ratelimit.Reservation
+			var large []ratelimit.Level
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				large, _ = ba.ReserveAt(ctx, key, plan, 3, now)
+				large, _ = a.Spend(ctx, ls, 3, now)
 			}()
-			small, err := bb.ReserveAt(ctx, key, plan, 2, now)
+			small, err := b.Spend(ctx, ls, 2, now)
 			wg.Wait()
-			if err != nil || large == nil || large.OK {
+			if err != nil || large == nil || fits(large) {
 				t.Fatalf("trial %d: the 3-credit call %+v, %v", i, large, err)
 			}
-			if !small.OK {
+			if !fits(small) {
 				refused++
 			}
 		}
 		if refused > 0 {
-			t.Errorf("plan %+v: %d of 200 trials refused a 2-credit call with 2 credits left", plan, refused)
+			t.Errorf("%s: %d of 200 trials refused a 2-credit call with 2 credits left", tt.name, refused)
 		}
 	}
 }

@@ -25,7 +25,8 @@
 //	-keys FILE       the API keys and their plans (JSON)
 //	-fail-shards N   make the N most recent of the index's shards stop answering
 //	-allowed-hosts   comma-separated host names accepted in Host/Origin at /mcp (default loopback)
-//	-redis URL       keep limits, budgets and watches in this Redis (redis://HOST:PORT/DB), shared by replicas
+//	-redis URL       keep limits, budgets and watches in this Redis (redis://HOST:PORT/DB), shared by replicas;
+//	                 a Redis Cluster as redis://HOST:PORT/0?addr=HOST2:PORT2&addr=HOST3:PORT3
 //
 // Replicas behind one load balancer share every limit, budget and watch
 // when each runs with the same -redis and -keys:

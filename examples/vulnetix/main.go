@@ -21,7 +21,8 @@
 //	-edge-block D          how long a source over the limit is refused (default 10s)
 //	-edge-colo-header H    also key the guard on this CDN location header when present
 //	-redis URL             keep the edge guard's counters in this Redis (redis://HOST:PORT/DB),
-//	                       shared by every replica that uses it
+//	                       shared by every replica that uses it; a Redis Cluster as
+//	                       redis://HOST:PORT/0?addr=HOST2:PORT2&addr=HOST3:PORT3
 //
 // Environment:
 //

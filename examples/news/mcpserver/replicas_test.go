@@ -95,7 +95,7 @@ func restGet(key, path string) func(int, string) *http.Request {
 func monthUsed(t *testing.T, s *Server, key string) int64 {
 	t.Helper()
 	a := s.account(key)
-	r, err := s.budget.ReserveAt(context.Background(), a.id, a.plan(), 0, s.now())
+	r, err := s.budget.reserveAt(context.Background(), a.id, a.plan(), 0, s.now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,16 @@ func monthUsed(t *testing.T, s *Server, key string) int64 {
 // spread across them: 60 messages a minute for a key, credits charged
 // exactly, and exactly the watch cap under 200 concurrent creates.
 func TestReplicasShareLimits(t *testing.T) {
-	url := redistest.URL(t)
+	shareLimits(t, redistest.URL(t))
+}
+
+// On a Redis Cluster of 3 primaries, three replicas share every limit as
+// exactly as on one Redis: each account's keys share a hash slot.
+func TestClusterReplicasShareLimits(t *testing.T) {
+	shareLimits(t, redistest.ClusterURL(t))
+}
+
+func shareLimits(t *testing.T, url string) {
 	srvs, urls := replicas(t, 3, url, nil, 0)
 
 	t.Run("60 messages a minute", func(t *testing.T) {
@@ -338,5 +347,76 @@ func TestSharedWatches(t *testing.T) {
 		if status != s.status || !strings.Contains(body, s.has) {
 			t.Errorf("step %d: %s %s: %d %s; want %d with %s", i, s.method, s.path, status, body, s.status, s.has)
 		}
+	}
+}
+
+// A primary of a Redis Cluster killed mid-load is not an outage: while
+// its slots are down the replicas answer every request, unlimited, and
+// once it is back (empty, with its slots) they limit exactly again.
+func TestClusterReplicasSurviveKilledPrimary(t *testing.T) {
+	cluster := redistest.StartCluster(t)
+	logs := &lockedBuffer{}
+	const timeout = time.Second
+	srvs, urls := replicas(t, 3, cluster.URL(), log.New(logs, "", 0), timeout)
+
+	got, normal := spread(t, urls, 70, restGet("k-messages", "/v1/articles/a-00042"))
+	if got[200] != 60 {
+		t.Fatalf("before: %v, want 60 answered", got)
+	}
+
+	// Mid-load: requests go out while the primary that serves k-big's
+	// account is killed.
+	victim := cluster.PrimaryOf(t, srvs[0].account("k-big").id)
+	var (
+		wg      sync.WaitGroup
+		during  map[int]int
+		slowest time.Duration
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		during, slowest = spread(t, urls, 300, restGet("k-big", "/v1/articles/a-00042"))
+	}()
+	victim.Stop()
+	wg.Wait()
+	if during[200] != 300 {
+		t.Errorf("a primary killed mid-load: %v, want every request answered", during)
+	}
+	// Once the others notice, the cluster answers CLUSTERDOWN for every
+	// slot, and the replicas still answer every request: k-messages,
+	// whose minute is spent, passes unlimited.
+	cluster.WaitDown(t, victim)
+	var down time.Duration
+	for range 3 {
+		got, d := spread(t, urls, 40, restGet("k-messages", "/v1/articles/a-00042"))
+		if got[200] != 40 {
+			t.Errorf("a primary down: %v, want every request answered (fail open)", got)
+		}
+		down = max(down, d)
+	}
+	t.Logf("slowest request: %v with the cluster up, %v while a primary was killed, %v with it down", normal, slowest, down)
+	if down > normal+timeout+2*time.Second {
+		t.Errorf("a request took %v with a primary down (%v with it up)", down, normal)
+	}
+
+	victim.Start(t)
+	cluster.WaitOK(t)
+	// k-probe may send one message a minute: once each replica refuses
+	// the next one, every replica counts in the cluster again.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if got, _ := spread(t, urls, 3, restGet("k-probe", "/v1/articles/a-00042")); got[429] == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the replicas do not limit again within 20s of the primary returning")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001")); got[200] != 15 {
+		t.Errorf("after the primary returned: %v, want 15 answered within 30 credits", got)
+	}
+	if !strings.Contains(logs.String(), "redisstore:") {
+		t.Errorf("nothing logged while a primary was down")
 	}
 }

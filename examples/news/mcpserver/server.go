@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/examples/news/newsindex"
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/redisstore"
 )
 
@@ -48,8 +47,8 @@ type Server struct {
 	hosts     []string
 	nextWatch atomic.Int64
 
-	budget ratelimit.Budget // messages and credits, per account id
-	shared *sharedWatches   // the watches, when they are kept in Redis
+	budget budget         // messages and credits, per account id
+	shared *sharedWatches // the watches, when they are kept in Redis
 
 	mu       sync.Mutex
 	accounts map[string]*account

@@ -14,9 +14,13 @@ import (
 
 // sharedWatches keeps the hosted server's watches in Redis, so that the
 // replicas of a server share them and their cap: a hash per account (watch
-// id to its JSON) and one counter for the ids. Creating is one script that
-// checks the cap and adds, so concurrent creates on any replicas never
-// pass the cap.
+// id to its JSON) and a counter of the account's ids. Creating is one
+// script that checks the cap and adds, so concurrent creates on any
+// replicas never pass the cap. An account's two keys share a hash tag,
+// the account's id, so the script runs on one server of a Redis Cluster,
+// and accounts spread across the cluster. A failure of Redis or of its
+// client, a panic included, is an error of the call (the watch tools
+// answer upstream_unavailable), never a crash.
 type sharedWatches struct {
 	client  rueidis.Client
 	prefix  string
@@ -25,7 +29,7 @@ type sharedWatches struct {
 
 // createWatchScript adds ARGV[2] (a watch's JSON, without its id) to the
 // hash KEYS[1] when it holds fewer than ARGV[1] watches, under the field
-// w-N, N a new id from the counter KEYS[2]. It returns {1, N} or {0,
+// w-N, N a new id from the account's counter KEYS[2]. It returns {1, N} or {0,
 // watches held}.
 var createWatchScript = rueidis.NewLuaScript(`
 local held = redis.call('HLEN', KEYS[1])
@@ -38,11 +42,21 @@ return {1, id}
 // errWatchStore reports a shared watch store that did not answer.
 var errWatchStore = errors.New("the watch store is not answering")
 
-func (sw *sharedWatches) key(acct string) string { return sw.prefix + "watches:" + acct }
+// key returns the Redis key of acct's watches; idKey that of its counter.
+func (sw *sharedWatches) key(acct string) string   { return sw.prefix + "watches:{" + acct + "}" }
+func (sw *sharedWatches) idKey(acct string) string { return sw.prefix + "watch-id:{" + acct + "}" }
+
+// recoverErr turns a panic of the Redis client into an error of the call.
+func recoverErr(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%w: the client panicked: %v", errWatchStore, p)
+	}
+}
 
 // create adds w for acct unless it keeps cap watches already; it returns
 // the watch with its id, or the number of watches kept.
-func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w watch) (watch, int, bool, error) {
+func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w watch) (_ watch, _ int, _ bool, err error) {
+	defer recoverErr(&err)
 	w.ID = ""
 	doc, err := json.Marshal(w)
 	if err != nil {
@@ -50,7 +64,7 @@ func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w wat
 	}
 	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
-	r, err := createWatchScript.Exec(ctx, sw.client, []string{sw.key(acct), sw.prefix + "watch-id"},
+	r, err := createWatchScript.Exec(ctx, sw.client, []string{sw.key(acct), sw.idKey(acct)},
 		[]string{strconv.Itoa(cap), string(doc)}).AsIntSlice()
 	if err != nil || len(r) != 2 {
 		return watch{}, 0, false, fmt.Errorf("%w: %v", errWatchStore, err)
@@ -63,7 +77,8 @@ func (sw *sharedWatches) create(ctx context.Context, acct string, cap int, w wat
 }
 
 // get returns acct's watch id.
-func (sw *sharedWatches) get(ctx context.Context, acct, id string) (watch, bool, error) {
+func (sw *sharedWatches) get(ctx context.Context, acct, id string) (_ watch, _ bool, err error) {
+	defer recoverErr(&err)
 	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
 	doc, err := sw.client.Do(ctx, sw.client.B().Hget().Key(sw.key(acct)).Field(id).Build()).AsBytes()
@@ -83,7 +98,8 @@ func (sw *sharedWatches) get(ctx context.Context, acct, id string) (watch, bool,
 }
 
 // remove deletes acct's watch id and reports whether there was one.
-func (sw *sharedWatches) remove(ctx context.Context, acct, id string) (bool, error) {
+func (sw *sharedWatches) remove(ctx context.Context, acct, id string) (_ bool, err error) {
+	defer recoverErr(&err)
 	ctx, cancel := context.WithTimeout(ctx, sw.timeout)
 	defer cancel()
 	n, err := sw.client.Do(ctx, sw.client.B().Hdel().Key(sw.key(acct)).Field(id).Build()).AsInt64()

@@ -16,7 +16,16 @@ import (
 // 1,000 requests from one source through, spread across them, where
 // guards in memory would let 300 through.
 func TestReplicasShareEdgeGuard(t *testing.T) {
-	url := redistest.URL(t)
+	shareEdgeGuard(t, redistest.URL(t))
+}
+
+// On a Redis Cluster of 3 primaries, the edge guards of three replicas
+// are shared as exactly as on one Redis.
+func TestClusterReplicasShareEdgeGuard(t *testing.T) {
+	shareEdgeGuard(t, redistest.ClusterURL(t))
+}
+
+func shareEdgeGuard(t *testing.T, url string) {
 	prefix := redistest.Prefix(t)
 	var urls []string
 	clock := newClock()

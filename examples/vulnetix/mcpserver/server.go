@@ -11,7 +11,7 @@
 //	path not /mcp and not GET /healthz         404 -32601             front.Front
 //	method other than POST                     405 -32600 Allow: POST front.Front
 //	Content-Type not application/json          415 -32600             front.Front
-//	edge flood guard (per source IP)           429 -32000             ratelimit.Guard
+//	edge flood guard (per source IP)           429 -32000             edgeGuard (ratelimit.Store)
 //	body over the size bound                   413 -32600             front.Front
 //	body not JSON                              400 -32700             front.Front
 //	a batch, nested too deep, an id that       400 -32600             front.Front
@@ -117,7 +117,7 @@ type Server struct {
 	vdb     *vdb
 	sealer  *sealer
 	spent   spentLogins
-	guard   *ratelimit.Guard
+	guard   *edgeGuard
 	colo    string
 	now     func() time.Time
 	log     *slog.Logger
@@ -158,7 +158,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.sealer = sl
 	}
-	s.guard = &ratelimit.Guard{Limit: cfg.EdgeLimit, Window: cfg.EdgeWindow, Block: cfg.EdgeBlock, Policy: "edge", Store: cfg.EdgeStore}
+	s.guard = &edgeGuard{limit: cfg.EdgeLimit, window: cfg.EdgeWindow, block: cfg.EdgeBlock, policy: "edge", store: cfg.EdgeStore}
 
 	// The SDK logs two lines per stateless request at Info; keep its warnings.
 	sdkLog := slog.New(atLeast{slog.LevelWarn, s.log.Handler()})
@@ -212,16 +212,12 @@ func healthz(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"status":"ok"}`+"\n")
 }
 
-// EdgeRefusal is the body of the edge flood guard's 429, exactly as the
-// Vulnetix error contract gives it.
-const EdgeRefusal = ratelimit.EdgeBody
-
 // edge is the flood guard in front of POST /mcp: the front's gate, before
 // the body is read.
 func (s *Server) edge() func(http.ResponseWriter, *http.Request) bool {
-	key := ratelimit.SourceKey(s.colo)
+	key := sourceKey(s.colo)
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		d, err := s.guard.Check(r.Context(), key(r), s.now())
+		d, err := s.guard.check(r.Context(), key(r), s.now())
 		if err != nil { // a failing store lets traffic through
 			s.edgeLog.Do(func() {
 				s.log.Warn("edge guard store failed; requests pass unguarded (logged once a minute at most)", "err", err)

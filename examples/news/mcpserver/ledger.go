@@ -1,4 +1,4 @@
-package ratelimit
+package mcpserver
 
 import (
 	"context"
@@ -6,40 +6,21 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/ratelimit"
 )
 
-// Refusal names the limit of a Budget that refused a message or a call.
-// Its values are error codes a server can send to the client as they are.
-type Refusal string
+// The budget below is built on the three primitives of ratelimit.Store
+// (Spend, all or nothing), so that a ratelimit.MemoryStore serves one
+// process and a redisstore.Store the replicas. Its refusals are the
+// server's codes MessageRateLimited, CreditRateLimited,
+// CreditBudgetExceeded (a call whose worst case is more than the key's
+// credits a minute: retrying does not help) and InsufficientCredits.
 
-const (
-	// MessageRateLimited: the key sent all the messages its plan allows
-	// this minute. Every message counts, the handshake included. A server
-	// answers HTTP 429 with Retry-After; the client sends the same
-	// message again after it.
-	MessageRateLimited Refusal = "message_rate_limited"
-
-	// CreditRateLimited: the minute's credits are spent. The call was
-	// priced and refused before it ran; it may be retried after
-	// RetryAfter, the time the credits take to refill enough for it,
-	// usually a second or two.
-	CreditRateLimited Refusal = "credit_rate_limited"
-
-	// CreditBudgetExceeded: the call's worst case costs more than the
-	// key's credits a minute, so it can never run as priced. Retrying
-	// does not help (RetryAfter is zero): narrow the call, or change plan.
-	CreditBudgetExceeded Refusal = "credit_budget_exceeded"
-
-	// InsufficientCredits: the key stops at its monthly allocation, and
-	// the call's worst case costs more than the credits left. Retrying
-	// helps only after RetryAfter, at the start of next month, which may
-	// be days away; a cheaper call may still fit.
-	InsufficientCredits Refusal = "insufficient_credits"
-)
-
-// Plan is what a key may spend: messages a minute, credits a minute and
+// allowance is what a key may spend: messages a minute, credits a minute and
 // credits a month. A zero per-minute figure means no limit.
-type Plan struct {
+type allowance struct {
 	MessagesPerMinute int64
 	CreditsPerMinute  int64
 	CreditsPerMonth   int64 // the monthly allocation
@@ -51,27 +32,21 @@ type Plan struct {
 	StopAtAllocation bool
 }
 
-// Usage gives the figures of one limit: its size, what is used of it and
-// what remains (never negative, even in overage).
-type Usage struct {
-	Limit, Used, Remaining int64
-}
-
 // makeUsage returns the figures of a limit of which used is spent.
-func makeUsage(limit, used int64) Usage {
+func makeUsage(limit, used int64) usage {
 	rem := limit - used
 	if rem < 0 {
 		rem = 0
 	}
-	return Usage{Limit: limit, Used: used, Remaining: rem}
+	return usage{Limit: limit, Used: used, Remaining: rem}
 }
 
-// Verdict is a Budget's answer: whether the message or call may proceed,
+// verdict is a budget's answer: whether the message or call may proceed,
 // the limit that refused it and when to retry, and the figures of the
 // limits that were consulted (zero for the others).
-type Verdict struct {
+type verdict struct {
 	OK      bool
-	Refusal Refusal // which limit refused; empty when OK
+	Refusal errkind.Kind // which limit refused; empty when OK
 
 	// RetryAfter is, for a refusal, the time until the same message or
 	// call would fit: the minute's end for messages, the time the
@@ -80,45 +55,45 @@ type Verdict struct {
 	// retrying does not cure.
 	RetryAfter time.Duration
 
-	Messages Usage // this minute's messages
-	Credits  Usage // the minute's credits: CreditsPerMinute, rounded up what is spent of them
-	Month    Usage // this month's credits
+	Messages usage // this minute's messages
+	Credits  usage // the minute's credits: CreditsPerMinute, rounded up what is spent of them
+	Month    usage // this month's credits
 }
 
-// RetryAfterSeconds returns RetryAfter in whole seconds, rounded up: at
+// retryAfterSeconds returns RetryAfter in whole seconds, rounded up: at
 // least 1 for a refusal that a retry cures, 0 when OK or refused with
 // CreditBudgetExceeded: the figure for a retry_after_secs field or a
 // Retry-After header.
-func (v Verdict) RetryAfterSeconds() int64 {
+func (v verdict) retryAfterSeconds() int64 {
 	if v.OK || v.Refusal == CreditBudgetExceeded {
 		return 0
 	}
-	return wholeSecondsUp(v.RetryAfter, 1)
+	return max(int64((v.RetryAfter+time.Second-1)/time.Second), 1)
 }
 
-// A Budget counts what keys spend, per minute and per month, against the
-// Plan each call brings along: messages (MessageAt) and priced calls
-// (ReserveAt). Messages count per minute of the clock; credits a minute
+// A budget counts what keys spend, per minute and per month, against the
+// allowance each call brings along: messages (messageAt) and priced calls
+// (reserveAt). Messages count per minute of the clock; credits a minute
 // refill continuously, as a token bucket that holds a minute's credits;
 // months begin at midnight on the first day, in Location. Keys longer than
-// MaxKeyLen are kept as their digest (ShortKey).
+// 64 bytes are kept as their digest (ratelimit.ShortKey).
 //
 // A priced call is reserved, then settled. Before it runs, the call's worst
 // case (its maximum price) is checked against the credits left, and
 // charged if it fits, in one atomic step of the store (Store.Spend); after
-// it runs, Settle charges its actual price in place of the reservation,
+// it runs, settleAt charges its actual price in place of the reservation,
 // refunding the difference. So two calls running at once can never both
 // spend the last credits, a call that fits is never refused because
 // another is being refused, and a call is never charged more than it
 // cost. A refused call is charged nothing and its
-// Settle refunds nothing; a reservation settles at most once.
+// settleAt refunds nothing; a reservation settles at most once.
 //
-// The zero Budget keeps its counters in memory, in UTC months. A Budget must
+// The zero budget keeps its counters in memory, in UTC months. A budget must
 // not be copied after first use. It is safe for concurrent use.
-type Budget struct {
+type budget struct {
 	// Store holds the counters. Nil means an in-memory store of the
-	// Budget's own.
-	Store Store
+	// budget's own.
+	Store ratelimit.Store
 
 	// Location is where months begin; nil means UTC.
 	Location *time.Location
@@ -127,10 +102,10 @@ type Budget struct {
 	// store.
 	Name string
 
-	mem MemoryStore
+	mem ratelimit.MemoryStore
 }
 
-func (b *Budget) store() Store {
+func (b *budget) store() ratelimit.Store {
 	if b.Store != nil {
 		return b.Store
 	}
@@ -138,14 +113,23 @@ func (b *Budget) store() Store {
 }
 
 // counterKey returns the store key of key's counter for what in the period
-// that begins at start. A long key is kept as its digest (ShortKey).
-func (b *Budget) counterKey(what, key string, start time.Time) string {
+// that begins at start.
+func (b *budget) counterKey(what, key string, start time.Time) string {
 	return b.meterKey(what, key) + "\x00" + strconv.FormatInt(start.Unix(), 10)
 }
 
-// meterKey returns the store key of key's meter for what.
-func (b *Budget) meterKey(what, key string) string {
-	return "budget\x00" + b.Name + "\x00" + what + "\x00" + ShortKey(key)
+// meterKey returns the store key of key's meter for what. Every key of
+// one account is of the account's group ({key}, a long key kept as its
+// digest), so that a Spend of its month and minute stays on one server of
+// a Redis Cluster while accounts spread across the servers.
+func (b *budget) meterKey(what, key string) string {
+	return "budget\x00" + b.Name + "\x00" + what + "\x00{" + ratelimit.ShortKey(key) + "}"
+}
+
+// wait is a level's wait as a refusal reports it: within [0,
+// ratelimit.MaxWait], whatever the store says.
+func wait(l ratelimit.Level) time.Duration {
+	return min(max(l.Wait, 0), ratelimit.MaxWait)
 }
 
 // clockMinute returns the minute t falls in.
@@ -155,7 +139,7 @@ func clockMinute(t time.Time) (start, end time.Time) {
 }
 
 // month returns the month t falls in, in b.Location.
-func (b *Budget) month(t time.Time) (start, end time.Time) {
+func (b *budget) month(t time.Time) (start, end time.Time) {
 	loc := b.Location
 	if loc == nil {
 		loc = time.UTC
@@ -164,37 +148,31 @@ func (b *Budget) month(t time.Time) (start, end time.Time) {
 	return time.Date(y, m, 1, 0, 0, 0, 0, loc), time.Date(y, m+1, 1, 0, 0, 0, 0, loc)
 }
 
-// Message counts one message of key now. It is shorthand for
-// MessageAt(ctx, key, p, time.Now()).
-func (b *Budget) Message(ctx context.Context, key string, p Plan) (Verdict, error) {
-	return b.MessageAt(ctx, key, p, time.Now())
-}
-
-// MessageAt counts one message of key at time t against
+// messageAt counts one message of key at time t against
 // p.MessagesPerMinute, or refuses it with MessageRateLimited and the time
 // until the minute ends. A refused message is not counted. When the store
 // fails, the message is allowed and the error returned.
-func (b *Budget) MessageAt(ctx context.Context, key string, p Plan, t time.Time) (Verdict, error) {
+func (b *budget) messageAt(ctx context.Context, key string, p allowance, t time.Time) (verdict, error) {
 	if p.MessagesPerMinute <= 0 {
-		return Verdict{OK: true}, nil
+		return verdict{OK: true}, nil
 	}
 	start, end := clockMinute(t)
-	ls := [1]Limit{{Key: b.counterKey("msg", key, start), Max: p.MessagesPerMinute, Expires: end}}
+	ls := [1]ratelimit.Quota{{Key: b.counterKey("msg", key, start), Max: p.MessagesPerMinute, Expires: end}}
 	lv, err := b.store().Spend(ctx, ls[:], 1, t)
 	if err != nil || len(lv) != 1 {
-		return Verdict{OK: true}, storeErr(err)
+		return verdict{OK: true}, storeErr(err)
 	}
-	v := Verdict{OK: lv[0].OK, Messages: makeUsage(p.MessagesPerMinute, lv[0].Used)}
+	v := verdict{OK: lv[0].OK, Messages: makeUsage(p.MessagesPerMinute, lv[0].Used)}
 	if !v.OK {
 		v.Refusal = MessageRateLimited
-		v.RetryAfter = lv[0].Wait
+		v.RetryAfter = wait(lv[0])
 	}
 	return v, nil
 }
 
 // errLevels reports a store whose Spend answered with the wrong number of
 // levels.
-var errLevels = errors.New("ratelimit: the store answered a Spend with the wrong number of levels")
+var errLevels = errors.New("news: the store answered a Spend with the wrong number of levels")
 
 // storeErr returns err, or errLevels when a store answered without one
 // but with the wrong number of levels.
@@ -205,39 +183,33 @@ func storeErr(err error) error {
 	return errLevels
 }
 
-// A Reservation is the charge a Budget made for a call's worst case,
-// awaiting the call's actual price. Its Verdict says whether the call may
+// A reservation is the charge a budget made for a call's worst case,
+// awaiting the call's actual price. Its verdict says whether the call may
 // run.
-type Reservation struct {
-	Verdict
+type reservation struct {
+	verdict
 
-	b        *Budget
-	reserved int64 // credits charged; 0 when refused
-	month    Limit // the month's counter
-	minute   Limit // the minute's meter; Key empty when the plan has none
+	b        *budget
+	reserved int64           // credits charged; 0 when refused
+	month    ratelimit.Quota // the month's counter
+	minute   ratelimit.Quota // the minute's meter; Key empty when the plan has none
 	owner    string
 	settled  atomic.Bool
 }
 
 // monthLimit returns key's counter of credits for the month of t.
-func (b *Budget) monthLimit(key string, p Plan, t time.Time) Limit {
+func (b *budget) monthLimit(key string, p allowance, t time.Time) ratelimit.Quota {
 	start, end := b.month(t)
-	return Limit{Key: b.counterKey("month", key, start), Max: p.CreditsPerMonth, Expires: end, Soft: !p.StopAtAllocation}
+	return ratelimit.Quota{Key: b.counterKey("month", key, start), Max: p.CreditsPerMonth, Expires: end, Soft: !p.StopAtAllocation}
 }
 
 // minuteLimit returns key's meter of credits a minute: CreditsPerMinute
 // that refill continuously over a minute.
-func (b *Budget) minuteLimit(key string, p Plan) Limit {
-	return Limit{Key: b.meterKey("credits", key), Max: p.CreditsPerMinute, Per: time.Minute}
+func (b *budget) minuteLimit(key string, p allowance) ratelimit.Quota {
+	return ratelimit.Quota{Key: b.meterKey("credits", key), Max: p.CreditsPerMinute, Per: time.Minute}
 }
 
-// Reserve checks and reserves a call of key now. It is shorthand for
-// ReserveAt(ctx, key, p, max, time.Now()).
-func (b *Budget) Reserve(ctx context.Context, key string, p Plan, max int64) (*Reservation, error) {
-	return b.ReserveAt(ctx, key, p, max, time.Now())
-}
-
-// ReserveAt checks a call of key at time t that may cost up to max
+// reserveAt checks a call of key at time t that may cost up to max
 // credits, and charges max if the call may run: to the month and to the
 // minute's credits in one step of the store, so that a call that fits is
 // never refused because another is being refused, and two calls never
@@ -257,18 +229,18 @@ func (b *Budget) Reserve(ctx context.Context, key string, p Plan, max int64) (*R
 // credits_limit, credits_used and credits_remaining takes them from
 // Month. When the store fails, the call is allowed uncharged and the
 // error returned.
-func (b *Budget) ReserveAt(ctx context.Context, key string, p Plan, max int64, t time.Time) (*Reservation, error) {
+func (b *budget) reserveAt(ctx context.Context, key string, p allowance, max int64, t time.Time) (*reservation, error) {
 	if max < 0 {
 		max = 0
 	}
-	r := &Reservation{b: b, owner: key}
-	r.Verdict.OK = true
+	r := &reservation{b: b, owner: key}
+	r.verdict.OK = true
 	if p.CreditsPerMinute > 0 && max > p.CreditsPerMinute {
-		r.Verdict = Verdict{Refusal: CreditBudgetExceeded}
+		r.verdict = verdict{Refusal: CreditBudgetExceeded}
 		return r, nil
 	}
 	r.month = b.monthLimit(key, p, t)
-	ls := [2]Limit{r.month}
+	ls := [2]ratelimit.Quota{r.month}
 	n := 1
 	if p.CreditsPerMinute > 0 {
 		r.minute = b.minuteLimit(key, p)
@@ -277,7 +249,7 @@ func (b *Budget) ReserveAt(ctx context.Context, key string, p Plan, max int64, t
 	}
 	lv, err := b.store().Spend(ctx, ls[:n], max, t)
 	if err != nil || len(lv) != n {
-		r.minute = Limit{}
+		r.minute = ratelimit.Quota{}
 		return r, storeErr(err)
 	}
 	r.Month = makeUsage(p.CreditsPerMonth, lv[0].Used)
@@ -286,26 +258,20 @@ func (b *Budget) ReserveAt(ctx context.Context, key string, p Plan, max int64, t
 	}
 	switch {
 	case !lv[0].OK:
-		r.Verdict = Verdict{Refusal: InsufficientCredits, RetryAfter: lv[0].Wait, Month: r.Month}
+		r.verdict = verdict{Refusal: InsufficientCredits, RetryAfter: wait(lv[0]), Month: r.Month}
 	case n == 2 && !lv[1].OK:
-		r.Verdict = Verdict{Refusal: CreditRateLimited, RetryAfter: lv[1].Wait, Credits: r.Credits, Month: r.Month}
+		r.verdict = verdict{Refusal: CreditRateLimited, RetryAfter: wait(lv[1]), Credits: r.Credits, Month: r.Month}
 	default:
 		r.reserved = max
 	}
 	return r, nil
 }
 
-// Reserved returns the credits the reservation charged: the call's worst
+// reserved returns the credits the reservation charged: the call's worst
 // case, or 0 for a refused call.
-func (r *Reservation) Reserved() int64 { return r.reserved }
+func (r *reservation) charged() int64 { return r.reserved }
 
-// Settle charges the call its actual price now. It is shorthand for
-// SettleAt(ctx, actual, time.Now()).
-func (r *Reservation) Settle(ctx context.Context, actual int64) error {
-	return r.SettleAt(ctx, actual, time.Now())
-}
-
-// SettleAt charges the call its actual price in place of the reservation,
+// settleAt charges the call its actual price in place of the reservation,
 // at time t: the difference from the reserved worst case is refunded (or,
 // for a call that cost more than its worst case, charged, even past the
 // limits). A refund goes back to the minute's credits and to the month
@@ -313,7 +279,7 @@ func (r *Reservation) Settle(ctx context.Context, actual int64) error {
 // ended; an extra charge goes to the month of t. Settling a refused
 // reservation, or one already settled, does nothing. A negative actual
 // counts as 0.
-func (r *Reservation) SettleAt(ctx context.Context, actual int64, t time.Time) error {
+func (r *reservation) settleAt(ctx context.Context, actual int64, t time.Time) error {
 	if !r.OK || !r.settled.CompareAndSwap(false, true) {
 		return nil
 	}
@@ -324,16 +290,16 @@ func (r *Reservation) SettleAt(ctx context.Context, actual int64, t time.Time) e
 	if delta == 0 || r.month.Key == "" {
 		return nil
 	}
-	var ls [2]Limit
+	var ls [2]ratelimit.Quota
 	n := 0
 	month := r.month
 	if !t.Before(month.Expires) {
 		month.Key = ""
 		if delta > 0 {
-			month = r.b.monthLimit(r.owner, Plan{}, t)
+			month = r.b.monthLimit(r.owner, allowance{}, t)
 		}
 	}
-	for _, l := range [2]Limit{month, r.minute} {
+	for _, l := range [2]ratelimit.Quota{month, r.minute} {
 		if l.Key != "" {
 			l.Soft = true
 			ls[n] = l
