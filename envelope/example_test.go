@@ -136,7 +136,7 @@ func ExampleError_header() {
 // custom taxonomy.
 func ExampleShape() {
 	r := &envelope.Reader{
-		Envelope: envelope.FlatShape(),
+		Envelope: envelope.Shape{Flat: true, RetryAfter: "retry_after_secs"},
 		Taxonomy: &errkind.Taxonomy{Rules: append([]errkind.Rule{
 			{Code: "insufficient_credits", Kind: "insufficient_credits"},
 		}, errkind.Standard().Rules...)},

@@ -94,12 +94,6 @@ type Shape struct {
 	RetryAfter string
 }
 
-// FlatShape is the flat REST error body some APIs send instead:
-// {"error":"<message>","code":"<code>","detail":...,"retry_after_secs":N,...}.
-func FlatShape() Shape {
-	return Shape{Key: "error", Flat: true, Code: "code", Details: "detail", RetryAfter: "retry_after_secs"}
-}
-
 // resolved is a Shape with its defaults filled in.
 type resolved struct {
 	Shape

@@ -358,7 +358,7 @@ func TestReadFlatShape(t *testing.T) {
 		{Code: "insufficient_credits", Kind: "insufficient_credits"},
 		{Code: "credit_rate_limited", Kind: "credit_rate_limited"},
 	}, errkind.Standard().Rules...)}
-	for _, shape := range []envelope.Shape{envelope.FlatShape(), {Flat: true, RetryAfter: "retry_after_secs"}, {Key: "error", Flat: true, Code: "code", Details: "detail", RetryAfter: "retry_after_secs", Message: ""}} {
+	for _, shape := range []envelope.Shape{envelope.Shape{Flat: true, RetryAfter: "retry_after_secs"}, {Flat: true, RetryAfter: "retry_after_secs"}, {Key: "error", Flat: true, Code: "code", Details: "detail", RetryAfter: "retry_after_secs", Message: ""}} {
 		r := reader()
 		r.Envelope = shape
 		r.Taxonomy = news
@@ -371,7 +371,7 @@ func TestReadFlatShape(t *testing.T) {
 	}
 	// A flat envelope and the Retry-After header: the longer wait wins.
 	r := reader()
-	r.Envelope = envelope.FlatShape()
+	r.Envelope = envelope.Shape{Flat: true, RetryAfter: "retry_after_secs"}
 	r.Taxonomy = news
 	got := asError(t, r.Read(response(429, `{"error":"slow down","code":"credit_rate_limited","retry_after_secs":30}`, "Retry-After", "2"), &trace{}))
 	if got.RetryAfter != 30*time.Second || got.Kind != "credit_rate_limited" {
@@ -469,7 +469,7 @@ func TestRedaction(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer "+token)
 			r := reader()
 			if path == "/flat" {
-				r.Envelope = envelope.FlatShape()
+				r.Envelope = envelope.Shape{Flat: true, RetryAfter: "retry_after_secs"}
 			}
 			check(t, r.Do(req, &trace{}))
 		})
@@ -721,7 +721,7 @@ func FuzzRead(f *testing.F) {
 				h.Add(k, strings.TrimSpace(v))
 			}
 		}
-		for _, shape := range []envelope.Shape{{}, envelope.FlatShape(), {Key: "e", Code: "c"}} {
+		for _, shape := range []envelope.Shape{{}, envelope.Shape{Flat: true, RetryAfter: "retry_after_secs"}, {Key: "e", Code: "c"}} {
 			r := reader()
 			r.Envelope = shape
 			r.MaxBytes = 1 << 16

@@ -53,9 +53,9 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// DefaultMaxBytes bounds the body of a POST to the MCP endpoint on a Front
+// defaultMaxBytes bounds the body of a POST to the MCP endpoint on a Front
 // whose MaxBytes is zero.
-const DefaultMaxBytes = 1 << 20
+const defaultMaxBytes = 1 << 20
 
 // Front is an http.Handler that answers the transport-level refusals of MCP
 // over Streamable HTTP and checks the JSON-RPC message of each POST to the
@@ -102,8 +102,8 @@ type Front struct {
 	// false after writing its own answer, and true to let the request on.
 	Gate func(w http.ResponseWriter, r *http.Request) bool
 
-	// MaxBytes bounds the body of a POST to Path; zero means
-	// DefaultMaxBytes.
+	// MaxBytes bounds the body of a POST to Path; zero means 1
+	// MiB.
 	MaxBytes int64
 }
 
@@ -179,7 +179,7 @@ func (f *Front) serveEnd(w http.ResponseWriter, r *http.Request) {
 func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
 	max := f.MaxBytes
 	if max <= 0 {
-		max = DefaultMaxBytes
+		max = defaultMaxBytes
 	}
 	tooLarge := func() {
 		refuse(w, http.StatusRequestEntityTooLarge, nil, errkind.InvalidRequest, fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", max))

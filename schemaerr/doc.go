@@ -32,7 +32,7 @@
 //     tool the server does not have. [Text2] and [UnknownTool2] are the 2.x SDK's wording.
 //   - [Hints] turns the issues into one error, a -32602 *wire.RPCError whose data.code is
 //     unknown_parameter or invalid_parameter. [Schema.Hint] validates, then runs the server's own
-//     checks ([Check]), which answer with their own codes, built with [Unknown] or [Invalid]. Each
+//     checks (see [Schema.Hint]), which answer with their own codes, built with [Unknown] or [Invalid]. Each
 //     returns a nil error when the arguments pass.
 //
 // # zod's rules, on JSON Schema

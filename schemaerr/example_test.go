@@ -114,7 +114,7 @@ func ExampleSchema_Hint() {
 
 // A server's own checks run after the schema accepted the arguments and answer with their own
 // codes, such as unknown_signal for a signal name that is not published.
-func ExampleCheck() {
+func ExampleSchema_Hint_checks() {
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`))
 	published := []string{"cpu_usage", "memory_usage"}
 	knownSignal := func(args json.RawMessage) error {

@@ -113,15 +113,13 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// A Check is a server's own test of arguments the schema accepted: it returns nil, or the
-// refusal, typically from [Invalid] or [Unknown] with the server's own data.code.
-type Check func(args json.RawMessage) error
-
 // Hint validates args and answers in the hint dialect: nil when the arguments are valid and
 // every check passes, else a -32602 *wire.RPCError whose data.code is unknown_parameter or
-// invalid_parameter (see [Hints]), or the first failing check's own error. Checks run only on
+// invalid_parameter (see [Hints]), or the first failing check's own error. A check is a
+// server's own test of arguments the schema accepted: it returns nil, or the refusal,
+// typically from [Invalid] or [Unknown] with the server's own data.code. Checks run only on
 // arguments the schema accepted.
-func (s *Schema) Hint(args json.RawMessage, checks ...Check) error {
+func (s *Schema) Hint(args json.RawMessage, checks ...func(args json.RawMessage) error) error {
 	if issues := s.Validate(args); issues != nil {
 		return Hints(issues)
 	}

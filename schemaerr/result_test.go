@@ -14,7 +14,7 @@ import (
 
 // TestNilErrorIsNil: valid arguments give an error interface that is nil,
 // not a nil *wire.RPCError wrapped in a non-nil error, whether the result
-// of Hint, Hints or a Check is stored in an error variable or returned
+// of Hint, Hints or a check is stored in an error variable or returned
 // through one (the typed-nil trap).
 func TestNilErrorIsNil(t *testing.T) {
 	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`))
@@ -34,7 +34,7 @@ func TestNilErrorIsNil(t *testing.T) {
 	if stored != nil {
 		t.Errorf("Hints(nil) stored in an error = %#v, want nil", stored)
 	}
-	var c schemaerr.Check = pass
+	var c func(json.RawMessage) error = pass
 	if err := c(nil); err != nil {
 		t.Errorf("a passing Check = %#v", err)
 	}

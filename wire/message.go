@@ -50,21 +50,6 @@ const (
 	BatchMessage
 )
 
-// String returns "request", "notification", "response" or "batch".
-func (t MessageType) String() string {
-	switch t {
-	case RequestMessage:
-		return "request"
-	case NotificationMessage:
-		return "notification"
-	case ResponseMessage:
-		return "response"
-	case BatchMessage:
-		return "batch"
-	}
-	return "MessageType(" + strconv.Itoa(int(t)) + ")"
-}
-
 // Message is what CheckMessage reads of one JSON-RPC message: all a
 // transport needs to route it, so the message is parsed once. Its raw
 // fields are slices of the checked bytes.

@@ -27,8 +27,8 @@ func ExampleCheckMessage() {
 				id = "null"
 			}
 			fmt.Printf("refuse: %d, id %s: %s\n", me.Code, id, me.Reason)
-		default:
-			fmt.Printf("%s %s, id %s\n", m.Type, m.Method, m.ID)
+		case m.Type == wire.RequestMessage:
+			fmt.Printf("request %s, id %s\n", m.Method, m.ID)
 		}
 	}
 	// Output:

@@ -117,7 +117,7 @@ func TestCheckMessage(t *testing.T) {
 					t.Errorf("error %v: Err not wrapped or no reason", err)
 				}
 			} else {
-				got = result{Type: m.Type.String(), ID: string(m.ID), Method: m.Method, Params: string(m.Params)}
+				got = result{Type: typeName(m.Type), ID: string(m.ID), Method: m.Method, Params: string(m.Params)}
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
@@ -251,4 +251,9 @@ func BenchmarkCheckMessageAnchor(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// typeName names a message type as the table above writes it.
+func typeName(t MessageType) string {
+	return map[MessageType]string{RequestMessage: "request", NotificationMessage: "notification", ResponseMessage: "response", BatchMessage: "batch"}[t]
 }

@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/examples/news/newsindex"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxBody bounds a REST request body.
+// maxBody bounds a REST request body, and the body of a POST to /mcp (the
+// front's own default, in place of the SDK's 4 MiB: no news call needs more).
 const maxBody = 1 << 20
 
 // Handler returns the hosted endpoint: Streamable HTTP MCP at /mcp
@@ -41,7 +41,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", gosdk.HTTPHandler(s.mcpServer(true), &gosdk.HTTPOptions{
 		Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate,
-		Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: front.DefaultMaxBytes},
+		Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody},
 	}))
 	mux.Handle("/", http.HandlerFunc(s.serveREST))
 	return mux
