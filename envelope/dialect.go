@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"strings"
 	"time"
@@ -422,7 +423,7 @@ func (d *doc) step(parent string, raw json.RawMessage, seg string) json.RawMessa
 
 // load decodes the body's top level, which checks that all of it is JSON.
 func (d *doc) load() error {
-	i := skipSpace(d.root, 0)
+	i := jsonscan.Space(d.root, 0)
 	if i < len(d.root) && (d.root[i] == '{' || d.root[i] == '[') {
 		d.root = d.root[i:]
 		x := d.decode("", d.root)

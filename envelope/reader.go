@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"math"
 	"mime"
@@ -363,7 +364,7 @@ const (
 // an object or a list is JSON (broken JSON included), one that opens with
 // '<' is markup, and any other is text unless it is a JSON scalar.
 func formatOf(body []byte) format {
-	i := skipSpace(body, 0)
+	i := jsonscan.Space(body, 0)
 	switch {
 	case i == len(body):
 		return formatText

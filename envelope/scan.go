@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 
 // This file scans JSON without decoding it: the top level of a body, to
@@ -35,33 +36,33 @@ func (s *topSpans) errorShape() bool {
 // that follows reports what is wrong with it.
 func scanTop(body []byte, key string, start byte) topSpans {
 	var s topSpans
-	i := skipSpace(body, 0)
+	i := jsonscan.Space(body, 0)
 	if i >= len(body) || body[i] != '{' {
 		return s
 	}
 	i++
 	for {
-		i = skipSpace(body, i)
+		i = jsonscan.Space(body, i)
 		if i >= len(body) || body[i] != '"' {
 			return s
 		}
-		end := skipString(body, i)
-		if end < 0 {
+		end, _, ok := jsonscan.String(body, i)
+		if !ok {
 			return s
 		}
 		q := body[i:end]
-		i = skipSpace(body, end)
+		i = jsonscan.Space(body, end)
 		if i >= len(body) || body[i] != ':' {
 			return s
 		}
-		i = skipSpace(body, i+1)
+		i = jsonscan.Space(body, i+1)
 		isKey := keyEqual(q, key)
 		if isKey && i < len(body) && body[i] == start {
 			s.env = body[i:]
 			return s
 		}
-		vend := skipValue(body, i)
-		if vend < 0 {
+		vend, ok := jsonscan.Value(body, i, 1, nil)
+		if !ok {
 			return s
 		}
 		v := body[i:vend]
@@ -84,7 +85,7 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		if !keyEqual(q, "data") && !keyEqual(q, "errors") && !keyEqual(q, "extensions") && !keyEqual(q, "ok") {
 			s.other = true
 		}
-		i = skipSpace(body, vend)
+		i = jsonscan.Space(body, vend)
 		if i >= len(body) || body[i] != ',' {
 			return s
 		}
@@ -103,7 +104,7 @@ func (s *topSpans) graphQLFailed() bool {
 	if s.other || len(s.errors) == 0 || s.errors[0] != '[' {
 		return false
 	}
-	if j := skipSpace(s.errors, 1); j >= len(s.errors) || s.errors[j] == ']' {
+	if j := jsonscan.Space(s.errors, 1); j >= len(s.errors) || s.errors[j] == ']' {
 		return false
 	}
 	if first := firstError(s.errors); first == nil || len(first["message"]) == 0 || first["message"][0] != '"' {
@@ -152,81 +153,4 @@ func keyEqual(q []byte, key string) bool {
 	}
 	var s string
 	return json.Unmarshal(q, &s) == nil && s == key
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at b[i] == '"',
-// or -1 when it is not closed.
-func skipString(b []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		// The quote is escaped when an odd number of backslashes precede it.
-		n := 0
-		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-			n++
-		}
-		i++
-		if n%2 == 0 {
-			return i
-		}
-	}
-}
-
-// skipValue returns the index just past the value starting at b[i], or -1
-// when it does not end. It checks only what it needs to find the end.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				if i < 0 {
-					return -1
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return -1
-	}
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			if j == i {
-				return -1
-			}
-			return j
-		}
-	}
-	return len(b)
 }
