@@ -1,6 +1,7 @@
 package schemaerr
 
 import (
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"time"
 	"unicode/utf16"
@@ -290,108 +291,61 @@ func (d *decoder) link(self, idx int32, prev *int32, end byte, in string) (done,
 	return false, d.syntax("expected ',' or '" + string(end) + "' in " + in)
 }
 
-// parseString scans a string token at d.pos and returns the span of its content.
+// parseString scans a string token at d.pos with the one JSON scanner
+// (internal/jsonscan) and returns the span of its content; a string the
+// scanner refuses is a syntax error that says what is wrong at the byte it
+// stopped on.
 func (d *decoder) parseString() (s, e int32, esc, ok bool) {
-	d.pos++ // "
-	start := d.pos
 	data := d.data
-	for i := d.pos; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case c == '"':
-			d.pos = i + 1
-			return int32(start), int32(i), esc, true
-		case c == '\\':
-			esc = true
-			i++
-			if i >= len(data) {
-				break
-			}
-			switch data[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(data) {
-					d.pos = i
-					return 0, 0, false, d.syntax("unexpected end of input in string escape")
-				}
-				for _, h := range data[i+1 : i+5] {
-					if !isHex(h) {
-						d.pos = i
-						return 0, 0, false, d.syntax("invalid \\u escape in string")
-					}
-				}
-				i += 4
-			default:
-				d.pos = i
-				return 0, 0, false, d.syntax("invalid escape in string")
-			}
-		case c < 0x20:
-			d.pos = i
-			return 0, 0, false, d.syntax("control character in string")
-		}
+	start := d.pos + 1
+	end, esc, ok := jsonscan.String(data, d.pos)
+	if ok {
+		d.pos = end
+		return int32(start), int32(end - 1), esc, true
 	}
-	d.pos = len(data)
-	return 0, 0, false, d.syntax("unexpected end of input in string")
+	d.pos = end
+	switch {
+	case end >= len(data):
+		return 0, 0, false, d.syntax("unexpected end of input in string")
+	case data[end] < 0x20:
+		return 0, 0, false, d.syntax("control character in string")
+	case end+1 < len(data) && data[end+1] == 'u':
+		if end+6 > len(data) {
+			return 0, 0, false, d.syntax("unexpected end of input in string escape")
+		}
+		return 0, 0, false, d.syntax("invalid \\u escape in string")
+	case end+1 >= len(data):
+		return 0, 0, false, d.syntax("unexpected end of input in string")
+	}
+	return 0, 0, false, d.syntax("invalid escape in string")
 }
 
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
+// parseNumber scans a number at d.pos with the one JSON scanner
+// (internal/jsonscan) and adds its value: integers of up to 15 digits
+// exactly and at once, anything else through strconv (out-of-range values
+// become ±Inf, as JSON.parse makes them Infinity).
 func (d *decoder) parseNumber() bool {
 	data := d.data
 	start := d.pos
-	i := start
-	if data[i] == '-' {
-		i++
-	}
-	if i >= len(data) {
+	i, _, ok := jsonscan.Number(data, start)
+	if !ok {
 		d.pos = i
-		return d.syntax("unexpected end of input in number")
-	}
-	intStart := i
-	switch {
-	case data[i] == '0':
-		i++
-	case data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
+		if i >= len(data) && i == start+1 {
+			return d.syntax("unexpected end of input in number") // a lone "-"
 		}
-	default:
-		d.pos = i
 		return d.syntax("invalid number")
 	}
-	simple := i-intStart <= 15
-	if i < len(data) && data[i] == '.' {
-		simple = false
-		i++
-		j := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == j {
-			d.pos = i
-			return d.syntax("invalid number")
-		}
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		simple = false
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		j := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == j {
-			d.pos = i
-			return d.syntax("invalid number")
-		}
-	}
 	d.pos = i
+	intStart := start
+	if data[start] == '-' {
+		intStart++
+	}
+	digits := intStart
+	for digits < i && data[digits] >= '0' && data[digits] <= '9' {
+		digits++
+	}
 	var f float64
-	if simple {
+	if digits == i && i-intStart <= 15 {
 		var n int64
 		for _, c := range data[intStart:i] {
 			n = n*10 + int64(c-'0')
@@ -401,7 +355,6 @@ func (d *decoder) parseNumber() bool {
 			f = -f
 		}
 	} else {
-		// Out-of-range values become ±Inf, as JSON.parse makes them Infinity.
 		f, _ = strconv.ParseFloat(string(data[start:i]), 64)
 	}
 	d.add(value{kind: kNumber, num: f, s: int32(start), e: int32(i)})

@@ -384,3 +384,7 @@ func jsSource(src string) string {
 	}
 	return b.String()
 }
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
