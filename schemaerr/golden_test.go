@@ -285,8 +285,8 @@ func jsonEqual(a, b json.RawMessage) bool {
 	return cmp.Equal(x, y)
 }
 
-// TestSpecExamples checks the captured examples of the dialect specification
-// (shared/spec/schemaerr-dialect.md) and the endings of seed 000's table.
+// TestSpecExamples checks the captured examples of the TypeScript dialect (the
+// texts the package doc shows) and the endings of the Vexlo example's table.
 func TestSpecExamples(t *testing.T) {
 	tools, _ := readGolden(t, "zod")
 	schemas := compileAll(t, tools)

@@ -1,6 +1,6 @@
 // news: the local server over stdio and the hosted one over Streamable HTTP (2025-11-25 with the SDK's own
-// handshake, and 2026-07-28), driven by the TypeScript SDK's Client. The expectations are seed 004's
-// (/work/shared/seeds/004_0767755b13fc9e01.txt): JSON-RPC errors for unroutable calls, JSON tool errors for calls
+// handshake, and 2026-07-28), driven by the TypeScript SDK's Client. The expectations are the error contract in
+// examples/news/README.md: JSON-RPC errors for unroutable calls, JSON tool errors for calls
 // that ran and could not answer, HTTP statuses only for 401 and 429, structuredContent equal to the text parsed once.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';

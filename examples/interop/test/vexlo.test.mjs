@@ -1,5 +1,5 @@
-// vexlo over stdio, driven by the TypeScript SDK's Client: every failure shape of seed 000
-// (/work/shared/seeds/000_78f225cd7dfe678f.txt) as a real client receives it.
+// vexlo over stdio, driven by the TypeScript SDK's Client: every failure shape of its error contract
+// (examples/vexlo/README.md) as a real client receives it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { bin, freePort, runToExit, spawnTracked, waitFor } from '../lib/servers.mjs';

@@ -1,6 +1,6 @@
 // vulnetix over Streamable HTTP (protocol revision 2026-07-28, stateless), driven by the TypeScript SDK's Client
 // (see statelessClient in lib/mcp.mjs) and, for the protocol-error rows whose HTTP status is the point, by raw
-// HTTP. The expectations are seed 003's (/work/shared/seeds/003_169f292d432a6f39.txt).
+// HTTP. The expectations are the error contract in examples/vulnetix/README.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
