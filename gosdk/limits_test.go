@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,5 +38,39 @@ func TestOptionsBounds(t *testing.T) {
 	want := jsonrpc.Error{Code: -32602, Message: "Invalid arguments: arguments contain more than the maximum of 3 elements.", Data: json.RawMessage(`{"code":"invalid_parameter"}`)}
 	if d := cmp.Diff(want, *we); d != "" {
 		t.Errorf("hint dialect (-want +got)\n%s", d)
+	}
+}
+
+// lookahead stands for ecmaregexp.Engine (which gosdk's tests do not import):
+// it runs every pattern RE2 refuses as "does not start with secret", which
+// is what the schema below means by ^(?!secret).
+type lookahead struct{}
+
+func (lookahead) Compile(string, bool) (schemaerr.Matcher, error) { return lookahead{}, nil }
+
+func (lookahead) MatchString(s string) bool { return !strings.HasPrefix(s, "secret") }
+
+// TestOptionsPatterns: Options.Patterns runs the patterns RE2 cannot, so a
+// tool whose schema uses a lookahead is validated; without it the schema does
+// not compile and no call gets the TypeScript SDK's refusal.
+func TestOptionsPatterns(t *testing.T) {
+	schemas := map[string]json.RawMessage{"get_values": json.RawMessage(`{"type":"object","properties":{"path":{"type":"array","items":{"type":"string","pattern":"^(?!secret)"}}}}`)}
+	call := func(opts *gosdk.Options, path string) string {
+		cs := session(t, testServer(opts, nil, nil))
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: map[string]any{"path": []string{path}}})
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return text(t, res)
+	}
+	refusal := "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid string: must match pattern /^(?!secret)/ at path[0]"
+	if got := call(&gosdk.Options{Schemas: schemas, Patterns: lookahead{}}, "secret/key"); got != refusal {
+		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
+	}
+	if got := call(&gosdk.Options{Schemas: schemas, Patterns: lookahead{}}, "public/key"); got != `{"ok":true}` {
+		t.Errorf("with Patterns, an allowed value: %q, want the handler's result", got)
+	}
+	if got := call(&gosdk.Options{Schemas: schemas}, "secret/key"); got == refusal || got == `{"ok":true}` {
+		t.Errorf("without Patterns: %q; want neither the refusal nor the handler's result (the schema does not compile)", got)
 	}
 }

@@ -55,6 +55,13 @@ type Options struct {
 	// over a bound get the dialect's refusal.
 	Bounds schemaerr.Bounds
 
+	// Patterns runs the schema patterns Go's RE2 cannot (lookahead,
+	// lookbehind, backreferences): pass ecmaregexp.Engine{} from module
+	// github.com/mcperr/mcperr/ecmaregexp. Nil leaves a tool whose schema
+	// uses one refusing every call as the server's bug (its schema does not
+	// compile).
+	Patterns schemaerr.PatternEngine
+
 	// Schemas, by tool name, are schemas to validate with in place of the
 	// tool's published input schema: for a server that publishes a
 	// stricter schema (an enum a host can check) than it validates with,
@@ -99,7 +106,7 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Bounds = v.opts.Schemas, v.opts.Bounds
+	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns
 	return v.middleware
 }
 

@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,5 +33,40 @@ func TestOptionsBounds(t *testing.T) {
 	b, _ := json.Marshal(a.Error)
 	if d := cmp.Diff(`{"code":-32602,"message":"Invalid arguments: arguments contain more than the maximum of 3 elements.","data":{"code":"invalid_parameter"}}`, string(b)); d != "" {
 		t.Errorf("hint dialect (-want +got)\n%s", d)
+	}
+}
+
+// lookahead stands for ecmaregexp.Engine (which mcpgo's tests do not import):
+// it runs every pattern RE2 refuses as "does not start with secret", which
+// is what the schema below means by ^(?!secret).
+type lookahead struct{}
+
+func (lookahead) Compile(string, bool) (schemaerr.Matcher, error) { return lookahead{}, nil }
+
+func (lookahead) MatchString(s string) bool { return !strings.HasPrefix(s, "secret") }
+
+// TestOptionsPatterns: Options.Patterns runs the patterns RE2 cannot, so a
+// tool whose schema uses a lookahead is validated; without it the schema does
+// not compile and the call does not get the TypeScript SDK's refusal.
+func TestOptionsPatterns(t *testing.T) {
+	schemas := map[string]json.RawMessage{"get_values": json.RawMessage(`{"type":"object","properties":{"path":{"type":"array","items":{"type":"string","pattern":"^(?!secret)"}}}}`)}
+	refusal := "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid string: must match pattern /^(?!secret)/ at path[0]"
+	call := func(opts *mcpgo.Options, path string) string {
+		s, v := testServer(opts, nil)
+		a := viaHTTP(t, s, v, body(1, "get_values", `{"path":["`+path+`"]}`))
+		b, _ := json.Marshal(a)
+		if a.Result != nil && a.Result.IsError && len(a.Result.Content) == 1 {
+			return a.Result.Content[0].Text
+		}
+		return string(b)
+	}
+	if got := call(&mcpgo.Options{Schemas: schemas, Patterns: lookahead{}}, "secret/key"); got != refusal {
+		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
+	}
+	if got := call(&mcpgo.Options{Schemas: schemas, Patterns: lookahead{}}, "public/key"); strings.Contains(got, "pattern") || strings.Contains(got, "compile") {
+		t.Errorf("with Patterns, an allowed value: %q, want it to reach the handler", got)
+	}
+	if got := call(&mcpgo.Options{Schemas: schemas}, "secret/key"); got == refusal {
+		t.Errorf("without Patterns: %q; want not the refusal (the schema does not compile)", got)
 	}
 }

@@ -23,6 +23,12 @@ type Set[V comparable] struct {
 	// before first use.
 	Bounds Bounds
 
+	// Patterns runs the patterns RE2 cannot (lookahead, lookbehind,
+	// backreferences), such as ecmaregexp.Engine; nil leaves such a schema
+	// failing to compile with a *PatternError ([WithPatterns]). Set it before
+	// first use.
+	Patterns PatternEngine
+
 	mu    sync.Mutex // serialises changes to tools
 	tools atomic.Pointer[map[string]*setEntry[V]]
 }
@@ -57,7 +63,7 @@ func (s *Set[V]) Schema(name string, v V, published func() ([]byte, error)) (*Sc
 				return
 			}
 		}
-		e.schema, e.err = Compile(b, WithBounds(s.Bounds))
+		e.schema, e.err = Compile(b, WithBounds(s.Bounds), WithPatterns(s.Patterns))
 	})
 	return e.schema, e.err
 }
