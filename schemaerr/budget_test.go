@@ -109,10 +109,12 @@ var hostileShapes = []hostileShape{
 }
 
 // TestWorkLinear: the work of validating grows with the arguments and no faster, keyword by
-// keyword: validation time per byte at 512 KiB of arguments is within 8 times that at 16 KiB
-// (CPU time, the best of 5 samples, the deadline out of the way). Caches and allocation make
-// large arguments cost up to 3 or 4 times more a byte; a keyword that compares every pair of
-// elements costs 32 times more.
+// keyword: validation time per byte at 512 KiB of arguments is within 16 times that at 16 KiB
+// (CPU time, the best of 5 samples, the deadline out of the way). A keyword that compares every
+// pair of elements costs 32 times more a byte. Linear work can cost up to about 10 times more a
+// byte at the larger size: caches, and a decoder of more than 16k values, which is allocated
+// afresh instead of pooled (uniqueItems on objects measures a step of 4 to 5 times between 64
+// and 128 KiB, then stays flat up to 1 MiB).
 func TestWorkLinear(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("times validation of 512 KiB arguments")
@@ -138,7 +140,7 @@ func TestWorkLinear(t *testing.T) {
 			return float64(max(best, time.Microsecond)) / float64(runs*len(args))
 		}
 		small, big := perByte(16<<10), perByte(512<<10)
-		if big > 8*small {
+		if big > 16*small {
 			t.Errorf("%s: %.1f ns a byte at 512 KiB, %.1f at 16 KiB: the work grows faster than the arguments", sh.name, big, small)
 		} else {
 			t.Logf("%s: %.1f ns a byte at 512 KiB, %.1f at 16 KiB", sh.name, big, small)
