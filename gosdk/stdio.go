@@ -1,11 +1,9 @@
 package gosdk
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"github.com/mcperr/mcperr/internal/lines"
 	"io"
 	"os"
@@ -20,18 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// defaultMaxLine bounds one inbound JSON-RPC line on a StdioTransport whose
-// MaxLine is zero.
-const defaultMaxLine = 16 << 20
-
-// defaultDrain is how long the end of the input waits for answers still in
-// flight on a StdioTransport whose Drain is zero: long enough for a tool
-// call with a 30-second upstream deadline.
-const defaultDrain = 35 * time.Second
-
-// parseError is the JSON-RPC answer to a line that is not JSON.
-var parseError = lines.ErrorLine(nil, errkind.ParseError, "Parse error")
 
 // StdioTransport is an mcp.Transport for a server on stdio: one JSON-RPC
 // message a line, read from In and written to Out (os.Stdin and os.Stdout
@@ -138,10 +124,8 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // and decodes the lines; Read hands the messages to the SDK; Write encodes
 // the SDK's messages, one line each.
 type conn struct {
-	in    *bufio.Reader
+	in    *lines.Reader // bounded lines, blank ones skipped
 	drain time.Duration
-	max   int
-	long  []byte // a line longer than in's buffer, gathered; reused
 
 	// incoming is unbuffered: the reading goroutine is one message ahead
 	// of the SDK at most, so the input buffered is one line and one
@@ -188,15 +172,11 @@ type incoming struct {
 
 func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
-		drain = defaultDrain
-	}
-	if maxLine <= 0 {
-		maxLine = defaultMaxLine
+		drain = lines.DefaultDrain
 	}
 	return &conn{
-		in:       bufio.NewReaderSize(in, 64<<10),
+		in:       lines.NewReader(in, maxLine),
 		drain:    drain,
-		max:      maxLine,
 		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
 		pending:  make(map[string]string),
@@ -271,24 +251,23 @@ func (c *conn) SessionID() string { return "" }
 // fails.
 func (c *conn) readLoop() {
 	for {
-		line, err := c.readLine()
+		line, answer, err := c.in.Next()
 		if err != nil {
 			c.waitAnswers()
 			c.send(incoming{err: io.EOF})
 			return
 		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
+		if answer == nil {
+			var msg jsonrpc.Message
+			msg, answer = c.admit(line)
+			if answer == nil {
+				if msg != nil && !c.send(incoming{msg: msg}) {
+					return
+				}
+				continue
+			}
 		}
-		msg, answer := c.admit(line)
-		if answer != nil {
-			c.writeRaw(answer)
-			continue
-		}
-		if msg != nil && !c.send(incoming{msg: msg}) {
-			return
-		}
+		c.writeRaw(answer)
 	}
 }
 
@@ -431,64 +410,6 @@ func (c *conn) takeID(id jsonrpc.ID) string {
 		delete(c.pending, string(k))
 	}
 	return sent
-}
-
-// readLine returns the next line, valid until the next call. A line over
-// the bound is answered with a parse error, and the next one is read.
-func (c *conn) readLine() ([]byte, error) {
-	for {
-		chunk, err := c.in.ReadSlice('\n')
-		if err == nil || len(chunk) > 0 && errors.Is(err, io.EOF) {
-			if len(chunk) <= c.max {
-				return chunk, nil
-			}
-			c.writeRaw(parseError)
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, err
-		}
-		line, err := c.readLong(chunk)
-		if line != nil || err != nil {
-			return line, err
-		}
-	}
-}
-
-// readLong gathers a line longer than the reader's buffer, starting with
-// chunk, into a buffer kept for the next such line. It answers a line over
-// the bound with a parse error and returns neither line nor error, unless
-// the input ended.
-func (c *conn) readLong(chunk []byte) ([]byte, error) {
-	line := c.long[:0]
-	defer func() {
-		if cap(line) <= 1<<20 {
-			c.long = line[:0]
-		}
-	}()
-	err := bufio.ErrBufferFull
-	for {
-		if len(line)+len(chunk) > c.max {
-			// Skip the rest of this line and answer it as unparsable.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = c.in.ReadSlice('\n')
-			}
-			c.writeRaw(parseError)
-			return nil, err
-		}
-		line = append(line, chunk...)
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			chunk, err = c.in.ReadSlice('\n')
-		case err == nil || errors.Is(err, io.EOF):
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
 }
 
 // waitAnswers blocks until every request read has been answered (and
