@@ -167,21 +167,28 @@ func TestTypeScriptDialect(t *testing.T) {
 			if want == "" {
 				want = schemaerr.Text(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
 			}
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(tc.args)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.IsError || res.StructuredContent != nil {
-				t.Errorf("isError %v, structuredContent %v: want an error without structuredContent", res.IsError, res.StructuredContent)
-			}
-			if d := cmp.Diff(want, text(t, res)); d != "" {
-				t.Errorf("text (-want +got)\n%s", d)
-			}
+			refused(t, cs, tc.tool, tc.args, want)
 			// The session is still there.
 			if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: map[string]any{"path": []string{"a"}}}); err != nil || res.IsError {
 				t.Fatalf("after the refusal, a valid call: %v, %+v", err, res)
 			}
 		})
+	}
+}
+
+// refused calls tool with args and requires the refusal: an isError result
+// without structuredContent whose one text block is want.
+func refused(t *testing.T, cs *mcp.ClientSession, tool, args, want string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || res.StructuredContent != nil {
+		t.Errorf("isError %v, structuredContent %v: want an error without structuredContent", res.IsError, res.StructuredContent)
+	}
+	if d := cmp.Diff(want, text(t, res)); d != "" {
+		t.Errorf("text (-want +got)\n%s", d)
 	}
 }
 
@@ -208,16 +215,7 @@ func TestTypeScript2Dialect(t *testing.T) {
 			if want == "" {
 				want = schemaerr.Text2(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
 			}
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(tc.args)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.IsError || res.StructuredContent != nil {
-				t.Errorf("isError %v, structuredContent %v: want an error without structuredContent", res.IsError, res.StructuredContent)
-			}
-			if d := cmp.Diff(want, text(t, res)); d != "" {
-				t.Errorf("text (-want +got)\n%s", d)
-			}
+			refused(t, cs, tc.tool, tc.args, want)
 		})
 	}
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_value", Arguments: map[string]any{}})

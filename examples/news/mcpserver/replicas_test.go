@@ -220,16 +220,7 @@ func TestReplicasSurviveRedis(t *testing.T) {
 	redis.Start(t) // empty: no persistence
 	// k-probe may send one message a minute: once every replica refuses
 	// its next one, every replica counts in Redis again.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if got, _ := spread(t, urls, 3, restGet("k-probe", "/v1/articles/a-00042")); got[429] == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the replicas do not limit again within 10s of Redis returning")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	limitAgain(t, urls, 10*time.Second, "Redis returning")
 	// Back, and exact again.
 	if got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001")); got[200] != 15 {
 		t.Errorf("after Redis returned: %v, want 15 answered within 30 credits", got)
@@ -403,20 +394,28 @@ func TestClusterReplicasSurviveKilledPrimary(t *testing.T) {
 	cluster.WaitOK(t)
 	// k-probe may send one message a minute: once each replica refuses
 	// the next one, every replica counts in the cluster again.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if got, _ := spread(t, urls, 3, restGet("k-probe", "/v1/articles/a-00042")); got[429] == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the replicas do not limit again within 20s of the primary returning")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	limitAgain(t, urls, 20*time.Second, "the primary returning")
 	if got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001")); got[200] != 15 {
 		t.Errorf("after the primary returned: %v, want 15 answered within 30 credits", got)
 	}
 	if !strings.Contains(logs.String(), "redisstore:") {
 		t.Errorf("nothing logged while a primary was down")
+	}
+}
+
+// limitAgain waits, up to within, until every replica refuses k-probe's
+// next message (k-probe may send one a minute): the replicas count in the
+// store again after the store came back (after says what came back).
+func limitAgain(t *testing.T, urls []string, within time.Duration, after string) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if got, _ := spread(t, urls, 3, restGet("k-probe", "/v1/articles/a-00042")); got[429] == 3 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replicas do not limit again within %v of %s", within, after)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
