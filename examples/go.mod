@@ -34,6 +34,7 @@ replace github.com/mcperr/mcperr/redisstore => ../redisstore
 
 require (
 	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/mcpgo v0.0.0-00010101000000-000000000000
 )
@@ -41,3 +42,5 @@ require (
 replace github.com/mcperr/mcperr/gosdk => ../gosdk
 
 replace github.com/mcperr/mcperr/mcpgo => ../mcpgo
+
+replace github.com/mcperr/mcperr/adapter => ../adapter

@@ -2,7 +2,6 @@ package front
 
 import (
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/revision"
 	"net/http"
 	"strconv"
 
@@ -95,7 +94,7 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
 		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
 	if l.Count == ToolCalls && !opens {
-		writeResult(w, m.ID, wire.ErrorResult(e), isModern(m.Params))
+		writeResult(w, m.ID, wire.ErrorResult(e), version(m.Params))
 		return false
 	}
 	wait := *e.Object().RetryAfterSeconds // the wait the data carries; a rate_limited object always has one
@@ -104,29 +103,31 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	return false
 }
 
-// isModern reports whether params say protocol revision 2026-07-28 or later
-// in their _meta. Only a refused call reads it.
-func isModern(params json.RawMessage) bool {
+// version returns the protocol revision params say in their _meta, or ""
+// when they say none. Only a refused call reads it.
+func version(params json.RawMessage) string {
 	var p struct {
 		Meta struct {
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
 	}
-	return json.Unmarshal(params, &p) == nil && revision.HasResultType(p.Meta.Version)
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	return p.Meta.Version
 }
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a
 // request of protocol revision 2026-07-28 or later the result says
-// "resultType":"complete", as that revision requires. The id is written as
-// it was sent, as refuse writes it: encoding/json would escape a <, > or &
-// in it, and the answer would no longer carry the request's id.
-func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, modern bool) {
+// "resultType":"complete", as that revision requires (wire.ResultType).
+// The id is written as it was sent, as refuse writes it: encoding/json would
+// escape a <, > or & in it, and the answer would no longer carry the
+// request's id.
+func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, version string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	if modern {
-		res.ResultType = revision.Complete
-	}
+	res.ResultType = wire.ResultType(version)
 	r, _ := json.Marshal(res) // a ToolResult of text blocks: it marshals
 	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r)+1)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)

@@ -3,7 +3,6 @@ package gosdk
 import (
 	"encoding/json"
 	"errors"
-	"github.com/mcperr/mcperr/internal/revision"
 
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -54,25 +53,37 @@ func rpcError(e *wire.RPCError) *jsonrpc.Error {
 	return we
 }
 
-// complete marks r as the SDK marks a result its tool handler returned:
-// "resultType":"complete" for a client on protocol revision 2026-07-28 or
-// later (the SDK's setter is unexported; its decoder sets it). A result the
-// middleware answers itself would lack it otherwise.
-func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult {
-	v := revision.ResultTypes // the SDK assumes its latest revision for a session without initialize
+// latest is the go-sdk's latest protocol revision, which it assumes for a
+// session that has not sent initialize.
+const latest = "2026-07-28"
+
+// resultType is the "resultType" the SDK writes in the final results of
+// session ss, as its protocol revision decides it (wire.ResultType): the
+// one place the adapter decides it.
+func resultType(ss *mcp.ServerSession) string {
+	v := latest
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil {
 			v = p.ProtocolVersion
 		}
 	}
-	if !revision.HasResultType(v) || r == nil {
+	return wire.ResultType(v)
+}
+
+// complete marks r as the SDK marks a result its tool handler returned:
+// "resultType":"complete" for a client on protocol revision 2026-07-28 or
+// later (the SDK's setter is unexported; its decoder sets it). A result the
+// middleware answers itself would lack it otherwise.
+func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult {
+	rt := resultType(ss)
+	if rt == "" || r == nil {
 		return r
 	}
 	b, err := json.Marshal(r)
 	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
 		return r
 	}
-	b = append(append(b[:len(b)-1], `,"resultType":"`+revision.Complete...), `"}`...)
+	b = append(append(b[:len(b)-1], `,"resultType":"`+rt...), `"}`...)
 	if b[1] == ',' { // r marshaled to {}
 		b = append(b[:1], b[2:]...)
 	}

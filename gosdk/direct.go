@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/mcperr/mcperr/internal/revision"
-
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -155,7 +153,7 @@ func (c *conn) serve(k *call) {
 		return
 	}
 	e := c.encoders.Get().(*encoder)
-	raw, err := e.result(res, multiRoundTrip(k.req.Session))
+	raw, err := e.result(res, resultType(k.req.Session))
 	if err != nil {
 		// The SDK leaves a request whose result it cannot encode
 		// unanswered; the client is told instead.
@@ -166,16 +164,6 @@ func (c *conn) serve(k *call) {
 	if e.buf.Cap() <= 64<<10 {
 		c.encoders.Put(e)
 	}
-}
-
-// multiRoundTrip reports whether the session's protocol revision is one
-// whose results say "resultType":"complete", as the SDK decides it.
-func multiRoundTrip(ss *mcp.ServerSession) bool {
-	v := revision.ResultTypes // the SDK assumes its latest revision for a session without initialize
-	if p := ss.InitializeParams(); p != nil {
-		v = p.ProtocolVersion
-	}
-	return revision.HasResultType(v)
 }
 
 // encoder encodes tool results into a buffer it keeps.
@@ -213,14 +201,15 @@ type textBlock struct {
 // result of text blocks whose structuredContent, if any, is JSON already
 // (what gosdk.Raw and wire.Success make) takes one pass of encoding/json
 // over a struct of the same shape; any other goes through the SDK's own
-// marshalling. The bytes are the encoder's until its next use.
-func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
+// marshalling; resultType is the result's "resultType" ("": none). The
+// bytes are the encoder's until its next use.
+func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
 	res, ok := r.(*mcp.CallToolResult)
 	if !ok || res == nil || len(res.Meta) > 0 || res.InputRequests != nil || res.RequestState != "" || res.Content == nil {
 		return json.Marshal(r)
 	}
 	w := &e.res
-	*w = toolResult{Content: w.Content[:0], IsError: res.IsError}
+	*w = toolResult{Content: w.Content[:0], IsError: res.IsError, ResultType: resultType}
 	defer func() {
 		// The texts and the structured content are the caller's; the
 		// encoder keeps only the slice.
@@ -243,9 +232,6 @@ func (e *encoder) result(r mcp.Result, mrtr bool) ([]byte, error) {
 		w.StructuredContent = sc
 	default:
 		return json.Marshal(r)
-	}
-	if mrtr {
-		w.ResultType = revision.Complete
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(w); err != nil {

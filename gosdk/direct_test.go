@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -332,7 +332,7 @@ func FuzzDirect(f *testing.F) {
 			}
 		}
 		norm := func(line string) string {
-			if id, _, ok := jsonscan.AnswerID([]byte(line)); ok && cancelled[idValue(id)] {
+			if id, _, ok := stdio.AnswerID([]byte(line)); ok && cancelled[idValue(id)] {
 				return "an answer to " + string(id)
 			}
 			return line

@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
@@ -22,3 +23,5 @@ require (
 )
 
 replace github.com/mcperr/mcperr => ../
+
+replace github.com/mcperr/mcperr/adapter => ../adapter

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcperr/mcperr/adapter/session"
 	"github.com/mcperr/mcperr/front"
-	"github.com/mcperr/mcperr/internal/session"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/lines"
 	"io"
 	"os"
 	"strconv"
@@ -12,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,7 +123,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // and decodes the lines; Read hands the messages to the SDK; Write encodes
 // the SDK's messages, one line each.
 type conn struct {
-	in    *lines.Reader // bounded lines, blank ones skipped
+	in    *stdio.Reader // bounded lines, blank ones skipped
 	drain time.Duration
 
 	// incoming is unbuffered: the reading goroutine is one message ahead
@@ -172,10 +171,10 @@ type incoming struct {
 
 func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
-		drain = lines.DefaultDrain
+		drain = stdio.DefaultDrain
 	}
 	return &conn{
-		in:       lines.NewReader(in, maxLine),
+		in:       stdio.NewReader(in, maxLine),
 		drain:    drain,
 		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
@@ -289,16 +288,16 @@ func (c *conn) send(in incoming) bool {
 // cancellation names. The line's bytes are not kept: the message holds
 // copies.
 func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
-	m, answer := lines.Check(line)
+	m, answer := stdio.Check(line)
 	if answer != nil {
 		return nil, answer
 	}
 	switch m.Type {
 	case wire.RequestMessage:
-		key := lines.IDKey(m.ID)
+		key := stdio.IDKey(m.ID)
 		// The SDK drops, unanswered, a request whose id is in use.
 		if !c.add(key, m.ID) {
-			return nil, lines.InFlight(m.ID)
+			return nil, stdio.InFlight(m.ID)
 		}
 		if m.Method == "tools/call" && c.direct(key, m.Params) {
 			return nil, nil
@@ -315,7 +314,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			// and the answer still carries the id as sent.
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
 				c.mu.Lock()
-				k := c.calls[lines.IDKey(p.RequestID)] // a direct call, which the SDK does not know
+				k := c.calls[stdio.IDKey(p.RequestID)] // a direct call, which the SDK does not know
 				c.mu.Unlock()
 				if k != nil {
 					k.cancel()
@@ -335,7 +334,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		return msg, nil
 	}
 	// A batch: MCP has none since protocol revision 2025-06-18.
-	return nil, lines.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	return nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
 }
 
 // clone copies b, nil for nil.
@@ -457,7 +456,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			b := append(c.wbuf[:0], responseHead...)
 			b = append(b, sent...)
 			b = append(b, `,"result":`...)
-			b = lines.AppendUnescapeHTML(b, r.Result)
+			b = stdio.AppendUnescapeHTML(b, r.Result)
 			b = append(b, "}\n"...)
 			err := c.writeLocked(b)
 			c.wmu.Unlock()
@@ -471,7 +470,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	// An answer carries its request's id as the client sent it.
 	var sent string
-	id, at, answer := jsonscan.AnswerID(data)
+	id, at, answer := stdio.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
 		sent = c.takeID(r.ID)
 	}
@@ -482,7 +481,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		b = append(append(b, data[:at]...), sent...)
 		data = data[at+len(id):]
 	}
-	b = append(lines.AppendUnescapeHTML(b, data), '\n')
+	b = append(stdio.AppendUnescapeHTML(b, data), '\n')
 	err = c.writeLocked(b)
 	c.wmu.Unlock()
 	if answer {
@@ -533,5 +532,5 @@ func unescapeHTML(p []byte) []byte {
 	if !bytes.Contains(p, []byte(`\u00`)) {
 		return p
 	}
-	return lines.AppendUnescapeHTML(make([]byte, 0, len(p)), p)
+	return stdio.AppendUnescapeHTML(make([]byte, 0, len(p)), p)
 }

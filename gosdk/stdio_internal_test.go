@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/lines"
 	"io"
 	"strconv"
 	"strings"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/mcperr/mcperr/internal/jsonscan"
+	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -382,7 +381,7 @@ func FuzzWriteResult(f *testing.F) {
 		var sent string
 		var id jsonrpc.ID
 		if s != "" {
-			if sent = string(mustMarshal(t, s)); lines.IDKey([]byte(sent)) != `"`+s || !utf8.ValidString(s) {
+			if sent = string(mustMarshal(t, s)); stdio.IDKey([]byte(sent)) != `"`+s || !utf8.ValidString(s) {
 				return
 			}
 			id, _ = jsonrpc.MakeID(s)
@@ -395,7 +394,7 @@ func FuzzWriteResult(f *testing.F) {
 		}
 		var out bytes.Buffer
 		c := newConn(strings.NewReader(""), &out, 0, 0)
-		c.add(lines.IDKey([]byte(sent)), []byte(sent))
+		c.add(stdio.IDKey([]byte(sent)), []byte(sent))
 		resp := &jsonrpc.Response{ID: id, Result: result}
 		if err := c.Write(context.Background(), resp); err != nil {
 			t.Fatal(err)
@@ -404,7 +403,7 @@ func FuzzWriteResult(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		encID, at, ok := jsonscan.AnswerID(enc)
+		encID, at, ok := stdio.AnswerID(enc)
 		if !ok {
 			t.Fatalf("%s: no id", enc)
 		}

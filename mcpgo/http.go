@@ -14,9 +14,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter/session"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
-	"github.com/mcperr/mcperr/internal/session"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 )

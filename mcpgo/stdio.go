@@ -15,8 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/internal/lines"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -90,7 +90,7 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 	}
 	drain := o.Drain
 	if drain <= 0 {
-		drain = lines.DefaultDrain
+		drain = stdio.DefaultDrain
 	}
 	c := &stdioConn{
 		srv:       s,
@@ -111,7 +111,7 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 	go c.notify(ctx)
 
 	ended := make(chan error, 1)
-	go func() { ended <- c.read(lines.NewReader(in, o.MaxLine)) }()
+	go func() { ended <- c.read(stdio.NewReader(in, o.MaxLine)) }()
 	var err error
 	select {
 	case err = <-ended:
@@ -141,7 +141,7 @@ type stdioConn struct {
 	slots chan struct{} // one per request in flight
 
 	mu      sync.Mutex
-	calls   map[string]context.CancelFunc // requests in flight, by the value of their id (lines.IDKey)
+	calls   map[string]context.CancelFunc // requests in flight, by the value of their id (stdio.IDKey)
 	changed chan struct{}                 // signalled when calls shrinks
 
 	wmu    sync.Mutex // one writer at a time; guards out, wbuf and closed
@@ -155,7 +155,7 @@ var errOutput = errors.New("mcpgo: writing to the stdio output")
 
 // read reads the lines until the input ends: nil at its end, the error
 // otherwise.
-func (c *stdioConn) read(r *lines.Reader) error {
+func (c *stdioConn) read(r *stdio.Reader) error {
 	for {
 		line, answer, err := r.Next()
 		if err != nil {
@@ -180,7 +180,7 @@ func (c *stdioConn) read(r *lines.Reader) error {
 // a notification or a client's answer at once. It returns the answer to a
 // line that is refused or that the Validator answers.
 func (c *stdioConn) admit(line []byte) []byte {
-	m, answer := lines.Check(line)
+	m, answer := stdio.Check(line)
 	if answer != nil {
 		return answer
 	}
@@ -201,13 +201,13 @@ func (c *stdioConn) admit(line []byte) []byte {
 			return nil
 		}
 	}
-	key := lines.IDKey(m.ID)
+	key := stdio.IDKey(m.ID)
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
 		cancel()
-		return lines.InFlight(m.ID)
+		return stdio.InFlight(m.ID)
 	}
 	c.calls[key] = cancel
 	c.mu.Unlock()
@@ -234,7 +234,7 @@ func (c *stdioConn) admit(line []byte) []byte {
 		if resp := c.handle(ctx, msg); resp != nil {
 			c.answer(resp, sent)
 		} else {
-			c.writeLine(lines.ErrorLine(sent, errkind.InternalError, "Internal error"))
+			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error"))
 		}
 		c.done(key)
 	}()
@@ -262,7 +262,7 @@ func (c *stdioConn) cancelled(params json.RawMessage) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.calls[lines.IDKey(p.RequestID)]
+	cancel := c.calls[stdio.IDKey(p.RequestID)]
 	c.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -313,13 +313,13 @@ func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
 	data, err := json.Marshal(msg)
 	if err != nil {
 		if sent != nil {
-			c.writeLine(lines.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded."))
+			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded."))
 		}
 		return err
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	b := lines.AppendAnswer(c.wbuf[:0], data, sent)
+	b := stdio.AppendAnswer(c.wbuf[:0], data, sent)
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {

@@ -15,6 +15,7 @@ require (
 	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
@@ -29,6 +30,7 @@ require (
 
 replace (
 	github.com/mcperr/mcperr => ../..
+	github.com/mcperr/mcperr/adapter => ../../adapter
 	github.com/mcperr/mcperr/ecmaregexp => ../../ecmaregexp
 	github.com/mcperr/mcperr/gosdk => ../../gosdk
 )

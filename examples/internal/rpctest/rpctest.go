@@ -27,8 +27,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -77,7 +77,7 @@ func Check(t testing.TB, server *mcp.Server, in []byte) {
 		if !json.Valid([]byte(l)) {
 			t.Fatalf("output line is not JSON: %q", l)
 		}
-		if id, _, ok := jsonscan.AnswerID([]byte(l)); ok {
+		if id, _, ok := stdio.AnswerID([]byte(l)); ok {
 			got[string(id)]++
 		}
 	}

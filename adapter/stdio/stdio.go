@@ -1,12 +1,12 @@
-// Package lines holds the rules a stdio transport of mcperr applies to its
+// Package stdio holds the rules an MCP stdio transport applies to its
 // lines, whatever the SDK behind it: each inbound line bounded and checked
 // once by the JSON-RPC message rule of package wire, every refused line
 // answered with a JSON-RPC error (the session carries on), and answers
-// written with <, > and & as themselves.
+// written with the id as the client sent it and <, > and & as themselves.
 //
-// It is internal to mcperr's modules: the adapters (gosdk, mcpgo) build
-// their stdio transports on it.
-package lines
+// The adapters (modules gosdk and mcpgo) build their stdio transports on
+// it; so can a transport for another SDK.
+package stdio
 
 import (
 	"bufio"
@@ -19,7 +19,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -196,7 +195,7 @@ func IDKey(id []byte) string {
 // newline.
 func AppendAnswer(dst, data, sent []byte) []byte {
 	if len(sent) > 0 {
-		if id, at, ok := jsonscan.AnswerID(data); ok {
+		if id, at, ok := AnswerID(data); ok {
 			dst = append(append(dst, data[:at]...), sent...)
 			data = data[at+len(id):]
 		}

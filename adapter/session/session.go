@@ -1,6 +1,7 @@
 // Package session keeps the live sessions of a stateful MCP endpoint, by
-// client, so that the adapters (gosdk, mcpgo) can end the ones a client
-// leaves idle and bound how many one client holds at once.
+// client, so that an adapter (modules gosdk and mcpgo, or one for another
+// SDK) can end the ones a client leaves idle and bound how many one client
+// holds at once.
 package session
 
 import (

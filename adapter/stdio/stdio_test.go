@@ -1,4 +1,4 @@
-package lines
+package stdio
 
 import (
 	"encoding/json"
