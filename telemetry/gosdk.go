@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"time"
 
@@ -35,7 +36,11 @@ func GoSDK(s *mcp.Server, o *Options) {
 
 func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
 	c := call{method: method, start: time.Now()}
-	switch p := req.GetParams().(type) {
+	params := req.GetParams()
+	if v := reflect.ValueOf(params); v.Kind() == reflect.Pointer && v.IsNil() {
+		params = nil // a notification sent without params: a typed nil
+	}
+	switch p := params.(type) {
 	case *mcp.CallToolParamsRaw:
 		c.target, c.meta = p.Name, p.Meta
 	case *mcp.CallToolParams:
@@ -49,9 +54,7 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 	case *mcp.UnsubscribeParams:
 		c.resource, c.meta = p.URI, p.Meta
 	case mcp.Params:
-		if p != nil {
-			c.meta = p.GetMeta()
-		}
+		c.meta = p.GetMeta()
 	}
 	c.transport = transportPipe
 	if x := req.GetExtra(); x != nil && x.Header != nil {
@@ -68,7 +71,7 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 		}
 	}
 	if method == "initialize" && c.protocol == "" {
-		if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
+		if p, ok := params.(*mcp.InitializeParams); ok {
 			c.protocol = p.ProtocolVersion
 		}
 	}
