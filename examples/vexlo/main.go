@@ -38,6 +38,7 @@ import (
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
 	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/telemetry/otlpenv"
 )
 
 // memoryLimit is the server's memory budget: a live heap of about 4 MB, and
@@ -86,7 +87,14 @@ func run(ctx context.Context, argv []string, stdin io.ReadCloser, stdout io.Writ
 		return 0
 	}
 
-	cfg := mcpserver.Config{BaseURL: getenv("VEXLO_URL"), Token: getenv("VEXLO_TOKEN")}
+	// With OTEL_EXPORTER_OTLP_ENDPOINT (or a per-signal endpoint) set, the
+	// server exports its spans and metrics over OTLP; without, nothing.
+	stopTelemetry, exporting, err := otlpenv.Start(ctx)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	defer stopTelemetry(context.Background())
+	cfg := mcpserver.Config{BaseURL: getenv("VEXLO_URL"), Token: getenv("VEXLO_TOKEN"), Telemetry: exporting}
 	if s := getenv("VEXLO_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {

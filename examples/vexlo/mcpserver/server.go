@@ -38,6 +38,7 @@ import (
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/telemetry"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -69,6 +70,12 @@ type Config struct {
 	// Timeout is the deadline of each upstream call (VEXLO_TIMEOUT). Zero,
 	// or anything above DefaultTimeout, means DefaultTimeout.
 	Timeout time.Duration
+
+	// Telemetry records every request as OpenTelemetry spans and metrics
+	// (package github.com/mcperr/mcperr/telemetry), through the global
+	// providers, and every upstream attempt as a client span carrying the
+	// trace context. Off, the server records nothing and pays nothing.
+	Telemetry bool
 
 	// Transport carries the upstream requests under the retry policy; nil
 	// means a clone of http.DefaultTransport that keeps up to 64 idle
@@ -119,6 +126,9 @@ func New(cfg Config) (*Server, error) {
 		t.MaxIdleConns, t.MaxIdleConnsPerHost = 64, 64
 		rt = t
 	}
+	if cfg.Telemetry {
+		rt = &telemetry.Transport{Base: rt} // under the retry: each attempt is a span
+	}
 	tax := Taxonomy()
 	s := &Server{
 		tax:     tax,
@@ -160,6 +170,9 @@ func New(cfg Config) (*Server, error) {
 		}))
 	}
 	s.mcp.AddReceivingMiddleware(gosdk.Validate(nil))
+	if cfg.Telemetry {
+		telemetry.GoSDK(s.mcp, nil) // the outermost middleware: it sees Validate's refusals
+	}
 	return s, nil
 }
 

@@ -1,0 +1,200 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// MCPGo returns the server option that instruments a server of
+// github.com/mark3labs/mcp-go as GoSDK instruments a go-sdk server. Pass it
+// to server.NewMCPServer before any other tool middleware (mcpgo.Validate
+// adds one later, with MCPServer.Use), so that it is the outermost one and
+// sees the refusals, and after server.WithHooks if the server passes one
+// (WithHooks replaces the server's hooks; MCPGo adds to them):
+//
+//	s := server.NewMCPServer("traces", "1.0.0", telemetry.MCPGo(nil))
+//
+// A tool call is recorded by a tool handler middleware, so an upstream
+// call the handler makes is a child of its span; every other request, and a
+// call to a tool the server does not have, by the server's hooks.
+func MCPGo(o *Options) server.ServerOption {
+	r := newRecorder(o)
+	m := &mcpgoHooks{r: r}
+	return func(s *server.MCPServer) {
+		h := s.GetHooks()
+		if h == nil {
+			h = &server.Hooks{}
+			server.WithHooks(h)(s)
+		}
+		h.AddBeforeAny(m.before)
+		h.AddOnSuccess(m.success)
+		h.AddOnError(m.failure)
+		h.AddOnRegisterSession(m.register)
+		h.AddOnUnregisterSession(m.unregister)
+		s.Use(m.tool)
+	}
+}
+
+// mcpgoHooks records an mcp-go server's requests.
+type mcpgoHooks struct {
+	r        *recorder
+	calls    sync.Map // requestKey -> *call begun in before, for requests other than tools/call
+	sessions sync.Map // session id -> time.Time it was registered
+}
+
+type requestKey struct{ session, id string }
+
+func keyOf(ctx context.Context, id any) requestKey {
+	k := requestKey{id: fmt.Sprint(id)}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		k.session = cs.SessionID()
+	}
+	return k
+}
+
+func (m *mcpgoHooks) before(ctx context.Context, id any, method mcp.MCPMethod, message any) {
+	c := &call{method: string(method), id: fmt.Sprint(id), start: time.Now(), transport: transportPipe}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		c.session = cs.SessionID()
+	}
+	switch msg := message.(type) {
+	case *mcp.CallToolRequest:
+		c.target, c.meta = msg.Params.Name, metaOf(msg.Params.Meta)
+		if msg.Header != nil {
+			c.transport, c.protocol = transportTCP, msg.Header.Get("Mcp-Protocol-Version")
+		}
+	case *mcp.GetPromptRequest:
+		c.target, c.meta = msg.Params.Name, metaOf(msg.Params.Meta)
+		if msg.Header != nil {
+			c.transport = transportTCP
+		}
+	case *mcp.ReadResourceRequest:
+		c.resource = msg.Params.URI
+		if msg.Header != nil {
+			c.transport = transportTCP
+		}
+	case *mcp.InitializeRequest:
+		c.protocol = msg.Params.ProtocolVersion
+		if msg.Header != nil {
+			c.transport = transportTCP
+		}
+	}
+	m.calls.Store(keyOf(ctx, id), c)
+}
+
+func (m *mcpgoHooks) take(ctx context.Context, id any) *call {
+	v, ok := m.calls.LoadAndDelete(keyOf(ctx, id))
+	if !ok {
+		return nil
+	}
+	return v.(*call)
+}
+
+func (m *mcpgoHooks) success(ctx context.Context, id any, method mcp.MCPMethod, message, result any) {
+	c := m.take(ctx, id)
+	if c == nil || method == mcp.MethodToolsCall {
+		return // a tool call is the tool middleware's to record
+	}
+	_, span := m.r.begin(ctx, c)
+	m.r.end(ctx, span, c, answer{})
+}
+
+func (m *mcpgoHooks) failure(ctx context.Context, id any, method mcp.MCPMethod, message any, err error) {
+	c := m.take(ctx, id)
+	if c == nil {
+		return
+	}
+	if method == mcp.MethodToolsCall && !errors.Is(err, server.ErrToolNotFound) {
+		return // it reached the tool middleware, which recorded it
+	}
+	_, span := m.r.begin(ctx, c)
+	m.r.end(ctx, span, c, mcpgoError(err))
+}
+
+// mcpgoError is the JSON-RPC error mcp-go sends for err.
+func mcpgoError(err error) answer {
+	a := answer{rpc: true, message: err.Error()}
+	var je interface{ ToJSONRPCError() mcp.JSONRPCError }
+	if errors.As(err, &je) {
+		d := je.ToJSONRPCError().Error
+		a.code, a.message = int64(d.Code), d.Message
+		if d.Data != nil {
+			a.data, _ = json.Marshal(d.Data)
+		}
+	}
+	return a
+}
+
+func (m *mcpgoHooks) register(ctx context.Context, cs server.ClientSession) {
+	m.sessions.Store(cs.SessionID(), time.Now())
+}
+
+func (m *mcpgoHooks) unregister(ctx context.Context, cs server.ClientSession) {
+	v, ok := m.sessions.LoadAndDelete(cs.SessionID())
+	if !ok {
+		return
+	}
+	m.r.session(ctx, v.(time.Time), "", "", nil)
+}
+
+// tool records one tool call around the rest of the tool middleware chain
+// and the handler.
+func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), start: time.Now(), transport: transportPipe}
+		if req.Header != nil {
+			c.transport, c.protocol = transportTCP, req.Header.Get("Mcp-Protocol-Version")
+		}
+		if cs := server.ClientSessionFromContext(ctx); cs != nil {
+			c.session = cs.SessionID()
+		}
+		var span trace.Span
+		ctx, span = m.r.begin(ctx, c)
+		defer func() {
+			if p := recover(); p != nil {
+				m.r.end(ctx, span, c, answer{panic: true})
+				panic(p)
+			}
+			m.r.end(ctx, span, c, mcpgoAnswer(res, err))
+		}()
+		return next(ctx, req)
+	}
+}
+
+// mcpgoAnswer is the answer a tool handler's res and err make.
+func mcpgoAnswer(res *mcp.CallToolResult, err error) answer {
+	if err != nil {
+		return mcpgoError(err)
+	}
+	if res == nil || !res.IsError {
+		return answer{}
+	}
+	var b strings.Builder
+	for i, c := range res.Content {
+		if t, ok := mcp.AsTextContent(c); ok {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return answer{isError: true, text: b.String()}
+}
+
+// metaOf is the fields of an mcp-go request's _meta the trace context
+// travels in.
+func metaOf(m *mcp.Meta) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return m.AdditionalFields
+}

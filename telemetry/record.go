@@ -1,0 +1,356 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcperr/mcperr/errkind"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// scope is the instrumentation scope the spans and metrics are recorded
+// under: this module's path.
+const scope = "github.com/mcperr/mcperr/telemetry"
+
+// Options configures the instrumentation. The zero value (or nil) records
+// with OpenTelemetry's global providers and propagator, which record
+// nothing until a program installs an SDK (otel.SetTracerProvider,
+// otel.SetMeterProvider).
+type Options struct {
+	// TracerProvider makes the server spans; nil means
+	// otel.GetTracerProvider().
+	TracerProvider trace.TracerProvider
+
+	// MeterProvider makes the histograms and the failure counter; nil means
+	// otel.GetMeterProvider().
+	MeterProvider metric.MeterProvider
+
+	// Propagator reads the trace context a client put in a request's
+	// params._meta (traceparent, tracestate, baggage); nil means
+	// otel.GetTextMapPropagator().
+	Propagator propagation.TextMapPropagator
+}
+
+// Names of the attributes this package records beyond OpenTelemetry's
+// MCP conventions: mcperr's reading of a failure, as the agent got it.
+const (
+	attrKind     = "mcperr.kind"            // the kind object's kind
+	attrMove     = "mcperr.move"            // the agent's next move
+	attrExpected = "mcperr.expected"        // whether the failure is an expected one (see Expected)
+	attrStatus   = "mcperr.upstream.status" // the upstream response's HTTP status
+	attrCode     = "mcperr.upstream.code"   // the upstream's own code
+	attrWait     = "mcperr.wait"            // seconds to wait before a retry, when the failure names one
+)
+
+// Conventions' attribute names (OpenTelemetry semantic conventions for MCP
+// and GenAI, development status).
+const (
+	attrMethod       = "mcp.method.name"
+	attrTool         = "gen_ai.tool.name"
+	attrPrompt       = "gen_ai.prompt.name"
+	attrOperation    = "gen_ai.operation.name"
+	attrResource     = "mcp.resource.uri"
+	attrRequestID    = "jsonrpc.request.id"
+	attrProtocol     = "mcp.protocol.version"
+	attrSession      = "mcp.session.id"
+	attrTransport    = "network.transport"
+	attrErrorType    = "error.type"
+	attrRPCStatus    = "rpc.response.status_code"
+	toolError        = "tool_error" // error.type of an isError result
+	otherError       = "_OTHER"     // error.type of a failure with no JSON-RPC code
+	executeTool      = "execute_tool"
+	transportPipe    = "pipe" // network.transport of stdio
+	transportTCP     = "tcp"  // network.transport of Streamable HTTP
+	operationMetric  = "mcp.server.operation.duration"
+	sessionMetric    = "mcp.server.session.duration"
+	failureMetric    = "mcperr.server.failures"
+	upstreamSpanName = "upstream"
+)
+
+// durationBuckets are the conventions' advised bucket boundaries, in
+// seconds, for both duration histograms.
+var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}
+
+// recorder holds the instruments one instrumented server records with.
+type recorder struct {
+	tracer   trace.Tracer
+	prop     propagation.TextMapPropagator
+	opDur    metric.Float64Histogram
+	sessDur  metric.Float64Histogram
+	failures metric.Int64Counter
+	live     sync.Map // the go-sdk sessions whose end is awaited: *mcp.ServerSession -> struct{}
+}
+
+func newRecorder(o *Options) *recorder {
+	var opts Options
+	if o != nil {
+		opts = *o
+	}
+	tp, mp, prop := opts.TracerProvider, opts.MeterProvider, opts.Propagator
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	if mp == nil {
+		mp = otel.GetMeterProvider()
+	}
+	if prop == nil {
+		prop = otel.GetTextMapPropagator()
+	}
+	m := mp.Meter(scope)
+	r := &recorder{tracer: tp.Tracer(scope), prop: prop}
+	// An instrument that cannot be made is a no-op one: the meter returns
+	// a usable instrument beside the error, and telemetry never stops a
+	// server.
+	r.opDur, _ = m.Float64Histogram(operationMetric, metric.WithUnit("s"),
+		metric.WithDescription("MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent."),
+		metric.WithExplicitBucketBoundaries(durationBuckets...))
+	r.sessDur, _ = m.Float64Histogram(sessionMetric, metric.WithUnit("s"),
+		metric.WithDescription("The duration of the MCP session as observed on the MCP server."),
+		metric.WithExplicitBucketBoundaries(durationBuckets...))
+	r.failures, _ = m.Int64Counter(failureMetric, metric.WithUnit("{failure}"),
+		metric.WithDescription("Failed MCP requests, by mcperr's kind and whether the failure is expected."))
+	return r
+}
+
+// call is one request as the recorder sees it, from its start to its
+// answer.
+type call struct {
+	method    string
+	target    string // the tool or prompt name; "" when the method has none
+	resource  string // the resource URI of a resources/* request
+	id        string // the JSON-RPC id, when the SDK tells it
+	protocol  string
+	session   string
+	transport string
+	meta      map[string]any // the request's params._meta
+	start     time.Time
+}
+
+// begin starts c's span: a child of the trace context in the request's
+// _meta when there is one (linked to the ambient span, if any), else of
+// ctx's span.
+func (r *recorder) begin(ctx context.Context, c *call) (context.Context, trace.Span) {
+	name := c.method
+	if c.target != "" {
+		name += " " + c.target
+	}
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attrs()...)}
+	if !c.start.IsZero() {
+		opts = append(opts, trace.WithTimestamp(c.start))
+	}
+	if len(c.meta) > 0 {
+		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
+		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
+			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
+				opts = append(opts, trace.WithLinks(trace.Link{SpanContext: ambient}))
+			}
+			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+		}
+	}
+	return r.tracer.Start(ctx, name, opts...)
+}
+
+// attrs are the conventions' attributes c has before its answer.
+func (c *call) attrs() []attribute.KeyValue {
+	a := make([]attribute.KeyValue, 0, 8)
+	a = append(a, attribute.String(attrMethod, c.method))
+	switch c.method {
+	case "tools/call":
+		if c.target != "" {
+			a = append(a, attribute.String(attrTool, c.target))
+		}
+		a = append(a, attribute.String(attrOperation, executeTool))
+	case "prompts/get":
+		if c.target != "" {
+			a = append(a, attribute.String(attrPrompt, c.target))
+		}
+	}
+	if c.resource != "" {
+		a = append(a, attribute.String(attrResource, c.resource))
+	}
+	if c.id != "" {
+		a = append(a, attribute.String(attrRequestID, c.id))
+	}
+	if c.protocol != "" {
+		a = append(a, attribute.String(attrProtocol, c.protocol))
+	}
+	if c.session != "" {
+		a = append(a, attribute.String(attrSession, c.session))
+	}
+	if c.transport != "" {
+		a = append(a, attribute.String(attrTransport, c.transport))
+	}
+	return a
+}
+
+// answer is how a request ended: a tool result's isError and text, or a
+// JSON-RPC error, or a panic.
+type answer struct {
+	isError bool
+	text    string // the result's text blocks, when isError
+	rpc     bool   // a JSON-RPC error was sent
+	code    int64
+	message string
+	data    json.RawMessage
+	panic   bool // the handler panicked
+}
+
+// end records c's answer on its span and its metrics, and ends the span.
+func (r *recorder) end(ctx context.Context, span trace.Span, c *call, a answer) {
+	d := time.Since(c.start).Seconds()
+	base := []attribute.KeyValue{attribute.String(attrMethod, c.method)}
+	if c.method == "tools/call" && c.target != "" {
+		base = append(base, attribute.String(attrTool, c.target), attribute.String(attrOperation, executeTool))
+	}
+	if c.method == "prompts/get" && c.target != "" {
+		base = append(base, attribute.String(attrPrompt, c.target))
+	}
+	if c.protocol != "" {
+		base = append(base, attribute.String(attrProtocol, c.protocol))
+	}
+	if c.transport != "" {
+		base = append(base, attribute.String(attrTransport, c.transport))
+	}
+	f, failed := readFailure(a)
+	if failed {
+		fa := f.attrs()
+		span.SetAttributes(fa...)
+		span.SetStatus(codes.Error, "")
+		base = append(base, attribute.String(attrErrorType, f.errorType))
+		if f.rpcStatus != "" {
+			base = append(base, attribute.String(attrRPCStatus, f.rpcStatus))
+		}
+		base = append(base, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
+		r.failures.Add(ctx, 1, metric.WithAttributes(base...))
+	}
+	r.opDur.Record(ctx, d, metric.WithAttributes(base...))
+	span.End()
+}
+
+// session records the end of a session that began at start.
+func (r *recorder) session(ctx context.Context, start time.Time, protocol, transport string, err error) {
+	a := make([]attribute.KeyValue, 0, 3)
+	if protocol != "" {
+		a = append(a, attribute.String(attrProtocol, protocol))
+	}
+	if transport != "" {
+		a = append(a, attribute.String(attrTransport, transport))
+	}
+	if err != nil {
+		a = append(a, attribute.String(attrErrorType, otherError))
+	}
+	r.sessDur.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(a...))
+}
+
+// failure is mcperr's reading of a failed answer.
+type failure struct {
+	errorType string // the conventions' error.type
+	rpcStatus string // the JSON-RPC code, when one was sent
+	kind      errkind.Kind
+	move      errkind.Move
+	expected  bool
+	status    int
+	code      string
+	wait      time.Duration
+	hasWait   bool
+}
+
+// readFailure reads a; it reports false for a success.
+func readFailure(a answer) (failure, bool) {
+	switch {
+	case a.panic:
+		return failure{errorType: otherError, kind: errkind.ServerError, move: errkind.Report}, true
+	case a.rpc:
+		f := failure{errorType: strconv.FormatInt(a.code, 10), rpcStatus: strconv.FormatInt(a.code, 10)}
+		if a.code == 0 {
+			f.errorType = otherError
+		}
+		f.fill(errkind.Read(errkind.Outcome{RPCCode: errkind.RPCCode(a.code), Message: a.message, Data: a.data}))
+		return f, true
+	case a.isError:
+		f := failure{errorType: toolError}
+		f.fill(errkind.Read(errkind.Outcome{IsError: true, Text: a.text}))
+		return f, true
+	}
+	return failure{}, false
+}
+
+func (f *failure) fill(r errkind.Reading) {
+	f.kind, f.move, f.wait, f.hasWait = r.Kind, r.Move, r.Wait, r.HasWait
+	if f.kind == "" {
+		f.kind = errkind.ServerError // a failure in no shape mcperr knows: the server's own
+	}
+	if r.Object != nil {
+		f.status, f.code = r.Object.HTTPStatus, r.Object.Code
+	}
+	f.expected = Expected(f.kind)
+}
+
+// attrs are mcperr's attributes of f, for its span.
+func (f *failure) attrs() []attribute.KeyValue {
+	a := []attribute.KeyValue{
+		attribute.String(attrErrorType, f.errorType),
+		attribute.String(attrKind, string(f.kind)),
+		attribute.Bool(attrExpected, f.expected),
+	}
+	if f.rpcStatus != "" {
+		a = append(a, attribute.String(attrRPCStatus, f.rpcStatus))
+	}
+	if f.move != "" {
+		a = append(a, attribute.String(attrMove, string(f.move)))
+	}
+	if f.status != 0 {
+		a = append(a, attribute.Int(attrStatus, f.status))
+	}
+	if f.code != "" {
+		a = append(a, attribute.String(attrCode, f.code))
+	}
+	if f.hasWait {
+		a = append(a, attribute.Float64(attrWait, f.wait.Seconds()))
+	}
+	return a
+}
+
+// Expected reports whether a failure of kind k is one a working server
+// meets in the normal course of serving agents, so that an alert on it is
+// noise: the caller's arguments (invalid_arguments), an id that does not
+// exist (not_found), a state the caller must resolve (conflict), access the
+// caller lacks (permission_denied), and a rate limit (rate_limited). Every
+// other kind is unexpected: the server's credentials (authentication_failed),
+// an upstream that is down or broken (unavailable, server_error,
+// malformed_response, network_error), a panic, and a failure in no shape
+// mcperr knows; an error-rate alert belongs on those.
+func Expected(k errkind.Kind) bool {
+	switch k {
+	case errkind.InvalidArguments, errkind.NotFound, errkind.Conflict, errkind.PermissionDenied, errkind.RateLimited:
+		return true
+	}
+	return false
+}
+
+// metaCarrier reads the trace context fields of a request's params._meta,
+// where SEP-414 puts them unprefixed (traceparent, tracestate, baggage).
+type metaCarrier map[string]any
+
+func (m metaCarrier) Get(key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func (m metaCarrier) Set(key, value string) { m[key] = value }
+
+func (m metaCarrier) Keys() []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
