@@ -28,7 +28,7 @@ func printSpans(rec *tracetest.SpanRecorder) {
 		for _, kv := range s.Attributes() {
 			switch kv.Key {
 			case "error.type", "mcperr.kind", "mcperr.move", "mcperr.expected":
-				attrs = append(attrs, fmt.Sprintf("%s=%s", kv.Key, kv.Value.Emit()))
+				attrs = append(attrs, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
 			}
 		}
 		sort.Strings(attrs)

@@ -55,7 +55,7 @@ func (r *rig) ended() []span {
 	for _, s := range r.spans.Ended() {
 		a := map[string]string{}
 		for _, kv := range s.Attributes() {
-			a[string(kv.Key)] = kv.Value.Emit()
+			a[string(kv.Key)] = kv.Value.String()
 		}
 		out = append(out, span{Name: s.Name(), Kind: s.SpanKind(), Attrs: a})
 	}
@@ -80,7 +80,7 @@ func (r *rig) failures(t *testing.T) map[string]int64 {
 				kind, _ := p.Attributes.Value("mcperr.kind")
 				exp, _ := p.Attributes.Value("mcperr.expected")
 				tool, _ := p.Attributes.Value(attribute.Key("gen_ai.tool.name"))
-				out[tool.Emit()+" "+kind.Emit()+" expected="+exp.Emit()] += p.Value
+				out[tool.String()+" "+kind.String()+" expected="+exp.String()] += p.Value
 			}
 		}
 	}
