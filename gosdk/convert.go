@@ -2,7 +2,6 @@ package gosdk
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -92,12 +91,4 @@ func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult 
 		return r
 	}
 	return out
-}
-
-// hint is the *wire.RPCError that schemaerr's hint-dialect constructors
-// (Hints, Unknown, Invalid) return as an error; nil for a nil error.
-func hint(err error) *wire.RPCError {
-	var e *wire.RPCError
-	errors.As(err, &e)
-	return e
 }
