@@ -523,14 +523,3 @@ func (c *conn) fail() {
 	c.mu.Unlock()
 	c.signal()
 }
-
-// unescapeHTML turns the \u003c, \u003e and \u0026 escapes the SDK's
-// encoder writes back into <, > and &, so a rejection reads on the wire as
-// the TypeScript SDK writes it ("<=8 items"). Both forms are the same JSON
-// string; an escaped backslash followed by "u003c" is left alone.
-func unescapeHTML(p []byte) []byte {
-	if !bytes.Contains(p, []byte(`\u00`)) {
-		return p
-	}
-	return stdio.AppendUnescapeHTML(make([]byte, 0, len(p)), p)
-}
