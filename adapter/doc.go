@@ -1,7 +1,9 @@
 // Package adapter is the core every MCP SDK adapter of mcperr shares,
 // without an SDK of its own: the options and wiring of the HTTP front an
-// adapter's HTTPHandler serves its SDK behind ([HTTP], [Backend]), and the
-// validation dialects with their refusals ([Dialect], [Refusal]).
+// adapter's HTTPHandler serves its SDK behind ([HTTP], [Backend]), the
+// limits of each client behind it ([Limit]), the validation dialects with
+// their refusals ([Dialect], [Refusal]), and what the protocol revision
+// changes in a tool result ([ResultType]).
 //
 // The adapters, modules github.com/mcperr/mcperr/gosdk (the official Go
 // SDK) and github.com/mcperr/mcperr/mcpgo (mark3labs/mcp-go), are built on

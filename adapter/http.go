@@ -41,7 +41,7 @@ type HTTP struct {
 	// client whose sessions MaxSessions bounds.
 	Limiter *ratelimit.Limiter
 	Key     func(*http.Request) string
-	Count   front.Count
+	Count   Count
 
 	// Refuse, if set, writes a refusal of the Limiter in the server's own
 	// envelope, in place of the answers Count describes; the decision's
@@ -119,7 +119,7 @@ func (o *HTTP) Sessions(idle time.Duration) *session.Table {
 // Handler returns the handler that serves b behind o, in this order: the
 // front (front.Front: the Host and Origin allowlist, Path, Gate, the body
 // bound and the message check), a Public path's handler, the limits
-// (front.Limit; with b.Sessions an initialize always takes a token),
+// (Limit; with b.Sessions an initialize always takes a token),
 // b.Screen, Wrap, and the SDK. With b.Sessions, it also keeps the table:
 // each request first ends the sessions left idle, a request naming a
 // session marks it busy until answered, the session an initialize opened is
@@ -133,7 +133,7 @@ func (o *HTTP) Handler(b Backend) http.Handler {
 	h := &handler{
 		sdk:      b.SDK,
 		end:      b.SDK,
-		limit:    front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: b.Sessions != nil},
+		limit:    Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: b.Sessions != nil},
 		public:   o.Public,
 		screen:   b.Screen,
 		sessions: b.Sessions,
@@ -153,7 +153,7 @@ func (o *HTTP) Handler(b Backend) http.Handler {
 type handler struct {
 	sdk      http.Handler // behind Wrap
 	end      http.Handler // the SDK's own, for a DELETE that ends a session
-	limit    front.Limit
+	limit    Limit
 	public   map[string]http.Handler
 	screen   func(w http.ResponseWriter, r *http.Request, m *wire.Message) *http.Request
 	sessions *session.Table // nil for a stateless endpoint

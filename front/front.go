@@ -29,8 +29,9 @@
 // writes (status 400 or more) becomes a JSON-RPC error with the request's
 // id, so every error body past the Host and Origin check is JSON-RPC.
 //
-// A Limit behind the Front limits each client, counting tool calls or every
-// message, and answers a client over its limit with the wait.
+// The limits of each client behind a Front, counting tool calls or every
+// message and answering a client over its limit with the wait, are
+// adapter.Limit (module github.com/mcperr/mcperr/adapter).
 package front
 
 import (

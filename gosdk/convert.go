@@ -3,6 +3,7 @@ package gosdk
 import (
 	"encoding/json"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,7 +58,7 @@ func rpcError(e *wire.RPCError) *jsonrpc.Error {
 const latest = "2026-07-28"
 
 // resultType is the "resultType" the SDK writes in the final results of
-// session ss, as its protocol revision decides it (wire.ResultType): the
+// session ss, as its protocol revision decides it (adapter.ResultType): the
 // one place the adapter decides it.
 func resultType(ss *mcp.ServerSession) string {
 	v := latest
@@ -66,7 +67,7 @@ func resultType(ss *mcp.ServerSession) string {
 			v = p.ProtocolVersion
 		}
 	}
-	return wire.ResultType(v)
+	return adapter.ResultType(v)
 }
 
 // complete marks r as the SDK marks a result its tool handler returned:

@@ -15,13 +15,12 @@ import (
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/session"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/wire"
 )
 
 // Count says which messages take a token from a client's bucket: the
-// Count of front.Limit.
-type Count = front.Count
+// Count of adapter.Limit.
+type Count = adapter.Count
 
 const (
 	// ToolCalls counts tools/call requests only: the handshake,
@@ -30,13 +29,13 @@ const (
 	// retryAfterSeconds is the wait, so the agent reads it; the response
 	// carries Retry-After and the rate-limit headers too. It is the
 	// default.
-	ToolCalls = front.ToolCalls
+	ToolCalls = adapter.ToolCalls
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
 	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
 	// is the rate_limited kind object.
-	Messages = front.Messages
+	Messages = adapter.Messages
 )
 
 // HTTPOptions configures HTTPHandler. The zero value serves stateless MCP
@@ -65,7 +64,7 @@ type HTTPOptions struct {
 	// does, and ends it when the client sends DELETE, when no request has
 	// named it for SessionTimeout, or when its client (Key) opens more
 	// than MaxSessions; each initialize takes a token of the Limiter
-	// whatever Count says (front.Limit.Sessions).
+	// whatever Count says (adapter.Limit.Sessions).
 	Stateful bool
 
 	// SessionTimeout is how long a session of a Stateful server may stay
