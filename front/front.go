@@ -40,7 +40,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"mime"
 	"net"
@@ -333,7 +332,7 @@ func (w *answerWriter) finish() {
 		refuse(w.ResponseWriter, w.status, w.id, code, wire.Printable(strings.TrimSpace(w.held.String())))
 	case holdJSON:
 		b := w.held.Bytes()
-		if id, at, ok := jsonscan.AnswerID(b); ok && !bytes.Equal(id, w.id) {
+		if id, at, ok := wire.AnswerID(b); ok && !bytes.Equal(id, w.id) {
 			b = append(append(b[:at:at], w.id...), b[at+len(id):]...)
 			if w.Header().Get("Content-Length") != "" {
 				w.Header().Set("Content-Length", strconv.Itoa(len(b)))

@@ -470,7 +470,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	// An answer carries its request's id as the client sent it.
 	var sent string
-	id, at, answer := stdio.AnswerID(data)
+	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
 		sent = c.takeID(r.ID)
 	}

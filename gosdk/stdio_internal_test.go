@@ -350,7 +350,7 @@ func FuzzWriteResult(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		encID, at, ok := stdio.AnswerID(enc)
+		encID, at, ok := wire.AnswerID(enc)
 		if !ok {
 			t.Fatalf("%s: no id", enc)
 		}
