@@ -299,7 +299,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		if !c.add(key, m.ID) {
 			return nil, stdio.InFlight(m.ID)
 		}
-		if m.Method == "tools/call" && c.direct(key, m.Params) {
+		if m.Method == "tools/call" && c.direct(key, m) {
 			return nil, nil
 		}
 		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil

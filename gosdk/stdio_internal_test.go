@@ -405,36 +405,3 @@ func TestTransportCancel(t *testing.T) {
 		t.Fatal("Run did not return after its context was cancelled, with the input still open")
 	}
 }
-
-// TestCallParams: the params the direct path reads itself, and those it
-// leaves to the SDK.
-func TestCallParams(t *testing.T) {
-	type got struct {
-		Name, Args string
-		OK         bool
-	}
-	tests := []struct {
-		params string
-		want   got
-	}{
-		{`{"name":"a"}`, got{"a", "", true}},
-		{`{"name":"a","arguments":{"x":[1,"]"]}}`, got{"a", `{"x":[1,"]"]}`, true}},
-		{` {"arguments" :{ } , "name":"é"} `, got{"é", `{ }`, true}},
-		{`{"name":"a\"b"}`, got{}},
-		{`{"name":"a","arguments":1}`, got{}},
-		{`{"name":"a","x":1}`, got{}},
-		{`{"name":"a",}`, got{}},
-		{`{"name":"a"`, got{}},
-		{`{"name":"a"}x`, got{}},
-		{`{"name":"` + "\xff" + `"}`, got{}},
-		{`{}`, got{}},
-		{`"name"`, got{}},
-		{``, got{}},
-	}
-	for _, tt := range tests {
-		name, args, ok := callParams([]byte(tt.params))
-		if diff := cmp.Diff(tt.want, got{name, string(args), ok}); diff != "" {
-			t.Errorf("callParams(%q) (-want +got):\n%s", tt.params, diff)
-		}
-	}
-}
