@@ -23,12 +23,14 @@ const (
 	// application/json (HTTP 415).
 	InvalidRequest RPCCode = -32600
 	// MethodNotFound (-32601, HTTP 404): the JSON-RPC method is unknown, or
-	// the path is not the MCP endpoint. An unknown tool in a hint-dialect
-	// server is also -32601.
+	// the path is not the MCP endpoint. A tools/call naming a tool the
+	// server does not have is not -32601 in either adapter: it is
+	// InvalidParams (-32602), with data.code unknown_tool in the hint
+	// dialect.
 	MethodNotFound RPCCode = -32601
 	// InvalidParams (-32602, HTTP 400): the params are wrong, such as an
-	// incomplete _meta envelope, an argument the tool does not declare, or
-	// an unknown resource.
+	// incomplete _meta envelope, an argument the tool does not declare, a
+	// tool the server does not have, or an unknown resource.
 	InvalidParams RPCCode = -32602
 	// InternalError (-32603, HTTP 500): the server failed while handling a
 	// valid request.

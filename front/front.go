@@ -29,8 +29,9 @@
 // writes (status 400 or more) becomes a JSON-RPC error with the request's
 // id, so every error body past the Host and Origin check is JSON-RPC.
 //
-// A Limit behind the Front limits each client, counting tool calls or every
-// message, and answers a client over its limit with the wait.
+// The limits of each client behind a Front, counting tool calls or every
+// message and answering a client over its limit with the wait, are
+// adapter.Limit (module github.com/mcperr/mcperr/adapter).
 package front
 
 import (
@@ -39,7 +40,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"mime"
 	"net"
@@ -332,7 +332,7 @@ func (w *answerWriter) finish() {
 		refuse(w.ResponseWriter, w.status, w.id, code, wire.Printable(strings.TrimSpace(w.held.String())))
 	case holdJSON:
 		b := w.held.Bytes()
-		if id, at, ok := jsonscan.AnswerID(b); ok && !bytes.Equal(id, w.id) {
+		if id, at, ok := wire.AnswerID(b); ok && !bytes.Equal(id, w.id) {
 			b = append(append(b[:at:at], w.id...), b[at+len(id):]...)
 			if w.Header().Get("Content-Length") != "" {
 				w.Header().Set("Content-Length", strconv.Itoa(len(b)))

@@ -2,8 +2,8 @@ package gosdk
 
 import (
 	"encoding/json"
-	"errors"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,7 +58,7 @@ func rpcError(e *wire.RPCError) *jsonrpc.Error {
 const latest = "2026-07-28"
 
 // resultType is the "resultType" the SDK writes in the final results of
-// session ss, as its protocol revision decides it (wire.ResultType): the
+// session ss, as its protocol revision decides it (adapter.ResultType): the
 // one place the adapter decides it.
 func resultType(ss *mcp.ServerSession) string {
 	v := latest
@@ -67,7 +67,7 @@ func resultType(ss *mcp.ServerSession) string {
 			v = p.ProtocolVersion
 		}
 	}
-	return wire.ResultType(v)
+	return adapter.ResultType(v)
 }
 
 // complete marks r as the SDK marks a result its tool handler returned:
@@ -92,12 +92,4 @@ func complete(ss *mcp.ServerSession, r *mcp.CallToolResult) *mcp.CallToolResult 
 		return r
 	}
 	return out
-}
-
-// hint is the *wire.RPCError that schemaerr's hint-dialect constructors
-// (Hints, Unknown, Invalid) return as an error; nil for a nil error.
-func hint(err error) *wire.RPCError {
-	var e *wire.RPCError
-	errors.As(err, &e)
-	return e
 }

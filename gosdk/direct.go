@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,11 +44,11 @@ type call struct {
 // has already grown, when one is parked; otherwise on a new one.
 const maxIdle = 32
 
-// direct serves a tools/call request with params whose id is already recorded as
-// in flight, when the session is initialized and m is a call the SDK
-// would decode to a name and arguments alone; it reports false for the
-// SDK to serve it.
-func (c *conn) direct(key string, params []byte) bool {
+// direct serves m, a tools/call request whose id is already recorded as in
+// flight, when the session is initialized and m's params are a name and
+// arguments alone (wire.Message.ToolCall); it reports false for the SDK to
+// serve it.
+func (c *conn) direct(key string, m *wire.Message) bool {
 	if c.srv == nil {
 		return false
 	}
@@ -56,7 +56,7 @@ func (c *conn) direct(key string, params []byte) bool {
 	if ss == nil || ss.InitializeParams() == nil {
 		return false
 	}
-	name, args, ok := callParams(params)
+	name, args, ok := m.ToolCall()
 	if !ok {
 		return false
 	}
@@ -238,150 +238,4 @@ func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
-}
-
-// callParams returns the name and arguments of a tools/call's params, p,
-// which the message check has found to be JSON, when the SDK would decode
-// them to those two and nothing else: p is an object whose members are
-// "name", a string with no escapes, and optionally "arguments", an
-// object, each once. For any other params it reports false, and the SDK
-// decodes them (and answers what it cannot).
-func callParams(p []byte) (name string, args []byte, ok bool) {
-	s := bytes.TrimSpace(p)
-	if len(s) < 2 || s[0] != '{' {
-		return "", nil, false
-	}
-	i := skipSpace(s, 1)
-	if i < len(s) && s[i] == '}' {
-		return "", nil, false // no name
-	}
-	seenName, seenArgs := false, false
-	for i < len(s) {
-		// A member: "key" : value.
-		if s[i] != '"' {
-			return "", nil, false
-		}
-		end := plainString(s, i)
-		if end < 0 {
-			return "", nil, false
-		}
-		key := s[i+1 : end-1]
-		i = skipSpace(s, end)
-		if i >= len(s) || s[i] != ':' {
-			return "", nil, false
-		}
-		i = skipSpace(s, i+1)
-		vend := skipValue(s, i)
-		if vend < 0 {
-			return "", nil, false
-		}
-		v := s[i:vend]
-		switch string(key) {
-		case "name":
-			if seenName || v[0] != '"' || plainString(v, 0) != len(v) {
-				return "", nil, false
-			}
-			seenName, name = true, string(v[1:len(v)-1])
-		case "arguments":
-			if seenArgs || v[0] != '{' {
-				return "", nil, false
-			}
-			seenArgs, args = true, v
-		default:
-			return "", nil, false
-		}
-		i = skipSpace(s, vend)
-		if i >= len(s) {
-			return "", nil, false
-		}
-		switch s[i] {
-		case ',':
-			i = skipSpace(s, i+1)
-		case '}':
-			if skipSpace(s, i+1) != len(s) || !seenName {
-				return "", nil, false
-			}
-			return name, args, true
-		default:
-			return "", nil, false
-		}
-	}
-	return "", nil, false
-}
-
-// plainString returns the end of the JSON string at s[i] when it holds no
-// escape, no control character and only valid UTF-8 (it decodes to its own
-// bytes), or -1.
-func plainString(s []byte, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '"':
-			if !utf8.Valid(s[i+1 : j]) {
-				return -1
-			}
-			return j + 1
-		case c == '\\' || c < 0x20:
-			return -1
-		}
-	}
-	return -1
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace.
-func skipSpace(s []byte, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value that begins at s[i], which
-// is valid JSON (checked before), or -1 when s ends first.
-func skipValue(s []byte, i int) int {
-	if i >= len(s) {
-		return -1
-	}
-	depth := 0
-	for j := i; j < len(s); j++ {
-		switch s[j] {
-		case '"':
-			// A string: to its closing quote, past escapes.
-			j++
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(s) {
-				return -1
-			}
-			if depth == 0 {
-				return j + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth < 0 {
-				return j // a scalar ended by its container
-			}
-			if depth == 0 {
-				return j + 1
-			}
-		case ',':
-			if depth == 0 {
-				return j
-			}
-		case ' ', '\t', '\n', '\r':
-			if depth == 0 && j > i {
-				return j
-			}
-		}
-	}
-	if depth == 0 {
-		return len(s)
-	}
-	return -1
 }

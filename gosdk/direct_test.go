@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -332,7 +331,7 @@ func FuzzDirect(f *testing.F) {
 			}
 		}
 		norm := func(line string) string {
-			if id, _, ok := stdio.AnswerID([]byte(line)); ok && cancelled[idValue(id)] {
+			if id, _, ok := wire.AnswerID([]byte(line)); ok && cancelled[idValue(id)] {
 				return "an answer to " + string(id)
 			}
 			return line

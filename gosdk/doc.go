@@ -130,13 +130,10 @@
 // AddReceivingMiddleware no longer composes the chain when called, every
 // call takes the SDK's path.
 //
-// What a user can expect: the server above over stdio, with the Go
-// runtime's defaults, costs about a fifth of the CPU per tools/call of the
-// same tool on the TypeScript SDK 1.32.2 and zod for a refused call or an
-// unknown tool (0.19-0.25x, 12-16 us), and about two thirds for a
-// successful call with its upstream GET (0.63-0.65x), at a tenth of the
-// peak RSS (about 17 MB); over mcp.StdioTransport the same server costs
-// 1.3-3.9x the TypeScript server's (BENCHMARKS.md, "gosdk over stdio").
+// What the server above costs over stdio, against the same server on the
+// TypeScript SDK and over mcp.StdioTransport, is measured in BENCHMARKS.md
+// (its summary's gosdk.StdioTransport row, and "Over stdio"), with the
+// commands that take the figures again.
 //
 // # Install
 //

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
@@ -271,27 +272,29 @@ func ExampleHTTPHandler() {
 // it refuses a method), and Public serves a health check.
 func ExampleHTTPHandler_gate() {
 	srv := httptest.NewServer(gosdk.HTTPHandler(newServer(), &gosdk.HTTPOptions{
-		Gate: func(w http.ResponseWriter, r *http.Request) bool {
-			if r.Header.Get("Authorization") != "Bearer k" {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnauthorized)
-				io.WriteString(w, `{"error":"no key"}`+"\n")
-				return false
-			}
-			return true
-		},
-		Wrap: func(sdk http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if m := front.Checked(r); m.Method == "resources/list" {
-					wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
-					return
+		HTTP: adapter.HTTP{
+			Gate: func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Header.Get("Authorization") != "Bearer k" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusUnauthorized)
+					io.WriteString(w, `{"error":"no key"}`+"\n")
+					return false
 				}
-				sdk.ServeHTTP(w, r)
-			})
+				return true
+			},
+			Wrap: func(sdk http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if m := front.Checked(r); m.Method == "resources/list" {
+						wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
+						return
+					}
+					sdk.ServeHTTP(w, r)
+				})
+			},
+			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "ok\n")
+			})},
 		},
-		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, "ok\n")
-		})},
 	}))
 	defer srv.Close()
 	for _, r := range []struct{ method, path, key, body string }{
@@ -321,7 +324,7 @@ func ExampleHTTPHandler_limits() {
 	lim := ratelimit.NewLimiter(0.5, 1) // one call, then one every 2 seconds
 	now := time.Now()
 	lim.Now = func() time.Time { return now } // a stopped clock, so the output is the same on a slow machine
-	srv := httptest.NewServer(gosdk.HTTPHandler(newServer(), &gosdk.HTTPOptions{Limiter: lim}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(newServer(), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 
 	ctx := context.Background()

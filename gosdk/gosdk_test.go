@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
@@ -441,18 +442,18 @@ func TestHTTP(t *testing.T) {
 			{`[1,`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON."}}`},
 			{`[` + initialize + `]`, 400, "", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batch requests are not supported; send one JSON-RPC request per POST."}}`},
 		}},
-		{"tool calls counted", &gosdk.HTTPOptions{Limiter: newLimiter()}, []step{
+		{"tool calls counted", &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: newLimiter()}}, []step{
 			{initialize, 200, "", ""},
 			{listTools, 200, "", ""},
 			{callBody(3, `{"path":[]}`), 200, "", ""},
 			{listTools, 200, "", ""},
 			{callBody(4, `{"path":[]}`), 200, "2", `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":2,\"limit\":1,\"remaining\":0,\"resetSeconds\":2}"}],"isError":true}}`},
 		}},
-		{"every message counted", &gosdk.HTTPOptions{Limiter: newLimiter(), Count: gosdk.Messages}, []step{
+		{"every message counted", &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: newLimiter(), Count: gosdk.Messages}}, []step{
 			{initialize, 200, "", ""},
 			{listTools, 429, "2", `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"Rate limited: retry after 2 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":2,"limit":1,"remaining":0,"resetSeconds":2}}}`},
 		}},
-		{"an empty key is not limited", &gosdk.HTTPOptions{Limiter: newLimiter(), Count: gosdk.Messages, Key: func(*http.Request) string { return "" }}, []step{
+		{"an empty key is not limited", &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: newLimiter(), Count: gosdk.Messages, Key: func(*http.Request) string { return "" }}}, []step{
 			{initialize, 200, "", ""},
 			{listTools, 200, "", ""},
 			{listTools, 200, "", ""},
@@ -548,7 +549,7 @@ func FuzzHTTPBody(f *testing.F) {
 		f.Add(s)
 	}
 	lim := ratelimit.NewLimiter(1, 2)
-	h := gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{Limiter: lim})
+	h := gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}})
 	f.Fuzz(func(t *testing.T, body string) {
 		req := httptest.NewRequest("POST", "http://localhost/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -617,22 +618,24 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	lim := ratelimit.NewLimiter(0.5, 1)
 	lim.Now = func() time.Time { return stopped }
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
-		Limiter: lim, Count: gosdk.Messages,
-		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"error":"slow down","code":"message_rate_limited"}`)
-		},
-		Gate: func(w http.ResponseWriter, r *http.Request) bool {
-			if r.Header.Get("Authorization") != "Bearer k" {
+		HTTP: adapter.HTTP{
+			Limiter: lim,
+			Count:   gosdk.Messages,
+			Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
 				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnauthorized)
-				io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
-				return false
-			}
-			return true
-		},
-	}))
+				w.WriteHeader(http.StatusTooManyRequests)
+				io.WriteString(w, `{"error":"slow down","code":"message_rate_limited"}`)
+			},
+			Gate: func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Header.Get("Authorization") != "Bearer k" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusUnauthorized)
+					io.WriteString(w, `{"error":"no key","code":"unauthorized"}`)
+					return false
+				}
+				return true
+			},
+		}}))
 	defer srv.Close()
 	send := func(key, body string) (int, string, string) {
 		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
@@ -678,7 +681,7 @@ func TestModernProtocol(t *testing.T) {
 	lim := ratelimit.NewLimiter(0.5, 1)
 	stopped := time.Now()
 	lim.Now = func() time.Time { return stopped }
-	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{Limiter: lim}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 	for i, want := range []string{"MCP error -32602: Input validation error", `rate_limited`} {
 		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(modernCall))
@@ -704,20 +707,22 @@ func TestModernProtocol(t *testing.T) {
 func TestHTTPWrapAndPublic(t *testing.T) {
 	var methods []string
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
-		Wrap: func(sdk http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				m := front.Checked(r)
-				methods = append(methods, m.Method)
-				if m.Method == "tools/list" {
-					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-					return
-				}
-				sdk.ServeHTTP(w, r)
-			})
+		HTTP: adapter.HTTP{
+			Wrap: func(sdk http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					m := front.Checked(r)
+					methods = append(methods, m.Method)
+					if m.Method == "tools/list" {
+						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
+						return
+					}
+					sdk.ServeHTTP(w, r)
+				})
+			},
+			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "ok "+r.Method)
+			})},
 		},
-		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, "ok "+r.Method)
-		})},
 	}))
 	defer srv.Close()
 	if status, _, body := post(t, srv.URL+"/mcp", initialize); status != 200 || !strings.Contains(body, `"id":1,"result"`) {

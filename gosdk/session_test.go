@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,7 +76,7 @@ func waitSessions(s *mcp.Server, want int) int {
 func TestSessionsEnd(t *testing.T) {
 	const n = 200
 	s := testServer(nil, nil, nil)
-	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}, MaxSessions: n}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}, HTTP: adapter.HTTP{MaxSessions: n}}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	ids := make([]string, n)
@@ -118,9 +119,11 @@ func TestSessionsIdle(t *testing.T) {
 func TestSessionsBounded(t *testing.T) {
 	s := testServer(nil, nil, nil)
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
-		Streamable:  &mcp.StreamableHTTPOptions{JSONResponse: true},
-		MaxSessions: 3,
-		Key:         func(r *http.Request) string { return r.URL.Query().Get("client") },
+		Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true},
+		HTTP: adapter.HTTP{
+			MaxSessions: 3,
+			Key:         func(r *http.Request) string { return r.URL.Query().Get("client") },
+		},
 	}))
 	defer srv.Close()
 	other := open(t, srv.URL+"/mcp?client=b")
@@ -160,7 +163,7 @@ func TestSessionsCounted(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testServer(nil, nil, nil)
 			lim := ratelimit.NewLimiter(0.001, 2)
-			srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: c.streamable, Limiter: lim}))
+			srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: c.streamable, HTTP: adapter.HTTP{Limiter: lim}}))
 			defer srv.Close()
 			var got []int
 			for range c.want {
@@ -184,8 +187,10 @@ func TestSessionsCounted(t *testing.T) {
 func ExampleHTTPHandler_sessions() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
-		Streamable:  &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: session.IdleTimeout
-		MaxSessions: 10,                                                          // zero: session.MaxPerClient
+		Streamable: &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: session.IdleTimeout
+		HTTP: adapter.HTTP{
+			MaxSessions: 10,
+		}, // zero: session.MaxPerClient
 	}))
 	defer srv.Close()
 

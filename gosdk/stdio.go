@@ -299,7 +299,7 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		if !c.add(key, m.ID) {
 			return nil, stdio.InFlight(m.ID)
 		}
-		if m.Method == "tools/call" && c.direct(key, m.Params) {
+		if m.Method == "tools/call" && c.direct(key, m) {
 			return nil, nil
 		}
 		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil
@@ -470,7 +470,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	// An answer carries its request's id as the client sent it.
 	var sent string
-	id, at, answer := stdio.AnswerID(data)
+	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
 		sent = c.takeID(r.ID)
 	}
@@ -522,15 +522,4 @@ func (c *conn) fail() {
 	c.broken = true
 	c.mu.Unlock()
 	c.signal()
-}
-
-// unescapeHTML turns the \u003c, \u003e and \u0026 escapes the SDK's
-// encoder writes back into <, > and &, so a rejection reads on the wire as
-// the TypeScript SDK writes it ("<=8 items"). Both forms are the same JSON
-// string; an escaped backslash followed by "u003c" is left alone.
-func unescapeHTML(p []byte) []byte {
-	if !bytes.Contains(p, []byte(`\u00`)) {
-		return p
-	}
-	return stdio.AppendUnescapeHTML(make([]byte, 0, len(p)), p)
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/adapter/stdio"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // TestStdioBinary builds the server of the package doc (internal/traces)
@@ -123,7 +123,7 @@ func runPiped(t *testing.T, bin, api string, input []string) map[string]int {
 	}()
 	got := map[string]int{}
 	add := func(l string) {
-		if id, _, ok := stdio.AnswerID([]byte(l)); ok && string(id) == "0" && strings.Contains(l, `"serverInfo"`) {
+		if id, _, ok := wire.AnswerID([]byte(l)); ok && string(id) == "0" && strings.Contains(l, `"serverInfo"`) {
 			l = "initialize"
 		}
 		got[l]++

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,7 +104,7 @@ func check(t testing.TB, srv *mcp.Server, in []byte) {
 		if !json.Valid([]byte(l)) {
 			t.Fatalf("output line is not JSON: %q", l)
 		}
-		if id, _, ok := stdio.AnswerID([]byte(l)); ok {
+		if id, _, ok := wire.AnswerID([]byte(l)); ok {
 			got[string(id)]++
 		}
 	}

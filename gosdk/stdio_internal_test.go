@@ -209,59 +209,6 @@ func TestTransportLongLine(t *testing.T) {
 	}
 }
 
-func TestUnescapeHTML(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`"a \u003c= b \u0026 c \u003e d"`, `"a <= b & c > d"`},
-		{`"\\u003c"`, `"\\u003c"`}, // an escaped backslash, then text
-		{`"\\\u003c"`, `"\\<"`},
-		{`"\u00e9\n"`, `"\u00e9\n"`},
-		{`"tail \`, `"tail \`},
-		{`"\\\\\u003c \\\\u003c"`, `"\\\\< \\\\u003c"`}, // runs of backslashes pair up
-		{`"\u00e9\u003e\"\u0026"`, `"\u00e9>\"&"`},
-		{`"\u003`, `"\u003`},
-	}
-	for _, tt := range tests {
-		if got := string(unescapeHTML([]byte(tt.in))); got != tt.want {
-			t.Errorf("unescapeHTML(%s) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
-
-// FuzzUnescapeHTML: the output is the same JSON value as the input, and
-// encoding/json's HTML escapes are all undone.
-func FuzzUnescapeHTML(f *testing.F) {
-	for _, s := range []string{`"\u003c=8"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`, `"x"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		var want any
-		if json.Unmarshal(in, &want) != nil {
-			return
-		}
-		out := unescapeHTML(in)
-		var got any
-		if err := json.Unmarshal(out, &got); err != nil {
-			t.Fatalf("%q became %q, not JSON: %v", in, out, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("%q became %q (-want +got):\n%s", in, out, diff)
-		}
-		// On the value as encoding/json writes it, with its escapes, the
-		// output is what it writes without them.
-		escaped, err := json.Marshal(want)
-		if err != nil {
-			return
-		}
-		var plain bytes.Buffer
-		enc := json.NewEncoder(&plain)
-		enc.SetEscapeHTML(false)
-		enc.Encode(want)
-		if got, want := string(unescapeHTML(escaped)), strings.TrimSuffix(plain.String(), "\n"); got != want {
-			t.Fatalf("%q became %q, want %q", escaped, got, want)
-		}
-	})
-}
-
 // FuzzFraming: the connection alone, with the SDK played by the test.
 // Every input line is either handed on or answered, once; what is handed
 // on is the message the line holds, as the message rule (package wire)
@@ -403,11 +350,11 @@ func FuzzWriteResult(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		encID, at, ok := stdio.AnswerID(enc)
+		encID, at, ok := wire.AnswerID(enc)
 		if !ok {
 			t.Fatalf("%s: no id", enc)
 		}
-		want := string(enc[:at]) + sent + string(unescapeHTML(enc[at+len(encID):])) + "\n"
+		want := string(enc[:at]) + sent + string(stdio.AppendUnescapeHTML(nil, enc[at+len(encID):])) + "\n"
 		if out.String() != want {
 			t.Fatalf("wrote %q, want %q", out.String(), want)
 		}
@@ -456,38 +403,5 @@ func TestTransportCancel(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after its context was cancelled, with the input still open")
-	}
-}
-
-// TestCallParams: the params the direct path reads itself, and those it
-// leaves to the SDK.
-func TestCallParams(t *testing.T) {
-	type got struct {
-		Name, Args string
-		OK         bool
-	}
-	tests := []struct {
-		params string
-		want   got
-	}{
-		{`{"name":"a"}`, got{"a", "", true}},
-		{`{"name":"a","arguments":{"x":[1,"]"]}}`, got{"a", `{"x":[1,"]"]}`, true}},
-		{` {"arguments" :{ } , "name":"é"} `, got{"é", `{ }`, true}},
-		{`{"name":"a\"b"}`, got{}},
-		{`{"name":"a","arguments":1}`, got{}},
-		{`{"name":"a","x":1}`, got{}},
-		{`{"name":"a",}`, got{}},
-		{`{"name":"a"`, got{}},
-		{`{"name":"a"}x`, got{}},
-		{`{"name":"` + "\xff" + `"}`, got{}},
-		{`{}`, got{}},
-		{`"name"`, got{}},
-		{``, got{}},
-	}
-	for _, tt := range tests {
-		name, args, ok := callParams([]byte(tt.params))
-		if diff := cmp.Diff(tt.want, got{name, string(args), ok}); diff != "" {
-			t.Errorf("callParams(%q) (-want +got):\n%s", tt.params, diff)
-		}
 	}
 }

@@ -9,45 +9,17 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Dialect is how refused arguments and unknown tools are answered.
-type Dialect int
-
-const (
-	// TypeScript answers as the MCP TypeScript SDK does: an isError tool
-	// result whose one text block is "MCP error -32602: Input validation
-	// error: Invalid arguments for tool <tool>: ..." (one line per issue),
-	// or "MCP error -32602: Tool <tool> not found". It is the default.
-	TypeScript Dialect = iota
-
-	// Hint answers with a JSON-RPC error, code -32602, whose data.code is
-	// unknown_parameter or invalid_parameter and whose message is one
-	// sentence per issue, with a did-you-mean for a misspelt parameter. An
-	// unknown tool is -32602 with data.code unknown_tool and a did-you-mean
-	// for a misspelt tool name.
-	Hint
-
-	// TypeScript2 answers as the MCP TypeScript SDK 2.x
-	// (@modelcontextprotocol/server) does: an isError tool result whose one
-	// text block is "Input validation error: Invalid arguments for tool
-	// <tool>: <path>: <message>, ..." (the issues on one line, each its path
-	// first; see schemaerr.Text2), and for a tool the server does not have a
-	// JSON-RPC error, code -32602, "Tool <tool> not found".
-	TypeScript2
-)
-
-// UnknownTool is the hint dialect's data.code for a call to a tool the
-// server does not have.
-const UnknownTool = "unknown_tool"
-
 // Options configures Validate. The zero value (or nil) is the TypeScript
 // dialect with schemaerr's default limits.
 type Options struct {
-	// Dialect words the refusals; the zero value is TypeScript.
+	// Dialect words the refusals (adapter.Dialect); the zero value is
+	// TypeScript.
 	Dialect Dialect
 
 	// Bounds bound one call's arguments and the time validating them
@@ -158,13 +130,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	}
 	args := req.Params.Arguments
 	if issues := s.Validate(args); issues != nil {
-		switch v.opts.Dialect {
-		case Hint:
-			return nil, rpcError(hint(schemaerr.Hints(issues)))
-		case TypeScript2:
-			return complete(req.Session, textResult(schemaerr.Text2(name, issues))), nil
-		}
-		return complete(req.Session, textResult(schemaerr.Text(name, issues))), nil
+		return refuse(req.Session, v.opts.Dialect.Invalid(name, issues))
 	}
 	res, err := next(ctx, "tools/call", req)
 	if err != nil {
@@ -269,11 +235,25 @@ func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name str
 		}
 		return complete(ss, res), nil
 	}
-	switch v.opts.Dialect {
-	case Hint:
-		return nil, rpcError(hint(schemaerr.Unknown(UnknownTool, "tool", name, names)))
-	case TypeScript2:
-		return nil, rpcError(hint(schemaerr.UnknownTool2(name)))
-	}
-	return complete(ss, textResult(schemaerr.UnknownTool(name))), nil
+	return refuse(ss, v.opts.Dialect.Unknown(name, names))
 }
+
+// refuse answers with r, the dialect's refusal: its JSON-RPC error, or its
+// text as an isError tool result.
+func refuse(ss *mcp.ServerSession, r adapter.Refusal) (mcp.Result, error) {
+	if r.Error != nil {
+		return nil, rpcError(r.Error)
+	}
+	return complete(ss, textResult(r.Text)), nil
+}
+
+// Dialect is how refused arguments and unknown tools are answered
+// (adapter.Dialect, whose doc says how each dialect answers).
+type Dialect = adapter.Dialect
+
+// The dialects: TypeScript (the default), Hint and TypeScript2.
+const (
+	TypeScript  = adapter.TypeScript
+	Hint        = adapter.Hint
+	TypeScript2 = adapter.TypeScript2
+)

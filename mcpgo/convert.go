@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"encoding/json"
-	"errors"
 	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -48,12 +47,4 @@ func textResult(text string) *mcp.CallToolResult {
 func rpcBody(e *wire.RPCError) json.RawMessage {
 	b, _ := json.Marshal(e) // plain strings and an int: it marshals
 	return b
-}
-
-// hint is the *wire.RPCError that schemaerr's hint-dialect constructors
-// (Hints, Unknown, Invalid) return as an error; nil for a nil error.
-func hint(err error) *wire.RPCError {
-	var e *wire.RPCError
-	errors.As(err, &e)
-	return e
 }

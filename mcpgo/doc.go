@@ -78,17 +78,13 @@
 // # What it costs over stdio
 //
 // A server written as above, with two of the Vexlo example's tools and
-// served with ServeStdio (mcpgo/internal/docserver), costs per tools/call,
-// with the Go runtime's defaults and 16 calls in flight: 11-17 us of CPU
-// for an unknown tool or refused arguments, 0.11x a server on the MCP
-// TypeScript SDK 1.32.2 and zod with the same tools (0.21-0.23x once V8 has
-// compiled the TypeScript server's hot path), and about 255 us for a
-// success that makes an upstream GET, 0.35x (0.58x warmed up), most of it
-// the HTTP client's: a zero envelope.Reader uses http.DefaultClient, which
-// keeps 2 idle connections to a host; a Client whose Transport keeps as
-// many as the calls in flight took the success to 187 us. Peak RSS is
-// 15-18 MB, 0.09-0.16x the TypeScript server's. BENCHMARKS.md has the rows
-// and the command (go run ./examples/interop/load -rows '^mcpgo').
+// served with ServeStdio (mcpgo/internal/docserver), is measured against a
+// server on the MCP TypeScript SDK and zod with the same tools in
+// BENCHMARKS.md ("mcpgo over stdio"), which has the rows and the command
+// (go run ./examples/interop/load -rows '^mcpgo'). Most of a successful call's CPU
+// is the HTTP client's: a zero envelope.Reader uses http.DefaultClient,
+// which keeps 2 idle connections to a host; a Client whose Transport keeps
+// as many as the calls in flight makes a busy server cheaper.
 //
 // # What mcp-go decides before any middleware
 //

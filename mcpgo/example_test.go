@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
@@ -231,27 +232,29 @@ func ExampleHTTPHandler_gate() {
 	s, v := newServer()
 	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Validator: v,
-		Gate: func(w http.ResponseWriter, r *http.Request) bool {
-			if r.Header.Get("Authorization") != "Bearer k" {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnauthorized)
-				io.WriteString(w, `{"error":"no key"}`+"\n")
-				return false
-			}
-			return true
-		},
-		Wrap: func(sdk http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if m := front.Checked(r); m.Method == "resources/list" {
-					wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
-					return
+		HTTP: adapter.HTTP{
+			Gate: func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Header.Get("Authorization") != "Bearer k" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusUnauthorized)
+					io.WriteString(w, `{"error":"no key"}`+"\n")
+					return false
 				}
-				sdk.ServeHTTP(w, r)
-			})
+				return true
+			},
+			Wrap: func(sdk http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if m := front.Checked(r); m.Method == "resources/list" {
+						wire.WriteRPCError(w, http.StatusNotFound, m.ID, &wire.RPCError{Code: errkind.MethodNotFound, Message: "Method not found: resources/list"})
+						return
+					}
+					sdk.ServeHTTP(w, r)
+				})
+			},
+			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "ok\n")
+			})},
 		},
-		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, "ok\n")
-		})},
 	}))
 	defer srv.Close()
 	for _, r := range []struct{ method, path, key, body string }{
@@ -281,7 +284,7 @@ func ExampleHTTPHandler_limits() {
 	now := time.Now()
 	lim.Now = func() time.Time { return now } // a stopped clock, so the output is the same on a slow machine
 	s, v := newServer()
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, Limiter: lim}))
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 
 	rpc(srv.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)

@@ -6,24 +6,21 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/session"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
 )
 
 // Count says which messages take a token from a client's bucket: the
-// Count of front.Limit.
-type Count = front.Count
+// Count of adapter.Limit.
+type Count = adapter.Count
 
 const (
 	// ToolCalls counts tools/call requests only: the handshake,
@@ -32,13 +29,13 @@ const (
 	// retryAfterSeconds is the wait, so the agent reads it; the response
 	// carries Retry-After and the rate-limit headers too. It is the
 	// default.
-	ToolCalls = front.ToolCalls
+	ToolCalls = adapter.ToolCalls
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
 	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
 	// is the rate_limited kind object.
-	Messages = front.Messages
+	Messages = adapter.Messages
 )
 
 // HTTPOptions configures HTTPHandler. The zero value serves stateless MCP
@@ -49,14 +46,11 @@ type HTTPOptions struct {
 	// tool, a hint-dialect -32602) before mcp-go reads the message.
 	Validator *Validator
 
-	// Path is the MCP endpoint's path; "" means "/mcp".
-	Path string
-
-	// AllowedHosts and AllowedOrigins are the Host and Origin allowlist:
-	// nil AllowedHosts means the loopback names (localhost, 127.0.0.1, ::1)
-	// with any port, an entry "*" accepts any; AllowedOrigins adds origins
-	// written scheme://host[:port]. A request from elsewhere gets 403.
-	AllowedHosts, AllowedOrigins []string
+	// HTTP holds what every adapter's HTTP options share: Path, the Host
+	// and Origin allowlist, MaxSessions, the Limiter with its Key, Count
+	// and Refuse, Gate, Wrap and Public (see adapter.HTTP). Wrap's handler
+	// sees the messages the Validator passed.
+	adapter.HTTP
 
 	// Streamable are further options of the SDK's Streamable HTTP server,
 	// after the ones HTTPHandler sets: the endpoint path, stateless, and
@@ -70,60 +64,17 @@ type HTTPOptions struct {
 	// does, and ends it when the client sends DELETE, when no request has
 	// named it for SessionTimeout, or when its client (Key) opens more
 	// than MaxSessions; each initialize takes a token of the Limiter
-	// whatever Count says (front.Limit.Sessions).
+	// whatever Count says (adapter.Limit.Sessions).
 	Stateful bool
 
 	// SessionTimeout is how long a session of a Stateful server may stay
-	// idle; zero means ten minutes, a negative value never
-	// ends an idle session.
+	// idle; zero means ten minutes (session.IdleTimeout), a negative value
+	// never ends an idle session.
 	SessionTimeout time.Duration
-
-	// MaxSessions is how many sessions of a Stateful server one client
-	// (Key; an empty key is not bounded) may hold: opening one more ends
-	// its least recently used one. Zero means 100, a
-	// negative value no bound.
-	MaxSessions int
 
 	// MaxBytes bounds a request body; 0 means 4 MiB, and a negative value
 	// wire.MaxMessageBytes, the most the message check accepts.
 	MaxBytes int64
-
-	// Limiter, if set, limits each client: Count says what takes a token,
-	// and Key names the client's bucket (nil means the source address,
-	// ratelimit.SourceIP; an empty key is not limited).
-	Limiter *ratelimit.Limiter
-	Key     func(*http.Request) string
-	Count   Count
-
-	// Refuse, if set, writes a refusal of the Limiter in the server's own
-	// envelope, in place of the answers Count describes; the decision's
-	// headers (Retry-After and the rate-limit fields) are already set.
-	// Its answer passes through the front like every answer past it: one
-	// with Content-Type: application/json reaches the client as written,
-	// and a plain-text one of status 400 or more becomes a JSON-RPC error
-	// carrying the request's id.
-	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
-
-	// Gate, if set, runs the server's own checks that need only the
-	// request's headers, such as an API key. It is the front's Gate
-	// (front.Front.Gate): it sees each POST to Path that passed the Host,
-	// Origin, path, method and Content-Type checks, before a byte of its
-	// body is read, and so before the body checks and the limits, and each
-	// DELETE that ends a session. It returns false after writing its own
-	// answer, which reaches the client as written, and true to let the
-	// request on.
-	Gate func(w http.ResponseWriter, r *http.Request) bool
-
-	// Wrap, if set, wraps the SDK's handler: the handler it returns sees
-	// each message that passed the front, the limits and the Validator,
-	// reads it with front.Checked, and answers it itself (a server's own
-	// protocol refusals) or passes it on to the SDK's handler.
-	Wrap func(sdk http.Handler) http.Handler
-
-	// Public maps other paths, such as "/health", to the handlers that
-	// serve them. The front checks only their Host and Origin: every
-	// method, Content-Type and body reaches the handler, unlimited.
-	Public map[string]http.Handler
 }
 
 // HTTPHandler serves s over Streamable HTTP with the SDK's own server,
@@ -149,7 +100,8 @@ type HTTPOptions struct {
 // request's id back as sent into every answer, or refuses an id it cannot
 // echo byte for byte with -32600 and id null. The limits and the Validator
 // read that checked message (front.Checked); mcp-go reads the body last.
-// Every JSON-RPC body it writes has Content-Type: application/json.
+// Every JSON-RPC body it writes has Content-Type: application/json. The
+// front, the limits and the sessions' bookkeeping are adapter.HTTP.Handler's.
 func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 	if o == nil {
 		o = &HTTPOptions{}
@@ -163,96 +115,41 @@ func HTTPHandler(s *server.MCPServer, o *HTTPOptions) http.Handler {
 		server.WithStateLess(true),
 		server.WithDisableLocalhostProtection(true), // the front's allowlist checks Host and Origin
 	}, o.Streamable...)
-	maxBody := o.MaxBytes
-	switch {
-	case maxBody == 0:
-		maxBody = 4 << 20
-	case maxBody < 0:
-		maxBody = wire.MaxMessageBytes
+	b := adapter.Backend{MaxBytes: o.MaxBytes}
+	if b.MaxBytes == 0 {
+		b.MaxBytes = 4 << 20
 	}
-	h := &httpHandler{
-		validator: o.Validator,
-		limit:     front.Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: o.Stateful},
-		public:    o.Public,
-		path:      path,
+	if o.Validator != nil {
+		b.Screen = o.Validator.screenHTTP
 	}
 	if o.Stateful {
-		idle, max := o.SessionTimeout, o.MaxSessions
-		if idle == 0 {
-			idle = session.IdleTimeout
-		}
-		if max == 0 {
-			max = session.MaxPerClient
-		}
-		h.sessions = session.New(max, idle)
-		h.key = o.Key
-		if h.key == nil {
-			h.key = ratelimit.SourceIP
-		}
-		opts = append(opts, server.WithSessionIdManager(sessions{h.sessions}))
+		b.Sessions = o.Sessions(o.SessionTimeout)
+		opts = append(opts, server.WithSessionIdManager(sessions{b.Sessions}))
 	}
-	h.sdk = server.NewStreamableHTTPServer(s, opts...)
-	h.end = h.sdk
-	if o.Wrap != nil {
-		h.sdk = o.Wrap(h.sdk)
+	sdk := server.NewStreamableHTTPServer(s, opts...)
+	b.SDK = sdk
+	if o.Stateful {
+		b.End = func(ctx context.Context, ids []string) { endSessions(ctx, sdk, path, ids) }
 	}
-	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
-		Public: slices.Collect(maps.Keys(o.Public)), Gate: o.Gate, MaxBytes: maxBody}
+	return o.Handler(b)
 }
 
-type httpHandler struct {
-	sdk       http.Handler // behind Wrap
-	end       http.Handler // mcp-go's own, for a DELETE that ends a session
-	validator *Validator
-	limit     front.Limit
-	public    map[string]http.Handler
-	path      string
-	sessions  *session.Table             // nil unless Stateful
-	key       func(*http.Request) string // the client of a session
-}
-
-// ServeHTTP serves a request the front passed: a Public path goes to its
-// handler; a DELETE ending a session goes to mcp-go, which frees it; for
-// the MCP endpoint the limits take what the message costs, the Validator
-// answers the calls it refuses, and mcp-go (behind Wrap) serves the rest.
-// A Stateful handler first ends the sessions left idle.
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.sessions != nil {
-		h.endSessions(r.Context(), h.sessions.Expired(time.Now()))
+// screenHTTP answers a tools/call the Validator refuses, with HTTP 200 as
+// mcp-go answers its own refusals, and marks the context of a call it
+// passes as checked.
+func (v *Validator) screenHTTP(w http.ResponseWriter, r *http.Request, m *wire.Message) *http.Request {
+	if m.Type != wire.RequestMessage || m.Method != string(mcp.MethodToolsCall) {
+		return r
 	}
-	m := front.Checked(r)
-	if m == nil { // a Public path, or a DELETE to the endpoint: no message
-		if p, ok := h.public[r.URL.Path]; ok {
-			p.ServeHTTP(w, r)
-			return
+	if resp, refused := v.screenCall(m.ID, m.Params); refused {
+		if e, ok := resp.(mcp.JSONRPCError); ok { // the hint dialect: HTTP 200, as mcp-go answers its own
+			wire.WriteRPCError(w, http.StatusOK, m.ID, &wire.RPCError{Code: errkind.RPCCode(e.Error.Code), Message: e.Error.Message, Data: e.Error.Data})
+			return nil
 		}
-		h.end.ServeHTTP(w, r)
-		return
+		writeJSON(w, resp)
+		return nil
 	}
-	if !h.limit.Admit(w, r, m) {
-		return
-	}
-	if h.validator != nil && m.Type == wire.RequestMessage && m.Method == string(mcp.MethodToolsCall) {
-		if resp, refused := h.validator.screenCall(m.ID, m.Params); refused {
-			if e, ok := resp.(mcp.JSONRPCError); ok { // the hint dialect: HTTP 200, as mcp-go answers its own
-				wire.WriteRPCError(w, http.StatusOK, m.ID, &wire.RPCError{Code: errkind.RPCCode(e.Error.Code), Message: e.Error.Message, Data: e.Error.Data})
-				return
-			}
-			writeJSON(w, resp)
-			return
-		}
-		r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
-	}
-	if id := r.Header.Get("Mcp-Session-Id"); id != "" && h.sessions != nil {
-		h.sessions.Begin(id, time.Now())
-		defer func() { h.sessions.Done(id, time.Now()) }()
-	}
-	h.sdk.ServeHTTP(w, r)
-	if h.sessions != nil && m.Method == string(mcp.MethodInitialize) {
-		if id := w.Header().Get("Mcp-Session-Id"); id != "" { // the session mcp-go opened
-			h.endSessions(r.Context(), h.sessions.Open(id, h.key(r), time.Now()))
-		}
-	}
+	return r.WithContext(context.WithValue(r.Context(), checkedKey{}, true))
 }
 
 // writeJSON writes a JSON-RPC result response with HTTP 200.
@@ -273,16 +170,16 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // endSessions ends sessions the table let go (idle, or over a client's
-// bound) as a client's DELETE does, so that mcp-go frees all it holds for
-// them.
-func (h *httpHandler) endSessions(ctx context.Context, ids []string) {
+// bound) as a client's DELETE to path does, so that mcp-go (sdk) frees all
+// it holds for them.
+func endSessions(ctx context.Context, sdk http.Handler, path string, ids []string) {
 	for _, id := range ids {
-		r, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodDelete, h.path, nil)
+		r, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodDelete, path, nil)
 		if err != nil {
 			return
 		}
 		r.Header.Set("Mcp-Session-Id", id)
-		h.end.ServeHTTP(discard{http.Header{}}, r)
+		sdk.ServeHTTP(discard{http.Header{}}, r)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 )
@@ -71,7 +72,7 @@ func open(t *testing.T, url string) string {
 func TestSessionsEnd(t *testing.T) {
 	s, n := counted()
 	const many = 200
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, MaxSessions: many}))
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, HTTP: adapter.HTTP{MaxSessions: many}}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	ids := make([]string, many)
@@ -119,7 +120,7 @@ func TestSessionsIdle(t *testing.T) {
 // one, in mcp-go too, and the others stay live.
 func TestSessionsBounded(t *testing.T) {
 	s, n := counted()
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, MaxSessions: 3}))
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, HTTP: adapter.HTTP{MaxSessions: 3}}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	var ids []string
@@ -157,7 +158,7 @@ func TestSessionsCounted(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s, n := counted()
 			lim := ratelimit.NewLimiter(0.001, 2)
-			srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: c.stateful, Limiter: lim}))
+			srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: c.stateful, HTTP: adapter.HTTP{Limiter: lim}}))
 			defer srv.Close()
 			var got []int
 			for range c.want {
@@ -219,7 +220,9 @@ func ExampleHTTPHandler_stateful() {
 	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Stateful:       true,
 		SessionTimeout: 5 * time.Minute, // zero: session.IdleTimeout
-		MaxSessions:    10,              // zero: session.MaxPerClient
+		HTTP: adapter.HTTP{
+			MaxSessions: 10,
+		}, // zero: session.MaxPerClient
 	}))
 	defer srv.Close()
 

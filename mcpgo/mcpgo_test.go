@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
@@ -372,7 +373,7 @@ func TestLimits(t *testing.T) {
 			lim := ratelimit.NewLimiter(0.5, 1)
 			lim.Now = func() time.Time { return stopped }
 			s, v := testServer(nil, nil)
-			h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, Limiter: lim, Count: tc.count})
+			h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, HTTP: adapter.HTTP{Limiter: lim, Count: tc.count}})
 			var w *httptest.ResponseRecorder
 			for _, m := range tc.msgs {
 				w = httptest.NewRecorder()
@@ -483,7 +484,7 @@ func FuzzHTTPBody(f *testing.F) {
 		f.Add(s)
 	}
 	s, v := testServer(nil, nil)
-	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, Limiter: ratelimit.NewLimiter(1, 2)})
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, HTTP: adapter.HTTP{Limiter: ratelimit.NewLimiter(1, 2)}})
 	f.Fuzz(func(t *testing.T, msg string) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, newPost(msg))
@@ -534,21 +535,23 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	lim.Now = func() time.Time { return stopped }
 	s, v := testServer(nil, nil)
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
-		Validator: v, Limiter: lim, Count: mcpgo.Messages,
-		Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-			w.Header().Set("Content-Type", "application/json") // a plain-text answer would become a JSON-RPC error
-			w.WriteHeader(http.StatusTooManyRequests)
-			w.Write([]byte(`{"error":"slow down"}`))
-		},
-		Gate: func(w http.ResponseWriter, r *http.Request) bool {
-			if r.Header.Get("Authorization") != "Bearer k" {
-				w.WriteHeader(http.StatusUnauthorized)
-				w.Write([]byte(`{"error":"no key"}`))
-				return false
-			}
-			return true
-		},
-	})
+		Validator: v, HTTP: adapter.HTTP{
+			Limiter: lim,
+			Count:   mcpgo.Messages,
+			Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+				w.Header().Set("Content-Type", "application/json") // a plain-text answer would become a JSON-RPC error
+				w.WriteHeader(http.StatusTooManyRequests)
+				w.Write([]byte(`{"error":"slow down"}`))
+			},
+			Gate: func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Header.Get("Authorization") != "Bearer k" {
+					w.WriteHeader(http.StatusUnauthorized)
+					w.Write([]byte(`{"error":"no key"}`))
+					return false
+				}
+				return true
+			},
+		}})
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 	for i, st := range []struct {
 		key, body, want string
@@ -608,20 +611,22 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	s, v := testServer(nil, nil)
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Validator: v,
-		Wrap: func(sdk http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				m := front.Checked(r)
-				methods = append(methods, m.Method)
-				if m.Method == "tools/list" {
-					wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-					return
-				}
-				sdk.ServeHTTP(w, r)
-			})
+		HTTP: adapter.HTTP{
+			Wrap: func(sdk http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					m := front.Checked(r)
+					methods = append(methods, m.Method)
+					if m.Method == "tools/list" {
+						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
+						return
+					}
+					sdk.ServeHTTP(w, r)
+				})
+			},
+			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Write([]byte("ok " + r.Method))
+			})},
 		},
-		Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Write([]byte("ok " + r.Method))
-		})},
 	})
 	for _, tc := range []struct{ msg, want string }{
 		{`{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"result":{}}`},

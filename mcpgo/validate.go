@@ -4,48 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Dialect is how refused arguments and unknown tools are answered.
-type Dialect int
-
-const (
-	// TypeScript answers as the MCP TypeScript SDK does: an isError tool
-	// result whose one text block is "MCP error -32602: Input validation
-	// error: Invalid arguments for tool <tool>: ..." (one line per issue),
-	// or "MCP error -32602: Tool <tool> not found". It is the default.
-	TypeScript Dialect = iota
-
-	// Hint answers with a JSON-RPC error, code -32602, whose data.code is
-	// unknown_parameter or invalid_parameter, with a did-you-mean for a
-	// misspelt parameter; an unknown tool is -32602 with data.code
-	// unknown_tool. See the package doc for where mcp-go lets it through.
-	Hint
-
-	// TypeScript2 answers as the MCP TypeScript SDK 2.x
-	// (@modelcontextprotocol/server) does: an isError tool result whose one
-	// text block is "Input validation error: Invalid arguments for tool
-	// <tool>: <path>: <message>, ..." (the issues on one line, each its path
-	// first; see schemaerr.Text2), and for a tool the server does not have a
-	// JSON-RPC error, code -32602, "Tool <tool> not found".
-	TypeScript2
-)
-
-// UnknownTool is the hint dialect's data.code for a call to a tool the
-// server does not have.
-const UnknownTool = "unknown_tool"
-
 // Options configures Validate. The zero value (or nil) is the TypeScript
 // dialect with schemaerr's default limits.
 type Options struct {
-	// Dialect words the refusals; the zero value is TypeScript.
+	// Dialect words the refusals (adapter.Dialect); the zero value is
+	// TypeScript.
 	Dialect Dialect
 
 	// Bounds bound one call's arguments and the time validating them
@@ -169,29 +143,21 @@ func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult
 	if issues == nil {
 		return nil, nil
 	}
-	switch v.opts.Dialect {
-	case Hint:
-		return nil, hint(schemaerr.Hints(issues))
-	case TypeScript2:
-		return textResult(schemaerr.Text2(t.Name, issues)), nil
-	}
-	return textResult(schemaerr.Text(t.Name, issues)), nil
+	return refusal(v.opts.Dialect.Invalid(t.Name, issues))
 }
 
 // unknown is the refusal of a call to a tool the server does not have.
 func (v *Validator) unknown(name string) (*mcp.CallToolResult, *wire.RPCError) {
-	if v.opts.Dialect == Hint {
-		var names []string
-		for n := range v.srv.ListTools() {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return nil, hint(schemaerr.Unknown(UnknownTool, "tool", name, names))
+	return refusal(v.opts.Dialect.Unknown(name, slices.Sorted(maps.Keys(v.srv.ListTools()))))
+}
+
+// refusal is r, the dialect's refusal, as check and unknown return it: its
+// JSON-RPC error, or its text as an isError tool result.
+func refusal(r adapter.Refusal) (*mcp.CallToolResult, *wire.RPCError) {
+	if r.Error != nil {
+		return nil, r.Error
 	}
-	if v.opts.Dialect == TypeScript2 {
-		return nil, hint(schemaerr.UnknownTool2(name))
-	}
-	return textResult(schemaerr.UnknownTool(name)), nil
+	return textResult(r.Text), nil
 }
 
 func fingerprintOf(t mcp.Tool) fingerprint {
@@ -292,3 +258,14 @@ func (v *Validator) refusal(id mcp.RequestId, p *callParams) (resp mcp.JSONRPCMe
 	}
 	return nil, false
 }
+
+// Dialect is how refused arguments and unknown tools are answered
+// (adapter.Dialect, whose doc says how each dialect answers).
+type Dialect = adapter.Dialect
+
+// The dialects: TypeScript (the default), Hint and TypeScript2.
+const (
+	TypeScript  = adapter.TypeScript
+	Hint        = adapter.Hint
+	TypeScript2 = adapter.TypeScript2
+)

@@ -195,7 +195,7 @@ func IDKey(id []byte) string {
 // newline.
 func AppendAnswer(dst, data, sent []byte) []byte {
 	if len(sent) > 0 {
-		if id, at, ok := AnswerID(data); ok {
+		if id, at, ok := wire.AnswerID(data); ok {
 			dst = append(append(dst, data[:at]...), sent...)
 			data = data[at+len(id):]
 		}

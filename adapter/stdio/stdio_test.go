@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -69,10 +70,33 @@ func TestAppendAnswer(t *testing.T) {
 	}
 }
 
+// AppendUnescapeHTML writes the \u003c, \u003e and \u0026 escapes as <, >
+// and &, and leaves every other escape, and an escaped backslash followed
+// by "u003c", alone.
+func TestAppendUnescapeHTML(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"a \u003c= b \u0026 c \u003e d"`, `"a <= b & c > d"`},
+		{`"\\u003c"`, `"\\u003c"`}, // an escaped backslash, then text
+		{`"\\\u003c"`, `"\\<"`},
+		{`"\u00e9\n"`, `"\u00e9\n"`},
+		{`"tail \`, `"tail \`},
+		{`"\\\\\u003c \\\\u003c"`, `"\\\\< \\\\u003c"`}, // runs of backslashes pair up
+		{`"\u00e9\u003e\"\u0026"`, `"\u00e9>\"&"`},
+		{`"\u003`, `"\u003`},
+	}
+	for _, tt := range tests {
+		if got := string(AppendUnescapeHTML(nil, []byte(tt.in))); got != tt.want {
+			t.Errorf("AppendUnescapeHTML(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
 // FuzzAppendUnescapeHTML checks that the unescaped JSON decodes to the same
-// value as the JSON it was made from.
+// value as the JSON it was made from, and that on a value as encoding/json
+// writes it, with its HTML escapes, the output is what it writes without
+// them.
 func FuzzAppendUnescapeHTML(f *testing.F) {
-	for _, s := range []string{`"\u003c=8\u0026\u003e"`, `"\\u003c"`, `"\\\u003c"`, `{"a":["\u0026\u00e9"]}`, `"\u00"`} {
+	for _, s := range []string{`"\u003c=8\u0026\u003e"`, `"\\u003c"`, `"\\\u003c"`, `{"a":["\u0026\u00e9"]}`, `"\u00"`, `{"a":"\\u003c\u0026"}`, `["\\\\\u003e"]`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -87,6 +111,17 @@ func FuzzAppendUnescapeHTML(f *testing.F) {
 		}
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Fatalf("%q unescaped to %q, another value (-before +after):\n%s", s, out, diff)
+		}
+		escaped, err := json.Marshal(before)
+		if err != nil {
+			return
+		}
+		var plain bytes.Buffer
+		enc := json.NewEncoder(&plain)
+		enc.SetEscapeHTML(false)
+		enc.Encode(before)
+		if got, want := string(AppendUnescapeHTML(nil, escaped)), strings.TrimSuffix(plain.String(), "\n"); got != want {
+			t.Fatalf("%q unescaped to %q, want %q", escaped, got, want)
 		}
 	})
 }

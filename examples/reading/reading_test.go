@@ -19,6 +19,7 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
@@ -403,13 +404,13 @@ func TestLimits(t *testing.T) {
 		{"messages", gosdk.Messages, mcpgo.Messages, 4, map[string]bool{"go-sdk client": true}},
 	} {
 		for _, cl := range cls {
-			for _, adapter := range []string{"gosdk", "mcpgo"} {
-				t.Run(count.name+"/"+adapter+"/"+cl.name, func(t *testing.T) {
+			for _, sdk := range []string{"gosdk", "mcpgo"} {
+				t.Run(count.name+"/"+sdk+"/"+cl.name, func(t *testing.T) {
 					var h http.Handler
-					if adapter == "gosdk" {
-						h = gosdkServer(gosdk.TypeScript, &gosdk.HTTPOptions{Limiter: stopped(count.burst), Count: count.gosdk})
+					if sdk == "gosdk" {
+						h = gosdkServer(gosdk.TypeScript, &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: stopped(count.burst), Count: count.gosdk}})
 					} else {
-						h = mcpgoServer(mcpgo.TypeScript, &mcpgo.HTTPOptions{Limiter: stopped(count.burst), Count: count.mcpgo})
+						h = mcpgoServer(mcpgo.TypeScript, &mcpgo.HTTPOptions{HTTP: adapter.HTTP{Limiter: stopped(count.burst), Count: count.mcpgo}})
 					}
 					ts := httptest.NewServer(h)
 					defer ts.Close()

@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,7 +76,7 @@ func Check(t testing.TB, server *mcp.Server, in []byte) {
 		if !json.Valid([]byte(l)) {
 			t.Fatalf("output line is not JSON: %q", l)
 		}
-		if id, _, ok := stdio.AnswerID([]byte(l)); ok {
+		if id, _, ok := wire.AnswerID([]byte(l)); ok {
 			got[string(id)]++
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +41,7 @@ const maxBody = 1 << 20
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", gosdk.HTTPHandler(s.mcpServer(true), &gosdk.HTTPOptions{
-		Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate,
+		HTTP:       adapter.HTTP{Path: "/mcp", AllowedHosts: s.hosts, Gate: s.gate},
 		Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: maxBody},
 	}))
 	mux.Handle("/", http.HandlerFunc(s.serveREST))

@@ -55,6 +55,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/gosdk"
@@ -170,12 +171,14 @@ func New(cfg Config) (*Server, error) {
 	s.addTools()
 	s.addResources()
 	s.handler = gosdk.HTTPHandler(s.mcp, &gosdk.HTTPOptions{
-		Path:           "/mcp",
-		AllowedHosts:   append([]string{"localhost", "127.0.0.1", "::1"}, cfg.AllowHosts...),
-		AllowedOrigins: cfg.AllowOrigins,
-		Gate:           s.edge(),
-		Wrap:           s.body,
-		Public:         map[string]http.Handler{"/healthz": http.HandlerFunc(healthz)},
+		HTTP: adapter.HTTP{
+			Path:           "/mcp",
+			AllowedHosts:   append([]string{"localhost", "127.0.0.1", "::1"}, cfg.AllowHosts...),
+			AllowedOrigins: cfg.AllowOrigins,
+			Gate:           s.edge(),
+			Wrap:           s.body,
+			Public:         map[string]http.Handler{"/healthz": http.HandlerFunc(healthz)},
+		},
 		Streamable: &mcp.StreamableHTTPOptions{
 			Stateless:                    true,
 			JSONResponse:                 true,

@@ -1,4 +1,4 @@
-package front_test
+package adapter_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
 )
@@ -14,7 +15,7 @@ import (
 // A Limit behind a Front: one tool call a client, and the second is answered
 // with a rate_limited tool result the agent reads, while a ping passes free.
 func ExampleLimit() {
-	limit := &front.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Count: front.ToolCalls}
+	limit := &adapter.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Count: adapter.ToolCalls}
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !limit.Admit(w, r, front.Checked(r)) {
 			return
@@ -49,7 +50,7 @@ func ExampleLimit() {
 // opens one, so it takes a token even when only tool calls are counted: a
 // client opens sessions no faster than its limit allows.
 func ExampleLimit_sessions() {
-	limit := &front.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Count: front.ToolCalls, Sessions: true}
+	limit := &adapter.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Count: adapter.ToolCalls, Sessions: true}
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !limit.Admit(w, r, front.Checked(r)) {
 			return

@@ -1,4 +1,4 @@
-package wire
+package adapter
 
 // ResultType is the "resultType" of a final tool result (every result a
 // tool handler or mcperr returns) on protocol revision version: "complete"

@@ -1,4 +1,4 @@
-package wire
+package adapter
 
 import "testing"
 

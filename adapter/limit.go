@@ -1,4 +1,4 @@
-package front
+package adapter
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ const (
 	Messages
 )
 
-// A Limit limits each client of an MCP endpoint behind a Front: it takes a
+// A Limit limits each client of an MCP endpoint behind a front.Front: it takes a
 // token from the client's bucket for each message that costs one, and
 // answers a message refused for want of one with the wait. The zero value
 // (no Limiter) limits nothing.
@@ -119,15 +119,15 @@ func version(params json.RawMessage) string {
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a
 // request of protocol revision 2026-07-28 or later the result says
-// "resultType":"complete", as that revision requires (wire.ResultType).
-// The id is written as it was sent, as refuse writes it: encoding/json would
+// "resultType":"complete", as that revision requires (ResultType).
+// The id is written as it was sent, as the front writes its own answers: encoding/json would
 // escape a <, > or & in it, and the answer would no longer carry the
 // request's id.
 func writeResult(w http.ResponseWriter, id json.RawMessage, res *wire.ToolResult, version string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	res.ResultType = wire.ResultType(version)
+	res.ResultType = ResultType(version)
 	r, _ := json.Marshal(res) // a ToolResult of text blocks: it marshals
 	b := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(r)+1)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)

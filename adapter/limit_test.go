@@ -1,4 +1,4 @@
-package front_test
+package adapter_test
 
 import (
 	"io"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
@@ -36,30 +37,30 @@ func TestLimitAdmit(t *testing.T) {
 	pass := answer{200, "", "passed"}
 	for _, c := range []struct {
 		name   string
-		limit  front.Limit
+		limit  adapter.Limit
 		bodies []string
 		want   []answer
 	}{
 		{"tool calls: pings pass free, the second call is refused with a result",
-			front.Limit{Count: front.ToolCalls}, []string{ping, call, ping, call},
+			adapter.Limit{Count: adapter.ToolCalls}, []string{ping, call, ping, call},
 			[]answer{pass, pass, pass, {200, "1000", `{"jsonrpc":"2.0","id":"\u0041","result":` + refused + `}}`}}},
 		{"tool calls of revision 2026-07-28 say resultType complete",
-			front.Limit{Count: front.ToolCalls}, []string{modern, modern},
+			adapter.Limit{Count: adapter.ToolCalls}, []string{modern, modern},
 			[]answer{pass, {200, "1000", `{"jsonrpc":"2.0","id":2,"result":` + refused + `,"resultType":"complete"}}`}}},
 		{"messages: every message costs a token, refused with 429",
-			front.Limit{Count: front.Messages}, []string{ping, ping},
+			adapter.Limit{Count: adapter.Messages}, []string{ping, ping},
 			[]answer{pass, {429, "1000", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`}}},
 		{"tool calls: on an endpoint with sessions, initialize costs a token and is refused with 429",
-			front.Limit{Count: front.ToolCalls, Sessions: true}, []string{initialize, ping, initialize},
+			adapter.Limit{Count: adapter.ToolCalls, Sessions: true}, []string{initialize, ping, initialize},
 			[]answer{pass, pass, {429, "1000", `{"jsonrpc":"2.0","id":0,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`}}},
 		{"tool calls: without sessions, initialize passes free",
-			front.Limit{Count: front.ToolCalls}, []string{initialize, initialize, call},
+			adapter.Limit{Count: adapter.ToolCalls}, []string{initialize, initialize, call},
 			[]answer{pass, pass, pass}},
 		{"an empty key is not limited",
-			front.Limit{Count: front.Messages, Key: func(*http.Request) string { return "" }}, []string{ping, ping, ping},
+			adapter.Limit{Count: adapter.Messages, Key: func(*http.Request) string { return "" }}, []string{ping, ping, ping},
 			[]answer{pass, pass, pass}},
 		{"Refuse writes its own answer after the headers are set",
-			front.Limit{Count: front.Messages, Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
+			adapter.Limit{Count: adapter.Messages, Refuse: func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusServiceUnavailable)
 				io.WriteString(w, `{"own":true}`)
@@ -98,8 +99,8 @@ func TestLimitAdmit(t *testing.T) {
 // TestLimitZero: a Limit without a Limiter, and a nil *Limit, admit every
 // message.
 func TestLimitZero(t *testing.T) {
-	var nilLimit *front.Limit
-	for _, l := range []*front.Limit{{}, nilLimit} {
+	var nilLimit *adapter.Limit
+	for _, l := range []*adapter.Limit{{}, nilLimit} {
 		rec := httptest.NewRecorder()
 		if !l.Admit(rec, httptest.NewRequest("POST", "/mcp", nil), nil) {
 			t.Errorf("%#v refused; want every message admitted", l)
@@ -113,16 +114,16 @@ func TestLimitRefusalID(t *testing.T) {
 	const id = `"a<&>\u0042"`
 	for _, c := range []struct {
 		name  string
-		count front.Count
+		count adapter.Count
 		want  string
 	}{
-		{"a refused tool call", front.ToolCalls,
+		{"a refused tool call", adapter.ToolCalls,
 			`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"{\"kind\":\"rate_limited\",\"retryAfterSeconds\":1000,\"limit\":1,\"remaining\":0,\"resetSeconds\":1000}"}],"isError":true}}`},
-		{"a refused message", front.Messages,
+		{"a refused message", adapter.Messages,
 			`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":"Rate limited: retry after 1000 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":1000,"limit":1,"remaining":0,"resetSeconds":1000}}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			l := &front.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Key: func(*http.Request) string { return "k" }, Count: c.count}
+			l := &adapter.Limit{Limiter: ratelimit.NewLimiter(0.001, 1), Key: func(*http.Request) string { return "k" }, Count: c.count}
 			m := &wire.Message{Type: wire.RequestMessage, ID: []byte(id), Method: "tools/call", Params: []byte(`{"name":"t"}`)}
 			r := httptest.NewRequest("POST", "/mcp", nil)
 			var got []string

@@ -1,6 +1,10 @@
-package jsonscan
+package wire
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/mcperr/mcperr/internal/jsonscan"
+)
 
 // AnswerID returns the id of b, a JSON-RPC response an SDK wrote, and
 // the offset of the id in b, reading only the start of the envelope: b must
@@ -20,11 +24,11 @@ func AnswerID(b []byte) (id []byte, at int, ok bool) {
 	var end int
 	switch c := b[at]; {
 	case c == '"':
-		if end, _, ok = String(b, at); !ok {
+		if end, _, ok = jsonscan.String(b, at); !ok {
 			return nil, 0, false
 		}
 	case c == '-' || c >= '0' && c <= '9':
-		if end, _, ok = Number(b, at); !ok {
+		if end, _, ok = jsonscan.Number(b, at); !ok {
 			return nil, 0, false
 		}
 	default:
