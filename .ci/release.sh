@@ -131,7 +131,8 @@ for d in "${pub[@]}"; do
   git checkout -q "$release~1" -- "$d/go.mod"
   if git cat-file -e "$release~1:$d/go.sum" 2>/dev/null; then git checkout -q "$release~1" -- "$d/go.sum"; fi
   for dd in ${deps[$d]}; do
-    (cd "$d" && go mod edit -require="$(modpath "$dd")@$version")
+    p=$(modpath "$dd")
+    (cd "$d" && go mod edit -require="$p@$version")
   done
 done
 for d in "${pub[@]}"; do
