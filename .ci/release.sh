@@ -47,6 +47,12 @@ while IFS= read -r d; do
 done < <(workmods)
 [[ " ${pub[*]} " == *" . "* ]] || fail "go.work does not list the root module"
 echo "release: $version of ${#pub[@]} modules: ${pub[*]}"
+for d in "${pub[@]}"; do
+  (cd "$d" && GOWORK=off go mod tidy -diff >/dev/null 2>&1) || {
+    (cd "$d" && GOWORK=off go mod tidy -diff) >&2 || true
+    fail "$d is not tidy (the diff above): run go mod tidy in it with GOWORK=off, and commit"
+  }
+done
 
 # dirof prints the directory of the published module with path $1, if any.
 dirof() {
@@ -62,7 +68,7 @@ trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
 go build -o "$scratch/modproxy" ./.ci/modproxy
 
 # 1. Requirements at the version, no replace into the repository.
-declare -A deps=()
+declare -A deps=() dropped=()
 for d in "${pub[@]}"; do
   deps[$d]=""
   while IFS= read -r p; do
@@ -76,7 +82,10 @@ for d in "${pub[@]}"; do
     case "$new" in
       ./* | ../* | /*)
         target=$(cd "$d" && realpath -m "$new")
-        case "$target" in "$root" | "$root"/*) (cd "$d" && go mod edit -dropreplace="$old") ;; esac ;;
+        case "$target" in "$root" | "$root"/*)
+          (cd "$d" && go mod edit -dropreplace="$old")
+          dropped[$d]=1 ;;
+        esac ;;
     esac
   done < <(replaces "$d")
 done
@@ -128,6 +137,7 @@ done
 # 3. The development commit: the replace directives back, the requirements at
 # the version just made.
 for d in "${pub[@]}"; do
+  [ -n "${dropped[$d]:-}" ] || continue
   git checkout -q "$release~1" -- "$d/go.mod"
   if git cat-file -e "$release~1:$d/go.sum" 2>/dev/null; then git checkout -q "$release~1" -- "$d/go.sum"; fi
   for dd in ${deps[$d]}; do
