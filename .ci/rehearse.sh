@@ -25,8 +25,13 @@ version=${1:-${REHEARSE_VERSION:-v0.1.0}}
 start=$SECONDS
 
 stepname=""
-step() { stepname=$*; printf -- '-- rehearse: %s\n' "$*"; }
-trap 'rc=$?; [ $rc = 0 ] || echo "rehearse: FAILED at step: $stepname (exit $rc)" >&2' EXIT
+stepstart=$SECONDS
+step() {
+  [ -z "$stepname" ] || printf -- '   (%d s)\n' $((SECONDS - stepstart))
+  stepname=$* stepstart=$SECONDS
+  printf -- '-- rehearse: %s\n' "$*"
+}
+quiet() { grep -v '^go: downloading' >&2 || true; }
 
 [ -z "$(git status --porcelain)" ] || echo "rehearse: the tree has uncommitted changes; only HEAD ($(git rev-parse --short HEAD)) is rehearsed"
 
@@ -39,7 +44,7 @@ step "clone HEAD and run release.sh $version in it"
 git clone -q "$root" "$clone"
 git -C "$clone" config user.name "mcperr rehearsal"
 git -C "$clone" config user.email "rehearsal@mcperr.invalid"
-(cd "$clone" && bash .ci/release.sh "$version") 2> >(grep -v '^go: downloading' >&2)
+(cd "$clone" && bash .ci/release.sh "$version") 2> >(quiet)
 
 cd "$clone"
 rootpath=$(modpath .)
@@ -52,14 +57,16 @@ go build -o "$scratch/modproxy" ./.ci/modproxy
 
 # A user's setting: no workspace, the mcperr modules from the proxy above
 # (their sums are in no checksum database yet), a module cache of its own.
-export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE=$scratch/modcache GOBIN=$scratch/bin
+# -trimpath lets the build cache serve the next rehearsal, whose module cache
+# is at another path.
+export GOWORK=off GOFLAGS="-modcacherw -trimpath" GOMODCACHE=$scratch/modcache GOBIN=$scratch/bin
 export GOPROXY="file://$proxy,file://$(go env GOMODCACHE)/cache/download,$(go env GOPROXY)"
 export GONOSUMDB=$rootpath GONOSUMCHECK=
 
 step "each published module of the release commit loads on its own (GOWORK=off, its own go.sum)"
 git -c advice.detachedHead=false checkout -q "$(releasetag . "$version")"
 for d in "${pub[@]}"; do
-  if ! (cd "$d" && go list -deps -test ./... >/dev/null); then
+  if ! (cd "$d" && go list -deps -test ./... >/dev/null 2> >(quiet)); then
     stepname="$stepname: $d"; exit 1
   fi
 done
@@ -69,7 +76,7 @@ mkdir -p "$consumer/quickstart" "$consumer/mcpgoserver" "$consumer/redislimit"
 cd "$consumer"
 step "a consumer module outside the repository requires gosdk, mcpgo and redisstore at $version"
 go mod init example.com/consumer >/dev/null 2>&1
-go get "$rootpath/gosdk@$version" "$rootpath/mcpgo@$version" "$rootpath/redisstore@$version" 2> >(grep -v '^go: downloading' >&2)
+go get "$rootpath/gosdk@$version" "$rootpath/mcpgo@$version" "$rootpath/redisstore@$version" 2> >(quiet)
 
 step "the README's quick start (a go-sdk server on gosdk) builds"
 awk '/^## Quick start/{q=1} q && /^```go$/{c=1; next} c && /^```$/{exit} c' "$clone/README.md" >quickstart/main.go
@@ -109,15 +116,16 @@ func main() {
 EOF
 
 step "the consumer module builds (go mod tidy, go vet, go build)"
-go mod tidy 2> >(grep -v '^go: downloading' >&2)
+go mod tidy 2> >(quiet)
 go vet ./...
 go build -o "$scratch/bin/" ./...
 
 step "go install $rootpath/cmd/mcperr@$version, then mcperr -h"
 cd "$scratch"
-go install "$rootpath/cmd/mcperr@$version" 2> >(grep -v '^go: downloading' >&2)
+go install "$rootpath/cmd/mcperr@$version" 2> >(quiet)
 "$GOBIN/mcperr" -h >"$scratch/usage"
 grep -q '^usage:' "$scratch/usage" || { cat "$scratch/usage"; echo "mcperr -h did not print its usage"; exit 1; }
 
+step done
 stepname=""
 echo "rehearse: $version released, served and consumed in $((SECONDS - start)) s"
