@@ -6,7 +6,7 @@
 # 1. clones the repository's HEAD into a scratch directory and runs
 #    .ci/release.sh VERSION there;
 # 2. writes a file-based module proxy (GOPROXY=file:///...) from the tags, what
-#    the public proxy will serve once they are pushed (.ci/modproxy);
+#    the public proxy will serve once they are pushed (.ci/tools/modproxy);
 # 3. loads every published module of the release commit on its own (GOWORK=off),
 #    its go.sum alone, from that proxy;
 # 4. in a consumer module outside the repository, with GOWORK=off, a scratch
@@ -52,7 +52,7 @@ pub=()
 while IFS= read -r d; do published "$d" && pub+=("$d"); done < <(workmods)
 
 step "a file-based module proxy from the tags"
-go build -o "$scratch/modproxy" ./.ci/modproxy
+go build -o "$scratch/modproxy" ./.ci/tools/modproxy
 "$scratch/modproxy" -o "$proxy" -v "$version" "${pub[@]}"
 
 # A user's setting: no workspace, the mcperr modules from the proxy above

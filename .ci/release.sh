@@ -65,7 +65,7 @@ dirof() {
 
 scratch=$(mktemp -d)
 trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
-go build -o "$scratch/modproxy" ./.ci/modproxy
+go build -o "$scratch/modproxy" ./.ci/tools/modproxy
 
 # 1. Requirements at the version, no replace into the repository.
 declare -A deps=() dropped=()

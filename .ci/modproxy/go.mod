@@ -1,5 +1,0 @@
-module mcperr.invalid/modproxy
-
-go 1.25.0
-
-require golang.org/x/mod v0.38.0
