@@ -39,7 +39,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"io"
 	"mime"
 	"net"
@@ -50,6 +49,7 @@ import (
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 	"github.com/mcperr/mcperr/wire"
 )
 

@@ -2,12 +2,12 @@ package front
 
 import (
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/revision"
 	"net/http"
 	"strconv"
 
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/revision"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/ratelimit/header"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // limiterT0 is the clock's start in the server-side tests.

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/redis/rueidis"
+
+	"github.com/mcperr/mcperr/ratelimit"
 )
 
 // The keys of one group share a hash tag, whatever the group holds; a key

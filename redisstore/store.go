@@ -16,9 +16,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/redis/rueidis"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit"
 )
 
 // DefaultTimeout is how long a Store waits for Redis on one call when

@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/ratelimit"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit"
 )
 
 // credits returns an account's quotas as a credits budget keeps them: a
