@@ -24,7 +24,7 @@ func (e ownKindError) AppendKindObject(b []byte) []byte {
 // renderer is an error that gives its own tool result.
 type renderer struct{ res *wire.ToolResult }
 
-func (r renderer) Error() string                 { return "renderer" }
+func (r renderer) Error() string                { return "renderer" }
 func (r renderer) ToolResult() *wire.ToolResult { return r.res }
 
 // The rule: KindOf(err) is the kind an agent reads in the result

@@ -10,7 +10,8 @@ import (
 // wrapping. It is 2^31 seconds (about 68 years), the value RFC 9111
 // section 1.2.2 gives for a delta-seconds too large to represent, so a
 // caller can add it to a time.Time or multiply it by a small factor
-// without overflowing time.Duration.
+// without overflowing time.Duration. It is also the longest wait a
+// ratelimit.Limiter and a ratelimit.Store report, standing for never.
 const MaxRetryAfter = 1 << 31 * time.Second
 
 // DefaultRetryAfter is the delay to report for a 429 that carries no
