@@ -118,18 +118,6 @@ func delayUntilUnix(sec int64, now time.Time) time.Duration {
 	return min(time.Duration(sec-n)*time.Second-time.Duration(now.Nanosecond()), MaxRetryAfter)
 }
 
-func trimOWS(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
-
 // parseDelaySeconds parses 1*DIGIT, which the caller has checked is not
 // empty, into a Duration saturating at MaxRetryAfter. It keeps its own
 // loop rather than parseDigits: a number that stops growing at the cap
