@@ -3,6 +3,7 @@ module mcperr.invalid/ci
 go 1.25.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	golang.org/x/mod v0.38.0
 	golang.org/x/tools v0.48.0
 )
