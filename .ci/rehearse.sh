@@ -59,8 +59,9 @@ go build -o "$scratch/modproxy" ./.ci/tools/modproxy
 # (their sums are in no checksum database yet), a module cache of its own.
 # -trimpath lets the build cache serve the next rehearsal, whose module cache
 # is at another path.
+localcache=$(go env GOMODCACHE) goproxy=$(go env GOPROXY)
 export GOWORK=off GOFLAGS="-modcacherw -trimpath" GOMODCACHE=$scratch/modcache GOBIN=$scratch/bin
-export GOPROXY="file://$proxy,file://$(go env GOMODCACHE)/cache/download,$(go env GOPROXY)"
+export GOPROXY="file://$proxy,file://$localcache/cache/download,$goproxy"
 export GONOSUMDB=$rootpath GONOSUMCHECK=
 
 step "each published module of the release commit loads on its own (GOWORK=off, its own go.sum)"

@@ -94,8 +94,9 @@ done
 # mcperr module it requires is in the proxy, and joins the proxy then. The
 # module cache is a scratch one, so that no module at this version outlives the
 # run; modules from elsewhere come from the local cache or the public proxy.
+localcache=$(go env GOMODCACHE) goproxy=$(go env GOPROXY)
 export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE="$scratch/modcache"
-export GOPROXY="file://$scratch/proxy,file://$(go env GOMODCACHE)/cache/download,$(go env GOPROXY)"
+export GOPROXY="file://$scratch/proxy,file://$localcache/cache/download,$goproxy"
 export GONOSUMDB="$rootpath${GONOSUMDB:+,$GONOSUMDB}"
 done_=" "
 left=("${pub[@]}")
