@@ -44,3 +44,12 @@ replaces() {
 releasetag() {
   if [ "$1" = . ]; then echo "$2"; else echo "$1/$2"; fi
 }
+
+# purge removes the modules under path $2 (all their versions) from the module
+# cache $1, so that a cache kept between runs cannot serve a version made anew.
+purge() {
+  local cache=$1 path=$2
+  [ -d "$cache" ] || return 0
+  chmod -R u+w "$cache/$path" "$cache/$path@"* "$cache/cache/download/$path" 2>/dev/null || true
+  rm -rf "$cache/$path" "$cache/$path@"* "$cache/cache/download/$path"
+}

@@ -9,8 +9,8 @@
 #    the public proxy will serve once they are pushed (.ci/tools/modproxy);
 # 3. loads every published module of the release commit on its own (GOWORK=off),
 #    its go.sum alone, from that proxy;
-# 4. in a consumer module outside the repository, with GOWORK=off, a scratch
-#    module cache and the mcperr modules from that proxy only (others from the
+# 4. in a consumer module outside the repository, with GOWORK=off, a module
+#    cache without mcperr's modules and the mcperr modules from that proxy only (others from the
 #    local cache or the public proxy), builds the README's quick start (a go-sdk
 #    server on gosdk), the mcp-go server of mcpgo's package doc and a limiter on
 #    redisstore;
@@ -40,14 +40,26 @@ cleanup() { chmod -R u+w "$scratch" 2>/dev/null || true; rm -rf "$scratch"; }
 trap 'rc=$?; cleanup; [ $rc = 0 ] || echo "rehearse: FAILED at step: $stepname (exit $rc)" >&2; exit $rc' EXIT
 clone=$scratch/clone proxy=$scratch/proxy
 
+# One module cache for the runs of this machine, so that the modules from
+# elsewhere are unpacked once; mcperr's are taken out of it before each use (a
+# lock keeps two rehearsals apart). REHEARSE_MODCACHE=scratch uses a new one.
+modcache=${REHEARSE_MODCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcperr-rehearse/mod}
+if [ "$modcache" = scratch ] || ! command -v flock >/dev/null 2>&1; then
+  modcache=$scratch/modcache
+else
+  mkdir -p "$modcache"
+  exec 9>"$modcache.lock"
+  flock 9
+fi
+rootpath=$(modpath .)
+
 step "clone HEAD and run release.sh $version in it"
 git clone -q "$root" "$clone"
 git -C "$clone" config user.name "mcperr rehearsal"
 git -C "$clone" config user.email "rehearsal@mcperr.invalid"
-(cd "$clone" && bash .ci/release.sh "$version") 2> >(quiet)
+(cd "$clone" && RELEASE_MODCACHE=$modcache bash .ci/release.sh "$version") 2> >(quiet)
 
 cd "$clone"
-rootpath=$(modpath .)
 pub=()
 while IFS= read -r d; do published "$d" && pub+=("$d"); done < <(workmods)
 
@@ -56,11 +68,13 @@ go build -o "$scratch/modproxy" ./.ci/tools/modproxy
 "$scratch/modproxy" -o "$proxy" -v "$version" "${pub[@]}"
 
 # A user's setting: no workspace, the mcperr modules from the proxy above
-# (their sums are in no checksum database yet), a module cache of its own.
-# -trimpath lets the build cache serve the next rehearsal, whose module cache
-# is at another path.
+# only (their sums are in no checksum database yet; the cache holds none of
+# them), the others from the local cache or the public proxy. -trimpath lets
+# the build cache serve the next rehearsal even when its module cache is at
+# another path.
 localcache=$(go env GOMODCACHE) goproxy=$(go env GOPROXY)
-export GOWORK=off GOFLAGS="-modcacherw -trimpath" GOMODCACHE=$scratch/modcache GOBIN=$scratch/bin
+purge "$modcache" "$rootpath"
+export GOWORK=off GOFLAGS="-modcacherw -trimpath" GOMODCACHE=$modcache GOBIN=$scratch/bin
 export GOPROXY="file://$proxy,file://$localcache/cache/download,$goproxy"
 export GONOSUMDB=$rootpath GONOSUMCHECK=
 

@@ -92,10 +92,13 @@ done
 
 # Each module's go.sum, in dependency order: a module is tidied once every
 # mcperr module it requires is in the proxy, and joins the proxy then. The
-# module cache is a scratch one, so that no module at this version outlives the
-# run; modules from elsewhere come from the local cache or the public proxy.
+# module cache is a scratch one (or $RELEASE_MODCACHE, emptied of mcperr's
+# modules first), so that no mcperr module at this version outlives the run;
+# modules from elsewhere come from the local cache or the public proxy.
 localcache=$(go env GOMODCACHE) goproxy=$(go env GOPROXY)
-export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE="$scratch/modcache"
+modcache=${RELEASE_MODCACHE:-$scratch/modcache}
+purge "$modcache" "$rootpath"
+export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE="$modcache"
 export GOPROXY="file://$scratch/proxy,file://$localcache/cache/download,$goproxy"
 export GONOSUMDB="$rootpath${GONOSUMDB:+,$GONOSUMDB}"
 done_=" "
