@@ -63,8 +63,21 @@ dirof() {
   return 0
 }
 
+# On a failure before the tags, the tree goes back to where it was (it was
+# clean); after them, the tags stay and the message says so.
+start=$(git rev-parse HEAD) stage=edit
 scratch=$(mktemp -d)
-trap 'chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"' EXIT
+finish() {
+  local rc=$?
+  chmod -R u+w "$scratch" 2>/dev/null; rm -rf "$scratch"
+  [ "$rc" = 0 ] && return
+  case $stage in
+    edit) git reset -q --hard "$start"; echo "release: failed; nothing is made, the tree is back at $(git rev-parse --short "$start")" >&2 ;;
+    tagged) echo "release: failed after the release commit and its tags were made (git tag -l '*$version'); the development commit is not made" >&2 ;;
+  esac
+  exit "$rc"
+}
+trap finish EXIT
 go build -o "$scratch/modproxy" ./.ci/tools/modproxy
 
 # 1. Requirements at the version, no replace into the repository.
@@ -131,6 +144,7 @@ git add -A
 git commit -q -m "release $version: every published module requires the others at $version, without replace directives" \
   -m "Made by .ci/release.sh $version; the tags: $(for d in "${pub[@]}"; do printf '%s ' "$(releasetag "$d" "$version")"; done)"
 release=$(git rev-parse HEAD)
+stage=tagged
 tags=()
 for d in "${pub[@]}"; do
   t=$(releasetag "$d" "$version")
@@ -162,6 +176,7 @@ else
   git commit -q -m "after $version: the replace directives for development again, the requirements at $version"
 fi
 
+stage=done
 echo "release: made $version at $(git rev-parse --short "$release") (tags: ${tags[*]}); HEAD $(git rev-parse --short HEAD)"
 echo "release: nothing is pushed; check, then push the branch and the tags at once:"
 echo "  git push --atomic origin HEAD ${tags[*]}"
