@@ -42,9 +42,10 @@
 //     and the JSON-RPC message check of package wire, so no message an SDK
 //     would choke on reaches it and ids come back exactly as sent; and
 //     per-client limits that answer with the wait.
-//   - ratelimit: limits a server's callers per key, with keyed limits, a
-//     flood guard and per-key budgets, and writes the rate-limit fields of
-//     each answer.
+//   - ratelimit: limits a server's callers per key: a token bucket per key
+//     (Limiter), on a Store whose primitives (a bucket, a counter with an
+//     expiry, quotas charged all or nothing) also serve limits of a server's
+//     own making, and writes the rate-limit fields of each answer.
 //   - ratelimit/header: reads the rate-limit fields of an upstream's
 //     response (Retry-After, X-RateLimit-* and the IETF RateLimit fields)
 //     into a wait and the limit's figures.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/dlclark/regexp2/v2"
+
 	"github.com/mcperr/mcperr/schemaerr"
 )
 

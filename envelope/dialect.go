@@ -3,10 +3,11 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 
 // This file is the dialect table: where the JSON error bodies public APIs

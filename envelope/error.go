@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit/header"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Error is a kind-tagged failure of an upstream call: what [Reader.Read] and
@@ -143,16 +144,25 @@ var ErrBodyTooLarge = errors.New("response body too large")
 // chain beneath it, for errors.Is and errors.As.
 var ErrBodyRead = errors.New("could not read the response body")
 
-// KindOf returns the kind wire.ErrorResult renders err as: the kind of the
-// first *Error in err's chain, server_error for an err that holds none (or
-// an *Error with no kind), and "" only for a nil err.
+// KindOf returns the kind wire.ErrorResult renders err as, read from that
+// result as an agent reads it (errkind.Read), so the two agree by
+// construction: the kind object of the first wire.Renderer (with content) or
+// wire.KindError in err's chain (an *Error is one, a server's own error type
+// can be another); server_error for an err that holds neither, or whose
+// result states no kind; and "" only for a nil err.
 func KindOf(err error) errkind.Kind {
 	if err == nil {
 		return ""
 	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.kind()
+	var text strings.Builder
+	for i, c := range wire.ErrorResult(err).Content {
+		if i > 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(c.Text)
+	}
+	if k := errkind.Read(errkind.Outcome{IsError: true, Text: text.String()}).Kind; k != "" {
+		return k
 	}
 	return errkind.ServerError
 }

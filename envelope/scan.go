@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+
 	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 

@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // TestObjectMarshal: each standard kind writes the members its advice

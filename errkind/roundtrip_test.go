@@ -8,8 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // TestRoundTrip: every kind, rendered as its kind object (with the standard

@@ -2,10 +2,11 @@ package errkind
 
 import (
 	"encoding/json"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 
 // members calls f with the key and the raw value of each member of the JSON

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // ValuesIn and ValuesOut are the benchmark tool's typed arguments and result.

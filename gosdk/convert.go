@@ -3,10 +3,11 @@ package gosdk
 import (
 	"encoding/json"
 
-	"github.com/mcperr/mcperr/adapter"
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // This file is the only place that converts mcperr's wire values to the

@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/wire"
 )
 
 // The direct path: the tools/call requests of a StdioTransport whose

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
@@ -22,8 +25,6 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/retry"
 	"github.com/mcperr/mcperr/wire"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The README's quick start (and the server of the package doc), line for

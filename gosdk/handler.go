@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Handle adapts fn, a tool handler that returns a value or an error, to the

@@ -4,9 +4,10 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/session"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Count says which messages take a token from a client's bucket: the

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/schemaerr"
 )
 
 // TestOptionsBounds: Options.Bounds bound every call's arguments, and a call over them gets the

@@ -3,9 +3,10 @@ package gosdk
 import (
 	"strings"
 
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // rejectedCode is the code of the go-sdk's own error for a request its

@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // request makes one request to the endpoint with the session header when

@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/retry"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The README's "Start here" section, compiled and run: the lines between

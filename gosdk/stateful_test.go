@@ -5,8 +5,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // TestStateful: a stateful server (sessions, SSE responses) behind the front,

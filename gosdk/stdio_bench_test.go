@@ -6,8 +6,9 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // BenchmarkStdioTransport is the transport's whole path, line in and answer

@@ -7,8 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // A piped session: the line that is not JSON and the id of 1.5 are answered

@@ -17,9 +17,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The helpers of the stdio tests: a session's first lines, the checks a

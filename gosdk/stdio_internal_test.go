@@ -16,10 +16,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/mcperr/mcperr/adapter/stdio"
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapter/stdio"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // testServer is an MCP server with two tools: "slow" answers after a few

@@ -9,10 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcperr/mcperr/adapter"
-	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/schemaerr"
 )
 
 // Options configures Validate. The zero value (or nil) is the TypeScript

@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcperr/mcperr/wire"
 )
 

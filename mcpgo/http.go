@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/session"
 	"github.com/mcperr/mcperr/errkind"

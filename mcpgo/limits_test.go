@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/schemaerr"
 )

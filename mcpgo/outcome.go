@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcperr/mcperr/errkind"
 )
 

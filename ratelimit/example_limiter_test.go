@@ -8,8 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit"
 )
 
 // A read limit of 20 requests a second per token. The 21st request

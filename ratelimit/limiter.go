@@ -158,7 +158,7 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 		return Decision{OK: true}, err
 	}
 	// A store's figures become waits the response reports: held within
-	// [0, MaxWait] whatever a store says.
+	// [0, header.MaxRetryAfter] whatever a store says.
 	d.RetryAfter = clampWait(d.RetryAfter)
 	d.Reset = clampWait(d.Reset)
 	d.Remaining = max(d.Remaining, 0)
@@ -166,9 +166,9 @@ func (l *Limiter) Check(ctx context.Context, key string, t time.Time) (Decision,
 	return d, nil
 }
 
-// clampWait returns d within [0, MaxWait].
+// clampWait returns d within [0, header.MaxRetryAfter].
 func clampWait(d time.Duration) time.Duration {
-	return min(max(d, 0), MaxWait)
+	return min(max(d, 0), maxWait)
 }
 
 // complete fills in the figures of d that come from l's configuration.
@@ -252,8 +252,8 @@ func (h *limitHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //     seconds, rounded up and at least 1, is left out when d.Window is
 //     zero).
 //
-// Negative figures are written as 0, waits longer than MaxWait as
-// MaxWait, and figures too large for a field as its largest value.
+// Negative figures are written as 0, waits longer than header.MaxRetryAfter as
+// header.MaxRetryAfter, and figures too large for a field as its largest value.
 func (d Decision) SetHeaders(h http.Header) {
 	var buf [64]byte
 	limit, remaining := max(d.Limit, 0), max(d.Remaining, 0)

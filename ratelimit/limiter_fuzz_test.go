@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
@@ -14,7 +15,7 @@ import (
 func FuzzDecisionSetHeaders(f *testing.F) {
 	f.Add(false, int64(50*time.Millisecond), int64(20), int64(0), int64(time.Second), int64(time.Second), "default")
 	f.Add(true, int64(0), int64(100), int64(42), int64(7500*time.Millisecond), int64(10*time.Second), "edge")
-	f.Add(false, int64(serverMaxWait), int64(-1), int64(-5), int64(-1), int64(-1), "a\"b\\c\x00")
+	f.Add(false, int64(maxWait), int64(-1), int64(-5), int64(-1), int64(-1), "a\"b\\c\x00")
 	f.Add(false, int64(1<<62), int64(1<<62), int64(1<<62), int64(1<<62), int64(1<<62), "")
 	f.Fuzz(func(t *testing.T, ok bool, retry, limit, remaining, reset, window int64, policy string) {
 		d := Decision{OK: ok, RetryAfter: time.Duration(retry), Limit: limit, Remaining: remaining,

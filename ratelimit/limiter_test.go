@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/ratelimit/header"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // limiterT0 is the clock's start in the server-side tests.
@@ -80,7 +81,7 @@ func TestLimiterAllowAt(t *testing.T) {
 		name: "zero Limiter refuses, like a zero rate.Limiter",
 		l:    &Limiter{},
 		steps: []step{
-			{"k", 0, 1, Decision{RetryAfter: serverMaxWait}},
+			{"k", 0, 1, Decision{RetryAfter: maxWait}},
 		},
 	}, {
 		name: "time going backwards is now",
@@ -164,7 +165,7 @@ func TestDecisionSetHeaders(t *testing.T) {
 		},
 	}, {
 		name: "the longest wait does not wrap, nor reads as an epoch",
-		d:    Decision{RetryAfter: serverMaxWait, Reset: serverMaxWait},
+		d:    Decision{RetryAfter: maxWait, Reset: maxWait},
 		want: http.Header{
 			"Retry-After":           {"2147483648"},
 			"X-Ratelimit-Limit":     {"0"},
@@ -377,12 +378,12 @@ func (s wildStore) Take(context.Context, string, time.Time, Bucket) (Decision, e
 	return s.d, nil
 }
 
-// Whatever a store answers, a Limiter's waits stay within [0, MaxWait] and
+// Whatever a store answers, a Limiter's waits stay within [0, header.MaxRetryAfter] and
 // its Retry-After within the 2^31 seconds that stand for never.
 func TestLimiterClampsStoreReplies(t *testing.T) {
 	for _, d := range []Decision{
 		{RetryAfter: math.MaxInt64, Reset: math.MaxInt64, Remaining: math.MinInt64},
-		{RetryAfter: MaxWait + time.Nanosecond, Reset: MaxWait + time.Second},
+		{RetryAfter: maxWait + time.Nanosecond, Reset: maxWait + time.Second},
 		{RetryAfter: math.MinInt64, Reset: -time.Second, Remaining: -1},
 	} {
 		l := &Limiter{Rate: 1, Burst: 1, Store: wildStore{d: d}}
@@ -390,8 +391,8 @@ func TestLimiterClampsStoreReplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.RetryAfter < 0 || got.RetryAfter > MaxWait || got.Reset < 0 || got.Reset > MaxWait || got.Remaining < 0 {
-			t.Errorf("a store answering %+v: %+v; want waits within [0, MaxWait] and no negative count", d, got)
+		if got.RetryAfter < 0 || got.RetryAfter > maxWait || got.Reset < 0 || got.Reset > maxWait || got.Remaining < 0 {
+			t.Errorf("a store answering %+v: %+v; want waits within [0, maxWait] and no negative count", d, got)
 		}
 		h := http.Header{}
 		d.SetHeaders(h)

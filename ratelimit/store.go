@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // Store keeps the state of limits, each named by a string key, as three
@@ -34,7 +36,7 @@ import (
 // answer returns an error: a Limiter then lets the request through (fails
 // open), so an outage of the store is never an outage of the server, and
 // callers of Add and Spend should do the same. Every figure a store
-// returns is held within [0, MaxWait] where it becomes a wait, whatever
+// returns is held within [0, header.MaxRetryAfter] where it becomes a wait, whatever
 // the store says.
 //
 // # Keys
@@ -117,13 +119,9 @@ type Level struct {
 	// Wait is, when the charge does not fit, how long until it would: a
 	// counter's time until it expires, a meter's until it has drained
 	// enough. A charge above a meter's Max never fits: its Wait is the
-	// longest wait a limiter reports (MaxWait).
+	// longest wait a limiter reports (header.MaxRetryAfter).
 	Wait time.Duration
 }
-
-// MaxWait is the longest wait a Limiter and a Store report: 2^31
-// seconds, some 68 years, standing for never.
-const MaxWait = serverMaxWait
 
 // Bucket describes a token bucket in the model of golang.org/x/time/rate:
 // it holds at most Burst tokens and refills at Rate tokens a second.
@@ -137,21 +135,22 @@ func (b Bucket) fill() time.Duration {
 	return tokensDuration(b.Rate, float64(b.Burst))
 }
 
-// serverMaxWait is the longest wait a Limiter reports (MaxWait).
-const serverMaxWait = 1 << 31 * time.Second
+// maxWait is the longest wait a Limiter and a Store report: 2^31 seconds,
+// some 68 years, standing for never; the largest Retry-After too.
+const maxWait = header.MaxRetryAfter
 
 // tokensDuration reports how long r takes to produce tokens, rounded up
-// to the nanosecond, within [0, serverMaxWait].
+// to the nanosecond, within [0, maxWait].
 func tokensDuration(r rate.Limit, tokens float64) time.Duration {
 	if tokens <= 0 || r == rate.Inf {
 		return 0
 	}
 	if r <= 0 {
-		return serverMaxWait
+		return maxWait
 	}
 	x := float64(time.Second) * tokens / float64(r)
-	if !(x < float64(serverMaxWait)) {
-		return serverMaxWait
+	if !(x < float64(maxWait)) {
+		return maxWait
 	}
 	d := time.Duration(x)
 	if float64(d) < x {
@@ -567,18 +566,18 @@ func judge(l Quota, used float64, n int64, untilExpiry time.Duration, t time.Tim
 		// would expire at l.Expires.
 		v.Wait = clampWait(l.Expires.Sub(t))
 	case n > l.Max:
-		v.Wait = MaxWait
+		v.Wait = maxWait
 	default:
-		v.Wait = min(durationCeil(over*float64(l.Per)/float64(l.Max)), MaxWait)
+		v.Wait = min(durationCeil(over*float64(l.Per)/float64(l.Max)), maxWait)
 	}
 	return v
 }
 
 // durationCeil returns x nanoseconds rounded up, forgiving rounding, and
-// at most MaxWait.
+// at most header.MaxRetryAfter.
 func durationCeil(x float64) time.Duration {
-	if !(x < float64(MaxWait)) {
-		return MaxWait
+	if !(x < float64(maxWait)) {
+		return maxWait
 	}
 	return time.Duration(math.Ceil(x - levelSlack))
 }
@@ -601,7 +600,7 @@ func takeToken(lim *rate.Limiter, t time.Time, b Bucket, d *Decision) {
 	if !ok {
 		if b.Burst < 1 {
 			// The bucket never holds a token.
-			d.RetryAfter = serverMaxWait
+			d.RetryAfter = maxWait
 		} else {
 			d.RetryAfter = tokensDuration(b.Rate, 1-tokens)
 		}

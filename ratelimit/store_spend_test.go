@@ -66,7 +66,7 @@ func TestMemoryStoreSpend(t *testing.T) {
 	}, {
 		name: "a charge above a meter's size never fits",
 		ops: []op{
-			{[]Quota{meter("m", 3)}, 4, 0, []Level{{Wait: MaxWait}}},
+			{[]Quota{meter("m", 3)}, 4, 0, []Level{{Wait: maxWait}}},
 			{[]Quota{counter("c", 3)}, 4, 0, []Level{{Wait: 60 * time.Second}}},
 		},
 	}, {

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/redis/rueidis"
+
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // The keys of one group share a hash tag, whatever the group holds; a key
@@ -94,7 +96,7 @@ func TestClientPanicFailsOpen(t *testing.T) {
 }
 
 // Whatever a server replies, a wait the store reports stays within
-// [0, MaxWait]: an expiry of 2^63-1 milliseconds, or a negative one, is
+// [0, header.MaxRetryAfter]: an expiry of 2^63-1 milliseconds, or a negative one, is
 // never carried over as an overflowed time.
 func TestHostileRepliesClamped(t *testing.T) {
 	var reply atomic.Value
@@ -118,7 +120,7 @@ func TestHostileRepliesClamped(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	now := time.Now()
-	inRange := func(d time.Duration) bool { return d >= 0 && d <= ratelimit.MaxWait }
+	inRange := func(d time.Duration) bool { return d >= 0 && d <= header.MaxRetryAfter }
 	for _, big := range []int64{math.MaxInt64, math.MaxInt64 / 1000, 1 << 53, -2, math.MinInt64} {
 		n := fmt.Sprint(big)
 		reply.Store("*2\r\n:1\r\n:" + n + "\r\n")
@@ -127,7 +129,7 @@ func TestHostileRepliesClamped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if left := c.Expires.Sub(now); !inRange(left) {
-			t.Errorf("Add with %s ms left: expires in %v, want within [0, MaxWait]", n, left)
+			t.Errorf("Add with %s ms left: expires in %v, want within [0, header.MaxRetryAfter]", n, left)
 		}
 
 		reply.Store("*4\r\n:0\r\n:" + n + "\r\n:" + n + "\r\n:" + n + "\r\n")
@@ -136,7 +138,7 @@ func TestHostileRepliesClamped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !inRange(d.Reset) || !inRange(d.RetryAfter) || d.Remaining < 0 {
-			t.Errorf("Take replying %s: %+v, want waits within [0, MaxWait]", n, d)
+			t.Errorf("Take replying %s: %+v, want waits within [0, header.MaxRetryAfter]", n, d)
 		}
 
 		reply.Store("*3\r\n:0\r\n:" + n + "\r\n:" + n + "\r\n")
@@ -145,7 +147,7 @@ func TestHostileRepliesClamped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !inRange(lv[0].Wait) {
-			t.Errorf("Spend replying %s: %+v, want a wait within [0, MaxWait]", n, lv[0])
+			t.Errorf("Spend replying %s: %+v, want a wait within [0, header.MaxRetryAfter]", n, lv[0])
 		}
 	}
 }

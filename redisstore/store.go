@@ -16,9 +16,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/redis/rueidis"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // DefaultTimeout is how long a Store waits for Redis on one call when
@@ -340,24 +342,24 @@ func millis(d time.Duration) int64 {
 	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }
 
-// fromMillis returns n milliseconds as a duration, at most ratelimit.MaxWait.
+// fromMillis returns n milliseconds as a duration, at most header.MaxRetryAfter.
 func fromMillis(n int64) time.Duration {
 	if n <= 0 {
 		return 0
 	}
-	if n >= int64(ratelimit.MaxWait/time.Millisecond) {
-		return ratelimit.MaxWait
+	if n >= int64(header.MaxRetryAfter/time.Millisecond) {
+		return header.MaxRetryAfter
 	}
 	return time.Duration(n) * time.Millisecond
 }
 
-// fromMicros returns n microseconds as a duration, at most ratelimit.MaxWait.
+// fromMicros returns n microseconds as a duration, at most header.MaxRetryAfter.
 func fromMicros(n int64) time.Duration {
 	if n <= 0 {
 		return 0
 	}
-	if n >= int64(ratelimit.MaxWait/time.Microsecond) {
-		return ratelimit.MaxWait
+	if n >= int64(header.MaxRetryAfter/time.Microsecond) {
+		return header.MaxRetryAfter
 	}
 	return time.Duration(n) * time.Microsecond
 }
@@ -371,9 +373,9 @@ func (s *Store) Take(ctx context.Context, key string, _ time.Time, b ratelimit.B
 		return ratelimit.Decision{OK: true, Remaining: int64(b.Burst)}, nil
 	case b.Burst < 1:
 		// The bucket never holds a token.
-		return ratelimit.Decision{RetryAfter: ratelimit.MaxWait}, nil
+		return ratelimit.Decision{RetryAfter: header.MaxRetryAfter}, nil
 	}
-	interval := float64(ratelimit.MaxWait / time.Microsecond)
+	interval := float64(header.MaxRetryAfter / time.Microsecond)
 	if b.Rate > 0 {
 		interval = min(1e6/float64(b.Rate), interval)
 	}
@@ -402,7 +404,7 @@ func (s *Store) Add(ctx context.Context, key string, n int64, t, expires time.Ti
 	c := ratelimit.Counter{Value: r[0]}
 	switch {
 	case r[1] >= 0:
-		// The time left, held within MaxWait as every wait is.
+		// The time left, held within header.MaxRetryAfter as every wait is.
 		c.Expires = t.Add(fromMillis(r[1]))
 	case n != 0:
 		// Not kept: its expiry was not in the future.

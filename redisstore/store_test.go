@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/ratelimit"
 	"golang.org/x/time/rate"
+
+	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // credits returns an account's quotas as a credits budget keeps them: a
@@ -454,8 +456,8 @@ func TestTakeEdges(t *testing.T) {
 		want ratelimit.Decision
 	}{
 		{"an infinite rate allows everything", ratelimit.Bucket{Rate: rate.Inf, Burst: 4}, ratelimit.Decision{OK: true, Remaining: 4}},
-		{"a bucket of no tokens refuses for ever", ratelimit.Bucket{Rate: 1, Burst: 0}, ratelimit.Decision{RetryAfter: ratelimit.MaxWait}},
-		{"a zero rate allows the burst once", ratelimit.Bucket{Rate: 0, Burst: 1}, ratelimit.Decision{OK: true, Reset: ratelimit.MaxWait}},
+		{"a bucket of no tokens refuses for ever", ratelimit.Bucket{Rate: 1, Burst: 0}, ratelimit.Decision{RetryAfter: header.MaxRetryAfter}},
+		{"a zero rate allows the burst once", ratelimit.Bucket{Rate: 0, Burst: 1}, ratelimit.Decision{OK: true, Reset: header.MaxRetryAfter}},
 	}
 	for _, tt := range tests {
 		d, err := s.Take(ctx, tt.name, now, tt.b)

@@ -22,6 +22,6 @@
 //		Base: &retry.Transport{Base: http.DefaultTransport},
 //	}}
 //
-// Once is Transport's policy as a plain function around any send
-// function, such as an http.Client's Do.
+// Transport's Once method applies the same policy around any send
+// function, such as an http.Client's Do: resp, err := t.Once(req, client.Do).
 package retry

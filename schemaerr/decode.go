@@ -1,11 +1,12 @@
 package schemaerr
 
 import (
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 
 // vkind is the JSON type of a decoded value, plus undefined for a property that is absent.

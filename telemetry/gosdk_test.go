@@ -8,11 +8,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/envelope"
-	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/retry"
-	"github.com/mcperr/mcperr/telemetry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/propagation"
@@ -21,6 +16,12 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/retry"
+	"github.com/mcperr/mcperr/telemetry"
 )
 
 // rig is an instrumented server's recorders: every span ended, and the

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/telemetry"

@@ -7,13 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcperr/mcperr/errkind"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // scope is the instrumentation scope the spans and metrics are recorded

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/mcperr/mcperr/internal/jsonscan"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/jsonscan"
 )
 
 // maxDepth is the deepest nesting of objects and arrays CheckMessage

@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcperr/mcperr/gosdk"
 	"math/big"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // The answers a probe can get.

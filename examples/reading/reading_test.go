@@ -19,13 +19,14 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // read is what a client makes of one tool call: errkind's reading of it.

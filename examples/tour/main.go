@@ -22,8 +22,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // section is one server's part of the tour.

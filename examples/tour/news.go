@@ -10,10 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/examples/news/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/examples/news/mcpserver"
 )
 
 // newsSection is the news server's part of the tour.

@@ -7,9 +7,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/mcperr/mcperr/examples/vexlo/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var vexloSection = section{

@@ -21,9 +21,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")

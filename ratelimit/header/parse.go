@@ -264,56 +264,6 @@ func resetSeconds(secs int64) (time.Duration, bool) {
 	return time.Duration(secs) * time.Second, true
 }
 
-// parseDigits reads the ASCII digits at the start of s, saturating at
-// math.MaxInt64, and reports their value and how many there are.
-func parseDigits(s string) (n int64, i int) {
-	for ; i < len(s) && isASCIIDigit(s[i]); i++ {
-		d := int64(s[i] - '0')
-		if n > (math.MaxInt64-d)/10 {
-			n = math.MaxInt64
-		} else {
-			n = n*10 + d
-		}
-	}
-	return n, i
-}
-
-// parseFixed parses 1*DIGIT [ "." 1*DIGIT ], saturating the whole part at
-// math.MaxInt64 and keeping nine fractional digits as nanoseconds of a
-// unit.
-func parseFixed(s string) (whole int64, frac time.Duration, ok bool) {
-	whole, i := parseDigits(s)
-	if i == 0 {
-		return 0, 0, false
-	}
-	if i == len(s) {
-		return whole, 0, true
-	}
-	if s[i] != '.' || i+1 == len(s) {
-		return 0, 0, false
-	}
-	scale := time.Duration(1e8)
-	for i++; i < len(s); i++ {
-		if !isASCIIDigit(s[i]) {
-			return 0, 0, false
-		}
-		frac += time.Duration(s[i]-'0') * scale
-		scale /= 10
-	}
-	return whole, frac, true
-}
-
-// parseCount parses a count of ASCII digits, after trimming optional
-// whitespace, saturating at math.MaxInt64.
-func parseCount(s string) (int64, bool) {
-	s = trimOWS(s)
-	n, i := parseDigits(s)
-	if i == 0 || i != len(s) {
-		return 0, false
-	}
-	return n, true
-}
-
 // secondsDuration is a count of seconds as a Duration, saturating at
 // MaxRetryAfter.
 func secondsDuration(secs int64) time.Duration {

@@ -10,7 +10,8 @@ import (
 // wrapping. It is 2^31 seconds (about 68 years), the value RFC 9111
 // section 1.2.2 gives for a delta-seconds too large to represent, so a
 // caller can add it to a time.Time or multiply it by a small factor
-// without overflowing time.Duration.
+// without overflowing time.Duration. It is also the longest wait a
+// ratelimit.Limiter and a ratelimit.Store report, standing for never.
 const MaxRetryAfter = 1 << 31 * time.Second
 
 // DefaultRetryAfter is the delay to report for a 429 that carries no
@@ -116,18 +117,6 @@ func delayUntilUnix(sec int64, now time.Time) time.Duration {
 	}
 	return min(time.Duration(sec-n)*time.Second-time.Duration(now.Nanosecond()), MaxRetryAfter)
 }
-
-func trimOWS(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // parseDelaySeconds parses 1*DIGIT, which the caller has checked is not
 // empty, into a Duration saturating at MaxRetryAfter. It keeps its own

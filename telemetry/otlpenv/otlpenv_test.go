@@ -4,8 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/mcperr/mcperr/telemetry/otlptest"
 	"go.opentelemetry.io/otel"
+
+	"github.com/mcperr/mcperr/telemetry/otlptest"
 )
 
 // TestNothingWithoutEndpoint: with no OTLP endpoint in the environment,

@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcperr/mcperr/telemetry/otlptest"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcperr/mcperr/telemetry/otlptest"
 )
 
 // A Receiver decodes what an OTLP/HTTP exporter sends it.

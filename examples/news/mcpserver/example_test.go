@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mcperr/mcperr/examples/news/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/examples/news/mcpserver"
 )
 
 // The local server over in-memory transports: an undeclared argument is a

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcperr/mcperr/examples/internal/proc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -11,10 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/examples/news/newsindex"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxBody bounds a REST request body, and the body of a POST to /mcp (the

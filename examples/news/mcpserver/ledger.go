@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // The budget below is built on the three primitives of ratelimit.Store
@@ -127,9 +128,9 @@ func (b *budget) meterKey(what, key string) string {
 }
 
 // wait is a level's wait as a refusal reports it: within [0,
-// ratelimit.MaxWait], whatever the store says.
+// header.MaxRetryAfter], whatever the store says.
 func wait(l ratelimit.Level) time.Duration {
-	return min(max(l.Wait, 0), ratelimit.MaxWait)
+	return min(max(l.Wait, 0), header.MaxRetryAfter)
 }
 
 // clockMinute returns the minute t falls in.

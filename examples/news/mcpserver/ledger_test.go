@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // budgetT0 is 4 days, 13 hours and 30 minutes before December: 394200
@@ -479,10 +481,10 @@ func (s wildSpendStore) Spend(_ context.Context, ls []ratelimit.Quota, _ int64, 
 	return lv, nil
 }
 
-// Whatever a store answers, a refusal's wait stays within [0, MaxWait],
+// Whatever a store answers, a refusal's wait stays within [0, header.MaxRetryAfter],
 // and its retry_after_secs within the 2^31 seconds that stand for never.
 func TestBudgetClampsStoreReplies(t *testing.T) {
-	for _, w := range []time.Duration{math.MaxInt64, ratelimit.MaxWait + time.Second, math.MinInt64} {
+	for _, w := range []time.Duration{math.MaxInt64, header.MaxRetryAfter + time.Second, math.MinInt64} {
 		b := budget{Store: wildSpendStore{wait: w}}
 		v, err := b.messageAt(context.Background(), "k", freePlan, budgetT0)
 		if err != nil {
@@ -493,8 +495,8 @@ func TestBudgetClampsStoreReplies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range []verdict{v, r.verdict} {
-			if v.OK || v.RetryAfter < 0 || v.RetryAfter > ratelimit.MaxWait || v.retryAfterSeconds() < 1 || v.retryAfterSeconds() > 1<<31 {
-				t.Errorf("a store waiting %v: %+v, %d s; want a refusal with a wait within [0, MaxWait]", w, v, v.retryAfterSeconds())
+			if v.OK || v.RetryAfter < 0 || v.RetryAfter > header.MaxRetryAfter || v.retryAfterSeconds() < 1 || v.retryAfterSeconds() > 1<<31 {
+				t.Errorf("a store waiting %v: %+v, %d s; want a refusal with a wait within [0, header.MaxRetryAfter]", w, v, v.retryAfterSeconds())
 			}
 		}
 	}

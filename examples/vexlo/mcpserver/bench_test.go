@@ -8,8 +8,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 )
 
 // bareServer is the anchor: the same two tools on a bare go-sdk server that

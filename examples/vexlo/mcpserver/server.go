@@ -33,6 +33,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
@@ -40,7 +42,6 @@ import (
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/telemetry"
 	"github.com/mcperr/mcperr/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Name and Version are the serverInfo the server announces.

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/examples/vexlo/demoapi"
 )
 
 const seedTrace = demoapi.SampleTraceID

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // EdgeRefusal is the body of the edge flood guard's 429, exactly as the
@@ -68,7 +69,7 @@ func (g *edgeGuard) counters() ratelimit.Store {
 //
 // An allowed decision's Remaining and Reset describe the key's window; a
 // refused decision's RetryAfter and Reset are the time left in the block,
-// at most ratelimit.MaxWait whatever the store says.
+// at most header.MaxRetryAfter whatever the store says.
 func (g *edgeGuard) check(ctx context.Context, key string, t time.Time) (ratelimit.Decision, error) {
 	limit, window, block := g.config()
 	s := g.counters()
@@ -111,12 +112,12 @@ func (g *edgeGuard) check(ctx context.Context, key string, t time.Time) (ratelim
 }
 
 // until returns the time from t to a counter's expiry, within [0,
-// ratelimit.MaxWait]: a store's reply becomes a wait.
+// header.MaxRetryAfter]: a store's reply becomes a wait.
 func until(expires, t time.Time) time.Duration {
 	if expires.IsZero() {
 		return 0
 	}
-	return min(max(expires.Sub(t), 0), ratelimit.MaxWait)
+	return min(max(expires.Sub(t), 0), header.MaxRetryAfter)
 }
 
 // sourceKey returns a key function that keys a request on its source

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
 // edgeBody is the refusal body of the edge flood guard, byte for byte as
@@ -85,7 +87,7 @@ func (s farStore) Add(_ context.Context, _ string, _ int64, t, _ time.Time) (rat
 	return ratelimit.Counter{Value: s.value, Expires: t.Add(math.MaxInt64)}, nil
 }
 
-// Whatever a store answers, the guard's waits stay within MaxWait, and the
+// Whatever a store answers, the guard's waits stay within header.MaxRetryAfter, and the
 // Retry-After it sends within the 2^31 seconds that stand for never.
 func TestEdgeGuardClampsStoreReplies(t *testing.T) {
 	for _, value := range []int64{math.MaxInt64, math.MinInt64} {
@@ -94,8 +96,8 @@ func TestEdgeGuardClampsStoreReplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.RetryAfter < 0 || d.RetryAfter > ratelimit.MaxWait || d.Reset < 0 || d.Reset > ratelimit.MaxWait || d.Remaining < 0 || d.Remaining > 3 {
-			t.Errorf("counter %d: %+v; want waits within [0, MaxWait] and Remaining within [0, 3]", value, d)
+		if d.RetryAfter < 0 || d.RetryAfter > header.MaxRetryAfter || d.Reset < 0 || d.Reset > header.MaxRetryAfter || d.Remaining < 0 || d.Remaining > 3 {
+			t.Errorf("counter %d: %+v; want waits within [0, header.MaxRetryAfter] and Remaining within [0, 3]", value, d)
 		}
 		w := httptest.NewRecorder()
 		d.SetHeaders(w.Header())

@@ -12,10 +12,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Tool names.

@@ -16,10 +16,11 @@ import (
 	"net/url"
 	"os"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/envelope" // mcperr
 	"github.com/mcperr/mcperr/gosdk"    // mcperr
 	"github.com/mcperr/mcperr/retry"    // mcperr
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type TraceIn struct {
