@@ -33,7 +33,7 @@ const (
 	CodeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
 	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
 	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Bounds.MaxElements
-	CodeTooSlow         = "too_slow"          // validating the arguments takes longer than Bounds.MaxTime
+	CodeTooSlow         = "too_slow"          // validating the arguments takes more work than Bounds.MaxWork (or time than MaxTime)
 )
 
 // The package's own spellings of the refusal codes.
