@@ -154,12 +154,16 @@
 // take the second branch or three at each level, a union of 8 objects matched by its last
 // branch, an enum of 50, a uniqueItems array of 150,000 integers or of objects, 100,000 keys
 // under propertyNames, a pattern on a 1 MiB string) count 0.1 to 2.5 million steps, at most a
-// tenth of the check's budget, and take 20 to 420 ms of CPU; the costliest invalid ones
-// (the same shapes failing, 100,000 keys refused by a strict object) 0.1 to 3.7 million steps
-// and 50 ms to 1 s, the nested unions the costliest (figures of TestWorstCase on 2 cores at a
-// load average of 14 to 19). TestValidUnderLoad checks that 22 concurrent valid calls of 945 KiB
-// on one core shared with CPU hogs are all accepted; TestWorkLinear that the time per byte does
-// not grow with the size.
+// tenth of the check's budget, and take 15 to 350 ms of CPU. Invalid arguments are checked up
+// to their first failure, then worded: the same shapes failing, and 100,000 keys refused by a
+// strict object, count 0.1 to 3.7 million steps and take 35 ms to 1.1 s of CPU (the nested
+// unions, whose check probes every value, the costliest); 60,000 objects each refused by a
+// union of 30 branches are refused (CodeTooSlow) at the wording's 2.5 million steps, after
+// 0.55 s (1.4 s without a budget). These are the figures of TestWorstCase on 2 cores at a load
+// average of 14 to 23; TestValidUnderLoad checks that 22 concurrent valid calls of 945 KiB on
+// one core shared with CPU hogs are all accepted, TestBudgetCounted that a call is accepted
+// with a budget of its steps and refused with one step less, and TestWorkLinear that the time
+// per byte does not grow with the size.
 //
 // What is not counted is timed. The work of a pattern on an ECMAScript engine ([WithPatterns])
 // cannot be counted: each match is bounded by the engine's own timeout (wall-clock, 100 ms for

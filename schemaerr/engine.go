@@ -32,13 +32,14 @@ type Bounds struct {
 	// the TypeScript SDK's maxToolInputElements option counts them. The default is no bound,
 	// as in the SDK: MaxBytes and MaxWork bound the work.
 	MaxElements int
-	// MaxWork bounds the work validating one call may do, whatever the schema, counted in
-	// steps (a keyword applied to a value, 16 bytes of a string matched or hashed, a segment
-	// of a path copied into an issue): past it the call is refused (CodeTooSlow), worded as
-	// the time the steps take at 10 ns each. The count does not depend on the machine or its
-	// load: the same call is refused, or accepted, everywhere. The default, 100,000,000 steps
-	// (1 s), is about 20 times the work of the costliest valid 1 MiB of arguments measured and
-	// about 3 times that of the costliest refused one (see "The cost of a call" in the
+	// MaxWork bounds the work of validating one call, whatever the schema, counted in steps
+	// (a keyword applied to a value, 16 bytes of a string matched or hashed, a segment of a
+	// path copied into an issue): checking whether the arguments are valid may take ten times
+	// MaxWork, wording the refusal of invalid ones MaxWork more; past either the call is
+	// refused (CodeTooSlow), worded as the time the steps stand for at 100 ns each. The count
+	// does not depend on the machine or its load: the same call is refused, or accepted,
+	// everywhere. The default, 2,500,000 steps ("250 ms"), gives the check ten times the work
+	// of the costliest valid 1 MiB of arguments measured (see "The cost of a call" in the
 	// package doc).
 	MaxWork int
 	// MaxIssues bounds the issues Validate returns: past it the list ends with one issue
