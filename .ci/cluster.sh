@@ -11,11 +11,8 @@
 # free loopback ports with no persistence, joins them with
 # `redis-cli --cluster create`, and exports
 # MCPERR_REDIS_CLUSTER_URL=redis://127.0.0.1:P1/0?addr=127.0.0.1:P2&addr=127.0.0.1:P3
-# MCPERR_REDIS_CLUSTER_PIDS=127.0.0.1:P1=PID1,127.0.0.1:P2=PID2,... (each
-# primary's process, for the tests that stop one with SIGSTOP for less than
-# its cluster-node-timeout of 2 s, and continue it) and MCPERR_REDIS_CLI
-# (the binary, for the tests that start a cluster of their own to kill and
-# restart a primary). Tests that need a cluster
+# and MCPERR_REDIS_CLI (the binary, for the tests that start a cluster of
+# their own to kill and restart a primary). Tests that need a cluster
 # skip without MCPERR_REDIS_CLUSTER_URL, and fail under CI=true.
 
 # cluster_port prints a free loopback port whose cluster bus port (the port
@@ -83,13 +80,6 @@ cluster_start() {
     echo "cluster: the cluster did not come up:"; redis-cli -p "${ports[0]}" cluster info; return 1
   fi
   export MCPERR_REDIS_CLUSTER_URL="redis://127.0.0.1:${ports[0]}/0?addr=127.0.0.1:${ports[1]}&addr=127.0.0.1:${ports[2]}"
-  local pids=() i=0
-  for port in "${ports[@]}"; do
-    i=$((i + 1))
-    pids+=("127.0.0.1:$port=$(cat "$dir/$i/redis.pid")")
-  done
-  export MCPERR_REDIS_CLUSTER_PIDS
-  MCPERR_REDIS_CLUSTER_PIDS=$(IFS=,; echo "${pids[*]}")
   export MCPERR_REDIS_CLI MCPERR_REDIS_SERVER
   MCPERR_REDIS_CLI=$(command -v redis-cli)
   MCPERR_REDIS_SERVER=$(command -v redis-server)
