@@ -11,8 +11,10 @@
 // the u flag a pattern sees UTF-16 code units ("." is half of an emoji), with it code points.
 // A backtracking pattern can take exponential time on a hostile string, so every match has a
 // timeout (Engine.Timeout, 100 ms by default); a match that times out refuses the value. The
-// timeout bounds one match; schemaerr runs each pattern once per value and bounds the whole
-// call with its own deadline (schemaerr.Bounds.MaxTime), which it checks before each match.
+// timeout bounds one match; schemaerr runs each pattern once per value and times the matches of
+// a call, whose work it cannot count: together they may take 250 ms (or schemaerr's
+// Bounds.MaxTime), past which the call is refused. These are wall-clock times: on a machine
+// short of CPU, a call that needs these patterns meets them sooner.
 //
 // # Install
 //

@@ -54,4 +54,32 @@
 //
 // A credential the request carried in its Authorization header never appears
 // in an *Error, whatever the upstream echoes back.
+//
+// # Upstream text
+//
+// An error's text is a path into the agent's prompt, so the code, message
+// and details an *Error carries from a response are cleaned before any
+// caller sees them (Body, Header and Err keep what was sent, for the
+// server's own code):
+//
+//   - HTML is reduced to its text: tags of HTML elements, comments and
+//     declarations are dropped, with the content of script and style
+//     elements, entities are decoded and runs of spaces become one; angle
+//     brackets that open no HTML element ("expected <string>", "a < b")
+//     stay.
+//   - Control characters (C0, DEL, C1) are removed; a tab or line break
+//     becomes a space.
+//   - Characters a reader does not see are removed: bidirectional
+//     embeddings, overrides, isolates and marks (U+202A-U+202E,
+//     U+2066-U+2069, U+200E, U+200F, U+061C), zero-width and invisible
+//     formatting characters (U+200B-U+200D, U+2060-U+2064, U+206A-U+206F,
+//     U+FEFF), U+2028, U+2029, interlinear annotations and tag characters
+//     (U+E0000-U+E007F); invalid UTF-8 becomes U+FFFD.
+//   - The code and the message keep at most 4 KiB, each string of the
+//     details at most 4 KiB, cut at a character and ended with "…"; details
+//     longer than 16 KiB once cleaned are dropped (Body still has them).
+//
+// The same holds for every string and member name inside the details,
+// which are written again, compact and in their order, only when one of
+// them changed. Text that needs none of it is kept byte for byte.
 package envelope

@@ -735,6 +735,7 @@ func (r *Reader) finish(e *Error, hd *heard) error {
 		e.Kind = errkind.ServerError
 	}
 	redact(e, hd.secrets)
+	sanitize(e)
 	e.Header = responseHeader(hd.h, hd.names, hd.secrets, hd.clean)
 	return e
 }

@@ -24,12 +24,25 @@
 // Redis going away is not an outage: each call waits at most
 // Options.Timeout (DefaultTimeout, 250 ms), then returns an *Error, on
 // which a Limiter lets the request through (fails open), as callers of
-// Add and Spend should. After a call that timed out, calls fail at once for a second
-// (ErrHung) rather than each waiting out the timeout, so a request held by
+// Add and Spend should. After a call that timed out, calls to the same
+// server fail at once for a second (ErrHung) rather than each waiting out the timeout, so a request held by
 // a hung Redis waits one timeout at most, and a refused connection costs
 // no wait at all; the store logs the failure once per Options.LogEvery, not once
 // per request, and the limits apply again as soon as Redis answers.
 // Limits counted while Redis was away are not counted at all.
+//
+// On a Redis Cluster, a node that hangs or fails affects only the keys it
+// owns. While one primary is stopped or unreachable, the calls whose keys
+// hash to its slots fail open: the first call to a slot waits Timeout, and
+// the calls to that slot in the second after it fail at once (ErrHung),
+// then one is tried again, so a call waits at most one Timeout a second per
+// slot, and a customer's keys, which share a slot, wait one Timeout a
+// second between them. The keys on the other primaries stay exactly
+// limited all along. Once the cluster marks the node failed (after its
+// cluster-node-timeout) it answers CLUSTERDOWN for the node's slots, which
+// fail open at once; with cluster-require-full-coverage (the default) it
+// answers so for every slot, and every call fails open until the node is
+// back or its slots are served elsewhere.
 //
 // # Redis servers and clusters
 //

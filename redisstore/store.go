@@ -85,13 +85,24 @@ type Store struct {
 	lastLog time.Time
 	quiet   int // errors not logged since lastLog
 
-	// hungUntil is when, in Unix nanoseconds, calls try Redis again after
-	// one ran into the timeout: until then they fail at once, so that a
-	// request does not wait out the timeout once per call it makes.
-	hungUntil atomic.Int64
+	// cluster is set on a Redis Cluster, whose hash slots each node owns
+	// part of; any other Redis is one node, whose state is hung[0].
+	cluster bool
+
+	// hung holds, per hash slot of a Redis Cluster (in hung[0] for any
+	// other Redis), when, in Unix nanoseconds, calls try Redis again after
+	// one ran into the timeout: until then the calls to that slot fail at
+	// once, so that a request does not wait out the timeout once per call
+	// it makes, and the keys of the other slots, on nodes that answer, stay
+	// limited. nil until a call first times out.
+	hung atomic.Pointer[[slots]atomic.Int64]
 }
 
-// hungPause is how long a Store fails calls at once after one timed out.
+// slots is the number of hash slots of a Redis Cluster.
+const slots = 16384
+
+// hungPause is how long a Store fails the calls to a slot at once after
+// one timed out.
 const hungPause = time.Second
 
 // ErrHung reports a call not sent because a recent one found Redis not
@@ -199,6 +210,7 @@ func NewWithOptions(ctx context.Context, opt rueidis.ClientOption, o Options) (*
 		return nil, &Error{Op: "connect", Err: err}
 	}
 	s.client = c
+	s.cluster = c.Mode() == rueidis.ClientModeCluster
 	ctx, cancel := context.WithTimeout(ctx, 4*s.timeout)
 	defer cancel()
 	if err := c.Do(ctx, c.B().Ping().Build()).Error(); err != nil {
@@ -293,8 +305,12 @@ func (s *Store) fail(op string, err error) error {
 // integers, of which there must be want (a multiple of want when each is
 // true).
 func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, args []string, want int, each bool) ([]int64, error) {
-	if until := s.hungUntil.Load(); until != 0 && time.Now().UnixNano() < until {
-		return nil, s.fail(op, ErrHung)
+	slot := s.slot(keys)
+	hung := s.hung.Load()
+	if hung != nil {
+		if until := hung[slot].Load(); until != 0 && time.Now().UnixNano() < until {
+			return nil, s.fail(op, ErrHung)
+		}
 	}
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -302,11 +318,17 @@ func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, a
 	if err != nil {
 		if ctx.Err() == nil && tctx.Err() != nil {
 			// The store's own timeout, not the caller's.
-			s.hungUntil.Store(time.Now().Add(hungPause).UnixNano())
+			if hung == nil {
+				s.hung.CompareAndSwap(nil, new([slots]atomic.Int64))
+				hung = s.hung.Load()
+			}
+			hung[slot].Store(time.Now().Add(hungPause).UnixNano())
 		}
 		return nil, s.fail(op, err)
 	}
-	s.hungUntil.Store(0)
+	if hung != nil && hung[slot].Load() != 0 {
+		hung[slot].Store(0)
+	}
 	if len(msgs) != want && !(each && want > 0 && len(msgs)%want == 0) {
 		return nil, s.fail(op, fmt.Errorf("%w: %d values", ErrReply, len(msgs)))
 	}
@@ -317,6 +339,17 @@ func (s *Store) run(ctx context.Context, op string, script *rueidis.Lua, keys, a
 		}
 	}
 	return out, nil
+}
+
+// slot returns the hash slot of a call's keys on a Redis Cluster (the
+// first key's: a script's keys share one, or the call fails), 0 on any
+// other Redis.
+func (s *Store) slot(keys []string) uint16 {
+	if !s.cluster || len(keys) == 0 {
+		return 0
+	}
+	cmd := s.client.B().Get().Key(keys[0]).Build()
+	return cmd.Slot()
 }
 
 // exec runs script, turning a panic of the client into an error: rueidis

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -106,11 +108,71 @@ var hostileShapes = []hostileShape{
 		func(n int) []byte {
 			return repeatList("a", n, func(i int) string { return `"x` + strconv.Itoa(i) + `"` })
 		}},
+	{"union of 30 objects", `{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[` +
+		strings.TrimSuffix(strings.Repeat(`{"type":"object","properties":{"k":{"const":"no"},"v":{"type":"string","minLength":1}},"required":["k","v"]},`, 30), ",") + `]}}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(int) string { return `{"k":"no","v":""}` })
+		}},
+}
+
+// validShapes are costly arguments that pass: each shape fills n bytes with values its schema
+// accepts, the costliest found for a valid call.
+var validShapes = []hostileShape{
+	{"uniqueItems integers", `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+		func(n int) []byte { return repeatList("a", n, func(i int) string { return strconv.Itoa(i) }) }},
+	{"uniqueItems objects", `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(i int) string { return `{"x":` + strconv.Itoa(i) + `,"y":[1,2],"z":"s"}` })
+		}},
+	{"pattern on items", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^([a-z]+[0-9]*)+(-[a-z0-9]+)*$"}}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(int) string { return `"` + strings.Repeat("ab1-", 8) + `x"` })
+		}},
+	{"pattern on one string", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string","pattern":"^(\\w+\\s?)*$","maxLength":3},{"type":"string","pattern":"^(\\w+\\s?)*$"}]}}}`,
+		func(n int) []byte { return []byte(`{"a":"` + strings.Repeat("ab ", (n-16)/3) + `"}`) }},
+	{"propertyNames pattern", `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"pattern":"^[a-z0-9]+$"},"additionalProperties":{"type":"integer"}}}}`,
+		func(n int) []byte {
+			return repeatObject("a", n, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` })
+		}},
+	{"nested unions", nestedUnion,
+		func(n int) []byte {
+			d := 60
+			inner := strings.Repeat("[", d) + "0" + strings.Repeat("]", d)
+			return repeatList("t", n, func(int) string { return inner })
+		}},
+	{"contains and not", `{"type":"object","properties":{"a":{"type":"array","contains":{"type":"string","not":{"pattern":"^x"}},"items":{"not":{"type":"object"}}}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(i int) string { return `"y` + strconv.Itoa(i) + `"` })
+		}},
+	{"nested unions second branch", nestedUnion,
+		func(n int) []byte {
+			return repeatList("t", n, func(int) string { return "[[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0]]" })
+		}},
+	{"nested unions wide", nestedUnion,
+		func(n int) []byte {
+			return repeatList("t", n, func(int) string { return "[[[0,0,0],[0,0,0],[0,0,0]],[[0,0,0],[0,0,0],[0,0,0]]]" })
+		}},
+	{"union of 8 objects, last", `{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[` + strings.Repeat(`{"type":"object","properties":{"k":{"const":"no"},"v":{"type":"string","minLength":1}},"required":["k","v"]},`, 7) + `{"type":"object","properties":{"k":{"const":"yes"},"v":{"type":"integer"}},"required":["k","v"]}]}}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(int) string { return `{"k":"yes","v":1}` })
+		}},
+	{"enum of 50", `{"type":"object","properties":{"a":{"type":"array","items":{"enum":[` + list50() + `]}}}}`,
+		func(n int) []byte {
+			return repeatList("a", n, func(int) string { return `"v49"` })
+		}},
+}
+
+func list50() string {
+	var b []string
+	for i := range 50 {
+		b = append(b, `"v`+strconv.Itoa(i)+`"`)
+	}
+	return strings.Join(b, ",")
 }
 
 // TestWorkLinear: the work of validating grows with the arguments and no faster, keyword by
 // keyword: validation time per byte at 512 KiB of arguments is within 16 times that at 16 KiB
-// (CPU time, the best of 5 samples, the deadline out of the way). A keyword that compares every
+// (CPU time, the best of 5 samples, the budget out of the way). A keyword that compares every
 // pair of elements costs 32 times more a byte. Linear work can cost up to about 10 times more a
 // byte at the larger size: caches, and a decoder of more than 16k values, which is allocated
 // afresh instead of pooled (uniqueItems on objects measures a step of 4 to 5 times between 64
@@ -120,7 +182,7 @@ func TestWorkLinear(t *testing.T) {
 		t.Skip("times validation of 512 KiB arguments")
 	}
 	for _, sh := range hostileShapes {
-		s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
+		s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
@@ -152,7 +214,7 @@ func TestWorkLinear(t *testing.T) {
 // not once per enclosing branch: a value nested 16 deep costs about twice one nested 8 deep,
 // not 2^8 times.
 func TestNestedUnionsLinear(t *testing.T) {
-	s, err := Compile([]byte(nestedUnion), WithBounds(Bounds{MaxTime: time.Hour}))
+	s, err := Compile([]byte(nestedUnion), WithBounds(Bounds{MaxWork: 1 << 40}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,9 +238,10 @@ func TestNestedUnionsLinear(t *testing.T) {
 	}
 }
 
-// TestWorstCase: whatever the schema, validating arguments of the default 1 MiB bound ends by
-// the default deadline plus one uninterruptible step (a match on one long string), with the
-// issues or with the refusal. The log shows each shape's CPU time with no deadline.
+// TestWorstCase: whatever the schema, validating arguments of the default 1 MiB bound does at
+// most the default budget of work, counted (ten times MaxWork to check them, MaxWork more to
+// word their refusal), and ends with the issues or with the refusal. The log shows each
+// shape's work and CPU time with no budget.
 func TestWorstCase(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("times validation of 1 MiB arguments")
@@ -189,19 +252,34 @@ func TestWorstCase(t *testing.T) {
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
-		start := time.Now()
-		is := s.Validate(args)
-		took := time.Since(start)
-		if took > defaultMaxTime+2*time.Second {
-			t.Errorf("%s: Validate of %d bytes took %v; want it refused soon after %v", sh.name, len(args), took, defaultMaxTime)
+		c0 := cpuTime()
+		is, work := s.validate(args)
+		spent := cpuTime() - c0
+		if max := (checkWork + 1) * defaultMaxWork; work > max+len(args) {
+			t.Errorf("%s: Validate of %d bytes did %d steps of work; want at most %d", sh.name, len(args), work, max)
 		}
 		if len(is) == 0 {
 			t.Errorf("%s: no issues; the shape is meant to fail", sh.name)
 		}
-		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
+		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
 		c := cpuTime()
-		free.Validate(args)
-		t.Logf("%-28s %7d bytes: %v CPU without a deadline; %v with the default limits (%s)", sh.name, len(args), cpuTime()-c, took, is[0].Code)
+		_, all := free.validate(args)
+		t.Logf("%-28s %7d bytes: %8d steps, %v CPU without a budget; %8d steps, %v CPU with the default bounds (%s)", sh.name, len(args), all, cpuTime()-c, work, spent, is[0].Code)
+	}
+	// the costliest valid arguments found are accepted, far within the check's budget
+	for _, sh := range validShapes {
+		args := sh.args(defaultMaxBytes)
+		s, err := Compile([]byte(sh.schema))
+		if err != nil {
+			t.Fatal(sh.name, err)
+		}
+		c := cpuTime()
+		is, work := s.validate(args)
+		took := cpuTime() - c
+		if is != nil {
+			t.Errorf("valid %s: %v", sh.name, is[0])
+		}
+		t.Logf("valid %-22s %7d bytes: %8d steps (%.0f%% of the check's budget), %v CPU", sh.name, len(args), work, 100*float64(work)/float64(checkWork*defaultMaxWork), took)
 	}
 }
 
@@ -286,12 +364,12 @@ func FuzzDuplicate(f *testing.F) {
 	})
 }
 
-// BenchmarkHostile validates 1 MiB of each hostile shape with no deadline; its MB/s is the
-// throughput the deadline is set against.
+// BenchmarkHostile validates 1 MiB of each hostile shape with no budget; its MB/s is the
+// throughput the budget is set against.
 func BenchmarkHostile(b *testing.B) {
 	for _, sh := range hostileShapes {
 		b.Run(strings.ReplaceAll(sh.name, " ", "_"), func(b *testing.B) {
-			s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxTime: time.Hour}))
+			s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -302,4 +380,86 @@ func BenchmarkHostile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestBudgetCounted: the budget counts work, not time: a call that does W steps is accepted
+// with a budget of W and refused with one of W-1, whatever the machine, the same every time.
+func TestBudgetCounted(t *testing.T) {
+	for _, sh := range validShapes {
+		args := sh.args(64 << 10)
+		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
+		_, w := free.validate(args)
+		if _, again := free.validate(args); again != w {
+			t.Errorf("%s: %d steps, then %d", sh.name, w, again)
+		}
+		// a valid call is checked only, within checkWork times MaxWork
+		max := (w + checkWork - 1) / checkWork
+		fits, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: max}))
+		over, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: max - 1}))
+		if is := fits.Validate(args); is != nil {
+			t.Errorf("%s: %d steps with a budget of %d: %v", sh.name, w, checkWork*max, is[0])
+		}
+		if is := over.Validate(args); len(is) != 1 || is[0].Code != CodeTooSlow {
+			t.Errorf("%s: %d steps with a budget of %d: %v; want it refused", sh.name, w, checkWork*(max-1), is)
+		}
+	}
+}
+
+// TestValidUnderLoad: a valid call within the size bound is never refused for the machine
+// being busy: 22 concurrent calls of 945 KiB, two of each costly valid shape, on one core
+// (GOMAXPROCS=1) shared with CPU hogs, are all accepted. With a budget of wall-clock time
+// most were refused (35 of 64 with GOMAXPROCS=1).
+func TestValidUnderLoad(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("validates 64 calls of 945 KiB per shape")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	done := make(chan struct{})
+	var hogs sync.WaitGroup
+	for range 4 {
+		hogs.Add(1)
+		go func() {
+			defer hogs.Done()
+			for x := 0; ; x++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for range 1 << 16 {
+					x = x*31 + 7
+				}
+			}
+		}()
+	}
+	defer func() { close(done); hogs.Wait() }()
+	schemas := make([]*Schema, len(validShapes))
+	args := make([][]byte, len(validShapes))
+	for i, sh := range validShapes {
+		var err error
+		if schemas[i], err = Compile([]byte(sh.schema)); err != nil {
+			t.Fatal(err)
+		}
+		args[i] = sh.args(945 << 10)
+	}
+	refused := make([]atomic.Int64, len(validShapes))
+	var calls sync.WaitGroup
+	start := time.Now()
+	for i := range 2 * len(validShapes) {
+		calls.Add(1)
+		go func() {
+			defer calls.Done()
+			k := i % len(validShapes)
+			if is := schemas[k].Validate(args[k]); is != nil {
+				refused[k].Add(1)
+			}
+		}()
+	}
+	calls.Wait()
+	for i, sh := range validShapes {
+		if n := refused[i].Load(); n > 0 {
+			t.Errorf("%s: %d of 2 valid calls refused", sh.name, n)
+		}
+	}
+	t.Logf("%d concurrent valid calls of about 945 KiB on one core beside 4 CPU hogs: all accepted in %v", 2*len(validShapes), time.Since(start))
 }

@@ -1,6 +1,7 @@
 package schemaerr
 
 import (
+	"bytes"
 	"strconv"
 	"time"
 	"unicode/utf16"
@@ -70,16 +71,20 @@ type decoder struct {
 	path     []pathSeg // the evaluator's path stack, kept between calls
 	scratch  []int32   // property slots of schemas with many properties
 
-	// the work budget of one call (see tick)
-	maxTime         time.Duration
-	deadline        time.Time // zero until the first look at the clock, for small arguments
-	work, nextCheck int
-	late            bool // past the deadline
+	// the budget of one call (see tick)
+	maxWork         int           // steps
+	work, nextCheck int           // steps done; when to look at the clock next
+	deadline        time.Time     // Bounds.MaxTime from the start, when it is set
+	engineTime      time.Duration // the time a call's matches on a PatternEngine may take
+	engineSpent     time.Duration // the time they took
+	late            bool          // out of the budget
+	timedOut        bool          // out of time, not of work
 
 	// what one call has learnt, so that no check runs twice on the same value
 	matches map[matchKey]bool        // pattern results by pattern and string span
 	probes  map[probeKey]probeResult // check-mode results of a schema on a container
 	hashes  []uint64                 // uniqueItems' canonical hashes by value, 0 when not computed
+	keys    map[int32]any            // the keys of members in issues' paths, unquoted and boxed once
 }
 
 func (d *decoder) reset(data []byte) {
@@ -88,7 +93,10 @@ func (d *decoder) reset(data []byte) {
 	d.vals = d.vals[:0]
 	d.elems = 0
 	d.err = nil
-	d.deadline, d.work, d.nextCheck, d.late = time.Time{}, 0, checkEvery, false
+	d.deadline, d.work, d.nextCheck, d.late, d.timedOut, d.engineSpent = time.Time{}, 0, checkEvery, false, false, 0
+	if len(d.keys) > 0 {
+		clear(d.keys)
+	}
 	if len(d.matches) > 0 {
 		clear(d.matches)
 	}
@@ -100,6 +108,14 @@ func (d *decoder) reset(data []byte) {
 
 // decode parses the whole input; on success the root is d.vals[0].
 func (d *decoder) decode() bool {
+	if len(d.data) > presizeFrom {
+		// at most one value per comma, colon-free opening bracket or brace, and the first: a
+		// count costs a pass at memory speed, and saves copying the values as they grow
+		n := bytes.Count(d.data, comma) + bytes.Count(d.data, openArray) + bytes.Count(d.data, openObject) + 1
+		if cap(d.vals) < n {
+			d.vals = make([]value, 0, n)
+		}
+	}
 	d.skipSpace()
 	if !d.parse(0) {
 		return false
@@ -110,6 +126,11 @@ func (d *decoder) decode() bool {
 	}
 	return true
 }
+
+// presizeFrom is the size of arguments whose values are counted before they are decoded.
+const presizeFrom = 4 << 10
+
+var comma, openArray, openObject = []byte(","), []byte("["), []byte("{")
 
 func (d *decoder) syntax(what string) bool {
 	if d.err == nil {

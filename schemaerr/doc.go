@@ -104,6 +104,20 @@
 //
 // The decoder is strict JSON and allocates nothing on the path of valid arguments.
 //
+// A refusal is bounded too, whatever the arguments: Validate returns at most MaxIssues (100)
+// issues, the last one counting those left out (code "more_issues"), and each dialect writes
+// at most 64 KiB of issues, ending with the count of the rest:
+//
+//	Invalid input: expected string, received number at r.kkk[99]
+//	and 16660 more issues
+//
+// (", and 16660 more issues" in [Text2], "And 16660 more issues." in [Hints]; a first issue
+// longer than 64 KiB alone is cut and ends with "…"). A member's key is copied once per call,
+// however many issues' paths hold it. A call of 62 KiB with a 32,000-byte key and 16,760 wrong
+// items gets 64 KiB in each dialect and allocates 1.5 MB to validate and word; one of 1 MiB with
+// a 500,000-byte key, 15 MB. The TypeScript SDK, which has no such bound, writes the same text
+// for every refusal within it.
+//
 // # The cost of a call
 //
 // For a given schema, validation takes time linear in the size of the arguments, keyword by
@@ -125,24 +139,41 @@
 //	                                       or object is kept for the call, so that nested unions
 //	                                       stay linear
 //
-// At the 1 MiB bound the costliest arguments found (a uniqueItems array of 150,000 integers or of
-// two objects of 50,000 members, 100,000 keys refused by propertyNames or by a strict object, a
-// pattern on a 1 MiB string, unions nested 60 deep) take 45 to 225 ms of CPU each on a 2-core
-// machine, idle or loaded, except the nested unions, which would take about a second. TestWorkLinear
-// checks that the time per byte does not grow with the size; TestWorstCase logs these figures.
-//
-// Above the keywords, one deadline bounds a call: validation that runs past Bounds.MaxTime
-// (250 ms) stops, and the call is refused with one issue, [CodeTooSlow]:
+// Above the keywords, a budget of work bounds a call, counted, not timed, so that the same call
+// is accepted or refused whatever the machine and its load: a step is a keyword applied to a
+// value, 16 bytes of a string matched on RE2 (times one plus a sixteenth of the pattern's
+// program), an enum's eight values compared, an element hashed, a segment of a path copied into
+// an issue. Checking whether arguments are valid, all a valid call costs, may take ten times
+// Bounds.MaxWork (25,000,000 steps by default); wording the refusal of invalid ones, MaxWork
+// more. Past either, validation stops and the call is refused with one issue, [CodeTooSlow],
+// worded as the time the steps stand for at 100 ns each:
 //
 //	MCP error -32602: Invalid arguments for tool t: arguments take longer to validate than the maximum of 250 ms
 //
-// The clock is read between steps, so a step that does not stop on its own finishes first: one
-// RE2 match on one long string, or one match on the ECMAScript engine, which its own timeout
-// ends. A call therefore costs at most MaxTime plus one such step, about 250 to 450 ms at the
-// defaults, whatever the schema and the arguments: on the machine above, every shape ended within
-// 70 to 400 ms, and 40 values under a catastrophically backtracking pattern on the ECMAScript
-// engine were refused after 300 to 450 ms. MaxTime is wall-clock time: on a machine short of CPU,
-// large arguments meet it sooner.
+// At the 1 MiB bound, the costliest valid arguments found (unions nested 60 deep, whose values
+// take the second branch or three at each level, a union of 8 objects matched by its last
+// branch, an enum of 50, a uniqueItems array of 150,000 integers or of objects, 100,000 keys
+// under propertyNames, a pattern on a 1 MiB string) count 0.1 to 2.5 million steps, at most a
+// tenth of the check's budget, and take 15 to 350 ms of CPU. Invalid arguments are checked up
+// to their first failure, then worded: the same shapes failing, and 100,000 keys refused by a
+// strict object, count 0.1 to 3.7 million steps and take 35 ms to 1.1 s of CPU (the nested
+// unions, whose check probes every value, the costliest); 60,000 objects each refused by a
+// union of 30 branches are refused (CodeTooSlow) at the wording's 2.5 million steps, after
+// 0.55 s (1.4 s without a budget). These are the figures of TestWorstCase on 2 cores at a load
+// average of 14 to 23; TestValidUnderLoad checks that 22 concurrent valid calls of 945 KiB on
+// one core shared with CPU hogs are all accepted, TestBudgetCounted that a call is accepted
+// with a budget of its steps and refused with one step less, and TestWorkLinear that the time
+// per byte does not grow with the size.
+//
+// What is not counted is timed. The work of a pattern on an ECMAScript engine ([WithPatterns])
+// cannot be counted: each match is bounded by the engine's own timeout (wall-clock, 100 ms for
+// ecmaregexp), and a call's matches together by 250 ms (or Bounds.MaxTime), past which the call
+// is refused as above; on a machine short of CPU those matches meet their time sooner, and a
+// call that needs such a pattern may be refused for the load. 40 values under a
+// catastrophically backtracking pattern on ecmaregexp are refused after about 300 to 450 ms.
+// RE2 on one long string is counted by its length, which undercounts its time on a pattern
+// that keeps many states alive (195 ms of CPU for 1 MiB, 131,000 steps): MaxBytes bounds it.
+// Bounds.MaxTime, off by default, adds an outer wall-clock bound on the whole call.
 //
 // # The hint dialect
 //

@@ -1,6 +1,7 @@
 package schemaerr
 
 import (
+	"math"
 	"strconv"
 	"time"
 )
@@ -18,35 +19,55 @@ type config struct {
 }
 
 // Bounds bound the arguments of one call and the work of validating them. Arguments over a
-// bound, or whose validation runs out of time, are refused whole with one issue (see
+// bound, or whose validation does more work than MaxWork, are refused whole with one issue (see
 // [Schema.Validate]). A zero field means its default; the zero Bounds is every default.
 type Bounds struct {
 	// MaxBytes bounds the size of the arguments in bytes. The default, 1 MiB, is far above
-	// what a tool's arguments hold (a few KiB) and keeps one call's work within MaxTime.
+	// what a tool's arguments hold (a few KiB) and keeps one call's work within MaxWork.
 	MaxBytes int
 	// MaxDepth bounds how deep objects and arrays nest; the top-level object is depth 1. The
 	// default, 64, is deeper than any schema a tool publishes.
 	MaxDepth int
 	// MaxElements bounds the array elements and object members of the arguments, counted as
 	// the TypeScript SDK's maxToolInputElements option counts them. The default is no bound,
-	// as in the SDK: MaxBytes and MaxTime bound the work.
+	// as in the SDK: MaxBytes and MaxWork bound the work.
 	MaxElements int
-	// MaxTime bounds the time validating one call may take, whatever the schema: past it the
-	// call is refused (CodeTooSlow). The default, 250 ms, is thousands of times what a tool's
-	// usual arguments take and about what the costliest 1 MiB of arguments takes on a loaded
-	// machine (see "The cost of a call" in the package doc), so that one request cannot hold a
-	// core for longer.
+	// MaxWork bounds the work of validating one call, whatever the schema, counted in steps
+	// (a keyword applied to a value, 16 bytes of a string matched or hashed, a segment of a
+	// path copied into an issue): checking whether the arguments are valid may take ten times
+	// MaxWork, wording the refusal of invalid ones MaxWork more; past either the call is
+	// refused (CodeTooSlow), worded as the time the steps stand for at 100 ns each. The count
+	// does not depend on the machine or its load: the same call is refused, or accepted,
+	// everywhere. The default, 2,500,000 steps ("250 ms"), gives the check ten times the work
+	// of the costliest valid 1 MiB of arguments measured (see "The cost of a call" in the
+	// package doc).
+	MaxWork int
+	// MaxIssues bounds the issues Validate returns: past it the list ends with one issue
+	// saying how many more there are (see [Schema.Validate]). The default is 100.
+	MaxIssues int
+	// MaxTime, when set, bounds the wall-clock time of one call: validation that runs past it
+	// stops and the call is refused (CodeTooSlow), whatever the work counted. It is an outer
+	// guard, off by default, since a busy machine meets it on valid calls. The work of a
+	// pattern on an ECMAScript engine (WithPatterns) cannot be counted: those matches are
+	// timed instead, and one call's matches together may take at most MaxTime, or 250 ms
+	// when MaxTime is not set.
 	MaxTime time.Duration
 }
 
 // The defaults of Bounds, explained on its fields.
 const (
-	defaultMaxBytes = 1 << 20
-	defaultMaxDepth = 64
-	defaultMaxTime  = 250 * time.Millisecond
+	defaultMaxBytes   = 1 << 20
+	defaultMaxDepth   = 64
+	defaultMaxWork    = 2_500_000
+	defaultMaxIssues  = 100
+	defaultEngineTime = 250 * time.Millisecond
 )
 
-// orDefaults is l with each zero (or negative) field set to its default.
+// stepTime is the time a step of MaxWork stands for in the refusal's wording.
+const stepTime = 100 * time.Nanosecond
+
+// orDefaults is l with each zero (or negative) field set to its default; a MaxTime of zero
+// stays zero (no clock but the engine's).
 func (l Bounds) orDefaults() Bounds {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = defaultMaxBytes
@@ -57,13 +78,21 @@ func (l Bounds) orDefaults() Bounds {
 	if l.MaxElements < 0 {
 		l.MaxElements = 0
 	}
-	if l.MaxTime <= 0 {
-		l.MaxTime = defaultMaxTime
+	if l.MaxWork <= 0 {
+		l.MaxWork = defaultMaxWork
+	}
+	l.MaxWork = min(l.MaxWork, math.MaxInt/(4*checkWork)) // no budget overflows
+
+	if l.MaxIssues <= 0 {
+		l.MaxIssues = defaultMaxIssues
+	}
+	if l.MaxTime < 0 {
+		l.MaxTime = 0
 	}
 	return l
 }
 
-// WithBounds has Compile bound the arguments a Schema validates, and the time it takes, by l.
+// WithBounds has Compile bound the arguments a Schema validates, and the work it takes, by l.
 func WithBounds(l Bounds) Option {
 	return func(c *config) { c.limits = l }
 }

@@ -9,7 +9,7 @@ import (
 
 // inEnum reports whether value vi is one of the enum (or const) values of n.
 func (ev *evaluator) inEnum(n *node, vi int32) bool {
-	if vi < 0 {
+	if vi < 0 || ev.d.tick(len(n.enum)>>3) { // a comparison is about an eighth of a step
 		return false
 	}
 	for _, want := range n.enum {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/internal/sdktext"
@@ -32,7 +33,7 @@ const (
 	CodeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
 	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
 	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Bounds.MaxElements
-	CodeTooSlow         = "too_slow"          // validating the arguments takes longer than Bounds.MaxTime
+	CodeTooSlow         = "too_slow"          // validating the arguments takes more work than Bounds.MaxWork (or time than MaxTime)
 )
 
 // The package's own spellings of the refusal codes.
@@ -62,7 +63,8 @@ type Issue struct {
 	// Code is zod's issue code ("invalid_type", "invalid_value", "invalid_union",
 	// "invalid_format", "too_big", "too_small", "not_multiple_of",
 	// "unrecognized_keys", "invalid_key" or "custom"), or for arguments refused
-	// whole CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements or CodeTooSlow.
+	// whole CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements or CodeTooSlow;
+	// "more_issues" for the last issue of a list cut at Bounds.MaxIssues ("and N more issues").
 	Code string
 	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
 	Message string
@@ -72,6 +74,7 @@ type Issue struct {
 	n       *node  // the schema that raised it
 	check   string // what failed: "min", "max", "xmin", "xmax", "int", "safe", "pattern", "enum", ...
 	missing bool   // the value is a required property that is absent
+	more    int    // for the issue that ends a cut list (codeMore), the issues left out
 }
 
 // String is the issue as the TypeScript SDK prints it: the message, then " at " and the path.
@@ -85,9 +88,7 @@ func (i Issue) String() string {
 // dotPath writes a path as the TypeScript SDK does: the first segment as it is, then ".name"
 // for a property and "[n]" for an array index: "filter.window.hours", "tags[2]".
 func dotPath(path []any) string {
-	var b strings.Builder
-	writePath(&b, path)
-	return b.String()
+	return string(appendPath(nil, path))
 }
 
 // The TypeScript SDK's text frames are errkind's, which clients read with.
@@ -102,12 +103,75 @@ const (
 	refusalPrefix2 = sdktext.ArgumentsRefusedPrefix2
 )
 
+// maxText bounds the bytes the issues of one refusal take in every dialect ([Text], [Text2],
+// [Hints]), so that a small call cannot get an answer thousands of times its size.
+const maxText = 64 << 10
+
+// moreText is the words, in every dialect, for n issues left out of a refusal.
+func moreText(n int) string { return "and " + strconv.Itoa(n) + " more issues" }
+
+// writeIssues appends issues to b, sep between them, each as one writes it, within maxText
+// bytes: an issue that does not fit, and every one after it, is left out and counted, and
+// the list ends with sep and last(n) for the n left out (those the list's own "more_issues"
+// issue counts too). A first issue longer than maxText alone is cut at a character and ends
+// with "…".
+func writeIssues(b []byte, issues []Issue, sep string, one func([]byte, Issue) []byte, last func(int) string) []byte {
+	start := len(b)
+	for k, is := range issues {
+		if is.Code == codeMore || k > 0 && len(b)-start+len(sep)+issueLen(is) > maxText {
+			return append(append(b, sep...), last(left(issues[k:]))...)
+		}
+		if k > 0 {
+			b = append(b, sep...)
+		}
+		if b = one(b, is); len(b)-start > maxText {
+			cut := start + maxText
+			for cut > start && !utf8.RuneStart(b[cut]) {
+				cut--
+			}
+			b = append(b[:cut], "…"...)
+			if rest := issues[k+1:]; len(rest) > 0 {
+				b = append(append(b, sep...), last(left(rest))...)
+			}
+			return b
+		}
+	}
+	return b
+}
+
+// left counts the issues of a list: one each, and for the list's own "more_issues" issue
+// those it stands for.
+func left(issues []Issue) int {
+	n := 0
+	for _, is := range issues {
+		n += max(1, is.more)
+	}
+	return n
+}
+
+// issueLen is at least the bytes an issue takes in any dialect: its message and its path's
+// segments.
+func issueLen(is Issue) int {
+	n := len(is.Message)
+	for _, seg := range is.Path {
+		if s, ok := seg.(string); ok {
+			n += len(s)
+		}
+	}
+	return n
+}
+
 // Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
 // validation: "MCP error -32602: Input validation error: Invalid arguments for tool <tool>: "
 // followed by the issues, one per line. Arguments refused whole (for their size, their
-// shape or the time validating them takes) get the SDK's maxToolInputElements wording instead:
+// shape or the work validating them takes) get the SDK's maxToolInputElements wording instead:
 // "MCP error -32602: Invalid arguments for tool <tool>: arguments contain more than the maximum
 // of N elements". Text of no issues is "".
+//
+// The issues take at most 64 KiB: those that do not fit (and those a list cut at
+// Bounds.MaxIssues left out) are counted on a last line, "and N more issues"; a first issue
+// longer alone is cut and ends with "…". The SDK, which has no such bound, writes the same
+// text for every refusal within it.
 func Text(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
@@ -115,29 +179,31 @@ func Text(tool string, issues []Issue) string {
 	if len(issues) == 1 && refusedWhole(issues[0].Code) {
 		return refusalPrefix + tool + ": " + issues[0].Message
 	}
-	n := len(textPrefix) + len(tool) + 2
+	b := make([]byte, 0, textSize(textPrefix, tool, issues))
+	b = append(b, textPrefix...)
+	b = append(b, tool...)
+	b = append(b, ": "...)
+	b = writeIssues(b, issues, "\n", func(b []byte, is Issue) []byte {
+		b = append(b, is.Message...)
+		if len(is.Path) > 0 {
+			b = append(b, " at "...)
+			b = appendPath(b, is.Path)
+		}
+		return b
+	}, moreText)
+	return string(b)
+}
+
+// textSize is about the size of a refusal, for its buffer: at most maxText of issues.
+func textSize(prefix, tool string, issues []Issue) int {
+	n := len(prefix) + len(tool) + 2
 	for _, is := range issues {
-		n += len(is.Message) + 1
-		if len(is.Path) > 0 {
-			n += 4 + 8*len(is.Path)
+		n += len(is.Message) + 4 + 8*len(is.Path)
+		if n > maxText {
+			return maxText + 64
 		}
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(textPrefix)
-	b.WriteString(tool)
-	b.WriteString(": ")
-	for k, is := range issues {
-		if k > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(is.Message)
-		if len(is.Path) > 0 {
-			b.WriteString(" at ")
-			writePath(&b, is.Path)
-		}
-	}
-	return b.String()
+	return n
 }
 
 // Text2 is [Text] in the wording of the TypeScript SDK 2.x (@modelcontextprotocol/server), whose
@@ -148,9 +214,10 @@ func Text(tool string, issues []Issue) string {
 //
 //	Input validation error: Invalid arguments for tool get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
 //
-// Arguments refused whole (for their size, their shape or the time validating them takes) read
+// Arguments refused whole (for their size, their shape or the work validating them takes) read
 // "Invalid arguments for tool <tool>: arguments contain more than the maximum of N elements".
-// Text2 of no issues is "".
+// The issues take at most 64 KiB, as in Text, the count of those left out last: ", and N more
+// issues". Text2 of no issues is "".
 func Text2(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
@@ -158,36 +225,28 @@ func Text2(tool string, issues []Issue) string {
 	if len(issues) == 1 && refusedWhole(issues[0].Code) {
 		return refusalPrefix2 + tool + ": " + issues[0].Message
 	}
-	n := len(textPrefix2) + len(tool) + 2
-	for _, is := range issues {
-		n += len(is.Message) + 2 + 8*len(is.Path)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(textPrefix2)
-	b.WriteString(tool)
-	b.WriteString(": ")
-	for k, is := range issues {
-		if k > 0 {
-			b.WriteString(", ")
-		}
+	b := make([]byte, 0, textSize(textPrefix2, tool, issues))
+	b = append(b, textPrefix2...)
+	b = append(b, tool...)
+	b = append(b, ": "...)
+	b = writeIssues(b, issues, ", ", func(b []byte, is Issue) []byte {
 		for j, seg := range is.Path {
 			if j > 0 {
-				b.WriteByte('.')
+				b = append(b, '.')
 			}
 			switch seg := seg.(type) {
 			case int:
-				b.WriteString(strconv.Itoa(seg))
+				b = strconv.AppendInt(b, int64(seg), 10)
 			case string:
-				b.WriteString(seg)
+				b = append(b, seg...)
 			}
 		}
 		if len(is.Path) > 0 {
-			b.WriteString(": ")
+			b = append(b, ": "...)
 		}
-		b.WriteString(is.Message)
-	}
-	return b.String()
+		return append(b, is.Message...)
+	}, moreText)
+	return string(b)
 }
 
 // UnknownTool2 is the TypeScript SDK 2.x's answer to a call to a tool it does not have: not a
@@ -197,25 +256,26 @@ func UnknownTool2(tool string) error {
 	return &wire.RPCError{Code: errkind.InvalidParams, Message: sdktext.UnknownToolPrefix2 + tool + sdktext.UnknownToolSuffix}
 }
 
-// writePath writes path to b as dotPath returns it.
-func writePath(b *strings.Builder, path []any) {
+// appendPath appends path to b as dotPath returns it.
+func appendPath(b []byte, path []any) []byte {
 	for k, seg := range path {
 		switch seg := seg.(type) {
 		case int:
-			if k == 0 {
-				b.WriteString(strconv.Itoa(seg))
-			} else {
-				b.WriteByte('[')
-				b.WriteString(strconv.Itoa(seg))
-				b.WriteByte(']')
+			if k > 0 {
+				b = append(b, '[')
+			}
+			b = strconv.AppendInt(b, int64(seg), 10)
+			if k > 0 {
+				b = append(b, ']')
 			}
 		case string:
 			if k > 0 {
-				b.WriteByte('.')
+				b = append(b, '.')
 			}
-			b.WriteString(seg)
+			b = append(b, seg...)
 		}
 	}
+	return b
 }
 
 // UnknownTool is the text the TypeScript SDK sends for a call to a tool it does not have:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -17,6 +18,9 @@ type ecmaRegexp struct {
 	// units: the pattern has no u flag, so JavaScript matches it against UTF-16 code units: "."
 	// is half of an emoji. A string with characters beyond U+FFFF is matched unit by unit.
 	units bool
+	// cost is the work of matching 16 bytes, in steps: RE2's time is linear in the string,
+	// times the size of the pattern's program
+	cost int
 }
 
 func (r *ecmaRegexp) String() string { return r.src }
@@ -85,7 +89,21 @@ func compileECMA(src string) (*ecmaRegexp, error) {
 	if err != nil {
 		return nil, &PatternError{Pattern: src, Reason: "Go's RE2 engine cannot compile it: " + err.Error()}
 	}
-	return &ecmaRegexp{src: src, re: re, units: !unicode}, nil
+	return &ecmaRegexp{src: src, re: re, units: !unicode, cost: matchCost(tr)}, nil
+}
+
+// matchCost is the work, in steps, of matching 16 bytes against the RE2 pattern tr: one step
+// for every 16 instructions of its program, at least one.
+func matchCost(tr string) int {
+	re, err := syntax.Parse(tr, syntax.Perl)
+	if err != nil {
+		return 1
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 1
+	}
+	return 1 + len(prog.Inst)/16
 }
 
 // translateECMA rewrites the ECMAScript-only syntax of a pattern into RE2 syntax: \s and . with

@@ -146,40 +146,86 @@ func (s *Schema) Hint(args json.RawMessage, checks ...func(args json.RawMessage)
 //	Invalid value for 'service': must match the pattern /^[a-z]+$/.
 //	Invalid value for 'environment': must match one of its accepted forms.
 //
-// The error is a *wire.RPCError. Hints of no issues is nil.
+// The sentences take at most 64 KiB, as in [Text]; those left out are counted in a last
+// sentence, "And N more issues.". The error is a *wire.RPCError. Hints of no issues is nil.
 func Hints(issues []Issue) error {
 	if len(issues) == 0 {
 		return nil
 	}
-	var unknown, other []string
+	var w hintWriter
+	code := InvalidParameter
 	for _, is := range issues {
-		if is.Code == codeUnrecognizedKeys {
-			var known []string
-			if is.n != nil {
-				for _, p := range is.n.props {
-					known = append(known, p.name)
-				}
-			}
-			prefix := ""
-			if len(is.Path) > 0 {
-				prefix = dotPath(is.Path) + "."
-			}
-			for _, k := range is.Keys {
-				msg := "Unknown parameter '" + prefix + k + "'."
-				if s, ok := Suggest(k, known); ok {
-					msg += " Did you mean '" + prefix + s + "'?"
-				}
-				unknown = append(unknown, msg)
-			}
+		if is.Code != codeUnrecognizedKeys {
 			continue
 		}
-		other = append(other, hintSentence(is))
-	}
-	code := InvalidParameter
-	if len(unknown) > 0 {
 		code = UnknownParameter
+		var known []string
+		if is.n != nil {
+			for _, p := range is.n.props {
+				known = append(known, p.name)
+			}
+		}
+		prefix := ""
+		if len(is.Path) > 0 {
+			prefix = dotPath(is.Path) + "."
+		}
+		for _, k := range is.Keys {
+			if w.full {
+				w.left++
+				continue
+			}
+			msg := "Unknown parameter '" + prefix + k + "'."
+			if s, ok := Suggest(k, known); ok {
+				msg += " Did you mean '" + prefix + s + "'?"
+			}
+			w.add(msg)
+		}
 	}
-	return Invalid(code, strings.Join(append(unknown, other...), " "))
+	for _, is := range issues {
+		switch {
+		case is.Code == codeUnrecognizedKeys:
+		case is.Code == codeMore:
+			w.left += is.more
+		case w.full:
+			w.left++
+		default:
+			w.add(hintSentence(is))
+		}
+	}
+	if w.left > 0 {
+		w.b = append(w.b, " A"...)
+		w.b = append(w.b, moreText(w.left)[1:]...)
+		w.b = append(w.b, '.')
+	}
+	return Invalid(code, string(w.b))
+}
+
+// hintWriter joins the hint dialect's sentences, within maxText bytes: the sentences that do
+// not fit are counted in left, and a first sentence longer alone is cut and ends with "…".
+type hintWriter struct {
+	b    []byte
+	full bool
+	left int
+}
+
+func (w *hintWriter) add(s string) {
+	if len(w.b) > 0 && len(w.b)+1+len(s) > maxText {
+		w.full = true
+		w.left++
+		return
+	}
+	if len(w.b) > 0 {
+		w.b = append(w.b, ' ')
+	}
+	w.b = append(w.b, s...)
+	if len(w.b) > maxText {
+		cut := maxText
+		for cut > 0 && !utf8.RuneStart(w.b[cut]) {
+			cut--
+		}
+		w.b = append(w.b[:cut], "…"...)
+		w.full = true
+	}
 }
 
 func hintSentence(is Issue) string {

@@ -18,7 +18,7 @@ type Set[V comparable] struct {
 	// tool's published input schema; an empty one is not used.
 	Schemas map[string]json.RawMessage
 
-	// Bounds bound every call's arguments and the time validating them
+	// Bounds bound every call's arguments and the work validating them
 	// takes; each schema is compiled with them ([WithBounds]). Set them
 	// before first use.
 	Bounds Bounds

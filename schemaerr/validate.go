@@ -22,19 +22,29 @@ const maxSafeInteger = 1<<53 - 1
 // are validated as {}. A nil result means the arguments are valid. The same arguments always
 // give the same issues.
 //
+// Past the schema's MaxIssues (100 by default), the list is cut: its last issue, about the
+// arguments as a whole, has the code "more_issues" and the message "and N more issues".
+//
 // Arguments over the schema's [Bounds] (larger than MaxBytes, nested deeper than MaxDepth, with
-// more than MaxElements elements), whose validation takes longer than MaxTime, or that are not
-// JSON are refused whole with one issue whose [Text] is the SDK's wording for a refused call
-// ("... arguments contain more than the maximum of N elements").
+// more than MaxElements elements), whose validation does more work than MaxWork (or, when it is
+// set, takes longer than MaxTime), or that are not JSON are refused whole with one issue whose
+// [Text] is the SDK's wording for a refused call ("... arguments contain more than the maximum
+// of N elements").
 func (s *Schema) Validate(args json.RawMessage) []Issue {
+	issues, _ := s.validate(args)
+	return issues
+}
+
+// validate is Validate; it also returns the work counted, in steps.
+func (s *Schema) validate(args json.RawMessage) ([]Issue, int) {
 	lim := s.limits.orDefaults()
 	var start time.Time
-	if len(args) > smallArgs {
+	if lim.MaxTime > 0 {
 		start = time.Now()
 	}
 	if len(args) > lim.MaxBytes {
 		return []Issue{{Code: codeTooLarge,
-			Message: "arguments are larger than the maximum of " + strconv.Itoa(lim.MaxBytes) + " bytes"}}
+			Message: "arguments are larger than the maximum of " + strconv.Itoa(lim.MaxBytes) + " bytes"}}, 0
 	}
 	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		args = emptyObject
@@ -44,7 +54,7 @@ func (s *Schema) Validate(args json.RawMessage) []Issue {
 		d = &decoder{}
 	}
 	defer func() {
-		if cap(d.vals) <= 1<<14 && len(d.matches) <= 1<<10 && len(d.probes) <= 1<<10 {
+		if cap(d.vals) <= 1<<14 && len(d.matches) <= 1<<10 && len(d.probes) <= 1<<10 && len(d.keys) <= 1<<10 {
 			d.reset(nil)
 			s.pool.Put(d)
 		}
@@ -52,27 +62,36 @@ func (s *Schema) Validate(args json.RawMessage) []Issue {
 	d.maxDepth, d.maxElems = lim.MaxDepth, lim.MaxElements
 	d.reset(args)
 	if !d.decode() {
-		return []Issue{refusal(d.err)}
+		return []Issue{refusal(d.err)}, 0
 	}
-	d.maxTime = lim.MaxTime
-	if !start.IsZero() {
+	// the check of validity, all a valid call costs, may do checkWork times MaxWork; wording
+	// the refusal of invalid arguments, MaxWork more
+	d.maxWork = checkWork * lim.MaxWork
+	d.engineTime = lim.MaxTime
+	if lim.MaxTime > 0 {
 		d.deadline = start.Add(lim.MaxTime)
+	} else {
+		d.engineTime = defaultEngineTime
 	}
 	ev := evaluator{d: d, quit: true}
 	ev.eval(s.root, 0)
 	if d.late {
-		return []Issue{tooSlow(lim.MaxTime)}
+		return []Issue{d.tooSlow(checkWork * lim.MaxWork)}, d.work
 	}
 	if ev.nfail == 0 {
-		return nil
+		return nil, d.work
 	}
-	ev = evaluator{d: d, full: true, path: d.path[:0]}
+	d.maxWork = d.work + lim.MaxWork
+	ev = evaluator{d: d, full: true, path: d.path[:0], maxIssues: lim.MaxIssues}
 	ev.eval(s.root, 0)
 	d.path = ev.path[:0] // keep the grown stack for the next call
 	if d.late {
-		return []Issue{tooSlow(lim.MaxTime)}
+		return []Issue{d.tooSlow(lim.MaxWork)}, d.work
 	}
-	return ev.issues
+	if ev.more > 0 {
+		ev.issues = append(ev.issues, moreIssues(ev.more))
+	}
+	return ev.issues, d.work
 }
 
 var emptyObject = json.RawMessage("{}")
@@ -89,37 +108,47 @@ func refusal(e *limitError) Issue {
 	return Issue{Code: codeInvalidJSON, Message: "arguments are not valid JSON: " + e.what + " at byte " + strconv.Itoa(e.off)}
 }
 
-// tooSlow is the refusal of arguments whose validation ran past Bounds.MaxTime.
-func tooSlow(max time.Duration) Issue {
+// tooSlow is the refusal of arguments whose validation ran out of its budget: work steps,
+// worded as the time they stand for, or the time of Bounds.MaxTime (or of the engine's
+// matches).
+func (d *decoder) tooSlow(work int) Issue {
+	max := time.Duration(work) * stepTime
+	if d.timedOut {
+		max = d.engineTime
+	}
 	return Issue{Code: codeTooSlow, Message: "arguments take longer to validate than the maximum of " + durationText(max)}
 }
 
-// checkEvery is the work, in steps of about 10 ns, between two looks at the clock.
-const checkEvery = 4096
+// codeMore is the code of the issue that ends a list cut at Bounds.MaxIssues.
+const codeMore = "more_issues"
 
-// smallArgs is the size of arguments whose deadline counts from the first look at the clock
-// rather than from the start: what comes before it (decoding them, checkEvery steps) takes
-// microseconds, and most calls end before it, without reading the clock at all.
-const smallArgs = 16 << 10
-
-// tick counts n steps of work and, every checkEvery steps, looks at the clock; it reports
-// whether validation has run past its deadline, after which every check stops at once.
-func (d *decoder) tick(n int) bool {
-	d.work += n
-	if d.work >= d.nextCheck {
-		d.look()
-	}
-	return d.late
+// moreIssues is the issue that ends a list cut at Bounds.MaxIssues, n issues before its end.
+func moreIssues(n int) Issue {
+	return Issue{Code: codeMore, Message: moreText(n), more: n}
 }
 
-// look reads the clock: it starts the deadline of small arguments, or notes that it has passed.
-func (d *decoder) look() {
-	d.nextCheck = d.work + checkEvery
-	now := time.Now()
-	if d.deadline.IsZero() {
-		d.deadline = now.Add(d.maxTime)
+// checkWork is how many times MaxWork the check of validity may do: the check is all a valid
+// call costs, and a valid call is not to be refused.
+const checkWork = 10
+
+// checkEvery is the work, in steps, between two looks at the clock when Bounds.MaxTime is set.
+const checkEvery = 4096
+
+// tick counts n steps of work; it reports whether validation has run out of its budget, after
+// which every check stops at once. With Bounds.MaxTime set, it looks at the clock every
+// checkEvery steps.
+func (d *decoder) tick(n int) bool {
+	d.work += n
+	if d.work > d.maxWork {
+		d.late = true
 	}
-	d.late = d.late || now.After(d.deadline)
+	if !d.deadline.IsZero() && d.work >= d.nextCheck {
+		d.nextCheck = d.work + checkEvery
+		if time.Now().After(d.deadline) {
+			d.late, d.timedOut = true, true
+		}
+	}
+	return d.late
 }
 
 // evaluator walks a schema over a decoded document with zod's semantics. In check mode (full
@@ -137,6 +166,8 @@ type evaluator struct {
 	path     []pathSeg
 	arena    []any
 	probing  int // how many probes enclose the value being checked
+	// maxIssues bounds the issues built (Bounds.MaxIssues); more counts those past it
+	maxIssues, more int
 }
 
 type pathSeg struct {
@@ -155,7 +186,31 @@ func (ev *evaluator) fail(cont bool) bool {
 	return !ev.full
 }
 
+// room reports whether one more issue may be built; past Bounds.MaxIssues it counts the issue
+// instead.
+func (ev *evaluator) room() bool {
+	if len(ev.issues) < ev.maxIssues {
+		return true
+	}
+	ev.more++
+	return false
+}
+
+// add builds an issue at the current path, unless the list is full (see room). Copying the
+// path is work, one step a segment; a member's key is unquoted once per call and shared by
+// every issue whose path holds it, so a long key costs its length once, not once per issue.
 func (ev *evaluator) add(n *node, code, check, msg string) {
+	if ev.room() {
+		ev.build(n, code, check, msg)
+	}
+}
+
+// build is add once room is made; it reports whether the issue was built (not when the budget
+// ran out).
+func (ev *evaluator) build(n *node, code, check, msg string) bool {
+	if ev.d.tick(len(ev.path)) {
+		return false
+	}
 	// the paths of one rejection share one backing array
 	if ev.arena == nil {
 		ev.arena = make([]any, 0, 16)
@@ -166,7 +221,7 @@ func (ev *evaluator) add(n *node, code, check, msg string) {
 		case p.key != nil:
 			ev.arena = append(ev.arena, p.key)
 		case p.member >= 0:
-			ev.arena = append(ev.arena, ev.d.key(&ev.d.vals[p.member]))
+			ev.arena = append(ev.arena, ev.d.boxedKey(p.member))
 		case p.name != "" || p.idx < 0:
 			ev.arena = append(ev.arena, p.name)
 		default:
@@ -181,6 +236,20 @@ func (ev *evaluator) add(n *node, code, check, msg string) {
 		ev.issues = make([]Issue, 0, 4)
 	}
 	ev.issues = append(ev.issues, Issue{Path: path, Code: code, Message: msg, n: n, check: check})
+	return true
+}
+
+// boxedKey is the key of member m, unquoted and boxed once per call.
+func (d *decoder) boxedKey(m int32) any {
+	if k, ok := d.keys[m]; ok {
+		return k
+	}
+	if d.keys == nil {
+		d.keys = make(map[int32]any)
+	}
+	var k any = d.key(&d.vals[m])
+	d.keys[m] = k
+	return k
 }
 
 func (ev *evaluator) pushMember(m int32) {
@@ -268,16 +337,30 @@ func (ev *evaluator) match(re jsonschema.Regexp, s, e int32, esc bool) bool {
 			return ok
 		}
 	}
-	if slow {
-		d.work = d.nextCheck // look at the clock now
+	cost := 1
+	if r, isECMA := re.(*ecmaRegexp); isECMA {
+		cost = r.cost
 	}
-	if d.tick(1 + int(e-s)>>4) {
+	if d.tick(1 + int(e-s)*cost>>4) {
 		return false
 	}
 	var ok bool
-	if r, isECMA := re.(*ecmaRegexp); isECMA && !esc {
+	switch r, isECMA := re.(*ecmaRegexp); {
+	case slow:
+		// the engine's work cannot be counted: it is timed
+		t := time.Now()
+		if !d.deadline.IsZero() && t.After(d.deadline) {
+			d.late, d.timedOut = true, true
+			return false
+		}
+		ok = re.MatchString(unquote(d.data[s:e], esc))
+		if d.engineSpent += time.Since(t); d.engineSpent > d.engineTime {
+			d.late, d.timedOut = true, true
+			return false
+		}
+	case isECMA && !esc:
 		ok = r.match(d.data[s:e])
-	} else {
+	default:
 		ok = re.MatchString(unquote(d.data[s:e], esc))
 	}
 	if memo {
@@ -443,12 +526,12 @@ func (ev *evaluator) typeOK(n *node, vi int32) bool {
 		}
 		return false
 	}
-	if !ev.fail(false) {
+	if !ev.fail(false) && ev.room() {
 		msg := n.msg.typ[k]
 		if k == kNumber {
 			msg = "Invalid input: expected " + n.typeName(name) + ", received " + ev.receivedName(vi)
 		}
-		ev.add(n, codeInvalidType, "type", msg)
+		ev.build(n, codeInvalidType, "type", msg)
 	}
 	switch {
 	case k == kArray && t&^tNull == tString:
@@ -789,7 +872,10 @@ func (ev *evaluator) object(n *node, vi int32) {
 // issue after the object's others.
 func (ev *evaluator) unrecognized(n *node, unrec []int32) {
 	d := ev.d
-	if len(unrec) > 0 && !ev.fail(true) {
+	if len(unrec) > 0 && !ev.fail(true) && ev.room() {
+		if d.tick(len(unrec)) {
+			return
+		}
 		keys := make([]string, len(unrec))
 		var b strings.Builder
 		b.WriteString("Unrecognized key")
@@ -806,8 +892,9 @@ func (ev *evaluator) unrecognized(n *node, unrec []int32) {
 			b.WriteString(keys[i])
 			b.WriteByte('"')
 		}
-		ev.add(n, codeUnrecognizedKeys, "additionalProperties", b.String())
-		ev.issues[len(ev.issues)-1].Keys = keys
+		if ev.build(n, codeUnrecognizedKeys, "additionalProperties", b.String()) {
+			ev.issues[len(ev.issues)-1].Keys = keys
+		}
 	}
 }
 
