@@ -120,4 +120,3 @@ func TestAnswers(t *testing.T) {
 		t.Errorf("%d SDKs and frameworks, want 12 at least", len(sdks))
 	}
 }
-

@@ -40,8 +40,8 @@ const (
 
 // refusals are the phrases of an argument refusal, in any SDK's words.
 var refusals = [...]phrase{
-	{" is a required property", nameBefore},          // Python jsonschema
-	{" is not defined in the schema", nameBefore},     // networknt: property 'x' is not defined in the schema
+	{" is a required property", nameBefore},                // Python jsonschema
+	{" is not defined in the schema", nameBefore},          // networknt: property 'x' is not defined in the schema
 	{"additional properties are not allowed (", nameAfter}, // Python jsonschema: ('x' was unexpected)
 	{"did not contain a required property of", nameAfter},  // Ruby json-schema
 	{"required property", nameAfter},                       // networknt, ajv: required property 'x'
