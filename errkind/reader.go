@@ -351,7 +351,20 @@ func (t *Taxonomy) readObject(r *Reading, text string) {
 	switch {
 	case obj.Kind != "":
 		r.Form, r.Kind = FormKindObject, obj.Kind
-	case obj.Code != "" || obj.HTTPStatus != 0 || obj.Message != "":
+	case obj.Code == "" && obj.HTTPStatus == 0 && obj.Message != "":
+		// Only a message ({"error":"Unknown tool: x"}): read by what it
+		// says.
+		var g Reading
+		if !t.readGeneral(&g, obj.Message) {
+			r.Form, r.Kind = FormCodeObject, t.Classify("", 0)
+			break
+		}
+		r.Form, r.Kind, r.Move, r.Tool, r.Args = FormCodeObject, g.Kind, g.Move, g.Tool, g.Args
+		if !r.HasWait {
+			r.Wait, r.HasWait = g.Wait, g.HasWait
+		}
+		return
+	case obj.Code != "" || obj.HTTPStatus != 0:
 		r.Form, r.Kind = FormCodeObject, t.Classify(obj.Code, obj.HTTPStatus)
 	default:
 		return

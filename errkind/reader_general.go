@@ -95,6 +95,10 @@ func lower(s string) string {
 // arguments it names to r.Args; it reports whether text is one. low is
 // text in lower case.
 func readRefused(r *Reading, text, low string) bool {
+	pydantic, arguments := pydanticModel(text, low)
+	if pydantic && !arguments {
+		return false // a model of the tool's own data failed: the server's fault
+	}
 	var args argSet
 	for _, a := range r.Args {
 		args.add(r, a) // keep what a reader before found, without repeats
@@ -284,6 +288,24 @@ func jsonPaths(text string, f func(string)) bool {
 			found = true
 		}
 	}
+}
+
+// pydanticModel reports whether text holds pydantic's ValidationError
+// header, "N validation error(s) for <model>", and whether the model is a
+// tool's arguments: FastMCP's "<tool>Arguments", or "call[<tool>]" of
+// pydantic's validate_call. Any other model is the tool's own data (its
+// output, or an upstream's answer) that failed.
+func pydanticModel(text, low string) (pydantic, arguments bool) {
+	i := strings.Index(low, " validation error")
+	if i < 0 {
+		return false, false
+	}
+	line, _, _ := strings.Cut(text[i:], "\n")
+	_, model, ok := strings.Cut(line, " for ")
+	if !ok {
+		return false, false
+	}
+	return true, strings.HasSuffix(model, "Arguments") || strings.HasPrefix(model, "call[")
 }
 
 // locLines reads pydantic's ValidationError text: after "N validation
