@@ -33,9 +33,10 @@ type phrase struct {
 
 // Where a phrase names the argument.
 const (
-	nameNone   = iota // it names none
-	nameAfter         // a name, or a list of names, follows it
-	nameBefore        // a quoted name comes just before it
+	nameNone     = iota // it names none
+	nameAfter           // a name, or a list of names, follows it
+	nameBefore          // a quoted name comes just before it
+	nameJSONPath        // it begins a JSONPath: "$.filter.hours: ..."
 )
 
 // refusals are the phrases of an argument refusal, in any SDK's words.
@@ -73,6 +74,7 @@ var refusals = [...]phrase{
 	{"is greater than the maximum", nameNone},
 	{"is less than the minimum", nameNone},
 	{"is not one of", nameNone},
+	{"$.", nameJSONPath},
 }
 
 // lower returns s in ASCII lower case, s itself when it has no upper case.
@@ -103,35 +105,59 @@ func readRefused(r *Reading, text, low string) bool {
 	for _, a := range r.Args {
 		args.add(r, a) // keep what a reader before found, without repeats
 	}
-	found := false
-	for _, p := range refusals {
-		from := 0
-		for {
-			i := strings.Index(low[from:], p.text)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(p.text)
-			from = end
-			if p.text == "property " && !isPointerNext(text[end:]) {
-				continue // "property" alone says too little; PHP's is followed by a pointer
-			}
-			found = true
-			switch p.where {
-			case nameAfter:
-				from = max(from, names(text[end:], end, func(n string) { args.add(r, argPath(n)) }))
-			case nameBefore:
-				if n, ok := quotedBefore(text[:i]); ok {
-					args.add(r, argPath(n))
-				}
-			}
+	add := func(n string) { args.add(r, argPath(n)) }
+	// The phrases are found in the order of the text, so the arguments
+	// are too: next[k] is where phrase k occurs next, and each step takes
+	// the first; every phrase's search only moves forward.
+	var next [len(refusals)]int
+	find := func(k, from int) {
+		if i := strings.Index(low[from:], refusals[k].text); i >= 0 {
+			next[k] = from + i
+		} else {
+			next[k] = -1
 		}
 	}
-	if jsonPaths(text, func(n string) { args.add(r, argPath(n)) }) {
-		found = true
+	for k := range refusals {
+		find(k, 0)
 	}
-	if locLines(text, low, func(n string) { args.add(r, argPath(n)) }) {
+	found := false
+	for {
+		k := -1
+		for j, i := range next {
+			if i >= 0 && (k < 0 || i < next[k]) {
+				k = j
+			}
+		}
+		if k < 0 {
+			break
+		}
+		p, i := refusals[k], next[k]
+		end := i + len(p.text)
+		from := end
+		switch {
+		case p.where == nameJSONPath:
+			if j, ok := jsonPathAt(text, i); ok {
+				add(text[i+2 : j])
+				found = true
+				from = j
+			}
+		case p.text == "property " && !isPointerNext(text[end:]):
+			// "property" alone says too little; PHP's is followed by a
+			// pointer.
+		case p.where == nameAfter:
+			found = true
+			from = max(from, names(text[end:], end, add))
+		case p.where == nameBefore:
+			found = true
+			if n, ok := quotedBefore(text[:i]); ok {
+				add(n)
+			}
+		default:
+			found = true
+		}
+		find(k, from)
+	}
+	if locLines(text, low, add) {
 		found = true
 	}
 	return found
@@ -266,28 +292,17 @@ func quotedBefore(s string) (string, bool) {
 	return s[lo+j+1 : len(s)-1], true
 }
 
-// jsonPaths finds the JSONPaths networknt's messages begin with, "$.age:
-// string found, integer expected", and calls f with each path that is not
-// the root. It reports whether it found one.
-func jsonPaths(text string, f func(string)) bool {
-	found := false
-	from := 0
-	for {
-		i := strings.Index(text[from:], "$.")
-		if i < 0 {
-			return found
-		}
-		i += from
-		j := i + 2
-		for j < len(text) && j-i < 256 && (isNameByte(text[j]) || text[j] == '[' || text[j] == ']') {
-			j++
-		}
-		from = j
-		if (i == 0 || text[i-1] == '[' || text[i-1] == ' ' || text[i-1] == ',') && strings.HasPrefix(text[j:], ": ") && j > i+2 {
-			f(text[i+2 : j])
-			found = true
-		}
+// jsonPathAt reads the JSONPath at text[i:] ("$." and a path) that
+// networknt's messages begin with, "$.age: string found, integer
+// expected": it returns where the path ends, and false unless the path
+// starts a message (after "[", ", " or a space) and ": " follows it.
+func jsonPathAt(text string, i int) (int, bool) {
+	j := i + 2
+	for j < len(text) && j-i < 256 && (isNameByte(text[j]) && text[j] != '$' || text[j] == '[' || text[j] == ']') {
+		j++
 	}
+	ok := (i == 0 || text[i-1] == '[' || text[i-1] == ' ' || text[i-1] == ',') && strings.HasPrefix(text[j:], ": ") && j > i+2
+	return j, ok
 }
 
 // pydanticModel reports whether text holds pydantic's ValidationError
@@ -345,7 +360,7 @@ func argPath(n string) string {
 		n = strings.ReplaceAll(strings.ReplaceAll(n, "~0", "~"), "~2", ".")
 	}
 	n = strings.TrimPrefix(n, ".")
-	if n == "" || !isPath(n) {
+	if n == "" || !isPath(strings.ReplaceAll(n, "/", "_")) {
 		return ""
 	}
 	if strings.Contains(n, ".") {
