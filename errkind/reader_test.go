@@ -307,6 +307,21 @@ func FuzzRead(f *testing.F) {
 		`calling "tools/call": rejected by transport: sending "tools/call": Too Many Requests`,
 		"transport error: request failed with status 503: x",
 		"Rate limited: retry after 5 seconds.",
+		"Error executing tool add: 1 validation error for addArguments\nb\n  Field required [type=missing]",
+		"Input validation error: 'b' is a required property",
+		"Tool (t) input validation failed: Validation failed: JSON schema validation errors: [$.a.b: string found, integer expected]",
+		"failed to deserialize parameters: unknown field `c`, expected `a` or `b`",
+		"Missing required arguments: a, b",
+		"Invalid argument [a] - unable to convert value",
+		"Invalid parameters for tool 't': Property '/a/0': Invalid type.",
+		"Unknown tool: 'x'",
+		"Tool x not found",
+		`upstream returned 429: {"retry_after":3}`,
+		"Rate limit exceeded. Try again in 2 minutes.",
+		`calling "tools/call": context deadline exceeded`,
+		`{"code":-32602,"message":"Unknown parameter 'idd'.","data":{"code":"unknown_parameter"}}`,
+		`{"kind":"invalid_arguments","details":{"fields":["a","/b/c"],"mayHaveActed":true}}`,
+		"[{\"path\":[\"a\"],\"message\":\"Required\"}]",
 		"",
 	} {
 		f.Add(s, 0, []byte(nil))
@@ -326,6 +341,9 @@ func FuzzRead(f *testing.F) {
 				}
 				if r.Wait < 0 || r.Wait > 366*24*time.Hour || (r.Wait != 0 && !r.HasWait) {
 					t.Fatalf("wait %v (has %v)", r.Wait, r.HasWait)
+				}
+				if o.IsError && r.Form == errkind.FormData {
+					t.Fatalf("a failure read as data: %+v", r)
 				}
 				if rpc != (r.Form == errkind.FormRPCError) {
 					t.Fatalf("%+v read as %s", o, r.Form)
