@@ -35,8 +35,11 @@ const (
 	// FormKindObject: a JSON kind object, {"kind":"not_found",...}.
 	FormKindObject Form = "kind_object"
 	// FormCodeObject: a JSON object naming a code but no kind, such as
-	// {"error":"not found","code":"not_found","retry_after_secs":3}, or an
-	// envelope {"error":{"code":...,"message":...}}.
+	// {"error":"not found","code":"not_found","retry_after_secs":3}, an
+	// envelope {"error":{"code":...,"message":...}}, a JSON-RPC error
+	// object or response as a result's text (read as FormRPCError is), or
+	// an object with only a message ({"error":"Unknown tool: x"}, read by
+	// what the message says).
 	FormCodeObject Form = "code_object"
 	// FormInvalidArguments: an MCP SDK's text for arguments that failed
 	// the tool's input schema, or were refused for their size: the
@@ -44,10 +47,12 @@ const (
 	// or zod 3's JSON array; 2.x's "Input validation error: ..." on one
 	// line, each issue's path first), the go-sdk's (`validating
 	// "arguments": ...`) and mcp-go's ("input schema validation failed:
-	// ...").
+	// ..."), zod 3's issues alone, and any other text that refuses
+	// arguments by what it says (see [Taxonomy.Read]).
 	FormInvalidArguments Form = "invalid_arguments_text"
-	// FormUnknownTool: the TypeScript SDK's text for a tool the server
-	// does not have.
+	// FormUnknownTool: a text for a tool the server does not have: the
+	// TypeScript SDK's, or any SDK's ("Unknown tool: x", "Tool x not
+	// found", "Invalid tool name: x").
 	FormUnknownTool Form = "unknown_tool_text"
 	// FormMCPError: any other "MCP error <code>: ..." text.
 	FormMCPError Form = "mcp_error_text"
@@ -61,7 +66,10 @@ const (
 	// JSON-RPC error in the body is read as FormRPCError is; otherwise the
 	// status decides the kind.
 	FormTransport Form = "transport_text"
-	// FormProse: a failure text that a Text rule of the taxonomy names.
+	// FormProse: a failure text that a Text rule of the taxonomy names, or
+	// that says an HTTP status ("returned 429"), a rate limit, a wait
+	// ("retry after 30s") or that no answer came (a timeout, a
+	// cancellation, a closed connection).
 	FormProse Form = "prose"
 	// FormUnknown: a failure text in none of the shapes above.
 	FormUnknown Form = "unknown"
@@ -158,7 +166,26 @@ func Read(o Outcome) Reading {
 //     (FormTransport) is read as the JSON-RPC error in its body, else by its
 //     status;
 //   - any other failure text is classified by the first Text rule that
-//     matches it (FormProse), else it is FormUnknown, reported.
+//     matches it (FormProse), else by what it says, in any SDK's or
+//     framework's words: a tool the server does not have
+//     (FormUnknownTool); arguments refused (FormInvalidArguments): a
+//     required property missing, a wrong type, a value out of range or
+//     not allowed, an unknown property, the argument named by a quoted
+//     key, a JSON Pointer, a JSONPath or a pydantic loc (a pydantic error
+//     of a model other than the tool's arguments is the server's own
+//     failure); an HTTP status it carries, a rate limit or a wait in
+//     words, a timeout, a cancellation or a closed connection (FormProse;
+//     no answer is network_error). Else it is FormUnknown, reported.
+//
+// A JSON-RPC error whose code does not decide (-32603, a code of the
+// server range, 0, a code outside JSON-RPC's such as the Python client's
+// 408) is read by what its message, and a data that is a string, says;
+// -32022 is retry_safe, with data.supported in Reading.Supported; a -32601
+// for a tool that must run as a task ("requires task augmentation") is
+// stop. A network_error whose kind object says the call may have acted
+// ("mayHaveActed": true, in the object or in its details) is
+// reread_then_retry, not retry_safe. A wait beyond a day is kept in Wait,
+// and the move is Stop.
 //
 // The move is the taxonomy's advice for the kind, except where the JSON-RPC
 // code alone decides it. Read never fails, and its time is linear in the
