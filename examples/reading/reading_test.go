@@ -103,22 +103,36 @@ type client struct {
 }
 
 // clients are both Go SDKs' clients and, with MCPERR_NODE=1, the
-// TypeScript SDK's Client: 1.x from the interop suite's packages
-// (examples/interop/setup.sh installs them) or MCPERR_TS1_MODULES, 2.x from
-// schemaerr's 2.x harness (its TestRecapture2 installs it) or
-// MCPERR_TS2_MODULES, each a node_modules folder. A TypeScript client whose
-// packages are absent is left out, and the test says so.
+// TypeScript SDK's Client of each install (see tsInstalls).
 func clients(t *testing.T) []client {
 	cs := []client{{"go-sdk client", goClient}, {"mcp-go client", mcpgoClient}}
+	for _, ts := range tsInstalls(t) {
+		cs = append(cs, client{"TypeScript " + ts.major + ".x client", tsClient(ts.node, ts.major, ts.modules)})
+	}
+	return cs
+}
+
+// tsInstall is an install of the TypeScript SDK: its major version and its
+// node_modules folder.
+type tsInstall struct{ node, major, modules string }
+
+// tsInstalls are, with MCPERR_NODE=1, the TypeScript SDK's installs: 1.x
+// from the interop suite's packages (examples/interop/setup.sh installs
+// them) or MCPERR_TS1_MODULES, 2.x from schemaerr's 2.x harness (its
+// TestRecapture2 installs it) or MCPERR_TS2_MODULES, each a node_modules
+// folder with zod. An install that is absent is left out, and the test
+// says so.
+func tsInstalls(t *testing.T) []tsInstall {
 	if os.Getenv("MCPERR_NODE") != "1" {
-		return cs
+		return nil
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Log("node is not installed: the TypeScript clients are left out")
-		return cs
+		t.Log("node is not installed: the TypeScript SDK is left out")
+		return nil
 	}
 	cache, _ := os.UserCacheDir()
+	var ins []tsInstall
 	for _, ts := range []struct{ major, env, modules, pkg string }{
 		{"1", "MCPERR_TS1_MODULES", filepath.Join("..", "interop", "node_modules"), "@modelcontextprotocol/sdk"},
 		{"2", "MCPERR_TS2_MODULES", filepath.Join(cache, "mcperr-zod2", "node_modules"), "@modelcontextprotocol/client"},
@@ -128,16 +142,16 @@ func clients(t *testing.T) []client {
 			modules = v
 		}
 		if _, err := os.Stat(filepath.Join(modules, ts.pkg, "package.json")); err != nil {
-			t.Logf("%s is not in %s (set %s): the TypeScript %s.x client is left out", ts.pkg, modules, ts.env, ts.major)
+			t.Logf("%s is not in %s (set %s): the TypeScript SDK %s.x is left out", ts.pkg, modules, ts.env, ts.major)
 			continue
 		}
 		abs, err := filepath.Abs(modules)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs = append(cs, client{"TypeScript " + ts.major + ".x client", tsClient(node, ts.major, abs)})
+		ins = append(ins, tsInstall{node, ts.major, abs})
 	}
-	return cs
+	return ins
 }
 
 // tsClient is the connect of the TypeScript SDK's Client of the given major
@@ -147,12 +161,7 @@ func tsClient(node, major, modules string) func(*testing.T, string) read {
 	return func(t *testing.T, url string) read {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		target := url
-		if c, ok := stdioCommand(url); ok {
-			js, _ := json.Marshal(map[string]any{"command": c.Path, "args": c.Args[1:], "env": c.Env})
-			target = "stdio:" + string(js)
-		}
-		cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "tsclient.mjs"), major, modules, target)
+		cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "tsclient.mjs"), major, modules, url)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		stdin, err := cmd.StdinPipe()
@@ -351,9 +360,9 @@ func TestPlainServers(t *testing.T) {
 		cases []callCase
 	}{
 		{"go-sdk server over HTTP", goHTTP.URL, goCases},
-		{"go-sdk server over stdio", "stdio:go-sdk", goCases},
+		{"go-sdk server over stdio", selfStdio("go-sdk"), goCases},
 		{"mcp-go server over HTTP", mcpgoHTTP.URL, mcpgoCases},
-		{"mcp-go server over stdio", "stdio:mcp-go", mcpgoCases},
+		{"mcp-go server over stdio", selfStdio("mcp-go"), mcpgoCases},
 	}
 	cls := clients(t)
 	for _, srv := range servers {
@@ -370,19 +379,110 @@ func TestPlainServers(t *testing.T) {
 	}
 }
 
+// TestTypeScriptServers: with MCPERR_NODE=1, every client reads the
+// answers of a plain server on the TypeScript SDK 1.x and 2.x
+// (testdata/tsserver.mjs), over Streamable HTTP and over stdio: zod's
+// refusals name the tool and the argument, an unknown tool is
+// fix_argument, a handler's prose carrying its upstream's 429 is
+// rate_limited, the client's own timeout is network_error.
+func TestTypeScriptServers(t *testing.T) {
+	ins := tsInstalls(t)
+	if len(ins) == 0 {
+		t.Skip("no TypeScript SDK (MCPERR_NODE=1 and its packages): the TypeScript servers are left out")
+	}
+	cases := []callCase{
+		{name: "success", tool: "search", args: map[string]any{"query": "go mcp"}},
+		{name: "wrong type", tool: "search", args: map[string]any{"query": 7}, want: fixArg("search", "query")},
+		{name: "missing", tool: "search", args: map[string]any{}, want: fixArg("search", "query")},
+		{name: "too short", tool: "search", args: map[string]any{"query": "go"}, want: fixArg("search", "query")},
+		{name: "unknown tool", tool: "serch", args: map[string]any{}, want: fixArg("serch")},
+		{name: "prose carrying a 429", tool: "quota", args: map[string]any{}, want: rateLimited},
+		{name: "the client's own timeout", tool: "slow", args: map[string]any{}, want: timedOut, timeout: 300 * time.Millisecond},
+	}
+	cls := clients(t)
+	for _, srv := range ins {
+		script := filepath.Join("testdata", "tsserver.mjs")
+		for _, mode := range []string{"http", "stdio"} {
+			url := stdioURL(exec.Command(srv.node, script, srv.major, srv.modules, "stdio"))
+			if mode == "http" {
+				url = tsHTTP(t, exec.Command(srv.node, script, srv.major, srv.modules, "http"))
+			}
+			for _, cl := range cls {
+				t.Run("TypeScript "+srv.major+".x server over "+mode+"/"+cl.name, func(t *testing.T) {
+					call := cl.connect(t, url)
+					for _, c := range cases {
+						if d := cmp.Diff(c.want, c.want.of(call(t, c.tool, c.args, c.timeout)), cmpopts.EquateEmpty()); d != "" {
+							t.Errorf("%s: %s %v (-want +got)\n%s", c.name, c.tool, c.args, d)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// tsHTTP starts a TypeScript server on HTTP and returns the URL it prints
+// first; the server ends with the test.
+func tsHTTP(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the TypeScript server printed no URL (%v)\n%s", err, stderr.Bytes())
+	}
+	return strings.TrimSpace(line)
+}
+
 // serveEnv names the plain server this test binary serves on stdio when it
 // is started as one (see TestMain).
 const serveEnv = "MCPERR_READING_SERVE"
 
-// stdioCommand is the command of a "stdio:<server>" url: this test binary,
-// serving that plain server on its stdin and stdout.
+// stdioURL is the target of a client that starts cmd and speaks to it
+// over stdio: "stdio:" and the command as JSON.
+func stdioURL(cmd *exec.Cmd) string {
+	js, err := json.Marshal(map[string]any{"command": cmd.Path, "args": cmd.Args[1:], "env": cmd.Env})
+	if err != nil {
+		panic(err)
+	}
+	return "stdio:" + string(js)
+}
+
+// selfStdio is the stdio target of this test binary serving the plain
+// server name (see TestMain).
+func selfStdio(name string) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serveEnv+"="+name)
+	return stdioURL(cmd)
+}
+
+// stdioCommand is the command of a stdioURL.
 func stdioCommand(url string) (*exec.Cmd, bool) {
-	name, ok := strings.CutPrefix(url, "stdio:")
+	js, ok := strings.CutPrefix(url, "stdio:")
 	if !ok {
 		return nil, false
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), serveEnv+"="+name)
+	var c struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+		Env     []string `json:"env"`
+	}
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		panic(err)
+	}
+	cmd := exec.Command(c.Command, c.Args...)
+	cmd.Env = c.Env
 	return cmd, true
 }
 

@@ -29,7 +29,9 @@ if (major === '1') {
 const client = new Client({ name: 'reader', version: '1' });
 if (url.startsWith('stdio:')) {
   const { command, args, env } = JSON.parse(url.slice('stdio:'.length));
-  await client.connect(new Stdio({ command, args, env: Object.fromEntries(env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) }));
+  // The command's own environment, or this process's when it names none.
+  const vars = env ? Object.fromEntries(env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) : process.env;
+  await client.connect(new Stdio({ command, args, env: vars }));
 } else {
   await client.connect(new Transport(new URL(url)));
 }
