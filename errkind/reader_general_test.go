@@ -170,6 +170,8 @@ func TestReadMayHaveActed(t *testing.T) {
 		{`{"kind":"network_error","message":"timeout","details":{"mayHaveActed":true}}`, errkind.RereadThenRetry},
 		{`{"kind":"network_error","message":"timeout","mayHaveActed":false}`, errkind.RetrySafe},
 		{`{"kind":"not_found","message":"gone","mayHaveActed":true}`, errkind.TryAnotherID},
+		// envelope's shape (branch errorof): the kind is conflict already.
+		{`{"kind":"conflict","message":"timeout; the POST request was sent and may have acted: read the resource back before retrying","details":{"mayHaveActed":true,"method":"POST","failure":"network_error"}}`, errkind.RereadThenRetry},
 	} {
 		if r := errkind.Read(errkind.Outcome{IsError: true, Text: tt.text}); r.Move != tt.want {
 			t.Errorf("%s: %s, want %s", tt.text, r.Move, tt.want)
