@@ -401,6 +401,13 @@ func unknownTool(text, low string) (string, bool) {
 	}
 }
 
+// ownOutput reports whether a text says that a tool's result failed its
+// own output schema (the TypeScript SDK's "Output validation error: ...",
+// "... has an output schema but no structured content was provided").
+func ownOutput(low string) bool {
+	return strings.Contains(low, "output validation") || strings.Contains(low, "output schema") || strings.Contains(low, "invalid structured content")
+}
+
 // netPhrases are what a client or server says when no answer came back.
 var netPhrases = [...]string{
 	"deadline exceeded", "timed out", "timeout", "connection closed", "connection refused", "connection reset",
