@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcperr/mcperr/gosdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // TestRefusalBoundedOverHTTP: the red team's 62 KiB POST (a record of string arrays, one

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
 )
