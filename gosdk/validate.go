@@ -42,6 +42,13 @@ type Options struct {
 	// data.code.
 	Schemas map[string]json.RawMessage
 
+	// Cache, if set, shares the compiled schemas with every other Validate
+	// that uses it, so that a server built anew for each request (a new
+	// server per HTTP request) compiles each distinct schema once, as a
+	// long-lived server does: create one Cache and pass it to every
+	// server's options. Nil compiles each server's schemas anew.
+	Cache *schemaerr.Cache
+
 	// Unknown, if set, answers a call to a tool the server does not have,
 	// in place of the dialect's answer. tools lists the server's tool
 	// names. Return a result, or an error the SDK sends as the JSON-RPC
@@ -79,7 +86,7 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns
+	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns, v.schemas.Cache = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns, v.opts.Cache
 	return v.middleware
 }
 

@@ -42,6 +42,13 @@ type Options struct {
 	// data.code.
 	Schemas map[string]json.RawMessage
 
+	// Cache, if set, shares the compiled schemas with every other Validate
+	// that uses it, so that a server built anew for each request (a new
+	// server per HTTP request) compiles each distinct schema once, as a
+	// long-lived server does: create one Cache and pass it to every
+	// server's options. Nil compiles each server's schemas anew.
+	Cache *schemaerr.Cache
+
 	// OnError, if set, is called once for every tool call whose handler
 	// (from Handle or Raw) returned an error, after the tool ran: the hook
 	// for logs and metrics. err is the handler's own error, so errors.As
@@ -89,7 +96,7 @@ func Validate(s *server.MCPServer, opts *Options) *Validator {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns
+	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns, v.schemas.Cache = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns, v.opts.Cache
 	s.Use(v.middleware)
 	return v
 }

@@ -29,6 +29,11 @@ type Set[V comparable] struct {
 	// first use.
 	Patterns PatternEngine
 
+	// Cache, if set, shares the compiled schemas with every other Set that
+	// uses it: a schema another Set compiled with the same Bounds and
+	// Patterns is not compiled again. Set it before first use.
+	Cache *Cache
+
 	mu    sync.Mutex // serialises changes to tools
 	tools atomic.Pointer[map[string]*setEntry[V]]
 }
@@ -63,7 +68,7 @@ func (s *Set[V]) Schema(name string, v V, published func() ([]byte, error)) (*Sc
 				return
 			}
 		}
-		e.schema, e.err = Compile(b, WithBounds(s.Bounds), WithPatterns(s.Patterns))
+		e.schema, e.err = s.Cache.compile(b, s.Bounds, s.Patterns)
 	})
 	return e.schema, e.err
 }
