@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/adapter/session"
+	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/wire"
@@ -73,6 +74,13 @@ type HTTP struct {
 	// serve them. The front checks only their Host and Origin: every
 	// method, Content-Type and body reaches the handler, unlimited.
 	Public map[string]http.Handler
+
+	// OnFailure, if set, hears every refusal the handler writes itself,
+	// after writing it: the front's (Stage Protocol, with the HTTP status)
+	// and the Limiter's (Stage Limited). What the SDK answers (arguments,
+	// tools) reaches the adapter's validation hook instead. Log(nil) logs
+	// them.
+	OnFailure func(ctx context.Context, f Failure)
 }
 
 // A Backend is the SDK's side of the handler HTTP.Handler returns.
@@ -133,7 +141,7 @@ func (o *HTTP) Handler(b Backend) http.Handler {
 	h := &handler{
 		sdk:      b.SDK,
 		end:      b.SDK,
-		limit:    Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: b.Sessions != nil},
+		limit:    Limit{Limiter: o.Limiter, Key: o.Key, Count: o.Count, Refuse: o.Refuse, Sessions: b.Sessions != nil, OnFailure: o.OnFailure},
 		public:   o.Public,
 		screen:   b.Screen,
 		sessions: b.Sessions,
@@ -146,8 +154,18 @@ func (o *HTTP) Handler(b Backend) http.Handler {
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
 	}
-	return &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
+	f := &front.Front{Handler: h, Path: o.Path, AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins,
 		Public: slices.Collect(maps.Keys(o.Public)), Gate: o.Gate, MaxBytes: maxBytes}
+	if hook := o.OnFailure; hook != nil {
+		f.OnRefuse = func(r *http.Request, status int, e *wire.RPCError) {
+			fl := Failure{Stage: Protocol, HTTPStatus: status, Reading: errkind.Read(errkind.Outcome{RPCCode: e.Code, Message: e.Message})}
+			if m := front.Checked(r); m != nil {
+				fl.Method = m.Method
+			}
+			hook(r.Context(), fl)
+		}
+	}
+	return f
 }
 
 type handler struct {

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -58,6 +59,10 @@ type Limit struct {
 	// place of the answers Count describes; the decision's headers
 	// (Retry-After and the rate-limit fields) are already set.
 	Refuse func(w http.ResponseWriter, r *http.Request, d ratelimit.Decision)
+
+	// OnFailure, if set, hears every refusal Admit writes, Stage Limited,
+	// after writing it (see Failure).
+	OnFailure func(ctx context.Context, f Failure)
 }
 
 // Admit takes the token m costs from the bucket of r's client and reports
@@ -87,12 +92,27 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 		return true
 	}
 	d.SetHeaders(w.Header())
+	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
+		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
+	if l.OnFailure != nil {
+		// The refusal as the agent reads it: the kind object either answer
+		// carries (Refuse's own envelope is the server's to report).
+		defer func() {
+			obj, _ := e.Object().MarshalJSON()
+			f := Failure{Stage: Limited, Method: m.Method, Reading: errkind.Read(errkind.Outcome{IsError: true, Text: string(obj)})}
+			if m.Method == "tools/call" {
+				f.Tool, _, _ = m.ToolCall()
+			}
+			if l.Refuse == nil && (l.Count != ToolCalls || opens) {
+				f.HTTPStatus = http.StatusTooManyRequests
+			}
+			l.OnFailure(r.Context(), f)
+		}()
+	}
 	if l.Refuse != nil {
 		l.Refuse(w, r, d)
 		return false
 	}
-	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: d.RetryAfter,
-		RateLimit: &header.Limits{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset, HasLimit: true, HasRemaining: true, HasReset: true}}
 	if l.Count == ToolCalls && !opens {
 		writeResult(w, m.ID, wire.ErrorResult(e), version(m.Params))
 		return false

@@ -105,6 +105,13 @@ type Front struct {
 	// MaxBytes bounds the body of a POST to Path; zero means 1
 	// MiB.
 	MaxBytes int64
+
+	// OnRefuse, if set, is called with every JSON-RPC refusal Front writes
+	// (the status and the error, as the client gets them), after writing
+	// it: the hook for logs and metrics of what never reached Handler. The
+	// 403s of the Host and Origin checks are plain text and do not reach
+	// it.
+	OnRefuse func(r *http.Request, status int, e *wire.RPCError)
 }
 
 var loopback = []string{"localhost", "127.0.0.1", "::1"}
@@ -129,7 +136,7 @@ func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f.Handler.ServeHTTP(w, r)
 			return
 		}
-		refuse(w, http.StatusNotFound, nil, errkind.MethodNotFound, "Not found: the MCP endpoint is "+path)
+		f.refuse(w, r, http.StatusNotFound, nil, errkind.MethodNotFound, "Not found: the MCP endpoint is "+path)
 		return
 	}
 	if r.Method == http.MethodDelete && r.Header.Get(sessionHeader) != "" {
@@ -138,15 +145,15 @@ func (f *Front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		refuse(w, http.StatusMethodNotAllowed, nil, errkind.InvalidRequest, "Method not allowed: use POST")
+		f.refuse(w, r, http.StatusMethodNotAllowed, nil, errkind.InvalidRequest, "Method not allowed: use POST")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		refuse(w, http.StatusUnsupportedMediaType, nil, errkind.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json")
+		f.refuse(w, r, http.StatusUnsupportedMediaType, nil, errkind.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
 	if f.Handler == nil {
-		refuse(w, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
+		f.refuse(w, r, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
 		return
 	}
 	if f.Gate != nil && !f.Gate(w, r) {
@@ -164,13 +171,13 @@ const sessionHeader = "Mcp-Session-Id"
 // JSON-RPC error with id null, as for every message.
 func (f *Front) serveEnd(w http.ResponseWriter, r *http.Request) {
 	if f.Handler == nil {
-		refuse(w, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
+		f.refuse(w, r, http.StatusInternalServerError, nil, errkind.InternalError, "no handler")
 		return
 	}
 	if f.Gate != nil && !f.Gate(w, r) {
 		return
 	}
-	aw := &answerWriter{ResponseWriter: w}
+	aw := &answerWriter{ResponseWriter: w, f: f, r: r}
 	f.Handler.ServeHTTP(aw, r)
 	aw.finish()
 }
@@ -182,7 +189,7 @@ func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
 		max = defaultMaxBytes
 	}
 	tooLarge := func() {
-		refuse(w, http.StatusRequestEntityTooLarge, nil, errkind.InvalidRequest, fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", max))
+		f.refuse(w, r, http.StatusRequestEntityTooLarge, nil, errkind.InvalidRequest, fmt.Sprintf("Invalid Request: the body is larger than %d bytes.", max))
 	}
 	if r.ContentLength > max { // refuse before reading a byte of it
 		tooLarge()
@@ -195,7 +202,7 @@ func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
 			tooLarge()
 			return
 		}
-		refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: the body could not be read.")
+		f.refuse(w, r, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: the body could not be read.")
 		return
 	}
 	m, err := wire.CheckMessage(body)
@@ -203,23 +210,23 @@ func (f *Front) serveMessage(w http.ResponseWriter, r *http.Request) {
 		var me *wire.MessageError
 		switch {
 		case !errors.As(err, &me):
-			refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request.")
+			f.refuse(w, r, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request.")
 		case errors.Is(err, wire.ErrNotJSON):
-			refuse(w, http.StatusBadRequest, nil, errkind.ParseError, "Parse error: the body is not valid JSON.")
+			f.refuse(w, r, http.StatusBadRequest, nil, errkind.ParseError, "Parse error: the body is not valid JSON.")
 		default:
-			refuse(w, http.StatusBadRequest, me.ID, me.Code, "Invalid Request: "+me.Reason+".")
+			f.refuse(w, r, http.StatusBadRequest, me.ID, me.Code, "Invalid Request: "+me.Reason+".")
 		}
 		return
 	}
 	if m.Type == wire.BatchMessage {
-		refuse(w, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: batch requests are not supported; send one JSON-RPC request per POST.")
+		f.refuse(w, r, http.StatusBadRequest, nil, errkind.InvalidRequest, "Invalid Request: batch requests are not supported; send one JSON-RPC request per POST.")
 		return
 	}
 	r2 := r.Clone(context.WithValue(r.Context(), messageKey{}, m))
 	r2.Body = io.NopCloser(bytes.NewReader(body))
 	r2.ContentLength = int64(len(body))
 	r2.Header.Set("Accept", "application/json, text/event-stream")
-	aw := &answerWriter{ResponseWriter: w, id: m.ID}
+	aw := &answerWriter{ResponseWriter: w, id: m.ID, f: f, r: r}
 	f.Handler.ServeHTTP(aw, r2)
 	aw.finish()
 }
@@ -238,8 +245,12 @@ func Checked(r *http.Request) *wire.Message {
 // refuse writes a JSON-RPC error response with Content-Type:
 // application/json, through the one writer, wire.WriteRPCError: the id is
 // written as it was sent.
-func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.RPCCode, message string) {
-	wire.WriteRPCError(w, status, id, &wire.RPCError{Code: code, Message: message})
+func (f *Front) refuse(w http.ResponseWriter, r *http.Request, status int, id json.RawMessage, code errkind.RPCCode, message string) {
+	e := &wire.RPCError{Code: code, Message: message}
+	wire.WriteRPCError(w, status, id, e)
+	if f.OnRefuse != nil {
+		f.OnRefuse(r, status, e)
+	}
 }
 
 // answerWriter carries the endpoint's answer back: a JSON body is held
@@ -249,6 +260,8 @@ func refuse(w http.ResponseWriter, status int, id json.RawMessage, code errkind.
 type answerWriter struct {
 	http.ResponseWriter
 	id json.RawMessage // the request's id as sent; nil for a notification
+	f  *Front          // whose OnRefuse hears a plain-text answer made JSON-RPC
+	r  *http.Request
 
 	status  int
 	decided bool
@@ -329,7 +342,7 @@ func (w *answerWriter) finish() {
 			code = errkind.InternalError
 		}
 		w.Header().Del("X-Content-Type-Options")
-		refuse(w.ResponseWriter, w.status, w.id, code, wire.Printable(strings.TrimSpace(w.held.String())))
+		w.f.refuse(w.ResponseWriter, w.r, w.status, w.id, code, wire.Printable(strings.TrimSpace(w.held.String())))
 	case holdJSON:
 		b := w.held.Bytes()
 		if id, at, ok := wire.AnswerID(b); ok && !bytes.Equal(id, w.id) {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/schemaerr"
 )
 
@@ -62,6 +63,15 @@ type Options struct {
 	// finds an *envelope.Error in it. Argument refusals are not errors of
 	// a tool and do not reach it.
 	OnError func(ctx context.Context, req *mcp.CallToolRequest, err error)
+
+	// OnFailure, if set, hears every failed answer to a tools/call, after
+	// the answer is made: a refusal of the arguments (Stage Arguments), a
+	// call to a tool the server does not have (UnknownToolCall) and a tool
+	// that failed (Handler, with the handler's Go error in Err), each read
+	// as the agent reads it. Set the same hook on HTTPOptions.OnFailure to
+	// hear the front's and the limits' refusals too; adapter.Log(nil) logs
+	// them all.
+	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // Validate returns the receiving middleware that checks every tools/call's
@@ -130,7 +140,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	name := req.Params.Name
 	t := v.lookup(ctx, next, req, name)
 	if t == nil {
-		return v.unknown(ctx, req.Session, name)
+		return v.report(ctx, adapter.UnknownToolCall, name, nil)(v.unknown(ctx, req.Session, name))
 	}
 	s, err := v.schemas.Schema(name, t, func() ([]byte, error) { return inputSchema(t) })
 	if err != nil {
@@ -138,7 +148,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	}
 	args := req.Params.Arguments
 	if issues := s.Validate(args); issues != nil {
-		return refuse(req.Session, v.opts.Dialect.Invalid(name, issues))
+		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Invalid(name, issues)))
 	}
 	res, err := next(ctx, "tools/call", req)
 	if err != nil {
@@ -147,19 +157,36 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 			// The SDK's answer for a tool it does not have: the tool was
 			// removed since the snapshot was taken.
 			if tools, lerr := list(ctx, next, req.Session); lerr == nil && v.learn(tools).byName[name] == nil {
-				return v.unknown(ctx, req.Session, name)
+				return v.report(ctx, adapter.UnknownToolCall, name, nil)(v.unknown(ctx, req.Session, name))
 			}
 		}
 		return res, err
 	}
-	if v.opts.OnError != nil {
-		if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
-			if herr := r.GetError(); herr != nil {
-				v.opts.OnError(ctx, req, cause(herr))
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+		if herr := r.GetError(); herr != nil && v.opts.OnError != nil {
+			v.opts.OnError(ctx, req, cause(herr))
+		}
+		if r.IsError && v.opts.OnFailure != nil {
+			var herr error
+			if e := r.GetError(); e != nil {
+				herr = cause(e)
 			}
+			v.report(ctx, adapter.Handler, name, herr)(res, nil)
 		}
 	}
 	return res, nil
+}
+
+// report returns a func that hands the answer (res, err) of a call to tool
+// to OnFailure as a Failure of stage, and returns it unchanged.
+func (v *validator) report(ctx context.Context, stage adapter.Stage, tool string, herr error) func(mcp.Result, error) (mcp.Result, error) {
+	return func(res mcp.Result, err error) (mcp.Result, error) {
+		if v.opts.OnFailure != nil {
+			r, _ := res.(*mcp.CallToolResult)
+			v.opts.OnFailure(ctx, adapter.Failure{Stage: stage, Method: "tools/call", Tool: tool, Reading: errkind.Read(Outcome(r, err)), Err: herr})
+		}
+		return res, err
+	}
 }
 
 // lookup returns the named tool, listing the server's tools when the

@@ -197,7 +197,7 @@ func (c *stdioConn) admit(line []byte) []byte {
 		return nil
 	}
 	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
-		if resp, refused := c.validator.screenCall(m.ID, m.Params); refused {
+		if resp, refused := c.validator.screenCall(c.ctx, m.ID, m.Params); refused {
 			c.answer(resp, m.ID)
 			return nil
 		}

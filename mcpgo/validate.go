@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -54,6 +55,16 @@ type Options struct {
 	// for logs and metrics. err is the handler's own error, so errors.As
 	// finds an *envelope.Error in it.
 	OnError func(ctx context.Context, req mcp.CallToolRequest, err error)
+
+	// OnFailure, if set, hears every failed answer to a tools/call, after
+	// the answer is made: a refusal of the arguments (Stage Arguments), a
+	// call to a tool the server does not have (UnknownToolCall; answered by
+	// the Validator, through HTTPHandler, ServeStdio or HandleMessage) and
+	// a tool that failed (Handler, with the handler's Go error in Err),
+	// each read as the agent reads it. Set the same hook on
+	// HTTPOptions.OnFailure to hear the front's and the limits' refusals
+	// too; adapter.Log(nil) logs them all.
+	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // A Validator checks tool calls' arguments against the tools' own input
@@ -109,8 +120,10 @@ func (v *Validator) middleware(next server.ToolHandlerFunc) server.ToolHandlerFu
 		if ctx.Value(checkedKey{}) == nil {
 			if t := v.srv.GetTool(req.Params.Name); t != nil {
 				if res, rpc := v.check(t.Tool, args(req)); res != nil {
+					v.report(ctx, adapter.Arguments, req.Params.Name, res, rpc, nil)
 					return res, nil
 				} else if rpc != nil {
+					v.report(ctx, adapter.Arguments, req.Params.Name, nil, rpc, nil)
 					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(rpcBody(rpc))}}}, nil
 				}
 			}
@@ -120,8 +133,29 @@ func (v *Validator) middleware(next server.ToolHandlerFunc) server.ToolHandlerFu
 		if c.slot.err != nil && v.opts.OnError != nil {
 			v.opts.OnError(c, req, c.slot.err)
 		}
+		if res != nil && res.IsError {
+			v.report(c, adapter.Handler, req.Params.Name, res, nil, c.slot.err)
+		}
 		return res, err
 	}
+}
+
+// report hands OnFailure the refusal or failed result of a call to tool: an
+// isError result res, or the JSON-RPC error rpc.
+func (v *Validator) report(ctx context.Context, stage adapter.Stage, tool string, res *mcp.CallToolResult, rpc *wire.RPCError, herr error) {
+	if v.opts.OnFailure == nil {
+		return
+	}
+	var o errkind.Outcome
+	if rpc != nil {
+		o = errkind.Outcome{RPCCode: rpc.Code, Message: rpc.Message}
+		if rpc.Data != nil {
+			o.Data, _ = json.Marshal(rpc.Data)
+		}
+	} else {
+		o = Outcome(res, nil)
+	}
+	v.opts.OnFailure(ctx, adapter.Failure{Stage: stage, Method: "tools/call", Tool: tool, Reading: errkind.Read(o), Err: herr})
 }
 
 // args returns the arguments as the client sent them.
@@ -197,7 +231,7 @@ func (v *Validator) compiled(t mcp.Tool) (*schemaerr.Schema, error) {
 // error with data.code). A transport of your own calls it in place of the
 // server's HandleMessage.
 func (v *Validator) HandleMessage(ctx context.Context, message json.RawMessage) mcp.JSONRPCMessage {
-	if resp, ok := v.screen(message); ok {
+	if resp, ok := v.screen(ctx, message); ok {
 		return resp
 	}
 	return v.srv.HandleMessage(context.WithValue(ctx, checkedKey{}, true), message)
@@ -222,17 +256,17 @@ type callParams struct {
 
 // screen answers a tools/call the Validator refuses; ok is false for every
 // other message, and for a call that passes.
-func (v *Validator) screen(message json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
+func (v *Validator) screen(ctx context.Context, message json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
 	var c call
 	if json.Unmarshal(message, &c) != nil || c.Method != string(mcp.MethodToolsCall) || c.ID.IsNil() || c.JSONRPC != mcp.JSONRPC_VERSION {
 		return nil, false // not a tools/call mcp-go would read as one: mcp-go answers it
 	}
-	return v.refusal(c.ID, &c.Params)
+	return v.refusal(ctx, c.ID, &c.Params)
 }
 
 // screenCall is screen for a tools/call request whose envelope a transport
 // has already checked (front.Checked): it reads only the id and params.
-func (v *Validator) screenCall(id, params json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
+func (v *Validator) screenCall(ctx context.Context, id, params json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
 	var (
 		rid mcp.RequestId
 		p   callParams
@@ -240,19 +274,24 @@ func (v *Validator) screenCall(id, params json.RawMessage) (resp mcp.JSONRPCMess
 	if json.Unmarshal(id, &rid) != nil || rid.IsNil() || (len(params) > 0 && json.Unmarshal(params, &p) != nil) {
 		return nil, false // mcp-go answers what it cannot read as a call
 	}
-	return v.refusal(rid, &p)
+	return v.refusal(ctx, rid, &p)
 }
 
 // refusal answers the call p with id if the Validator refuses it.
-func (v *Validator) refusal(id mcp.RequestId, p *callParams) (resp mcp.JSONRPCMessage, ok bool) {
+func (v *Validator) refusal(ctx context.Context, id mcp.RequestId, p *callParams) (resp mcp.JSONRPCMessage, ok bool) {
 	var (
 		res *mcp.CallToolResult
 		rpc *wire.RPCError
 	)
+	stage := adapter.Arguments
 	if t := v.srv.GetTool(p.Name); t == nil {
 		res, rpc = v.unknown(p.Name)
+		stage = adapter.UnknownToolCall
 	} else {
 		res, rpc = v.check(t.Tool, p.Arguments)
+	}
+	if res != nil || rpc != nil {
+		v.report(ctx, stage, p.Name, res, rpc, nil)
 	}
 	switch {
 	case rpc != nil:

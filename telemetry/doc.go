@@ -38,7 +38,7 @@
 //
 //	mcperr.kind             the kind: not_found, rate_limited, server_error, ...
 //	mcperr.move             the agent's next move: fix_argument, wait_then_retry, ...
-//	mcperr.expected         whether the kind is expected (see Expected)
+//	mcperr.expected         whether the kind is expected (adapter.Expected)
 //	mcperr.upstream.status  the upstream's HTTP status, when the kind object names it
 //	mcperr.upstream.code    the upstream's own code, when it sent one
 //	mcperr.wait             seconds to wait before a retry, when the answer names it

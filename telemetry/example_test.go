@@ -14,6 +14,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
@@ -98,10 +99,11 @@ func ExampleMCPGo() {
 	// tools/call get_trace [error.type=tool_error mcperr.expected=true mcperr.kind=rate_limited mcperr.move=wait_then_retry]
 }
 
-// Expected splits failures for alerting: page on the unexpected ones.
-func ExampleExpected() {
+// adapter.Expected splits failures for alerting: page on the unexpected
+// ones, which mcperr.expected=false marks.
+func Example_expected() {
 	for _, k := range []string{"invalid_arguments", "rate_limited", "server_error", "network_error"} {
-		fmt.Println(k, telemetry.Expected(errkind.Kind(k)))
+		fmt.Println(k, adapter.Expected(errkind.Kind(k)))
 	}
 	// Output:
 	// invalid_arguments true

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/errkind"
 )
 
@@ -45,7 +46,8 @@ type Options struct {
 const (
 	attrKind     = "mcperr.kind"            // the kind object's kind
 	attrMove     = "mcperr.move"            // the agent's next move
-	attrExpected = "mcperr.expected"        // whether the failure is an expected one (see Expected)
+	attrExpected = "mcperr.expected"        // whether the failure is an expected one (adapter.Expected)
+	attrStage    = "mcperr.stage"           // where a refusal outside the SDK was decided (adapter.Stage)
 	attrStatus   = "mcperr.upstream.status" // the upstream response's HTTP status
 	attrCode     = "mcperr.upstream.code"   // the upstream's own code
 	attrWait     = "mcperr.wait"            // seconds to wait before a retry, when the failure names one
@@ -292,7 +294,7 @@ func (f *failure) fill(r errkind.Reading) {
 	if r.Object != nil {
 		f.status, f.code = r.Object.HTTPStatus, r.Object.Code
 	}
-	f.expected = Expected(f.kind)
+	f.expected = adapter.Expected(f.kind)
 }
 
 // attrs are mcperr's attributes of f, for its span.
@@ -318,23 +320,6 @@ func (f *failure) attrs() []attribute.KeyValue {
 		a = append(a, attribute.Float64(attrWait, f.wait.Seconds()))
 	}
 	return a
-}
-
-// Expected reports whether a failure of kind k is one a working server
-// meets in the normal course of serving agents, so that an alert on it is
-// noise: the caller's arguments (invalid_arguments), an id that does not
-// exist (not_found), a state the caller must resolve (conflict), access the
-// caller lacks (permission_denied), and a rate limit (rate_limited). Every
-// other kind is unexpected: the server's credentials (authentication_failed),
-// an upstream that is down or broken (unavailable, server_error,
-// malformed_response, network_error), a panic, and a failure in no shape
-// mcperr knows; an error-rate alert belongs on those.
-func Expected(k errkind.Kind) bool {
-	switch k {
-	case errkind.InvalidArguments, errkind.NotFound, errkind.Conflict, errkind.PermissionDenied, errkind.RateLimited:
-		return true
-	}
-	return false
 }
 
 // metaCarrier reads the trace context fields of a request's params._meta,
