@@ -40,7 +40,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mark3labs/mcp-go v1.2.1
-	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000 // indirect
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
