@@ -43,7 +43,7 @@ clone=$scratch/clone proxy=$scratch/proxy
 # One module cache for the runs of this machine, so that the modules from
 # elsewhere are unpacked once; mcperr's are taken out of it before each use (a
 # lock keeps two rehearsals apart). REHEARSE_MODCACHE=scratch uses a new one.
-modcache=${REHEARSE_MODCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcperr-rehearse/mod}
+modcache=${REHEARSE_MODCACHE:-scratch}
 if [ "$modcache" = scratch ] || ! command -v flock >/dev/null 2>&1; then
   modcache=$scratch/modcache
 else
