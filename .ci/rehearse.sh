@@ -40,9 +40,11 @@ cleanup() { chmod -R u+w "$scratch" 2>/dev/null || true; rm -rf "$scratch"; }
 trap 'rc=$?; cleanup; [ $rc = 0 ] || echo "rehearse: FAILED at step: $stepname (exit $rc)" >&2; exit $rc' EXIT
 clone=$scratch/clone proxy=$scratch/proxy
 
-# One module cache for the runs of this machine, so that the modules from
-# elsewhere are unpacked once; mcperr's are taken out of it before each use (a
-# lock keeps two rehearsals apart). REHEARSE_MODCACHE=scratch uses a new one.
+# A new module cache for each run (the modules from elsewhere come from this
+# machine's module cache through GOPROXY, so nothing is downloaded twice). A
+# cache kept between runs once held an mcperr module of an earlier rehearsal
+# that purging did not clear; REHEARSE_MODCACHE=DIR still keeps one, under a
+# lock that keeps two rehearsals apart.
 modcache=${REHEARSE_MODCACHE:-scratch}
 if [ "$modcache" = scratch ] || ! command -v flock >/dev/null 2>&1; then
   modcache=$scratch/modcache
