@@ -4,11 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/telemetry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/telemetry"
 )
 
 // discard is a span exporter that drops what the batch processor hands it.
