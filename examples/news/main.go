@@ -52,6 +52,7 @@ import (
 	"github.com/mcperr/mcperr/examples/news/mcpserver"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/redisstore"
+	"github.com/mcperr/mcperr/telemetry/otlpenv"
 )
 
 // The server's memory budgets: a live heap of about 7 MB (the sample index),
@@ -119,6 +120,14 @@ func run(argv []string) error {
 		defer store.Close()
 		cfg.Shared = store
 	}
+	// With OTEL_EXPORTER_OTLP_ENDPOINT (or a per-signal endpoint) set, the
+	// server exports its spans and metrics over OTLP; without, nothing.
+	stopTelemetry, exporting, err := otlpenv.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(context.Background())
+	cfg.Telemetry = exporting
 	srv, err := mcpserver.New(cfg)
 	if err != nil {
 		return err

@@ -57,6 +57,7 @@ import (
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/redisstore"
+	"github.com/mcperr/mcperr/telemetry/otlpenv"
 )
 
 // list is a repeatable string flag.
@@ -140,7 +141,15 @@ func run(args []string) error {
 		edgeStore = store
 		log.Info("edge guard counters in Redis, shared with every replica on the same -redis")
 	}
+	// With OTEL_EXPORTER_OTLP_ENDPOINT (or a per-signal endpoint) set, the
+	// server exports its spans and metrics over OTLP; without, nothing.
+	stopTelemetry, exporting, err := otlpenv.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(context.Background())
 	srv, err := mcpserver.New(mcpserver.Config{
+		Telemetry:      exporting,
 		APIURL:         apiURL,
 		AEADKey:        key,
 		AllowHosts:     hosts,

@@ -13,6 +13,7 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/schemaerr"
+	"github.com/mcperr/mcperr/telemetry"
 )
 
 // Version is the server's version, as it reports itself in the handshake.
@@ -65,6 +66,9 @@ func (s *Server) mcpServer(hosted bool) *mcp.Server {
 			return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(name), strings.Join(s.toolNames(), ", "))}
 		},
 	}), s.route)
+	if s.telemetry {
+		telemetry.GoSDK(srv, nil) // outermost: it sees the refusals of Validate and route
+	}
 	return srv
 }
 

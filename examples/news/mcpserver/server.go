@@ -33,6 +33,10 @@ type Config struct {
 	// Host and Origin headers of /mcp (DNS-rebinding protection); nil means
 	// the loopback names. "*" accepts any.
 	AllowedHosts []string
+	// Telemetry records every MCP request as OpenTelemetry spans and
+	// metrics (package github.com/mcperr/mcperr/telemetry), through the
+	// global providers. Off, the server records nothing.
+	Telemetry bool
 }
 
 // Server is the news index server: the eight tools over an index, the
@@ -45,6 +49,7 @@ type Server struct {
 	tools     []*tool
 	local     *account
 	hosts     []string
+	telemetry bool // each go-sdk server built is instrumented (Config.Telemetry)
 	nextWatch atomic.Int64
 
 	budget budget         // messages and credits, per account id
@@ -58,7 +63,7 @@ type Server struct {
 // New returns a Server configured by c, or an error when c.Keys holds a key
 // without its "key" or one that repeats an earlier key.
 func New(c Config) (*Server, error) {
-	s := &Server{index: c.Index, clock: c.Now, tools: tools(), accounts: map[string]*account{}, hosts: c.AllowedHosts}
+	s := &Server{index: c.Index, clock: c.Now, tools: tools(), accounts: map[string]*account{}, hosts: c.AllowedHosts, telemetry: c.Telemetry}
 	if s.index == nil {
 		s.index = newsindex.New(4)
 	}

@@ -109,6 +109,11 @@ type Config struct {
 	// Logger receives one line per request (never a header value); nil
 	// discards them.
 	Logger *slog.Logger
+
+	// Telemetry records every MCP request as OpenTelemetry spans and
+	// metrics (package github.com/mcperr/mcperr/telemetry), through the
+	// global providers. Off, the server records nothing.
+	Telemetry bool
 }
 
 // Server is the Vulnetix MCP server, an http.Handler serving POST /mcp and
@@ -169,7 +174,7 @@ func New(cfg Config) (*Server, error) {
 		SupportedProtocolVersions: []string{ProtocolVersion},
 		Logger:                    sdkLog,
 	})
-	s.addTools()
+	s.addTools(cfg.Telemetry)
 	s.addResources()
 	s.handler = gosdk.HTTPHandler(s.mcp, &gosdk.HTTPOptions{
 		HTTP: adapter.HTTP{

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/gosdk"
+	"github.com/mcperr/mcperr/telemetry"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -97,7 +98,7 @@ func (s *Server) tools() []*tool {
 	}
 }
 
-func (s *Server) addTools() {
+func (s *Server) addTools(telemetryOn bool) {
 	for _, t := range s.tools() {
 		s.mcp.AddTool(&mcp.Tool{
 			Name:        t.name,
@@ -115,6 +116,9 @@ func (s *Server) addTools() {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 		},
 	}))
+	if telemetryOn {
+		telemetry.GoSDK(s.mcp, nil) // outermost: it sees the refusals of Validate
+	}
 }
 
 func ptr[T any](v T) *T { return &v }
