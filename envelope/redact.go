@@ -396,16 +396,12 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 		if i < 0 {
 			break
 		}
-		start := i
-		for start > 0 && isSchemeByte(rest[start-1]) {
-			start--
-		}
-		scheme := strings.ToLower(rest[start:i])
 		end := i + 3
 		for end < len(rest) && !isURLEnd(rest[end]) {
 			end++
 		}
-		if scheme != "http" && scheme != "https" && scheme != "ws" && scheme != "wss" {
+		start := schemeStart(rest[:i])
+		if start < 0 {
 			b.WriteString(rest[:end])
 			rest = rest[end:]
 			continue
@@ -418,8 +414,16 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 	return b.String()
 }
 
-func isSchemeByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+// schemeStart returns where the scheme that ends s starts, for the schemes
+// whose URLs scrubURLs reads (http, https, ws, wss), in any case and
+// whatever letters come before it; -1 for any other.
+func schemeStart(s string) int {
+	for _, sc := range []string{"https", "http", "wss", "ws"} {
+		if len(s) >= len(sc) && strings.EqualFold(s[len(s)-len(sc):], sc) {
+			return len(s) - len(sc)
+		}
+	}
+	return -1
 }
 
 // isURLEnd reports whether c ends a URL written in prose or in quotes.
