@@ -2,6 +2,8 @@ package envelope
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -102,4 +104,18 @@ func FuzzScrubURLs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestErrorOfAllocatesNothing checks that an error that carries no
+// upstream failure costs ErrorOf no allocation.
+func TestErrorOfAllocatesNothing(t *testing.T) {
+	// The readers an Example registered do their own work.
+	p := readers.Load()
+	readers.Store(nil)
+	defer readers.Store(p)
+	for _, err := range []error{errors.New("boom"), fmt.Errorf("x: %w", io.EOF), errors.Join(io.EOF, context.Canceled)} {
+		if n := testing.AllocsPerRun(100, func() { ErrorOf(err) }); n != 0 {
+			t.Errorf("ErrorOf(%v) allocates %v times", err, n)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package envelope_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/internal/failures"
+	"github.com/mcperr/mcperr/internal/upstream/apitest"
 )
 
 // call runs fn as a tool call does under the SDK adapters' Handle: with a
@@ -56,28 +56,6 @@ func proseClient(ctx context.Context, client *http.Client, url string) error {
 	}
 	if resp.StatusCode >= 400 {
 		return fmt.Errorf("non-200 OK status code: %d body: %q", resp.StatusCode, b)
-	}
-	return nil
-}
-
-// graphQLClient is a GraphQL client of the kind that keeps only the first
-// error's message of a response whose errors are not empty.
-func graphQLClient(ctx context.Context, client *http.Client, url string) error {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"query":"{ repository { id } }"}`))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Errors []struct{ Message string } `json:"errors"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return err
-	}
-	if len(out.Errors) > 0 {
-		return errors.New(out.Errors[0].Message)
 	}
 	return nil
 }
@@ -148,13 +126,13 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 		want want
 	}{
 		{"a GraphQL NOT_FOUND is not_found", func(ctx context.Context) error {
-			return fmt.Errorf("failed to get repository: %w", graphQLClient(ctx, client, srv.URL+"/graphql/not_found"))
+			return fmt.Errorf("failed to get repository: %w", apitest.GraphQL(ctx, client, srv.URL+"/graphql/not_found"))
 		}, want{errkind.NotFound, "failed to get repository: Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a GraphQL RATE_LIMITED is rate_limited", func(ctx context.Context) error {
-			return graphQLClient(ctx, client, srv.URL+"/graphql/rate_limited")
+			return apitest.GraphQL(ctx, client, srv.URL+"/graphql/rate_limited")
 		}, want{errkind.RateLimited, "API rate limit exceeded for user ID 1.", time.Minute}},
 		{"GraphQL errors after 54 KB of data", func(ctx context.Context) error {
-			return graphQLClient(ctx, client, srv.URL+"/graphql/late")
+			return apitest.GraphQL(ctx, client, srv.URL+"/graphql/late")
 		}, want{errkind.NotFound, "Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a 429 whose Retry-After the client dropped", func(ctx context.Context) error {
 			return proseClient(ctx, client, srv.URL+"/429")
@@ -181,7 +159,7 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 	}
 	t.Run("a success keeps nothing", func(t *testing.T) {
 		if e, ok := call(func(ctx context.Context) error {
-			if err := graphQLClient(ctx, client, srv.URL+"/graphql/ok"); err != nil {
+			if err := apitest.GraphQL(ctx, client, srv.URL+"/graphql/ok"); err != nil {
 				return err
 			}
 			return errors.New("the handler's own failure")

@@ -65,10 +65,10 @@ var client = &http.Client{Transport: &envelope.Transport{}}
 // Cases are the handlers' bodies and what the agent must get.
 var Cases = []Case{
 	{"a GraphQL client's prose error, wrapped", func(ctx context.Context, api string) error {
-		return fmt.Errorf("failed to get repository: %w", graphQL(ctx, api+"/graphql/not_found"))
+		return fmt.Errorf("failed to get repository: %w", GraphQL(ctx, client, api+"/graphql/not_found"))
 	}, `{"kind":"not_found","code":"NOT_FOUND","message":"failed to get repository: Could not resolve to a Repository with the name 'o/r'."}`},
 	{"a GraphQL RATE_LIMITED", func(ctx context.Context, api string) error {
-		return graphQL(ctx, api+"/graphql/rate_limited")
+		return GraphQL(ctx, client, api+"/graphql/rate_limited")
 	}, `{"kind":"rate_limited","retryAfterSeconds":60}`},
 	{"a client that dropped the 429's headers", func(ctx context.Context, api string) error {
 		resp, err := get(ctx, api+"/429")
@@ -123,12 +123,12 @@ func get(ctx context.Context, url string) (*http.Response, error) {
 	return resp, nil
 }
 
-// graphQL is a GraphQL client of the kind that keeps only the first
-// error's message.
-func graphQL(ctx context.Context, url string) error {
+// GraphQL is a GraphQL client of the kind that keeps only the first
+// error's message of an answer, through c.
+func GraphQL(ctx context.Context, c *http.Client, url string) error {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"query":"{ repository(owner:\"o\", name:\"r\") { id } }"}`))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return err
 	}
