@@ -60,49 +60,9 @@ func proseClient(ctx context.Context, client *http.Client, url string) error {
 	return nil
 }
 
-// fakeAPI is a fake API whose paths answer the documented failures.
+// fakeAPI starts apitest's fake API for the test.
 func fakeAPI(t testing.TB) *httptest.Server {
-	big := `{"data":{"items":[` + strings.Repeat(`{"id":12345,"name":"item"},`, 2000) + `{"id":0}]},"errors":[{"type":"NOT_FOUND","message":"Could not resolve to a Repository with the name 'o/r'."}]}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case "/graphql/not_found":
-			io.WriteString(w, `{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository with the name 'o/r'."}]}`)
-		case "/graphql/rate_limited":
-			io.WriteString(w, `{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}`)
-		case "/graphql/late":
-			io.WriteString(w, big)
-		case "/graphql/ok":
-			io.WriteString(w, `{"data":{"repository":{"id":"R_1"}}}`)
-		case "/429":
-			w.Header().Set("Retry-After", "7")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"message":"slow down"}`)
-		case "/403/limit":
-			w.Header().Set("X-RateLimit-Remaining", "0")
-			w.Header().Set("X-RateLimit-Reset", fmt.Sprint(time.Now().Add(30*time.Second).Unix()))
-			w.WriteHeader(http.StatusForbidden)
-			io.WriteString(w, `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/rate-limit"}`)
-		case "/403/denied":
-			w.WriteHeader(http.StatusForbidden)
-			io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
-		case "/404":
-			w.WriteHeader(http.StatusNotFound)
-			io.WriteString(w, `{"message":"Not Found"}`)
-		case "/409":
-			w.WriteHeader(http.StatusConflict)
-			io.WriteString(w, `{"error":{"code":"already_exists","message":"name taken"}}`)
-		case "/422":
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			io.WriteString(w, `{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}]}`)
-		case "/502":
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusBadGateway)
-			io.WriteString(w, "<html><body><h1>502 Bad Gateway</h1></body></html>")
-		case "/big":
-			io.WriteString(w, strings.Repeat("x", 64<<10))
-		}
-	}))
+	srv := apitest.Server()
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -20,9 +20,13 @@ import (
 )
 
 // Server starts the fake API. Its paths answer documented failures:
-// GitHub's GraphQL NOT_FOUND and RATE_LIMITED at 200, a 429 with
-// Retry-After, a 404, a 409 envelope, and a POST that hangs.
+// GitHub's GraphQL NOT_FOUND and RATE_LIMITED at 200 (and a NOT_FOUND
+// after 54 KB of data), a 429 with Retry-After, GitHub's 403s (a primary
+// rate limit, a permission), a 404, a 409 envelope, a 422 validation, a
+// gateway's 502 page, a request that hangs; and successes: a GraphQL
+// answer, 64 KiB of text.
 func Server() *httptest.Server {
+	late := `{"data":{"items":[` + strings.Repeat(`{"id":12345,"name":"item"},`, 2000) + `{"id":0}]},"errors":[{"type":"NOT_FOUND","message":"Could not resolve to a Repository with the name 'o/r'."}]}`
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -31,6 +35,27 @@ func Server() *httptest.Server {
 			io.WriteString(w, `{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository with the name 'o/r'."}]}`)
 		case "/graphql/rate_limited":
 			io.WriteString(w, `{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}`)
+		case "/graphql/late":
+			io.WriteString(w, late)
+		case "/graphql/ok":
+			io.WriteString(w, `{"data":{"repository":{"id":"R_1"}}}`)
+		case "/403/limit":
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", fmt.Sprint(time.Now().Add(30*time.Second).Unix()))
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/rate-limit"}`)
+		case "/403/denied":
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, `{"message":"Resource not accessible by integration"}`)
+		case "/422":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			io.WriteString(w, `{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}]}`)
+		case "/502":
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			io.WriteString(w, "<html><body><h1>502 Bad Gateway</h1></body></html>")
+		case "/big":
+			io.WriteString(w, strings.Repeat("x", 64<<10))
 		case "/429":
 			w.Header().Set("Retry-After", "7")
 			w.WriteHeader(http.StatusTooManyRequests)
