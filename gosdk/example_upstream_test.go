@@ -10,9 +10,10 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // An envelope.Transport under an API client keeps each tool call's

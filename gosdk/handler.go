@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 
-	"github.com/mcperr/mcperr/internal/upstream"
-	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -38,7 +37,7 @@ import (
 //     SDK's typed path sends the error's text alone, without _meta).
 func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		ctx = upstream.With(ctx)
+		ctx, find := envelope.Track(ctx)
 		out, err := fn(ctx, req, in)
 		if err == nil {
 			return nil, out, nil
@@ -50,7 +49,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 		// The SDK builds the result of a returned error itself, from the
 		// error's text and without structuredContent: the text is the
 		// kind object.
-		return nil, zero, &toolError{err: err, text: wire.ErrorResult(upstream.Error(ctx, err)).Content[0].Text}
+		return nil, zero, &toolError{err: err, text: wire.ErrorResult(find(err)).Content[0].Text}
 	}
 }
 
@@ -72,7 +71,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 //     err.
 func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = upstream.With(ctx)
+		ctx, find := envelope.Track(ctx)
 		v, err := fn(ctx, req)
 		if err == nil {
 			switch v := v.(type) {
@@ -92,7 +91,7 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 		if pe := protocolError(err); pe != nil {
 			return nil, pe
 		}
-		res := Result(wire.ErrorResult(upstream.Error(ctx, err)))
+		res := Result(wire.ErrorResult(find(err)))
 		res.SetError(err) // keeps the kind object: Content is already set
 		return res, nil
 	}

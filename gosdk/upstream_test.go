@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/internal/upstream/apitest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapter/adaptertest"
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // TestHandleUpstream checks, through a go-sdk server, that a handler that
@@ -16,11 +17,11 @@ import (
 // envelope.ErrorOf, with what the envelope.Transport under the client kept
 // of the call's answers when the client dropped it.
 func TestHandleUpstream(t *testing.T) {
-	api := apitest.Server()
+	api := adaptertest.Server()
 	defer api.Close()
 	host := strings.TrimPrefix(api.URL, "http://")
 	s := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
-	for i, c := range apitest.Cases {
+	for i, c := range adaptertest.Cases {
 		name := "tool" + string(rune('a'+i))
 		mcp.AddTool(s, &mcp.Tool{Name: name}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (struct{}, error) {
 			return struct{}{}, c.Call(ctx, api.URL)
@@ -32,14 +33,14 @@ func TestHandleUpstream(t *testing.T) {
 	}
 	cs, done := connect(s)
 	defer done()
-	for i, c := range apitest.Cases {
+	for i, c := range adaptertest.Cases {
 		for _, name := range []string{"tool" + string(rune('a'+i)), "tool" + string(rune('a'+i)) + "_raw"} {
 			t.Run(c.Name+"/"+name, func(t *testing.T) {
 				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := strings.ReplaceAll(c.Want, apitest.Host, host)
+				want := strings.ReplaceAll(c.Want, adaptertest.Host, host)
 				if got := res.Content[0].(*mcp.TextContent).Text; !res.IsError || got != want {
 					t.Errorf("isError %v\n got %s\nwant %s", res.IsError, got, want)
 				}

@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcperr/mcperr/internal/upstream"
+	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -46,13 +46,13 @@ func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, i
 		var in In
 		if a := args(req); len(a) > 0 && string(a) != "null" {
 			if err := json.Unmarshal(a, &in); err != nil {
-				return fail(ctx, errors.New("decoding arguments the schema accepted: "+err.Error())), nil
+				return fail(ctx, errors.New("decoding arguments the schema accepted: "+err.Error()), nil), nil
 			}
 		}
-		ctx = upstream.With(ctx)
+		ctx, find := envelope.Track(ctx)
 		out, err := fn(ctx, req, in)
 		if err != nil {
-			return fail(ctx, err), nil
+			return fail(ctx, err, find), nil
 		}
 		if zero != nil {
 			return output(ctx, zero(out)), nil
@@ -100,7 +100,7 @@ func output(ctx context.Context, v any) *mcp.CallToolResult {
 	}
 	b, encErr := encodeJSON(v)
 	if encErr != nil || len(b) > 0 && b[0] == '{' {
-		return fail(ctx, err)
+		return fail(ctx, err, nil)
 	}
 	return Result(&wire.ToolResult{Content: []wire.Content{{Type: "text", Text: string(b)}}, StructuredContent: b})
 }
@@ -122,10 +122,10 @@ func encodeJSON(v any) ([]byte, error) {
 // Handle renders it.
 func Raw(fn func(ctx context.Context, req mcp.CallToolRequest) (any, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = upstream.With(ctx)
+		ctx, find := envelope.Track(ctx)
 		v, err := fn(ctx, req)
 		if err != nil {
-			return fail(ctx, err), nil
+			return fail(ctx, err, find), nil
 		}
 		switch v := v.(type) {
 		case *mcp.CallToolResult:
@@ -140,17 +140,21 @@ func Raw(fn func(ctx context.Context, req mcp.CallToolRequest) (any, error)) ser
 func success(ctx context.Context, v any) *mcp.CallToolResult {
 	r, err := wire.Success(v)
 	if err != nil {
-		return fail(ctx, err)
+		return fail(ctx, err, nil)
 	}
 	return Result(r)
 }
 
-// fail renders err and records it for ToolError.
-func fail(ctx context.Context, err error) *mcp.CallToolResult {
+// fail records err for ToolError and renders the failure find says it
+// stands for (envelope.Track's find; nil renders err itself).
+func fail(ctx context.Context, err error, find func(error) error) *mcp.CallToolResult {
 	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
 		s.err = err
 	}
-	return Result(wire.ErrorResult(upstream.Error(ctx, err)))
+	if find != nil {
+		err = find(err)
+	}
+	return Result(wire.ErrorResult(err))
 }
 
 // callContext is the context of one call, holding the slot for its

@@ -8,7 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/mcperr/mcperr/internal/upstream/apitest"
+
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -18,11 +19,11 @@ import (
 // envelope.ErrorOf, with what the envelope.Transport under the client kept
 // of the call's answers when the client dropped it.
 func TestHandleUpstream(t *testing.T) {
-	api := apitest.Server()
+	api := adaptertest.Server()
 	defer api.Close()
 	host := strings.TrimPrefix(api.URL, "http://")
 	s := server.NewMCPServer("upstream", "1")
-	for i, c := range apitest.Cases {
+	for i, c := range adaptertest.Cases {
 		name := "tool" + string(rune('a'+i))
 		s.AddTool(mcp.NewTool(name), mcpgo.Handle(func(ctx context.Context, _ mcp.CallToolRequest, _ struct{}) (struct{}, error) {
 			return struct{}{}, c.Call(ctx, api.URL)
@@ -42,7 +43,7 @@ func TestHandleUpstream(t *testing.T) {
 	if _, err := c.Initialize(ctx, ir); err != nil {
 		t.Fatal(err)
 	}
-	for i, tc := range apitest.Cases {
+	for i, tc := range adaptertest.Cases {
 		for _, name := range []string{"tool" + string(rune('a'+i)), "tool" + string(rune('a'+i)) + "_raw"} {
 			t.Run(tc.Name+"/"+name, func(t *testing.T) {
 				req := mcp.CallToolRequest{}
@@ -51,7 +52,7 @@ func TestHandleUpstream(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := strings.ReplaceAll(tc.Want, apitest.Host, host)
+				want := strings.ReplaceAll(tc.Want, adaptertest.Host, host)
 				if got := res.Content[0].(mcp.TextContent).Text; !res.IsError || got != want {
 					t.Errorf("isError %v\n got %s\nwant %s", res.IsError, got, want)
 				}

@@ -1,8 +1,12 @@
-// Package apitest is a fake upstream API and tool handlers that call it
-// through an envelope.Transport, for the SDK adapters' tests of
-// envelope.ErrorOf and envelope.Transport: each Case is a handler's body
-// and the kind object the agent must get from the adapter's Handle.
-package apitest
+// Package adaptertest is what an SDK adapter's Handle must get right of a
+// tool call's upstream failures: a fake upstream API that answers
+// documented failures (GraphQL errors at 200, 429s with their wait,
+// GitHub's 403s, validation 422s, a gateway's page, a request that hangs),
+// and Cases, each a tool handler's body calling it through an
+// envelope.Transport with the kind object the agent must get. The gosdk and
+// mcpgo adapters run every Case through a real server; an adapter for
+// another SDK can run them too.
+package adaptertest
 
 import (
 	"context"

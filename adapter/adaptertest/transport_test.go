@@ -1,8 +1,9 @@
-package envelope_test
+package adaptertest_test
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,23 +17,27 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/internal/failures"
-	"github.com/mcperr/mcperr/internal/upstream/apitest"
 )
 
-// call runs fn as a tool call does under the SDK adapters' Handle: with a
-// context that has a place for the call's upstream failures, and its
-// error read by ErrorOf with what was kept.
+// call runs fn as a tool call does under the SDK adapters' Handle
+// (envelope.Track): with a context that has a place for the call's upstream
+// failures, and its error read by ErrorOf with what was kept.
 func call(fn func(ctx context.Context) error) (*envelope.Error, bool) {
-	ctx, list := failures.With(context.Background())
+	ctx, find := envelope.Track(context.Background())
 	err := fn(ctx)
 	if err == nil {
 		return nil, false
 	}
-	return envelope.ErrorOf(list.Attach(err))
+	return envelope.ErrorOf(find(err))
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // get sends a GET with client in ctx and reads the whole body.
 func get(ctx context.Context, client *http.Client, url string) (*http.Response, []byte, error) {
@@ -62,7 +67,7 @@ func proseClient(ctx context.Context, client *http.Client, url string) error {
 
 // fakeAPI starts apitest's fake API for the test.
 func fakeAPI(t testing.TB) *httptest.Server {
-	srv := apitest.Server()
+	srv := adaptertest.Server()
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -86,13 +91,13 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 		want want
 	}{
 		{"a GraphQL NOT_FOUND is not_found", func(ctx context.Context) error {
-			return fmt.Errorf("failed to get repository: %w", apitest.GraphQL(ctx, client, srv.URL+"/graphql/not_found"))
+			return fmt.Errorf("failed to get repository: %w", adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/not_found"))
 		}, want{errkind.NotFound, "failed to get repository: Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a GraphQL RATE_LIMITED is rate_limited", func(ctx context.Context) error {
-			return apitest.GraphQL(ctx, client, srv.URL+"/graphql/rate_limited")
+			return adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/rate_limited")
 		}, want{errkind.RateLimited, "API rate limit exceeded for user ID 1.", time.Minute}},
 		{"GraphQL errors after 54 KB of data", func(ctx context.Context) error {
-			return apitest.GraphQL(ctx, client, srv.URL+"/graphql/late")
+			return adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/late")
 		}, want{errkind.NotFound, "Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a 429 whose Retry-After the client dropped", func(ctx context.Context) error {
 			return proseClient(ctx, client, srv.URL+"/429")
@@ -119,7 +124,7 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 	}
 	t.Run("a success keeps nothing", func(t *testing.T) {
 		if e, ok := call(func(ctx context.Context) error {
-			if err := apitest.GraphQL(ctx, client, srv.URL+"/graphql/ok"); err != nil {
+			if err := adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/ok"); err != nil {
 				return err
 			}
 			return errors.New("the handler's own failure")
@@ -142,7 +147,7 @@ func TestTransportPassesBodiesOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tr := range []*envelope.Transport{{}, {Reader: &envelope.Reader{MaxBytes: 16}}} {
-			ctx, _ := failures.With(context.Background())
+			ctx, _ := envelope.Track(context.Background())
 			_, got, err := get(ctx, &http.Client{Transport: tr}, srv.URL+path)
 			if err != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s (reader %+v): %d bytes, %v; want %d bytes", path, tr.Reader, len(got), err, len(want))
@@ -274,4 +279,14 @@ func httptraceOf(r *http.Request) func() {
 		return nil
 	}
 	return func() { trace.WroteRequest(httptrace.WroteRequestInfo{}) }
+}
+
+// mayHaveActed reports whether e reads as the failure of a request that
+// may have acted: kind conflict with details that say so.
+func mayHaveActed(e *envelope.Error) bool {
+	var d struct {
+		MayHaveActed bool `json:"mayHaveActed"`
+	}
+	json.Unmarshal(e.Details, &d)
+	return e.Kind == errkind.Conflict && d.MayHaveActed
 }
