@@ -399,7 +399,7 @@ func TestBudgetCounted(t *testing.T) {
 		if is := fits.Validate(args); is != nil {
 			t.Errorf("%s: %d steps with a budget of %d: %v", sh.name, w, checkWork*max, is[0])
 		}
-		if is := over.Validate(args); len(is) != 1 || is[0].Code != CodeTooSlow {
+		if is := over.Validate(args); len(is) != 1 || is[0].Code != codeTooSlow {
 			t.Errorf("%s: %d steps with a budget of %d: %v; want it refused", sh.name, w, checkWork*(max-1), is)
 		}
 	}

@@ -145,7 +145,7 @@
 // program), an enum's eight values compared, an element hashed, a segment of a path copied into
 // an issue. Checking whether arguments are valid, all a valid call costs, may take ten times
 // Bounds.MaxWork (25,000,000 steps by default); wording the refusal of invalid ones, MaxWork
-// more. Past either, validation stops and the call is refused with one issue, [CodeTooSlow],
+// more. Past either, validation stops and the call is refused with one issue, [codeTooSlow],
 // worded as the time the steps stand for at 100 ns each:
 //
 //	MCP error -32602: Invalid arguments for tool t: arguments take longer to validate than the maximum of 250 ms
@@ -158,7 +158,7 @@
 // to their first failure, then worded: the same shapes failing, and 100,000 keys refused by a
 // strict object, count 0.1 to 3.7 million steps and take 35 ms to 1.1 s of CPU (the nested
 // unions, whose check probes every value, the costliest); 60,000 objects each refused by a
-// union of 30 branches are refused (CodeTooSlow) at the wording's 2.5 million steps, after
+// union of 30 branches are refused (codeTooSlow) at the wording's 2.5 million steps, after
 // 0.55 s (1.4 s without a budget). These are the figures of TestWorstCase on 2 cores at a load
 // average of 14 to 23; TestValidUnderLoad checks that 22 concurrent valid calls of 945 KiB on
 // one core shared with CPU hogs are all accepted, TestBudgetCounted that a call is accepted

@@ -36,7 +36,7 @@ type Bounds struct {
 	// (a keyword applied to a value, 16 bytes of a string matched or hashed, a segment of a
 	// path copied into an issue): checking whether the arguments are valid may take ten times
 	// MaxWork, wording the refusal of invalid ones MaxWork more; past either the call is
-	// refused (CodeTooSlow), worded as the time the steps stand for at 100 ns each. The count
+	// refused (codeTooSlow), worded as the time the steps stand for at 100 ns each. The count
 	// does not depend on the machine or its load: the same call is refused, or accepted,
 	// everywhere. The default, 2,500,000 steps ("250 ms"), gives the check ten times the work
 	// of the costliest valid 1 MiB of arguments measured (see "The cost of a call" in the
@@ -46,7 +46,7 @@ type Bounds struct {
 	// saying how many more there are (see [Schema.Validate]). The default is 100.
 	MaxIssues int
 	// MaxTime, when set, bounds the wall-clock time of one call: validation that runs past it
-	// stops and the call is refused (CodeTooSlow), whatever the work counted. It is an outer
+	// stops and the call is refused (codeTooSlow), whatever the work counted. It is an outer
 	// guard, off by default, since a busy machine meets it on valid calls. The work of a
 	// pattern on an ECMAScript engine (WithPatterns) cannot be counted: those matches are
 	// timed instead, and one call's matches together may take at most MaxTime, or 250 ms

@@ -29,20 +29,11 @@ const (
 // The codes of an Issue for arguments refused whole, before or instead of
 // validation, for what they are rather than for a keyword of the schema.
 const (
-	CodeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
-	CodeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
-	CodeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
-	CodeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Bounds.MaxElements
-	CodeTooSlow         = "too_slow"          // validating the arguments takes more work than Bounds.MaxWork (or time than MaxTime)
-)
-
-// The package's own spellings of the refusal codes.
-const (
-	codeInvalidJSON     = CodeInvalidJSON
-	codeTooLarge        = CodeTooLarge
-	codeTooDeep         = CodeTooDeep
-	codeTooManyElements = CodeTooManyElements
-	codeTooSlow         = CodeTooSlow
+	codeInvalidJSON     = "invalid_json"      // the arguments are not one JSON value
+	codeTooLarge        = "too_large"         // the arguments exceed Bounds.MaxBytes
+	codeTooDeep         = "too_deep"          // the arguments nest deeper than Bounds.MaxDepth
+	codeTooManyElements = "too_many_elements" // the arguments hold more elements and members than Bounds.MaxElements
+	codeTooSlow         = "too_slow"          // validating the arguments takes more work than Bounds.MaxWork (or time than MaxTime)
 )
 
 // refusedWhole reports whether issues of code refuse the arguments as a whole, not one value of
@@ -62,9 +53,13 @@ type Issue struct {
 	Path []any
 	// Code is zod's issue code ("invalid_type", "invalid_value", "invalid_union",
 	// "invalid_format", "too_big", "too_small", "not_multiple_of",
-	// "unrecognized_keys", "invalid_key" or "custom"), or for arguments refused
-	// whole CodeInvalidJSON, CodeTooLarge, CodeTooDeep, CodeTooManyElements or CodeTooSlow;
-	// "more_issues" for the last issue of a list cut at Bounds.MaxIssues ("and N more issues").
+	// "unrecognized_keys", "invalid_key" or "custom"); for arguments refused
+	// whole, one of "invalid_json" (not one JSON value), "too_large" (over
+	// Bounds.MaxBytes), "too_deep" (nested deeper than Bounds.MaxDepth),
+	// "too_many_elements" (more elements and members than
+	// Bounds.MaxElements) or "too_slow" (more work than Bounds.MaxWork, or
+	// more time than MaxTime); "more_issues" for the last issue of a list cut
+	// at Bounds.MaxIssues ("and N more issues").
 	Code string
 	// Message is the text zod gives the issue, without the path: "Too big: expected number to be <=100".
 	Message string

@@ -102,10 +102,10 @@ func TestRefusalCodes(t *testing.T) {
 	tests := []struct {
 		args, code string
 	}{
-		{`{"a":`, schemaerr.CodeInvalidJSON},
-		{`{"a":"` + strings.Repeat("x", 100) + `"}`, schemaerr.CodeTooLarge},
-		{`{"a":{"b":{"c":1}}}`, schemaerr.CodeTooDeep},
-		{`{"a":[1,2,3,4]}`, schemaerr.CodeTooManyElements},
+		{`{"a":`, "invalid_json"},
+		{`{"a":"` + strings.Repeat("x", 100) + `"}`, "too_large"},
+		{`{"a":{"b":{"c":1}}}`, "too_deep"},
+		{`{"a":[1,2,3,4]}`, "too_many_elements"},
 	}
 	for _, tt := range tests {
 		issues := s.Validate(json.RawMessage(tt.args))

@@ -58,8 +58,8 @@ func TestSet(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if is := sc.Validate([]byte(deep)); len(is) != 1 || is[0].Code != schemaerr.CodeTooDeep {
-			t.Errorf("step %d: 8 levels gave %v; want one %s issue (the Set's MaxDepth, 7)", i, is, schemaerr.CodeTooDeep)
+		if is := sc.Validate([]byte(deep)); len(is) != 1 || is[0].Code != "too_deep" {
+			t.Errorf("step %d: 8 levels gave %v; want one %s issue (the Set's MaxDepth, 7)", i, is, "too_deep")
 		}
 		if got := len(sc.Validate([]byte(`{"n":1}`))); got != s.wantIssues {
 			t.Errorf("step %d: %d issues; want %d", i, got, s.wantIssues)

@@ -34,7 +34,7 @@
 // RateLimit structured fields of draft-ietf-httpapi-ratelimit-headers-11
 // as well as the RateLimit-Limit, -Remaining and -Reset fields of its
 // earlier drafts. A reset is believed only when it is bounded: one in the
-// past, more than a year away (MaxReset) or too large to count is absent,
+// past, more than a year away (maxReset) or too large to count is absent,
 // like a malformed field. A malformed field is ignored, and Retry-After
 // wins where it and the limit fields both say how long to wait
 // (Info.Wait).

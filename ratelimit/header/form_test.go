@@ -17,7 +17,7 @@ func TestResetForms(t *testing.T) {
 		ok    bool
 	}{
 		{resetAuto, "30", 30 * time.Second, true},
-		{resetAuto, "31536000", MaxReset, true},
+		{resetAuto, "31536000", maxReset, true},
 		{resetAuto, "31536001", 0, false}, // more than a year away
 		{resetAuto, "999999999", 0, false},
 		{resetAuto, "1796018430", 30 * time.Second, true},

@@ -184,13 +184,13 @@ func currentLimits(current []ServiceLimit, policies []QuotaPolicy) Limits {
 	return l
 }
 
-// MaxReset is the furthest reset a rate-limit header is believed about: a
+// maxReset is the furthest reset a rate-limit header is believed about: a
 // window that resets more than a year away says nothing a client can wait
 // for, and is read as absent.
-const MaxReset = 365 * 24 * time.Hour
+const maxReset = 365 * 24 * time.Hour
 
-// maxResetSecs is MaxReset in whole seconds.
-const maxResetSecs = int64(MaxReset / time.Second)
+// maxResetSecs is maxReset in whole seconds.
+const maxResetSecs = int64(maxReset / time.Second)
 
 // ParseReset parses an X-RateLimit-Reset value and reports the time until
 // the reset, measured from now for an epoch: a value of 1e12 or more is
@@ -198,7 +198,7 @@ const maxResetSecs = int64(MaxReset / time.Second)
 // smaller seconds until the reset.
 // The value is ASCII digits with an optional fraction, after trimming
 // optional whitespace. A reset that is bounded in time is the only one
-// reported: an epoch in the past, a reset more than MaxReset away, and a
+// reported: an epoch in the past, a reset more than maxReset away, and a
 // value too large to count (9223372036854775807) are absent, as a
 // malformed value is, never a date thousands of years ahead.
 func ParseReset(value string, now time.Time) (time.Duration, bool) {
@@ -238,25 +238,25 @@ func parseReset(value string, form resetForm, now time.Time) (time.Duration, boo
 
 // resetAt reports the time from now until the Unix time sec plus frac
 // (less than a second), when that time is neither before now nor more
-// than MaxReset after it. It cannot overflow for any sec >= 0 and now.
+// than maxReset after it. It cannot overflow for any sec >= 0 and now.
 func resetAt(sec int64, frac time.Duration, now time.Time) (time.Duration, bool) {
 	n := now.Unix()
 	if n < 0 && sec > math.MaxInt64+n {
-		return 0, false // sec - n would overflow: far beyond MaxReset
+		return 0, false // sec - n would overflow: far beyond maxReset
 	}
 	diff := sec - n
 	if diff < -1 || diff > maxResetSecs+1 {
 		return 0, false
 	}
 	d := time.Duration(diff)*time.Second + frac - time.Duration(now.Nanosecond())
-	if d < 0 || d > MaxReset {
+	if d < 0 || d > maxReset {
 		return 0, false
 	}
 	return d, true
 }
 
 // resetSeconds is a reset given in whole seconds from now (a RateLimit
-// field's t, a draft RateLimit-Reset); more than MaxReset is absent.
+// field's t, a draft RateLimit-Reset); more than maxReset is absent.
 func resetSeconds(secs int64) (time.Duration, bool) {
 	if secs < 0 || secs > maxResetSecs {
 		return 0, false
@@ -358,7 +358,7 @@ func parseServiceLimits(lines []string) []ServiceLimit {
 				c.Remaining, hasR = pv.num, true
 				bad = bad || pv.kind != sfInteger || pv.num < 0
 			case "t":
-				// A reset more than MaxReset away is absent; the
+				// A reset more than maxReset away is absent; the
 				// item stays.
 				c.Reset, c.HasReset = resetSeconds(pv.num)
 				bad = bad || pv.kind != sfInteger || pv.num < 0
