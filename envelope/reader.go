@@ -270,6 +270,8 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	if raw != nil {
 		*raw = append([]byte{}, body...)
 	}
+	// A UTF-8 byte-order mark says nothing: the body is what follows it.
+	body = bytes.TrimPrefix(body, utf8BOM)
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
@@ -281,7 +283,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) {
 			return nil
 		}
-		if !mentionsErrorKey(body, &shape) {
+		if !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
 			if err := decodeData(body, v); err != nil {
 				hd := r.hear(resp, req)
 				return r.finish(malformed(status, err, body), &hd)
@@ -295,9 +297,10 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 	// The body's format.
 	var e *Error
+	var alts codes
 	switch formatOf(body) {
 	case formatJSON:
-		if e, err = r.readJSON(&shape, body, status, v); err != nil {
+		if e, alts, err = r.readJSON(&shape, body, status, v); err != nil {
 			// Broken JSON: only the headers can tell what happened.
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
@@ -307,10 +310,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			return nil // data, decoded into v
 		}
 	case formatMarkup:
-		if status < 400 {
-			break
-		}
-		if code, msg, ok := readXML(body); ok {
+		// An XML error document, or below 400 one that is nothing but an
+		// error (a root <Error>, a SOAP or XML-RPC fault).
+		if code, msg, ok := readXML(body, status < 400); ok {
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
 		}
 	}
@@ -329,9 +331,11 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	}
 
 	// The taxonomy.
-	r.classify(e, &hd, onlyStatus)
+	r.classify(e, &hd, onlyStatus, alts.list[:alts.n])
 	return r.finish(e, &hd)
 }
+
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 var (
 	quotedOK      = []byte(`"ok"`)
@@ -345,10 +349,33 @@ var (
 // `"error`). Most success bodies hold none, and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
 	// `"error` finds "error" and "errors" in one search.
-	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) {
+	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
+		statusWordAhead(body) {
 		return true
 	}
 	return s.Key != "error" && bytes.Contains(body, s.quotedKey)
+}
+
+var quotedStatus = []byte(`"status"`)
+
+// statusWordAhead reports whether body holds a "status" member whose value
+// is a string that opens with a capital letter ("REQUEST_DENIED"), which
+// may name a failure (see failedStatusWord).
+func statusWordAhead(body []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(body[i:], quotedStatus)
+		if j < 0 {
+			return false
+		}
+		i += j + len(quotedStatus)
+		k := jsonscan.Space(body, i)
+		if k < len(body) && body[k] == ':' {
+			k = jsonscan.Space(body, k+1)
+			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' {
+				return true
+			}
+		}
+	}
 }
 
 // format is how a body is written, as far as reading an error goes.
@@ -381,7 +408,7 @@ func formatOf(body []byte) format {
 // readJSON reads a JSON body: an error of the Reader's envelope or of a
 // row of the dialect table, or data decoded into v (nil, nil). err is a
 // body that is not JSON, or data that does not fit v.
-func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, error) {
+func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, codes, error) {
 	start := byte('{')
 	if s.Flat {
 		start = '"'
@@ -390,34 +417,34 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	envelope := len(top.env) > 0 && top.env[0] == start
 	if envelope && s.fast != 0 {
 		if e, err := fastEnvelope(s, body, status); e != nil || err != nil {
-			return e, err
+			return e, codes{}, err
 		}
 	}
 	failed := status >= 400
 	if !envelope && !top.errorShape() {
 		if !failed {
-			return nil, decodeData(body, v)
+			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
 			if json.Unmarshal(body, v) == nil && sh.CheckShape() == nil {
-				return nil, nil // v's type accepts it: data
+				return nil, codes{}, nil // v's type accepts it: data
 			}
 		}
 	}
-	d := &doc{root: body, status: status, spans: top}
+	d := &doc{root: body, status: status, spans: top, names: r.names}
 	if err := d.load(); err != nil {
-		return nil, err
+		return nil, codes{}, err
 	}
 	row := rowFor(d, s, envelope, failed)
 	if row == nil {
-		return nil, decodeData(body, v)
+		return nil, codes{}, decodeData(body, v)
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
-	row.read(d, e)
+	alts := row.read(d, e)
 	if row.rpc {
 		r.readRPC(e)
 	}
-	return e, nil
+	return e, alts, nil
 }
 
 // rowFor picks the row of the table that reads d. A body that holds the
@@ -447,19 +474,34 @@ func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
 
 // readRPC classifies a JSON-RPC error through errkind's catalogue, as
 // the taxonomy reads any JSON-RPC error: by data's code when a rule knows
-// it, else by its code. data's code and wait are the error's.
+// it, else by its code. data's code and wait are the error's. A code
+// outside the catalogue (an implementation's own, such as EIP-1474's
+// -32005 or Bitcoin Core's -5), which the catalogue reports as a
+// server_error whose meaning only the server knows, is read by what its
+// message says when its words name a kind ("rate limit exceeded", "No such
+// transaction"), else by the HTTP status it came with.
 func (r *Reader) readRPC(e *Error) {
 	n, err := strconv.ParseInt(e.Code, 10, 32)
 	if err != nil || n == 0 {
 		return // no JSON-RPC code: the taxonomy reads it as any code
 	}
-	rd := r.Taxonomy.Read(errkind.Outcome{RPCCode: errkind.RPCCode(n), Message: e.Message, Data: e.Details})
+	c := errkind.RPCCode(n)
+	rd := r.Taxonomy.Read(errkind.Outcome{RPCCode: c, Message: e.Message, Data: e.Details})
 	e.Kind = rd.Kind
 	if rd.Code != "" {
 		e.Code = rd.Code
 	}
 	if rd.HasWait {
 		e.RetryAfter = max(e.RetryAfter, rd.Wait)
+	}
+	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
+	if rd.Code == "" && own && e.Kind == errkind.ServerError {
+		switch msg := e.Message[:min(len(e.Message), maxPlainMessage)]; {
+		case r.names(msg):
+			e.Kind = r.kindOf(msg, e.HTTPStatus)
+		case e.HTTPStatus >= 400:
+			e.Kind = r.kindOf("", e.HTTPStatus)
+		}
 	}
 }
 
@@ -567,12 +609,14 @@ func secondsToDuration(s float64) time.Duration {
 const maxPlainMessage = 256
 
 // plainMessage is the message of a body that is not JSON: the body itself
-// when the response says it is text/plain and it is one short line of
-// printable UTF-8, else "" (an HTML page says nothing an agent can use).
+// when it is one short line of printable UTF-8 that is not markup (sent as
+// text/plain, or under any other type or none: Slack's webhooks answer
+// "no_service" as text/html), else "" (an HTML page says nothing an agent
+// can use).
 func plainMessage(h http.Header, body []byte) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil || mt != "text/plain" {
-		return ""
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	if mt != "text/plain" && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
+		return "" // markup, or JSON that did not parse, says nothing an agent can use
 	}
 	s := strings.TrimSpace(string(body))
 	if len(s) > maxPlainMessage || !utf8.ValidString(s) {
@@ -621,7 +665,9 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: secretsOf(req, r.SecretHeaders)}
 	inspectHeader(&hd, r.SecretHeaders, hd.secrets)
 	if hd.codeField != "" {
-		hd.code = awsType(strings.TrimSpace(hd.codeField))
+		if c := awsType(strings.TrimSpace(hd.codeField)); isWord(c) {
+			hd.code = c
+		}
 	}
 	if hd.challenge != "" {
 		code, desc := challengeError(hd.challenge)
@@ -658,16 +704,38 @@ func (hd *heard) parse(r *Reader) *header.Info {
 
 // classify sets e's kind through the taxonomy from its code and status,
 // unless its dialect named it (a JSON-RPC error). A Cloudflare 52x the
-// taxonomy reads as server_error is read as the 502 it stands for. When
-// the headers tell what happened and the code says no more than the
-// status does, the headers decide. A body that said only its status
-// (onlyStatus), with no code, whose status the taxonomy reads as
-// server_error, is a malformed_response: the client could not read it.
-func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool) {
+// taxonomy reads as server_error is read as the 502 it stands for.
+//
+// A code that names a kind wins over the status; a code that says no more
+// than the status (none, one no rule knows, or one of the status's own
+// kind) yields to a later code of the body that names a kind the agent
+// must stop or wait for (an ErrorInfo reason API_KEY_INVALID under
+// INVALID_ARGUMENT, a reason quotaExceeded under PERMISSION_DENIED),
+// which becomes e's code. A
+// generic code, whose kind is server_error or invalid_arguments, never
+// overrides a status that tells more (429, 502-504, 529), nor an
+// unavailable code a 429. When the headers tell what happened and the
+// code says no more than the status does, the headers decide. A body that
+// said only its status (onlyStatus), with no code, whose status the
+// taxonomy reads as server_error, is a malformed_response: the client
+// could not read it.
+func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	switch {
 	case e.Kind == "":
+		byStatus := r.kindOf("", e.HTTPStatus)
 		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
-		if hd.telling != "" && (e.Code == "" || e.Kind == r.kindOf("", e.HTTPStatus)) {
+		if e.Kind == byStatus || !r.names(e.Code) {
+			for _, c := range alts {
+				if k := r.kindOf(c, e.HTTPStatus); k != byStatus && stops(k) && r.names(c) {
+					e.Code, e.Kind = c, k
+					break
+				}
+			}
+		}
+		if byStatus != e.Kind && yields(e.Kind, byStatus) && e.HTTPStatus != http.StatusPaymentRequired {
+			e.Kind = byStatus
+		}
+		if hd.telling != "" && (e.Code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
 			e.Kind = hd.telling
 		}
 	case hd.telling != "" && e.Kind == errkind.ServerError:
@@ -676,6 +744,38 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool) {
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// stops reports whether k changes the agent's move from the status's
+// beyond fixing an argument: it must stop for a credential, or wait.
+// Only such a kind lets a later code of the body take over from a first
+// code that said no more than the status.
+func stops(k errkind.Kind) bool {
+	return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.Unavailable
+}
+
+// yields reports whether a code's kind k gives way to telling, the kind a
+// status or the headers give: a generic kind (server_error,
+// invalid_arguments) to rate_limited or unavailable, and unavailable to
+// rate_limited.
+func yields(k, telling errkind.Kind) bool {
+	switch telling {
+	case errkind.RateLimited:
+		return k == errkind.ServerError || k == errkind.InvalidArguments || k == errkind.Unavailable
+	case errkind.Unavailable, errkind.AuthenticationFailed, errkind.PermissionDenied, errkind.NotFound:
+		return k == errkind.ServerError || k == errkind.InvalidArguments
+	}
+	return false
+}
+
+// names reports whether a rule of the taxonomy knows code, whatever the
+// status: it names a kind other than the fallback's.
+func (r *Reader) names(code string) bool {
+	var t *errkind.Taxonomy
+	if r != nil {
+		t = r.Taxonomy
+	}
+	return code != "" && t.Classify(code, 0) != t.Classify("", 0)
 }
 
 // kindOf is the taxonomy's kind for a code and status, a Cloudflare 52x
@@ -868,15 +968,24 @@ const (
 )
 
 // codeFieldOf reports which field that carries the upstream's code k is,
-// in any case: x-ms-error-code, x-amzn-ErrorType, or neither (0).
+// in any case: x-ms-error-code; x-amzn-ErrorType and any other X- field
+// named for an error code (X-Error-Code, X-Vercel-Error, X-...-ErrorType);
+// or neither (0).
 func codeFieldOf(k string) int {
 	switch {
 	case len(k) == 15 && strings.EqualFold(k, "x-ms-error-code"):
 		return msErrorCode
 	case len(k) == 16 && strings.EqualFold(k, "x-amzn-errortype"):
 		return amznErrorType
+	case len(k) > 8 && strings.EqualFold(k[:2], "x-") && (hasSuffixFold(k, "-error-code") || hasSuffixFold(k, "-errortype") ||
+		hasSuffixFold(k, "-error")):
+		return amznErrorType
 	}
 	return 0
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // isWaitField reports whether a field asks for a delay: Retry-After,
