@@ -35,6 +35,10 @@ type dialect struct {
 	details  []string
 	wait     []string
 
+	// The runs of code, message and wait (see runs): a body without a
+	// run's first member skips the run.
+	codeRuns, messageRuns, waitRuns runIndex
+
 	anyStatus bool // the body is an error at any status, not only at 400 and above
 	fields    bool // a body of nothing but field errors gives the first as the message
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
@@ -133,38 +137,38 @@ func inEach(prefixes, members []string) []string {
 // reads the body. The rows before the Reader's own envelope (see Shape)
 // are marked by a member of their own, and read the body even when it also
 // holds the envelope's key (Dropbox's "error" is an object of tags).
-var dialects = []dialect{
-	{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
+var dialects = indexed(
+	dialect{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
 		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
-	{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
+	dialect{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
 		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"},
 		wait: []string{"error/retry_after"}},
-	{name: "Discourse", evidence: "discourse_403_errors_strings", when: has("error_type", "errors"),
+	dialect{name: "Discourse", evidence: "discourse_403_errors_strings", when: has("error_type", "errors"),
 		code: []string{"error_type"}, message: []string{"errors"}, details: []string{"extras"},
 		wait: []string{"extras/wait_seconds"}},
-	{name: "Okta", evidence: "okta_404_error_summary", when: has("errorSummary"),
+	dialect{name: "Okta", evidence: "okta_404_error_summary", when: has("errorSummary"),
 		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
-	{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
+	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
-	{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
-	{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
+	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
+	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
+	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait},
-	{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
+	dialect{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}, wait: common.wait},
-	{name: "a list of errors and no data", evidence: "errors_200_no_data", when: errorsWithoutData, anyStatus: true,
+	dialect{name: "a list of errors and no data", evidence: "errors_200_no_data", when: errorsWithoutData, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
+	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
 		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
+	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
 	common,
-}
+)
 
 // envelopeRow is the row of the Reader's own envelope s.
 func envelopeRow(s *resolved) dialect {
@@ -177,7 +181,7 @@ func envelopeRow(s *resolved) dialect {
 			details: []string{s.Details}, wait: nonEmpty(s.RetryAfter)}
 	}
 	k := s.Key + "/"
-	return dialect{
+	row := dialect{
 		name: "the Reader's envelope",
 		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]),
 			[]string{k + s.Code + "#"}, under(k, numberCodes...)),
@@ -185,17 +189,74 @@ func envelopeRow(s *resolved) dialect {
 		details: []string{k + s.Details},
 		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), under(k, retryInfos...), under(k, waitMembers...)),
 	}
+	row.index()
+	return row
 }
 
 // nestedRow is the zero Reader's envelope row, built once.
 var nestedRow = envelopeRow(&nestedResolved)
 
+// indexed fills each row's run index (see runs).
+func indexed(rows ...dialect) []dialect {
+	for i := range rows {
+		rows[i].index()
+	}
+	return rows
+}
+
+func (row *dialect) index() {
+	row.codeRuns, row.messageRuns, row.waitRuns = runs(row.code), runs(row.message), runs(row.wait)
+}
+
+// runIndex is, for each path of a list, its first member when it goes
+// deeper ("" for a member of the top level) and the index of the next
+// path whose first member differs.
+type runIndex struct {
+	first []string
+	next  []int
+}
+
+// runs indexes paths, so that a body without a member skips every path
+// under it at once: the common row holds hundreds of paths, few of which
+// a body has.
+func runs(paths []string) runIndex {
+	x := runIndex{first: make([]string, len(paths)), next: make([]int, len(paths))}
+	for i, p := range paths {
+		if j := strings.IndexByte(p, '/'); j > 0 {
+			x.first[i] = p[:j]
+		}
+	}
+	for i := len(paths) - 1; i >= 0; i-- {
+		x.next[i] = i + 1
+		if i+1 < len(paths) && x.first[i] != "" && x.first[i] == x.first[i+1] {
+			x.next[i] = x.next[i+1]
+		}
+	}
+	return x
+}
+
+// skip returns the index of the path to try after the i-th of a list
+// whose index is x, when d's top level lacks the member that path goes
+// through: the first path past its run; else -1.
+func (d *doc) skip(x *runIndex, i int) int {
+	if i < len(x.first) && d.top != nil {
+		if f := x.first[i]; f != "" && d.top[f] == nil {
+			return x.next[i]
+		}
+	}
+	return -1
+}
+
 // read fills e's code, message, details and wait from d, as the row says,
 // and returns the codes found after e's, in order (up to three): the
 // Reader's taxonomy may prefer one of them (see Reader.classify).
 func (row *dialect) read(d *doc, e *Error) (alts codes) {
-	for _, p := range row.code {
-		c := codeAt(d, p)
+	for i := 0; i < len(row.code); i++ {
+		if j := d.skip(&row.codeRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		c := codeAt(d, row.code[i])
 		switch {
 		case c == "":
 		case e.Code == "":
@@ -207,8 +268,12 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 			break
 		}
 	}
-	for _, p := range row.message {
-		if e.Message = messageAt(d, p); e.Message != "" {
+	for i := 0; i < len(row.message); i++ {
+		if j := d.skip(&row.messageRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		if e.Message = messageAt(d, row.message[i]); e.Message != "" {
 			break
 		}
 	}
@@ -221,8 +286,12 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 			break
 		}
 	}
-	for _, p := range row.wait {
-		e.RetryAfter = max(e.RetryAfter, waitAt(d, p))
+	for i := 0; i < len(row.wait); i++ {
+		if j := d.skip(&row.waitRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		e.RetryAfter = max(e.RetryAfter, waitAt(d, row.wait[i]))
 	}
 	return alts
 }

@@ -722,8 +722,11 @@ func (hd *heard) parse(r *Reader) *header.Info {
 func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	switch {
 	case e.Kind == "":
-		byStatus := r.kindOf("", e.HTTPStatus)
 		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
+		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
+			break // a code whose kind no status overrides, and no other code
+		}
+		byStatus := r.kindOf("", e.HTTPStatus)
 		if e.Kind == byStatus || !r.names(e.Code) {
 			for _, c := range alts {
 				if k := r.kindOf(c, e.HTTPStatus); k != byStatus && stops(k) && r.names(c) {

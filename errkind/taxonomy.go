@@ -66,6 +66,18 @@ type pattern struct {
 	src  string // the Rule's Code as written: a rule whose Code is no longer src is compiled again
 	text string // src without its stars, normalized
 	how  uint8  // exact, prefix, suffix or contains
+	mask uint64 // the bytes of text (see byteMask): a code that lacks one cannot match
+}
+
+// byteMask is the set of s's bytes, each byte b as bit b%64: a code whose
+// mask lacks a bit of a pattern's cannot hold the pattern's text, which
+// rules most patterns out at the cost of an AND.
+func byteMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] % 64)
+	}
+	return m
 }
 
 const (
@@ -88,6 +100,7 @@ func compilePattern(code string) pattern {
 		code = code[:len(code)-1]
 	}
 	p.text = normalizeCode(code)
+	p.mask = byteMask(p.text)
 	switch {
 	case lead && trail:
 		p.how = contains
@@ -237,6 +250,7 @@ func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
 // normalized code, a status and a text, and whether one did. patterns[i]
 // is rules[i].Code prepared, unless the rule was changed since.
 func classify(rules []Rule, patterns []pattern, code string, status int, text string) (Kind, bool) {
+	mask := byteMask(code)
 	for i := range rules {
 		r := &rules[i]
 		if r.Code != "" {
@@ -247,6 +261,9 @@ func classify(rules []Rule, patterns []pattern, code string, status int, text st
 			if p.src != r.Code { // the rule was changed in place since it was prepared
 				q := compilePattern(r.Code)
 				p = &q
+			}
+			if p.mask&^mask != 0 {
+				continue
 			}
 			switch p.how {
 			case exact:
@@ -430,6 +447,16 @@ var standardRules = []Rule{
 	{Code: "insufficient_scope*", Kind: PermissionDenied},
 	{Code: "missing_scope*", Kind: PermissionDenied},
 
+	{Code: "*not_found*", Kind: NotFound},
+	{Code: "resource_missing", Kind: NotFound},
+	{Code: "no_such_*", Kind: NotFound},
+	{Code: "*not_exist*", Kind: NotFound},
+	{Code: "*doesnt_exist*", Kind: NotFound},
+	{Code: "*non_existent*", Kind: NotFound},
+	{Code: "*nonexistent*", Kind: NotFound},
+	{Code: "*inexistent*", Kind: NotFound},
+	{Code: "*_unknown", Kind: NotFound},
+
 	{Code: "*capacity*", Kind: Unavailable},
 
 	{Code: "resource_exhausted", Kind: RateLimited},
@@ -445,16 +472,6 @@ var standardRules = []Rule{
 	{Code: "*throughput_exceeded*", Kind: RateLimited},
 	{Code: "*_exhausted", Kind: RateLimited},
 	{Code: "over_*", Kind: RateLimited},
-
-	{Code: "*not_found*", Kind: NotFound},
-	{Code: "resource_missing", Kind: NotFound},
-	{Code: "no_such_*", Kind: NotFound},
-	{Code: "*not_exist*", Kind: NotFound},
-	{Code: "*doesnt_exist*", Kind: NotFound},
-	{Code: "*non_existent*", Kind: NotFound},
-	{Code: "*nonexistent*", Kind: NotFound},
-	{Code: "*inexistent*", Kind: NotFound},
-	{Code: "*_unknown", Kind: NotFound},
 
 	{Code: "*already_exists*", Kind: Conflict},
 	{Code: "*_exists", Kind: Conflict},
