@@ -354,11 +354,13 @@ func errorsWithoutData(d *doc) bool {
 
 // failedStatusWord is a top-level "status" written as a code word
 // ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
-// taxonomy gives it a kind, or it says ERROR or FAIL. "OK", "ZERO_RESULTS"
-// and any status in prose ("active", "Success") are no failure.
+// taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
+// status in prose ("active", "Success") are no failure; nor is the status
+// of a resource, an object with an "id" ({"id": "job_1", "status":
+// "FAILED"} reads a failed job, and succeeds).
 func failedStatusWord(d *doc) bool {
 	s, ok := stringOf(d.spans.status)
-	if !ok || !isStatusName(s) {
+	if !ok || !isStatusName(s) || d.value("id") != nil {
 		return false
 	}
 	names := d.names
@@ -368,8 +370,7 @@ func failedStatusWord(d *doc) bool {
 	if names(s) {
 		return true
 	}
-	n := strings.ToUpper(s)
-	return strings.Contains(n, "ERROR") || strings.Contains(n, "FAIL")
+	return strings.Contains(s, "ERROR")
 }
 
 // oauthError is RFC 6749's error response, which some servers send with a

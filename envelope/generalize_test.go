@@ -172,3 +172,46 @@ func TestDocumentedCorpusSize(t *testing.T) {
 		t.Errorf("%d cases from %d APIs; the corpus needs 500 from 150", len(cases), len(apis))
 	}
 }
+
+// TestSuccessBodiesStayData: the rules that make a 2xx body an error (an
+// errors list with no data, a status word that names a failure, an OAuth
+// error, JSend's fail) leave realistic success bodies as data: a status
+// member in prose or a success word, lists, errors beside data, empty
+// errors, null error members.
+func TestSuccessBodiesStayData(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"sub_1","object":"subscription","status":"active"}`,
+		`{"status":"ok","version":"1.2.3"}`,
+		`{"status":"success","data":{"post":{"id":1}}}`,
+		`{"status":"OK","results":[{"place_id":"x"}]}`,
+		`{"status":"ZERO_RESULTS","results":[]}`,
+		`{"status":"Succeeded","id":"op1"}`,
+		`{"status":"SUCCESS","jobId":"j1"}`,
+		`{"status":"ACTIVE","name":"projects/p"}`,
+		`{"status":"RUNNING","name":"operations/o"}`,
+		`{"status":"completed","conclusion":"failure"}`,
+		`{"kind":"Status","status":"Success"}`,
+		`[{"id":1,"state":"open"},{"id":2,"title":"error handling"}]`,
+		`{"success":true,"errors":[],"messages":[],"result":{"id":"z"}}`,
+		`{"ok":true,"message":{"text":"error in build"}}`,
+		`{"data":{"hero":{"name":"R2-D2"}},"errors":[{"message":"friend not found","path":["hero","friends",0]}]}`,
+		`{"id":"pi_1","last_payment_error":null,"error":null}`,
+		`{"insertErrors":[]}`,
+		`{"data":[{"status":"ok"},{"status":"error","message":"bad token"}]}`,
+		`{"error_count":0,"items":[]}`,
+		`{"state":"failure","statuses":[{"state":"error","description":"CI failed"}]}`,
+		"\ufeff{\"count\":1,\"value\":[{\"id\":\"r1\"}]}",
+		`{"id":"job_1","status":"FAILED","error":"worker lost"}`,
+		`{"id":"pay_1","status":"DECLINED","amount":100}`,
+		`{"id":"s_1","status":"PERMISSION_DENIED"}`,
+		`{"status":"FAILED_PRECONDITION_CHECKED","count":2}`,
+	} {
+		var v any
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body))}
+		var r envelope.Reader
+		if err := r.Read(resp, &v); err != nil {
+			t.Errorf("%s: %v, want data", body, err)
+		}
+	}
+}
