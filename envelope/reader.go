@@ -161,10 +161,17 @@ func (s Shape) fill() resolved {
 //   - At any status, these bodies are errors: the configured envelope
 //     (by default {"error":{...}}, whose code is its "code" member, a string
 //     or a number, else its "status" name or "type"); a JSON-RPC error
-//     response, classified through errkind's JSON-RPC catalogue; a body
-//     whose error flag is up ({"ok": false}, {"success": false}, JSend's
-//     {"status": "error"}); and a GraphQL response whose errors array is
-//     non-empty while data is absent, null or all nulls.
+//     response, classified through errkind's JSON-RPC catalogue (a code of
+//     an implementation's own by the words of its message, else by the
+//     HTTP status); a body whose error flag is up ({"ok": false},
+//     {"success": false}, JSend's {"status": "error"} and {"status":
+//     "fail"}); a GraphQL response whose errors array is non-empty while
+//     data is absent, null or all nulls; any other non-empty "errors" list
+//     with no data (read as a REST error, which keeps the field at fault
+//     and the code); a top-level "status" code word that names a failure
+//     ("REQUEST_DENIED", "OVER_QUERY_LIMIT"; not a resource's, with an
+//     "id"); an OAuth 2 error ({"error", "error_description"}); and a SOAP
+//     or XML-RPC fault.
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
@@ -173,12 +180,26 @@ func (s Shape) fill() resolved {
 //     strings), OAuth 2, Kubernetes Status, Google's AIP-193 and v1 errors
 //     (a numeric code that repeats the status yields to errors[0].reason),
 //     Jira, AWS's __type, Okta, Dropbox's error_summary, a top-level array
-//     of errors, and more (the table in dialect.go).
+//     of errors, and more (the table in dialect.go). Members are found by
+//     what they hold wherever APIs put the error object ("error",
+//     "errors", "fault", "detail", "meta", a nested error, OData's
+//     "odata.error"): "error" is the code when it is a word and the
+//     message when it is a sentence; a message may be a list of {loc,
+//     msg}, an object {lang, value} or an error object, and names the field
+//     at fault ("field: message"); a sentence or the status's phrase is no
+//     code. A code that names a kind wins over a generic status; a code that
+//     says no more than the status yields to a later one of the body that
+//     says to stop or wait (an ErrorInfo reason API_KEY_INVALID under
+//     INVALID_ARGUMENT); a generic code never overrides a status that tells
+//     more (429, 401, 403, 404, 502-504).
 //   - At 400 and above, an XML error document (<Error><Code>NoSuchKey
-//     </Code><Message>...) is an error with its code and message. A body
+//     </Code><Message>..., a SOAP <Fault>) is an error with its code and
+//     message. A UTF-8 byte-order mark before a body says nothing, and JSON
+//     is read as JSON whatever the Content-Type. A body
 //     that is text, HTML or nothing says only its status: it is the kind
-//     the taxonomy gives that status (with the code of an x-ms-error-code
-//     or x-amzn-ErrorType field, and the error and error_description of a
+//     the taxonomy gives that status (with the code of an x-ms-error-code,
+//     x-amzn-ErrorType or other X-...-Error-Code field, a one-line text as
+//     the message, and the error and error_description of a
 //     WWW-Authenticate challenge, RFC 6750's, which also fill in what a
 //     JSON or XML body left out), unless that kind is server_error, which
 //     leaves it a malformed_response. So a 502, 503 or 504 page is
@@ -196,7 +217,9 @@ func (s Shape) fill() resolved {
 // so an agent never comes back early. That is the longest of Retry-After
 // (in seconds, decimal seconds or as a date), Retry-After-Ms,
 // x-ms-retry-after-ms and the body's own (the envelope's retry-after
-// member, google.rpc.RetryInfo, a JSON-RPC error's data); for a
+// member, retry_after, retryAfter, retry_after_ms and their kin wherever
+// the error object is, google.rpc.RetryInfo in its google.rpc and Connect
+// forms, a JSON-RPC error's data); for a
 // rate_limited error, also the reset of a window with nothing remaining;
 // and for a rate_limited error whose response asked for no delay, at least
 // header.DefaultRetryAfter, or the reset when it is later. X-RateLimit-* figures go

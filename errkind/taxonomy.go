@@ -362,27 +362,49 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //
 // A code a rule knows decides the kind, whatever the status; a code nobody
 // knows (or none) falls back on the status. Codes match in any case style
-// (see [Rule]):
+// (see [Rule]), and by their words, so that a code no rule lists still
+// says its kind ("RATE_LIMIT_EXCEEDED", "rateLimitExceeded", "QuotaExceeded",
+// "API_KEY_INVALID", "token_expired", "NoSuchBucket", "conditionNotMet",
+// "Unavailable", "FUNCTION_INVOCATION_TIMEOUT"):
 //
-//	kind                   codes                                                   status             move
-//	authentication_failed  unauthenticated, unauthorized, invalid_api_key,         401                stop
-//	                       invalid_token, invalid_client, authentication*
-//	permission_denied      permission_denied, permission_error, access_denied*,    403                stop
-//	                       forbidden*, insufficient_scope
-//	not_found              not_found, *not_found*, resource_missing, no_such_*     404, 410           try_another_id
-//	conflict               already_exists, *already_exists*, aborted, conflict,    409                reread_then_retry
-//	                       conflict_*, *_conflict
-//	rate_limited           resource_exhausted, *rate_limit*, *throttl*,            429                wait_then_retry
-//	                       too_many_requests
-//	unavailable            unavailable, *_unavailable, service_unavailable*,       502, 503, 504, 529 wait_then_retry
-//	                       overloaded*, deadline_exceeded
+//	kind                   codes (their words)                                     status             move
+//	permission_denied      *payment*, *billing*, *credit*, *balance* (a person     402                stop
+//	                       must pay; a card *declined* is invalid_arguments)
+//	authentication_failed  *unauthenticated*, *unauthorized, *api_key*, *apikey*,  401                stop
+//	                       *invalid_token*, *token_invalid*, *token_expired*,
+//	                       expired_*, *access_token*, invalid_client,
+//	                       authentication*, *invalid_auth*, *credentials*,
+//	                       *signature*, *login_required*, *_login
+//	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
+//	                       insufficient_scope*, missing_scope*
+//	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
+//	                       *non_existent*, *inexistent*, *_unknown
+//	unavailable            *capacity*                                                                 wait_then_retry
+//	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
+//	                       *throttl*, *too_many_requests*, *quota*,
+//	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
+//	                       *throughput_exceeded*, *_exhausted, over_*
+//	conflict               *already_exists*, *_exists, aborted, conflict,          409, 412, 423      reread_then_retry
+//	                       conflict_*, *_conflict(_*), *_in_use*, *_taken,
+//	                       *precondition_failed*, *condition_not_met*,
+//	                       *conditional_check_failed*
+//	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
+//	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    500, 501, 505-599  report
-//	                       unimplemented, not_implemented
-//	invalid_arguments      invalid_argument, failed_precondition, out_of_range,    400, 422, any
+//	                       unimplemented, not_implemented, a SOAP fault
+//	                       *:Server or *:Receiver
+//	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
-//	                       invalid_param*, unknown_param*, missing_param*
+//	                       invalid_param*, unknown_param*, missing_param*,
+//	                       a SOAP fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
+//
+// The rules are tried in the table's order, so the words that say more
+// come first: "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" is a permission,
+// "invalid_api_key" a credential rather than an argument. A 402 is
+// permission_denied because a person must pay before any call can succeed:
+// the agent stops, as for a plan that forbids the call.
 //
 // A status below 400 with no code a rule knows, such as an error envelope on
 // a 200, is the Fallback, server_error.
