@@ -237,11 +237,14 @@ func runs(paths []string) runIndex {
 
 // skip returns the index of the path to try after the i-th of a list
 // whose index is x, when d's top level lacks the member that path goes
-// through: the first path past its run; else -1.
+// through, or holds no object or list there: the first path past its run;
+// else -1.
 func (d *doc) skip(x *runIndex, i int) int {
 	if i < len(x.first) && d.top != nil {
-		if f := x.first[i]; f != "" && d.top[f] == nil {
-			return x.next[i]
+		if f := x.first[i]; f != "" {
+			if v := d.top[f]; len(v) == 0 || v[0] != '{' && v[0] != '[' {
+				return x.next[i]
+			}
 		}
 	}
 	return -1
