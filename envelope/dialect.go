@@ -138,7 +138,7 @@ func inEach(prefixes, members []string) []string {
 // are marked by a member of their own, and read the body even when it also
 // holds the envelope's key (Dropbox's "error" is an object of tags).
 var dialects = indexed(
-	dialect{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
+	dialect{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: rpcError, anyStatus: true, rpc: true,
 		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
 	dialect{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
 		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"},
@@ -316,6 +316,16 @@ func (c *codes) add(code, first string) {
 	}
 	c.list[c.n] = code
 	c.n++
+}
+
+// rpcError is a JSON-RPC error response: 2.0's, with "jsonrpc", or 1.0's
+// (Bitcoin Core's), with "result" and "id" beside the error object.
+func rpcError(d *doc) bool {
+	e := d.value("error")
+	if len(e) == 0 || e[0] != '{' {
+		return false
+	}
+	return d.value("jsonrpc") != nil || d.value("result") != nil && d.value("id") != nil
 }
 
 // has is a row's when: every path is present.

@@ -104,7 +104,7 @@ var knownMisses = map[string]string{
 // read as documented. The held-out part was never looked at case by case
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails.
-const heldOutFloor = 86
+const heldOutFloor = 88
 
 // TestReadDocumentedCorpus reads several hundred documented error
 // responses from well over a hundred APIs, gateways and frameworks. Every
@@ -213,5 +213,75 @@ func TestSuccessBodiesStayData(t *testing.T) {
 		if err := r.Read(resp, &v); err != nil {
 			t.Errorf("%s: %v, want data", body, err)
 		}
+	}
+}
+
+// TestReadIssueCauses: each cause of misreading that issue 27 lists reads
+// right (every case failed on the rules before it).
+func TestReadIssueCauses(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	tests := []struct {
+		name   string
+		status int
+		ct     string
+		body   string
+		want   outcome
+	}{
+		{"a lone error string is the message", 404, "application/json", `{"error":"model \"x\" not found"}`,
+			outcome{Kind: "not_found", Message: `model "x" not found`}},
+		{"errcode and error", 400, "application/json", `{"errcode":"M_INVALID_PARAM","error":"limit must be an integer"}`,
+			outcome{Kind: "invalid_arguments", Code: "M_INVALID_PARAM", Message: "limit must be an integer"}},
+		{"status error, errorType, error", 400, "application/json", `{"status":"error","errorType":"bad_data","error":"invalid parameter \"query\""}`,
+			outcome{Kind: "invalid_arguments", Code: "bad_data", Message: `invalid parameter "query"`}},
+		{"detail as a list of {loc,msg}", 422, "application/json", `{"detail":[{"loc":["query","q"],"msg":"Field required","type":"missing"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "query.q: Field required"}},
+		{"msg", 400, "application/json", `{"code":-1121,"msg":"Invalid symbol."}`,
+			outcome{Kind: "invalid_arguments", Code: "-1121", Message: "Invalid symbol."}},
+		{"meta.message", 403, "application/json", `{"meta":{"status":403,"message":"Forbidden: key lacks scope"},"data":[]}`,
+			outcome{Kind: "permission_denied", Message: "Forbidden: key lacks scope"}},
+		{"an OData message {lang,value}", 404, "application/json", `{"error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"No such list."}}}`,
+			outcome{Kind: "not_found", Code: "ResourceNotFound", Message: "No such list."}},
+		{"a REST validation list keeps the field and the code", 422, "application/json",
+			`{"errors":[{"field":"email","code":"invalid_format","message":"is not an email"}]}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_format", Message: "email: is not an email"}},
+		{"an errors list with no data on a 200", 200, "application/json", `{"errors":[{"code":"NOT_FOUND","message":"no such board"}]}`,
+			outcome{Kind: "not_found", Code: "NOT_FOUND", Message: "no such board"}},
+		{"status REQUEST_DENIED on a 200", 200, "application/json", `{"status":"REQUEST_DENIED","error_message":"This API key is not authorized.","results":[]}`,
+			outcome{Kind: "permission_denied", Code: "REQUEST_DENIED", Message: "This API key is not authorized."}},
+		{"402 is a payment a person must make", 402, "application/json", `{"error":{"message":"Insufficient credits"}}`,
+			outcome{Kind: "permission_denied", Message: "Insufficient credits"}},
+		{"a LIMIT_EXCEEDED code wins over a 403", 403, "application/json", `{"error":{"code":"REQUEST_LIMIT_EXCEEDED","message":"slow down"}}`,
+			outcome{Kind: "rate_limited", Code: "REQUEST_LIMIT_EXCEEDED", Message: "slow down", RetryAfterSeconds: min}},
+		{"INVALID_API_KEYS at 400", 400, "application/json", `{"code":"INVALID_API_KEYS","message":"bad key"}`,
+			outcome{Kind: "authentication_failed", Code: "INVALID_API_KEYS", Message: "bad key"}},
+		{"conditionNotMet at 412", 412, "application/json", `{"error":{"code":412,"message":"m","errors":[{"reason":"conditionNotMet","message":"m"}]}}`,
+			outcome{Kind: "conflict", Code: "conditionNotMet", Message: "m"}},
+		{"a generic code does not override a 504", 504, "application/json", `{"code":"InternalServerErrorException","message":"timed out"}`,
+			outcome{Kind: "unavailable", Code: "InternalServerErrorException", Message: "timed out"}},
+		{"RetryInfo in Connect's form", 429, "application/json",
+			`{"code":"resource_exhausted","message":"m","details":[{"type":"google.rpc.RetryInfo","value":"CgIIHg","debug":{"retryDelay":"30s"}}]}`,
+			outcome{Kind: "rate_limited", Code: "resource_exhausted", Message: "m", RetryAfterSeconds: 30}},
+		{"retry_after_ms in the body", 429, "application/json", `{"error":{"code":"rate_limited","message":"m","retry_after_ms":2500}}`,
+			outcome{Kind: "rate_limited", Code: "rate_limited", Message: "m", RetryAfterSeconds: 3}},
+		{"JSON behind a byte-order mark", 404, "application/json", "\ufeff{\"message\":\"gone\"}",
+			outcome{Kind: "not_found", Message: "gone"}},
+		{"JSON sent as text/plain", 400, "text/plain", `{"message":"bad q"}`,
+			outcome{Kind: "invalid_arguments", Message: "bad q"}},
+		{"a SOAP fault", 500, "text/xml", `<s:Envelope xmlns:s="x"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>bad request</faultstring></s:Fault></s:Body></s:Envelope>`,
+			outcome{Kind: "invalid_arguments", Code: "s:Client", Message: "bad request"}},
+		{"JSON-RPC -32005 rate limit exceeded", 429, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded"}}`,
+			outcome{Kind: "rate_limited", Code: "-32005", Message: "rate limit exceeded", RetryAfterSeconds: min}},
+		{"JSON-RPC -5 no such transaction", 500, "application/json", `{"result":null,"error":{"code":-5,"message":"No such mempool transaction"},"id":1}`,
+			outcome{Kind: "not_found", Code: "-5", Message: "No such mempool transaction"}},
+		{"JSON-RPC -32601 at 404 as the catalogue says", 404, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
+			outcome{Kind: "invalid_arguments", Code: "-32601", Message: "Method not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": tt.ct}, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -561,7 +561,25 @@ type flatBody struct {
 	RetryAfterSecs *float64        `json:"retry_after_secs"`
 }
 
-var retryInfoType = []byte("google.rpc.RetryInfo")
+var (
+	retryInfoType = []byte("google.rpc.RetryInfo")
+	retryWord     = []byte("etry")
+	backoffWord   = []byte("backoff")
+	waitWord      = []byte("wait_")
+)
+
+// mayWait reports whether an error of this status may ask for a wait in
+// its body: a 429, a 403 (a limit some APIs send so) or a 5xx.
+func mayWait(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusForbidden || status >= 500
+}
+
+// mentionsWait reports whether body may hold a wait member (see
+// waitMembers), which the envelope's row reads: retry_after, retryAfter,
+// retry_in_seconds, backoff_seconds, wait_seconds and their kin.
+func mentionsWait(body []byte) bool {
+	return bytes.Contains(body, retryWord) || bytes.Contains(body, backoffWord) || bytes.Contains(body, waitWord)
+}
 
 // fastEnvelope reads the common envelopes with one json.Unmarshal of the
 // body, which also checks that all of it is JSON: the nested envelope
@@ -586,8 +604,8 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) {
-			return nil, nil // its row reads the other members
+		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) || mayWait(status) && mentionsWait(body) {
+			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
