@@ -2,7 +2,10 @@ package envelope
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -32,23 +35,70 @@ type dialect struct {
 	details  []string
 	wait     []string
 
+	// The runs of code, message and wait (see runs): a body without a
+	// run's first member skips the run.
+	codeRuns, messageRuns, waitRuns runIndex
+
 	anyStatus bool // the body is an error at any status, not only at 400 and above
+	fields    bool // a body of nothing but field errors gives the first as the message
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
 	envelope  bool // the Reader's own envelope, whose row its Shape gives (see envelopeRow)
 }
 
 // The members the REST dialects share, relative to the object that holds
 // them; the common row reads them at the top level, in the first member
-// of an "errors" array and in an "error" object.
+// of an "errors" array and in an "error" object, then in the other places
+// public APIs put an error object (errorObjects). A member is read by what
+// it holds, not only by its name (see codeAt and messageAt): "error" is a
+// code when it is one word and the message when it is a sentence, "status"
+// a code when it is a code word, "name" and "id" when they are written as
+// codes.
 var (
-	codeMembers = []string{"code", "error_code", "errorCode", "reason", "errors/0/reason", "status", "type", "error",
-		"__type", "errorType", "error_type", "extensions/code", "extensions/errorClass", "extensions/errorType"}
-	numberCodes    = []string{"code#", "error_code#"}
+	codeMembers = []string{"code", "error_code", "errorCode", "reason", "status", "errors/0/reason", "type", "error",
+		"__type", "errorType", "error_type", "extensions/code", "extensions/errorClass", "extensions/errorType",
+		"errcode", "err_code", "ECODE", "errorcode", "name", "id", "category", "faultcode"}
+	numberCodes    = []string{"code#", "error_code#", "errorCode#", "ErrorCode#"}
 	messageMembers = []string{"message", "Message", "detail", "error_description", "description", "error_message",
-		"errorSummary", "title", "reason", "info", "errorMessages", "errors"}
+		"errorSummary", "title", "reason", "info", "errorMessages", "errors",
+		sentence("error"), "msg", "err_msg", "errorMessage", "error_text", "err", "faultstring", "messages", "Detail"}
 	firstErrorMessages = []string{"errors/0/message", "errors/0/detail", "errors/0/title", "errors/0/reason"}
 	retryInfo          = "details/@google.rpc.RetryInfo/retryDelay"
+	// errorInfoReasons are google.rpc.ErrorInfo's reason, the most
+	// specific code AIP-193 gives ("API_KEY_INVALID" under
+	// INVALID_ARGUMENT).
+	errorInfoReasons = []string{"error/details/@google.rpc.ErrorInfo/reason", "details/@google.rpc.ErrorInfo/reason"}
+
+	// errorObjects are the other places of an error object, tried after
+	// the top level, "errors"[0] and "error": a nested "error", an
+	// "errors" object, SOAP-like "fault" objects, an error in "detail",
+	// "meta", "status", "data" or "sys", OData's "odata.error", and the
+	// first element of a top-level array.
+	errorObjects = []string{"error/error/", "error/errors/0/", "errors/", "Fault/Error/0/", "fault/error/0/", "fault/",
+		"fault/detail/", "Fault/", "detail/", "meta/", "status/", "data/", "sys/", "odata.error/",
+		"0/error/", "0/", "errors/0/extensions/", "finance/error/"}
+
+	// waitMembers name a wait in seconds (in milliseconds when the name
+	// ends in "ms"), read in waitObjects; a RetryInfo detail is read in
+	// its google.rpc form, its Connect form ({type, value, debug}) and
+	// from its value, a protobuf Duration (see waitAt).
+	waitMembers = []string{"retry_after", "retryAfter", "retry_after_seconds", "retryAfterSeconds", "retry_in_seconds",
+		"backoff_seconds", "wait_seconds", "retry_after_ms", "retryAfterMs"}
+	waitObjects = []string{"", "error/", "errors/0/", "parameters/", "details/", "error/data/", "data/", "extensions/",
+		"errors/0/extensions/", "detail/"}
+	retryInfos = []string{retryInfo, "details/@google.rpc.RetryInfo/debug/retryDelay", "details/@google.rpc.RetryInfo/value" + protoMark}
 )
+
+// protoMark ends a wait path whose value is a protobuf RetryInfo in base64.
+const protoMark = "%"
+
+// sentenceMark ends a message path read only when it holds a sentence or
+// the status written out (see sentence).
+const sentenceMark = "?"
+
+// sentence is a message path that reads its member only when it holds a
+// sentence, not a code word: "error" is OAuth's code in {"error":
+// "invalid_grant"} and the message in {"error": "model not found"}.
+func sentence(member string) string { return member + sentenceMark }
 
 // common is the last row: the members most REST APIs use. It reads
 // GitHub's and Notion's {"message"}, RFC 9457 problem details (code
@@ -59,48 +109,66 @@ var (
 // "__type", Jira's "errorMessages" and "errors" object, JSON:API's and
 // Cloudflare's "errors" array, Databricks' "error_code", Telegram's
 // "error_code" and "description", Twilio's and Discord's numeric codes,
-// apilayer's "info", and "errors" as a list of strings.
+// apilayer's "info", and "errors" as a list of strings; then the same
+// members wherever else an error object sits (errorObjects).
 var common = dialect{
 	name:     "common REST members",
 	evidence: "github_404",
 	when:     func(*doc) bool { return true },
-	code: concat(codeMembers, under("errors/0/", codeMembers[:4]...), under("errors/0/", codeMembers[5:]...),
-		under("error/", codeMembers...), numberCodes, under("errors/0/", numberCodes...), under("error/", numberCodes...)),
-	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...)),
-	details: []string{"details", "errors"},
-	wait:    []string{"retry_after", "error/" + retryInfo},
+	code: concat(codeMembers, under("errors/0/", codeMembers[:5]...), under("errors/0/", codeMembers[6:]...),
+		under("error/", codeMembers...), inEach(errorObjects, codeMembers), errorInfoReasons, numberCodes, under("errors/0/", numberCodes...),
+		under("error/", numberCodes...), inEach(errorObjects, numberCodes)),
+	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...), inEach(errorObjects, messageMembers)),
+	details: []string{"details", "errors", "error/details", "error/data"},
+	fields:  true,
+	wait:    concat(inEach(waitObjects, waitMembers), inEach([]string{"error/", "", "0/error/"}, retryInfos)),
+}
+
+// inEach is every member under every prefix, prefix by prefix.
+func inEach(prefixes, members []string) []string {
+	var out []string
+	for _, p := range prefixes {
+		out = append(out, under(p, members...)...)
+	}
+	return out
 }
 
 // dialects is the table, tried in order; the first row whose when holds
 // reads the body. The rows before the Reader's own envelope (see Shape)
 // are marked by a member of their own, and read the body even when it also
 // holds the envelope's key (Dropbox's "error" is an object of tags).
-var dialects = []dialect{
-	{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: has("jsonrpc", "error"), anyStatus: true, rpc: true,
+var dialects = indexed(
+	dialect{name: "JSON-RPC 2.0 error", evidence: "jsonrpc_200_invalid_params", when: rpcError, anyStatus: true, rpc: true,
 		code: []string{"error/code#"}, message: []string{"error/message"}, details: []string{"error/data"}},
-	{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
+	dialect{name: "Dropbox", evidence: "dropbox_409_path_not_found", when: has("error_summary"),
 		code: []string{"error_summary"}, message: []string{"user_message/text"}, details: []string{"error"},
 		wait: []string{"error/retry_after"}},
-	{name: "Discourse", evidence: "discourse_403_errors_strings", when: has("error_type", "errors"),
+	dialect{name: "Discourse", evidence: "discourse_403_errors_strings", when: has("error_type", "errors"),
 		code: []string{"error_type"}, message: []string{"errors"}, details: []string{"extras"},
 		wait: []string{"extras/wait_seconds"}},
-	{name: "Okta", evidence: "okta_404_error_summary", when: has("errorSummary"),
+	dialect{name: "Okta", evidence: "okta_404_error_summary", when: has("errorSummary"),
 		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
-	{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
-		code: []string{"0/errorCode", "0/error_code", "0/code"}, message: []string{"0/message"}, details: []string{"0/fields"}},
-	{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
-	{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
+	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
+		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
+	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
+	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait},
-	{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
-		code: common.code, message: []string{"message"}, details: []string{"data"}},
-	{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
+	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
+		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait},
+	dialect{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
-		message: []string{"errors/0/message"}},
+		message: []string{"errors/0/message"}, wait: common.wait},
+	dialect{name: "a list of errors and no data", evidence: "errors_200_no_data", when: errorsWithoutData, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait},
+	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
+		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait},
+	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait},
 	common,
-}
+)
 
 // envelopeRow is the row of the Reader's own envelope s.
 func envelopeRow(s *resolved) dialect {
@@ -113,29 +181,107 @@ func envelopeRow(s *resolved) dialect {
 			details: []string{s.Details}, wait: nonEmpty(s.RetryAfter)}
 	}
 	k := s.Key + "/"
-	return dialect{
-		name:    "the Reader's envelope",
-		code:    concat([]string{k + s.Code}, under(k, codeMembers...), []string{k + s.Code + "#"}, under(k, numberCodes...)),
+	row := dialect{
+		name: "the Reader's envelope",
+		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]),
+			[]string{k + s.Code + "#"}, under(k, numberCodes...)),
 		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
 		details: []string{k + s.Details},
-		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), []string{k + retryInfo}),
+		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), under(k, retryInfos...), under(k, waitMembers...)),
 	}
+	row.index()
+	return row
 }
 
 // nestedRow is the zero Reader's envelope row, built once.
 var nestedRow = envelopeRow(&nestedResolved)
 
-// read fills e's code, message, details and wait from d, as the row says.
-func (row *dialect) read(d *doc, e *Error) {
-	for _, p := range row.code {
-		if e.Code = codeAt(d, p); e.Code != "" {
+// indexed fills each row's run index (see runs).
+func indexed(rows ...dialect) []dialect {
+	for i := range rows {
+		rows[i].index()
+	}
+	return rows
+}
+
+func (row *dialect) index() {
+	row.codeRuns, row.messageRuns, row.waitRuns = runs(row.code), runs(row.message), runs(row.wait)
+}
+
+// runIndex is, for each path of a list, its first member when it goes
+// deeper ("" for a member of the top level) and the index of the next
+// path whose first member differs.
+type runIndex struct {
+	first []string
+	next  []int
+}
+
+// runs indexes paths, so that a body without a member skips every path
+// under it at once: the common row holds hundreds of paths, few of which
+// a body has.
+func runs(paths []string) runIndex {
+	x := runIndex{first: make([]string, len(paths)), next: make([]int, len(paths))}
+	for i, p := range paths {
+		if j := strings.IndexByte(p, '/'); j > 0 {
+			x.first[i] = p[:j]
+		}
+	}
+	for i := len(paths) - 1; i >= 0; i-- {
+		x.next[i] = i + 1
+		if i+1 < len(paths) && x.first[i] != "" && x.first[i] == x.first[i+1] {
+			x.next[i] = x.next[i+1]
+		}
+	}
+	return x
+}
+
+// skip returns the index of the path to try after the i-th of a list
+// whose index is x, when d's top level lacks the member that path goes
+// through, or holds no object or list there: the first path past its run;
+// else -1.
+func (d *doc) skip(x *runIndex, i int) int {
+	if i < len(x.first) && d.top != nil {
+		if f := x.first[i]; f != "" {
+			if v := d.top[f]; len(v) == 0 || v[0] != '{' && v[0] != '[' {
+				return x.next[i]
+			}
+		}
+	}
+	return -1
+}
+
+// read fills e's code, message, details and wait from d, as the row says,
+// and returns the codes found after e's, in order (up to three): the
+// Reader's taxonomy may prefer one of them (see Reader.classify).
+func (row *dialect) read(d *doc, e *Error) (alts codes) {
+	for i := 0; i < len(row.code); i++ {
+		if j := d.skip(&row.codeRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		c := codeAt(d, row.code[i])
+		switch {
+		case c == "":
+		case e.Code == "":
+			e.Code = c
+		default:
+			alts.add(c, e.Code)
+		}
+		if alts.n == len(alts.list) {
 			break
 		}
 	}
-	for _, p := range row.message {
-		if e.Message = messageAt(d, p); e.Message != "" {
+	for i := 0; i < len(row.message); i++ {
+		if j := d.skip(&row.messageRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		if e.Message = messageAt(d, row.message[i]); e.Message != "" {
 			break
 		}
+	}
+	if e.Message == "" && row.fields && d.root[0] == '{' {
+		e.Message = fieldError(d.root, true)
 	}
 	for _, p := range row.details {
 		if v := d.value(p); len(v) > 0 && string(v) != "null" {
@@ -143,9 +289,43 @@ func (row *dialect) read(d *doc, e *Error) {
 			break
 		}
 	}
-	for _, p := range row.wait {
-		e.RetryAfter = max(e.RetryAfter, waitAt(d, p))
+	for i := 0; i < len(row.wait); i++ {
+		if j := d.skip(&row.waitRuns, i); j >= 0 {
+			i = j - 1
+			continue
+		}
+		e.RetryAfter = max(e.RetryAfter, waitAt(d, row.wait[i]))
 	}
+	return alts
+}
+
+// codes are the codes a body holds after its first, distinct, in order.
+type codes struct {
+	list [3]string
+	n    int
+}
+
+func (c *codes) add(code, first string) {
+	if code == first || c.n == len(c.list) {
+		return
+	}
+	for _, x := range c.list[:c.n] {
+		if x == code {
+			return
+		}
+	}
+	c.list[c.n] = code
+	c.n++
+}
+
+// rpcError is a JSON-RPC error response: 2.0's, with "jsonrpc", or 1.0's
+// (Bitcoin Core's), with "result" and "id" beside the error object.
+func rpcError(d *doc) bool {
+	e := d.value("error")
+	if len(e) == 0 || e[0] != '{' {
+		return false
+	}
+	return d.value("jsonrpc") != nil || d.value("result") != nil && d.value("id") != nil
 }
 
 // has is a row's when: every path is present.
@@ -165,11 +345,11 @@ func is(path, v string) func(*doc) bool {
 	return func(d *doc) bool { return string(d.value(path)) == v }
 }
 
-// jsendError is JSend's error: "status" is "error" and "message" a string.
+// jsendError is JSend's failure: "status" is "error" (with a message or a
+// code) or "fail" (with the data at fault).
 func jsendError(d *doc) bool {
 	s, _ := stringOf(d.value("status"))
-	m, _ := stringOf(d.value("message"))
-	return s == "error" && m != ""
+	return s == "fail" || s == "error"
 }
 
 // graphQLFailed is a GraphQL response that failed as a whole (see
@@ -178,14 +358,54 @@ func graphQLFailed(d *doc) bool {
 	return d.spans.graphQLFailed()
 }
 
+// errorsWithoutData is a body whose "errors" list holds an error (an object
+// or a string) and whose "data" is absent or null: a failure at any status,
+// read with the REST members, so the field at fault and the code stay.
+func errorsWithoutData(d *doc) bool {
+	return d.spans.errorsWithoutData()
+}
+
+// failedStatusWord is a top-level "status" written as a code word
+// ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
+// taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
+// status in prose ("active", "Success") are no failure; nor is the status
+// of a resource, an object with an "id" ({"id": "job_1", "status":
+// "FAILED"} reads a failed job, and succeeds).
+func failedStatusWord(d *doc) bool {
+	s, ok := stringOf(d.spans.status)
+	if !ok || !isStatusName(s) || d.value("id") != nil {
+		return false
+	}
+	names := d.names
+	if names == nil {
+		names = (*Reader)(nil).names // the standard taxonomy's
+	}
+	if names(s) {
+		return true
+	}
+	return strings.Contains(s, "ERROR")
+}
+
+// oauthError is RFC 6749's error response, which some servers send with a
+// 200: "error" a code word and "error_description" beside it.
+func oauthError(d *doc) bool {
+	e, _ := stringOf(d.value("error"))
+	desc, _ := stringOf(d.value("error_description"))
+	return isWord(e) && desc != ""
+}
+
 // codeAt reads a code at path (see dialect). A code that only repeats
-// the status (Telegram's error_code 400 on a 400) says nothing, and is
-// none; the members after it may name one. A string is a code unless
-// its member's rule says otherwise: "status" only as a canonical status
-// name ("NOT_FOUND", not "404" or Kubernetes' "Failure"); "type" not as
-// about:blank, "error" or a type tag such as Intercom's "error.list"; "reason" only as a single word (a sentence there
-// is Elasticsearch's message); AWS's "__type" without its namespace and
-// suffix.
+// the status (Telegram's error_code 400 on a 400, Spring's "error": "Not
+// Found" on a 404) says nothing, and is none; the members after it may
+// name one. So is a sentence: a code is a word or a short phrase ("not
+// found"), at most three words. A string is a code unless its member's
+// rule says otherwise: "status" only as a code word ("NOT_FOUND",
+// "invalid_api_key", not "404", "error" or Kubernetes' "Failure"); "type"
+// not as about:blank, "error" or a type tag such as Intercom's
+// "error.list"; "reason" and "error" only as a single word (a sentence
+// there is the message); "name", "id" and "category" only as written as
+// codes are ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError"); AWS's
+// "__type" without its namespace and suffix.
 func codeAt(d *doc, path string) string {
 	var s string
 	if p, ok := strings.CutSuffix(path, "#"); ok {
@@ -199,23 +419,84 @@ func codeAt(d *doc, path string) string {
 	if path[len(path)-1] == '#' {
 		return s
 	}
-	switch lastMember(path) {
+	last := lastMember(path)
+	if last != "reason" && (isPhrase(s, d.status, last) || strings.Count(s, " ") > 2) {
+		return ""
+	}
+	switch last {
 	case "status":
-		if !isStatusName(s) {
+		if !isStatusName(s) && !(isCodeWord(s, false) && strings.IndexByte(s, '_') > 0) {
 			return ""
 		}
 	case "type":
-		if s == "about:blank" || s == "error" || strings.HasPrefix(s, "error.") {
+		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") {
 			return ""
 		}
-	case "reason":
+	case "reason", "error":
 		if !isWord(s) {
+			return ""
+		}
+	case "name", "category":
+		if !isCodeWord(s, false) {
+			return ""
+		}
+	case "id":
+		if !isCodeWord(s, true) {
 			return ""
 		}
 	case "__type":
 		return awsType(s)
 	}
 	return s
+}
+
+// isPhrase reports whether s, the value of member, is the status's reason
+// phrase as HTTP writes it: in any member when it has several words ("Not
+// Found", "Too Many Requests"), in "error" also as one word
+// ("Unauthorized"), where frameworks write the phrase; a one-word phrase
+// elsewhere is a code (Kubernetes' reason "Conflict").
+func isPhrase(s string, status int, member string) bool {
+	t := http.StatusText(status)
+	return t != "" && s == t && (strings.IndexByte(t, ' ') > 0 || member == "error")
+}
+
+// isCodeWord reports whether s is written as codes are: one word of
+// letters, digits and separators with an underscore between words, or in
+// camel or upper case ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError",
+// "Invalid_Key"); kebab reports whether "not-found" (lower case, words
+// joined by '-', no digit) counts too.
+func isCodeWord(s string, kebab bool) bool {
+	if s == "" || !isWord(s) {
+		return false
+	}
+	var under, dash, upper, lower, inner, digit bool
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '_':
+			under = true
+		case c == '-':
+			dash = true
+		case c == '.':
+		case c >= 'A' && c <= 'Z':
+			upper = true
+			inner = inner || i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z'
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9':
+			digit = true
+		default:
+			return false
+		}
+	}
+	switch {
+	case kebab && dash && !upper && !digit:
+		return true
+	case under && (upper || lower):
+		return !(kebab && digit)
+	case inner, upper && !lower && len(s) > 2:
+		return !(kebab && digit)
+	}
+	return false
 }
 
 // awsType is AWS's "namespace#Name" (or "Name:extra") as SDKs keep it:
@@ -231,10 +512,17 @@ func awsType(s string) string {
 }
 
 // messageAt reads a message at path: a string (a "reason" only when it is
-// a sentence, not a code); the first non-empty string of a list; or the
-// first field error of an object, written "field: message", whose value is
-// a string or a list of strings.
+// a sentence, not a code; a path marked sentence only when it is a
+// sentence or the status's phrase); the message of the first error of a
+// list (see messageOf); or the message of an error object, else the first
+// field error of an object of field errors. A message read from an error
+// object that names the field at fault ("field", FastAPI's "loc") is
+// written "field: message".
 func messageAt(d *doc, path string) string {
+	sentenceOnly := false
+	if p, ok := strings.CutSuffix(path, sentenceMark); ok {
+		path, sentenceOnly = p, true
+	}
 	raw := d.value(path)
 	if len(raw) == 0 {
 		return ""
@@ -242,16 +530,134 @@ func messageAt(d *doc, path string) string {
 	switch raw[0] {
 	case '"':
 		s, _ := stringOf(raw)
-		if lastMember(path) == "reason" && isWord(s) {
+		if (lastMember(path) == "reason" || sentenceOnly) && isWord(s) && !isPhrase(s, d.status, "error") {
 			return ""
 		}
+		if f := d.fieldOf(parentOf(path)); s != "" && f != "" {
+			return f + ": " + s
+		}
 		return s
-	case '[':
-		return firstString(raw)
-	case '{':
-		return fieldError(raw)
+	case '[', '{':
+		return messageOf(raw, 5)
 	}
 	return ""
+}
+
+// objectMessages are the members that hold an error object's message
+// when an object stands where a message should be: an error ({"message"},
+// FastAPI's {"loc", "msg"}) or an OData message {"lang", "value"}.
+var objectMessages = []string{"message", "msg", "detail", "description", "title", "value", "text", "error", "reason"}
+
+// messageOf is the message raw holds: a string; the first of a list that
+// has one; an error object's message (field first, see fieldOf); else the
+// first field error of an object of field errors. depth bounds the
+// nesting read.
+func messageOf(raw json.RawMessage, depth int) string {
+	if len(raw) == 0 || depth == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		s, _ := stringOf(raw)
+		return s
+	case '[':
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			return ""
+		}
+		for _, v := range list {
+			if s := messageOf(v, depth-1); s != "" {
+				return s
+			}
+		}
+	case '{':
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return ""
+		}
+		for _, m := range objectMessages {
+			// A message member holds a string, an error object or a list of
+			// them; a list of strings there is a field's errors (Rails'
+			// {"title": ["can't be blank"]}).
+			v := obj[m]
+			if len(v) == 0 || v[0] != '"' && v[0] != '{' && (v[0] != '[' || listOfStrings(v)) {
+				continue
+			}
+			if s := messageOf(v, depth-1); s != "" {
+				if f := fieldIn(obj); f != "" && v[0] == '"' {
+					return f + ": " + s
+				}
+				return s
+			}
+		}
+		return fieldError(raw, false)
+	}
+	return ""
+}
+
+// listOfStrings reports whether raw is a list whose first element is a
+// string.
+func listOfStrings(raw json.RawMessage) bool {
+	i := jsonscan.Space(raw, 1)
+	return i < len(raw) && raw[i] == '"'
+}
+
+// fieldMembers name the field an error object is about.
+var fieldMembers = []string{"field", "loc", "parameter", "propertyPath"}
+
+// fieldOf is the field at fault named by the error object at path (see
+// fieldIn), "" when there is no object there or it names none.
+func (d *doc) fieldOf(path string) string {
+	raw := d.root
+	if path != "" {
+		raw = d.value(path)
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return ""
+	}
+	key := ""
+	if path != "" {
+		key = path + "/"
+	}
+	return fieldIn(d.decode(key, raw).obj)
+}
+
+// fieldIn is the field at fault an error object names: a string, or a
+// location list such as FastAPI's ["body", "price"], joined with dots.
+func fieldIn(obj map[string]json.RawMessage) string {
+	for _, m := range fieldMembers {
+		v := obj[m]
+		if s, ok := stringOf(v); ok && s != "" && len(s) <= maxPlainMessage {
+			return s
+		}
+		if len(v) > 0 && v[0] == '[' {
+			var loc []any
+			if json.Unmarshal(v, &loc) != nil || len(loc) == 0 {
+				continue
+			}
+			parts := make([]string, 0, len(loc))
+			for _, p := range loc {
+				switch p := p.(type) {
+				case string:
+					parts = append(parts, p)
+				case float64:
+					parts = append(parts, strconv.FormatFloat(p, 'f', -1, 64))
+				}
+			}
+			return strings.Join(parts, ".")
+		}
+	}
+	return ""
+}
+
+// parentOf is the path of the object that holds path's member ("" for the
+// top level).
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
 }
 
 // firstString is the first non-empty string of a JSON list.
@@ -270,7 +676,11 @@ func firstString(raw json.RawMessage) string {
 
 // fieldError is the first member, in document order, of an object of field
 // errors whose value is a string or a list of strings: "field: message".
-func fieldError(raw json.RawMessage) string {
+// A member that holds a code (see codeMembers) is no field; listsOnly
+// takes only lists of strings, as a body that is nothing but field errors
+// holds them (Django REST framework's {"email": ["Enter a valid email
+// address."]}).
+func fieldError(raw json.RawMessage, listsOnly bool) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
 		return ""
@@ -284,27 +694,48 @@ func fieldError(raw json.RawMessage) string {
 		if dec.Decode(&v) != nil {
 			return ""
 		}
-		s, _ := stringOf(v)
+		name, _ := k.(string)
+		if isCodeMember(name) {
+			continue
+		}
+		s := ""
+		if !listsOnly {
+			s, _ = stringOf(v)
+		}
 		if len(v) > 0 && v[0] == '[' {
 			s = firstString(v)
 		}
 		if s != "" {
-			return k.(string) + ": " + s
+			return name + ": " + s
 		}
 	}
 	return ""
 }
 
-// waitAt reads a wait at path: a number of seconds, or a protobuf Duration
-// such as google.rpc.RetryInfo's retryDelay ("30s", "1.5s").
+// isCodeMember reports whether name is a member that holds a code (see
+// codeMembers), in any case.
+func isCodeMember(name string) bool {
+	for _, m := range codeMembers {
+		if strings.EqualFold(m, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitAt reads a wait at path: a number of seconds (of milliseconds when
+// the member's name ends in "ms"), or a protobuf Duration such as
+// google.rpc.RetryInfo's retryDelay ("30s", "1.5s"); a path ending in
+// protoMark holds a RetryInfo message in base64, as Connect sends it.
 func waitAt(d *doc, path string) time.Duration {
+	if p, ok := strings.CutSuffix(path, protoMark); ok {
+		s, _ := stringOf(d.value(p))
+		return retryInfoDelay(s)
+	}
 	raw := d.value(path)
 	if s, ok := stringOf(raw); ok {
-		num, ok := strings.CutSuffix(s, "s")
-		if !ok {
-			return 0
-		}
-		raw = json.RawMessage(num)
+		// A Duration ("30s"), or a number of seconds sent as a string.
+		raw = json.RawMessage(strings.TrimSuffix(s, "s"))
 	}
 	n, ok := numberOf(raw)
 	if !ok {
@@ -314,7 +745,76 @@ func waitAt(d *doc, path string) time.Duration {
 	if err != nil || !(f > 0) {
 		return 0
 	}
+	if last := lastMember(path); strings.HasSuffix(last, "ms") || strings.HasSuffix(last, "Ms") {
+		f /= 1000
+	}
 	return secondsToDuration(f)
+}
+
+// retryInfoDelay decodes a google.rpc.RetryInfo in base64 (padded or not)
+// and returns its retry_delay, a google.protobuf.Duration: field 1 of
+// RetryInfo, whose fields 1 and 2 are its seconds and nanos.
+func retryInfoDelay(s string) time.Duration {
+	if s == "" || len(s) > 64 {
+		return 0
+	}
+	b, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+	if err != nil {
+		return 0
+	}
+	dur, ok := protoField(b, 1, 2)
+	if !ok {
+		return 0
+	}
+	secs, _ := protoField(dur, 1, 0)
+	nanos, _ := protoField(dur, 2, 0)
+	sec, _ := binaryVarint(secs)
+	ns, _ := binaryVarint(nanos)
+	if sec <= 0 && ns <= 0 {
+		return 0
+	}
+	return secondsToDuration(float64(sec) + float64(ns)/1e9)
+}
+
+// protoField returns the bytes of the first field num of wire type typ (0
+// varint, 2 length-delimited) in the protobuf message b.
+func protoField(b []byte, num, typ uint64) ([]byte, bool) {
+	for len(b) > 0 {
+		key, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, false
+		}
+		b = b[n:]
+		switch key & 7 {
+		case 0:
+			_, m := binary.Uvarint(b)
+			if m <= 0 {
+				return nil, false
+			}
+			if key>>3 == num && typ == 0 {
+				return b[:m], true
+			}
+			b = b[m:]
+		case 2:
+			l, m := binary.Uvarint(b)
+			if m <= 0 || l > uint64(len(b)-m) {
+				return nil, false
+			}
+			if key>>3 == num && typ == 2 {
+				return b[m : m+int(l)], true
+			}
+			b = b[m+int(l):]
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// binaryVarint decodes a varint field's bytes.
+func binaryVarint(b []byte) (int64, bool) {
+	v, n := binary.Uvarint(b)
+	return int64(v), n > 0
 }
 
 // isStatusName reports whether s looks like a canonical status name such
@@ -356,6 +856,7 @@ type doc struct {
 	status int
 	spans  topSpans
 	seen   []decoded
+	names  func(code string) bool // whether the taxonomy gives code a kind (see Reader.names); nil: the standard one
 }
 
 // decoded is the object or list at a path (its parent's path and a slash).
@@ -368,8 +869,8 @@ type decoded struct {
 
 // value returns the JSON value at path, nil when there is none. A path is
 // member names joined by "/"; "0" is the first element of a list, and
-// "@T" the element of a list whose "@type" ends in T (a google.rpc
-// detail).
+// "@T" the element of a list whose "@type" (or, in Connect's form, "type")
+// ends in T (a google.rpc detail).
 func (d *doc) value(path string) json.RawMessage {
 	if d.top != nil {
 		// Most paths end, or fail, at a member of the top-level object.
@@ -412,9 +913,11 @@ func (d *doc) step(parent string, raw json.RawMessage, seg string) json.RawMessa
 	case raw[0] == '[' && seg[0] == '@':
 		for _, el := range d.decode(parent, raw).list {
 			var typed struct {
-				Type string `json:"@type"`
+				Type    string `json:"@type"`
+				Connect string `json:"type"` // Connect's detail form
 			}
-			if len(el) > 0 && el[0] == '{' && json.Unmarshal(el, &typed) == nil && strings.HasSuffix(typed.Type, seg[1:]) {
+			if len(el) > 0 && el[0] == '{' && json.Unmarshal(el, &typed) == nil &&
+				(strings.HasSuffix(typed.Type, seg[1:]) || typed.Type == "" && strings.HasSuffix(typed.Connect, seg[1:])) {
 				return el
 			}
 		}

@@ -177,10 +177,17 @@ func (s Shape) fill() resolved {
 //   - At any status, these bodies are errors: the configured envelope
 //     (by default {"error":{...}}, whose code is its "code" member, a string
 //     or a number, else its "status" name or "type"); a JSON-RPC error
-//     response, classified through errkind's JSON-RPC catalogue; a body
-//     whose error flag is up ({"ok": false}, {"success": false}, JSend's
-//     {"status": "error"}); and a GraphQL response whose errors array is
-//     non-empty while data is absent, null or all nulls.
+//     response, classified through errkind's JSON-RPC catalogue (a code of
+//     an implementation's own by the words of its message, else by the
+//     HTTP status); a body whose error flag is up ({"ok": false},
+//     {"success": false}, JSend's {"status": "error"} and {"status":
+//     "fail"}); a GraphQL response whose errors array is non-empty while
+//     data is absent, null or all nulls; any other non-empty "errors" list
+//     with no data (read as a REST error, which keeps the field at fault
+//     and the code); a top-level "status" code word that names a failure
+//     ("REQUEST_DENIED", "OVER_QUERY_LIMIT"; not a resource's, with an
+//     "id"); an OAuth 2 error ({"error", "error_description"}); and a SOAP
+//     or XML-RPC fault.
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
@@ -189,12 +196,26 @@ func (s Shape) fill() resolved {
 //     strings), OAuth 2, Kubernetes Status, Google's AIP-193 and v1 errors
 //     (a numeric code that repeats the status yields to errors[0].reason),
 //     Jira, AWS's __type, Okta, Dropbox's error_summary, a top-level array
-//     of errors, and more (the table in dialect.go).
+//     of errors, and more (the table in dialect.go). Members are found by
+//     what they hold wherever APIs put the error object ("error",
+//     "errors", "fault", "detail", "meta", a nested error, OData's
+//     "odata.error"): "error" is the code when it is a word and the
+//     message when it is a sentence; a message may be a list of {loc,
+//     msg}, an object {lang, value} or an error object, and names the field
+//     at fault ("field: message"); a sentence or the status's phrase is no
+//     code. A code that names a kind wins over a generic status; a code that
+//     says no more than the status yields to a later one of the body that
+//     says to stop or wait (an ErrorInfo reason API_KEY_INVALID under
+//     INVALID_ARGUMENT); a generic code never overrides a status that tells
+//     more (429, 401, 403, 404, 502-504).
 //   - At 400 and above, an XML error document (<Error><Code>NoSuchKey
-//     </Code><Message>...) is an error with its code and message. A body
+//     </Code><Message>..., a SOAP <Fault>) is an error with its code and
+//     message. A UTF-8 byte-order mark before a body says nothing, and JSON
+//     is read as JSON whatever the Content-Type. A body
 //     that is text, HTML or nothing says only its status: it is the kind
-//     the taxonomy gives that status (with the code of an x-ms-error-code
-//     or x-amzn-ErrorType field, and the error and error_description of a
+//     the taxonomy gives that status (with the code of an x-ms-error-code,
+//     x-amzn-ErrorType or other X-...-Error-Code field, a one-line text as
+//     the message, and the error and error_description of a
 //     WWW-Authenticate challenge, RFC 6750's, which also fill in what a
 //     JSON or XML body left out), unless that kind is server_error, which
 //     leaves it a malformed_response. So a 502, 503 or 504 page is
@@ -212,7 +233,9 @@ func (s Shape) fill() resolved {
 // so an agent never comes back early. That is the longest of Retry-After
 // (in seconds, decimal seconds or as a date), Retry-After-Ms,
 // x-ms-retry-after-ms and the body's own (the envelope's retry-after
-// member, google.rpc.RetryInfo, a JSON-RPC error's data); for a
+// member, retry_after, retryAfter, retry_after_ms and their kin wherever
+// the error object is, google.rpc.RetryInfo in its google.rpc and Connect
+// forms, a JSON-RPC error's data); for a
 // rate_limited error, also the reset of a window with nothing remaining;
 // and for a rate_limited error whose response asked for no delay, at least
 // header.DefaultRetryAfter, or the reset when it is later. X-RateLimit-* figures go
@@ -294,6 +317,8 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	if raw != nil {
 		*raw = append([]byte{}, body...)
 	}
+	// A UTF-8 byte-order mark says nothing: the body is what follows it.
+	body = bytes.TrimPrefix(body, utf8BOM)
 	// Nothing keeps body once read returns (json.Unmarshal copies what it
 	// keeps, and an Error keeps a copy), so buf goes back to the pool.
 	defer putBuffer(buf)
@@ -305,7 +330,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) {
 			return nil
 		}
-		if !mentionsErrorKey(body, &shape) {
+		if !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
 			if err := decodeData(body, v); err != nil {
 				hd := r.hear(resp, req)
 				return r.finish(malformed(status, err, body), &hd)
@@ -319,9 +344,10 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 	// The body's format.
 	var e *Error
+	var alts codes
 	switch formatOf(body) {
 	case formatJSON:
-		if e, err = r.readJSON(&shape, body, status, v); err != nil {
+		if e, alts, err = r.readJSON(&shape, body, status, v); err != nil {
 			// Broken JSON: only the headers can tell what happened.
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
@@ -331,10 +357,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			return nil // data, decoded into v
 		}
 	case formatMarkup:
-		if status < 400 {
-			break
-		}
-		if code, msg, ok := readXML(body); ok {
+		// An XML error document, or below 400 one that is nothing but an
+		// error (a root <Error>, a SOAP or XML-RPC fault).
+		if code, msg, ok := readXML(body, status < 400); ok {
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
 		}
 	}
@@ -353,9 +378,11 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	}
 
 	// The taxonomy.
-	r.classify(e, &hd, onlyStatus)
+	r.classify(e, &hd, onlyStatus, alts.list[:alts.n])
 	return r.finish(e, &hd)
 }
+
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 var (
 	quotedOK      = []byte(`"ok"`)
@@ -369,10 +396,33 @@ var (
 // `"error`). Most success bodies hold none, and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
 	// `"error` finds "error" and "errors" in one search.
-	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) {
+	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
+		statusWordAhead(body) {
 		return true
 	}
 	return s.Key != "error" && bytes.Contains(body, s.quotedKey)
+}
+
+var quotedStatus = []byte(`"status"`)
+
+// statusWordAhead reports whether body holds a "status" member whose value
+// is a string that opens with a capital letter ("REQUEST_DENIED"), which
+// may name a failure (see failedStatusWord).
+func statusWordAhead(body []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(body[i:], quotedStatus)
+		if j < 0 {
+			return false
+		}
+		i += j + len(quotedStatus)
+		k := jsonscan.Space(body, i)
+		if k < len(body) && body[k] == ':' {
+			k = jsonscan.Space(body, k+1)
+			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' {
+				return true
+			}
+		}
+	}
 }
 
 // format is how a body is written, as far as reading an error goes.
@@ -405,7 +455,7 @@ func formatOf(body []byte) format {
 // readJSON reads a JSON body: an error of the Reader's envelope or of a
 // row of the dialect table, or data decoded into v (nil, nil). err is a
 // body that is not JSON, or data that does not fit v.
-func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, error) {
+func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, codes, error) {
 	start := byte('{')
 	if s.Flat {
 		start = '"'
@@ -414,34 +464,34 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	envelope := len(top.env) > 0 && top.env[0] == start
 	if envelope && s.fast != 0 {
 		if e, err := fastEnvelope(s, body, status); e != nil || err != nil {
-			return e, err
+			return e, codes{}, err
 		}
 	}
 	failed := status >= 400
 	if !envelope && !top.errorShape() {
 		if !failed {
-			return nil, decodeData(body, v)
+			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
 			if json.Unmarshal(body, v) == nil && sh.CheckShape() == nil {
-				return nil, nil // v's type accepts it: data
+				return nil, codes{}, nil // v's type accepts it: data
 			}
 		}
 	}
-	d := &doc{root: body, status: status, spans: top}
+	d := &doc{root: body, status: status, spans: top, names: r.names}
 	if err := d.load(); err != nil {
-		return nil, err
+		return nil, codes{}, err
 	}
 	row := rowFor(d, s, envelope, failed)
 	if row == nil {
-		return nil, decodeData(body, v)
+		return nil, codes{}, decodeData(body, v)
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
-	row.read(d, e)
+	alts := row.read(d, e)
 	if row.rpc {
 		r.readRPC(e)
 	}
-	return e, nil
+	return e, alts, nil
 }
 
 // rowFor picks the row of the table that reads d. A body that holds the
@@ -471,19 +521,34 @@ func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
 
 // readRPC classifies a JSON-RPC error through errkind's catalogue, as
 // the taxonomy reads any JSON-RPC error: by data's code when a rule knows
-// it, else by its code. data's code and wait are the error's.
+// it, else by its code. data's code and wait are the error's. A code
+// outside the catalogue (an implementation's own, such as EIP-1474's
+// -32005 or Bitcoin Core's -5), which the catalogue reports as a
+// server_error whose meaning only the server knows, is read by what its
+// message says when its words name a kind ("rate limit exceeded", "No such
+// transaction"), else by the HTTP status it came with.
 func (r *Reader) readRPC(e *Error) {
 	n, err := strconv.ParseInt(e.Code, 10, 32)
 	if err != nil || n == 0 {
 		return // no JSON-RPC code: the taxonomy reads it as any code
 	}
-	rd := r.Taxonomy.Read(errkind.Outcome{RPCCode: errkind.RPCCode(n), Message: e.Message, Data: e.Details})
+	c := errkind.RPCCode(n)
+	rd := r.Taxonomy.Read(errkind.Outcome{RPCCode: c, Message: e.Message, Data: e.Details})
 	e.Kind = rd.Kind
 	if rd.Code != "" {
 		e.Code = rd.Code
 	}
 	if rd.HasWait {
 		e.RetryAfter = max(e.RetryAfter, rd.Wait)
+	}
+	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
+	if rd.Code == "" && own && e.Kind == errkind.ServerError {
+		switch msg := e.Message[:min(len(e.Message), maxPlainMessage)]; {
+		case r.names(msg):
+			e.Kind = r.kindOf(msg, e.HTTPStatus)
+		case e.HTTPStatus >= 400:
+			e.Kind = r.kindOf("", e.HTTPStatus)
+		}
 	}
 }
 
@@ -520,7 +585,25 @@ type flatBody struct {
 	RetryAfterSecs *float64        `json:"retry_after_secs"`
 }
 
-var retryInfoType = []byte("google.rpc.RetryInfo")
+var (
+	retryInfoType = []byte("google.rpc.RetryInfo")
+	retryWord     = []byte("etry")
+	backoffWord   = []byte("backoff")
+	waitWord      = []byte("wait_")
+)
+
+// mayWait reports whether an error of this status may ask for a wait in
+// its body: a 429, a 403 (a limit some APIs send so) or a 5xx.
+func mayWait(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusForbidden || status >= 500
+}
+
+// mentionsWait reports whether body may hold a wait member (see
+// waitMembers), which the envelope's row reads: retry_after, retryAfter,
+// retry_in_seconds, backoff_seconds, wait_seconds and their kin.
+func mentionsWait(body []byte) bool {
+	return bytes.Contains(body, retryWord) || bytes.Contains(body, backoffWord) || bytes.Contains(body, waitWord)
+}
 
 // fastEnvelope reads the common envelopes with one json.Unmarshal of the
 // body, which also checks that all of it is JSON: the nested envelope
@@ -545,8 +628,8 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) {
-			return nil, nil // its row reads the other members
+		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) || mayWait(status) && mentionsWait(body) {
+			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
@@ -591,12 +674,14 @@ func secondsToDuration(s float64) time.Duration {
 const maxPlainMessage = 256
 
 // plainMessage is the message of a body that is not JSON: the body itself
-// when the response says it is text/plain and it is one short line of
-// printable UTF-8, else "" (an HTML page says nothing an agent can use).
+// when it is one short line of printable UTF-8 that is not markup (sent as
+// text/plain, or under any other type or none: Slack's webhooks answer
+// "no_service" as text/html), else "" (an HTML page says nothing an agent
+// can use).
 func plainMessage(h http.Header, body []byte) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil || mt != "text/plain" {
-		return ""
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	if mt != "text/plain" && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
+		return "" // markup, or JSON that did not parse, says nothing an agent can use
 	}
 	s := strings.TrimSpace(string(body))
 	if len(s) > maxPlainMessage || !utf8.ValidString(s) {
@@ -645,7 +730,9 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: r.secrets(req)}
 	inspectHeader(&hd, r.SecretHeaders, hd.secrets)
 	if hd.codeField != "" {
-		hd.code = awsType(strings.TrimSpace(hd.codeField))
+		if c := awsType(strings.TrimSpace(hd.codeField)); isWord(c) {
+			hd.code = c
+		}
 	}
 	if hd.challenge != "" {
 		code, desc := challengeError(hd.challenge)
@@ -682,16 +769,41 @@ func (hd *heard) parse(r *Reader) *header.Info {
 
 // classify sets e's kind through the taxonomy from its code and status,
 // unless its dialect named it (a JSON-RPC error). A Cloudflare 52x the
-// taxonomy reads as server_error is read as the 502 it stands for. When
-// the headers tell what happened and the code says no more than the
-// status does, the headers decide. A body that said only its status
-// (onlyStatus), with no code, whose status the taxonomy reads as
-// server_error, is a malformed_response: the client could not read it.
-func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool) {
+// taxonomy reads as server_error is read as the 502 it stands for.
+//
+// A code that names a kind wins over the status; a code that says no more
+// than the status (none, one no rule knows, or one of the status's own
+// kind) yields to a later code of the body that names a kind the agent
+// must stop or wait for (an ErrorInfo reason API_KEY_INVALID under
+// INVALID_ARGUMENT, a reason quotaExceeded under PERMISSION_DENIED),
+// which becomes e's code. A
+// generic code, whose kind is server_error or invalid_arguments, never
+// overrides a status that tells more (429, 502-504, 529), nor an
+// unavailable code a 429. When the headers tell what happened and the
+// code says no more than the status does, the headers decide. A body that
+// said only its status (onlyStatus), with no code, whose status the
+// taxonomy reads as server_error, is a malformed_response: the client
+// could not read it.
+func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	switch {
 	case e.Kind == "":
 		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
-		if hd.telling != "" && (e.Code == "" || e.Kind == r.kindOf("", e.HTTPStatus)) {
+		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
+			break // a code whose kind no status overrides, and no other code
+		}
+		byStatus := r.kindOf("", e.HTTPStatus)
+		if e.Kind == byStatus || !r.names(e.Code) {
+			for _, c := range alts {
+				if k := r.kindOf(c, e.HTTPStatus); k != byStatus && stops(k) && r.names(c) {
+					e.Code, e.Kind = c, k
+					break
+				}
+			}
+		}
+		if byStatus != e.Kind && yields(e.Kind, byStatus) && e.HTTPStatus != http.StatusPaymentRequired {
+			e.Kind = byStatus
+		}
+		if hd.telling != "" && (e.Code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
 			e.Kind = hd.telling
 		}
 	case hd.telling != "" && e.Kind == errkind.ServerError:
@@ -700,6 +812,38 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool) {
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// stops reports whether k changes the agent's move from the status's
+// beyond fixing an argument: it must stop for a credential, or wait.
+// Only such a kind lets a later code of the body take over from a first
+// code that said no more than the status.
+func stops(k errkind.Kind) bool {
+	return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.Unavailable
+}
+
+// yields reports whether a code's kind k gives way to telling, the kind a
+// status or the headers give: a generic kind (server_error,
+// invalid_arguments) to rate_limited or unavailable, and unavailable to
+// rate_limited.
+func yields(k, telling errkind.Kind) bool {
+	switch telling {
+	case errkind.RateLimited:
+		return k == errkind.ServerError || k == errkind.InvalidArguments || k == errkind.Unavailable
+	case errkind.Unavailable, errkind.AuthenticationFailed, errkind.PermissionDenied, errkind.NotFound:
+		return k == errkind.ServerError || k == errkind.InvalidArguments
+	}
+	return false
+}
+
+// names reports whether a rule of the taxonomy knows code, whatever the
+// status: it names a kind other than the fallback's.
+func (r *Reader) names(code string) bool {
+	var t *errkind.Taxonomy
+	if r != nil {
+		t = r.Taxonomy
+	}
+	return code != "" && t.Classify(code, 0) != t.Classify("", 0)
 }
 
 // kindOf is the taxonomy's kind for a code and status, a Cloudflare 52x
@@ -898,15 +1042,24 @@ const (
 )
 
 // codeFieldOf reports which field that carries the upstream's code k is,
-// in any case: x-ms-error-code, x-amzn-ErrorType, or neither (0).
+// in any case: x-ms-error-code; x-amzn-ErrorType and any other X- field
+// named for an error code (X-Error-Code, X-Vercel-Error, X-...-ErrorType);
+// or neither (0).
 func codeFieldOf(k string) int {
 	switch {
 	case len(k) == 15 && strings.EqualFold(k, "x-ms-error-code"):
 		return msErrorCode
 	case len(k) == 16 && strings.EqualFold(k, "x-amzn-errortype"):
 		return amznErrorType
+	case len(k) > 8 && strings.EqualFold(k[:2], "x-") && (hasSuffixFold(k, "-error-code") || hasSuffixFold(k, "-errortype") ||
+		hasSuffixFold(k, "-error")):
+		return amznErrorType
 	}
 	return 0
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // isWaitField reports whether a field asks for a delay: Retry-After,

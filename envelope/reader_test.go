@@ -706,6 +706,12 @@ func FuzzRead(f *testing.F) {
 		`{"errors":[{"message":"m","extensions":{"code":7}}],"data":{"a":null,"b":1}}`, `{"errors":[],"data":null}`,
 		`{"errorMessages":[1,""],"errors":{"a":{"b":1},"c":"d"}}`, `{"errors":{"":"x"}}`, `{"__type":"a#b:c"}`,
 		`{"code":-1.5e3,"message":"m"}`, `{"type":"about:blank","title":"t"}`, `{"status":"NOT_FOUND"}`,
+		"\ufeff{\"message\":\"m\"}", `{"detail":[{"loc":["body",1],"msg":"m"}]}`, `{"error":{"message":{"lang":"en","value":"v"}}}`,
+		`{"code":"resource_exhausted","details":[{"type":"google.rpc.RetryInfo","value":"CgIIHg","debug":{}}]}`,
+		`{"error":"invalid_grant","error_description":"d"}`, `{"status":"REQUEST_DENIED","error_message":"m"}`,
+		`<methodResponse><fault><value><struct><member><name>faultCode</name><value><int>4</int></value></member></struct></value></fault></methodResponse>`,
+		`<e:Envelope><e:Body><e:Fault><faultcode>e:Client</faultcode><faultstring>s</faultstring></e:Fault></e:Body></e:Envelope>`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded","data":{"backoff_seconds":3}}}`,
 	} {
 		for _, status := range []int{200, 403, 404, 429, 503} {
 			f.Add(status, "Retry-After: 5\nX-RateLimit-Remaining: 0\nContent-Type: text/plain", []byte(s))
@@ -748,13 +754,21 @@ func FuzzRead(f *testing.F) {
 			// any body below 400 that is not JSON, is not valid JSON; a
 			// body that is text, markup or nothing at 400 and above is
 			// the kind of its status (or an XML error's), never a JSON
-			// error body.
+			// error body. A UTF-8 byte-order mark before JSON says
+			// nothing; a SOAP or XML-RPC fault below 400 is the fault.
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
 			telling := status == 429 || status == 403 || status == 503
 			trimmed := bytes.TrimLeft(body, " \t\r\n")
 			broken := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+			unmarked := bytes.TrimPrefix(body, []byte("\ufeff"))
+			fault := status < 400 && len(trimmed) > 0 && trimmed[0] == '<' && bytes.Contains(bytes.ToLower(body), []byte("fault"))
 			switch {
 			case len(body) > 1<<16:
+			case !bytes.Equal(unmarked, body) && json.Valid(unmarked):
+				if e != nil && e.Message == notJSON {
+					t.Fatalf("JSON behind a byte-order mark %q reported as invalid", body)
+				}
+			case fault && e != nil && e.Kind != errkind.MalformedResponse:
 			case len(trimmed) == 0 && len(body) == 0 && (status/100 == 2 || status == 304):
 				if err != nil {
 					t.Fatalf("status %d: an empty body gave %v", status, err)

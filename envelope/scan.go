@@ -17,16 +17,52 @@ import (
 // besides "data", "errors" and "extensions", which a GraphQL response
 // never has.
 type topSpans struct {
-	env, ok, success, status, jsonrpc, errors, data []byte
-	other                                           bool
+	env, ok, success, status, jsonrpc, errors, data, desc []byte
+	other                                                 bool
 }
 
-// errorShape reports whether the spans mark an error at any status other
-// than the envelope: JSON-RPC, an error flag, or a GraphQL response that
-// failed.
+// errorShape reports whether the spans may mark an error at any status
+// other than the envelope: JSON-RPC, an error flag, a GraphQL response
+// that failed, a list of errors with no data, a status written as a code
+// word (the dialect table decides whether it names a failure), or an
+// OAuth 2 error.
 func (s *topSpans) errorShape() bool {
 	return s.jsonrpc != nil || string(s.ok) == "false" || string(s.success) == "false" ||
-		string(s.status) == `"error"` || s.graphQLFailed()
+		string(s.status) == `"error"` || string(s.status) == `"fail"` || s.graphQLFailed() || s.errorsWithoutData() ||
+		s.statusWord() || len(s.env) > 1 && s.env[0] == '"' && len(s.desc) > 2 && s.desc[0] == '"'
+}
+
+// statusWord reports whether "status" is a string written in upper case
+// as a code word ("REQUEST_DENIED", "OK").
+func (s *topSpans) statusWord() bool {
+	if len(s.status) < 3 || s.status[0] != '"' {
+		return false
+	}
+	st, ok := stringOf(s.status)
+	return ok && isStatusName(st)
+}
+
+// errorsWithoutData reports whether the spans hold a non-empty "errors"
+// list whose first element is an error (an object with a message or a
+// code, or a string), and no "data" but null.
+func (s *topSpans) errorsWithoutData() bool {
+	if len(s.errors) == 0 || s.errors[0] != '[' || s.data != nil && string(s.data) != "null" {
+		return false
+	}
+	j := jsonscan.Space(s.errors, 1)
+	if j >= len(s.errors) || s.errors[j] == ']' {
+		return false
+	}
+	if s.errors[j] == '"' {
+		return true
+	}
+	first := firstError(s.errors)
+	for _, m := range []string{"message", "code", "detail", "title", "error"} {
+		if v := first[m]; len(v) > 0 && v[0] != 'n' {
+			return true
+		}
+	}
+	return false
 }
 
 // scanTop fills the spans of body's top-level object in one pass that
@@ -82,6 +118,8 @@ func scanTop(body []byte, key string, start byte) topSpans {
 			s.errors = v
 		case keyEqual(q, "data"):
 			s.data = v
+		case keyEqual(q, "error_description"):
+			s.desc = v
 		}
 		if !keyEqual(q, "data") && !keyEqual(q, "errors") && !keyEqual(q, "extensions") && !keyEqual(q, "ok") {
 			s.other = true
@@ -96,11 +134,15 @@ func scanTop(body []byte, key string, start byte) topSpans {
 
 // graphQLFailed reports whether the spans are a GraphQL response that
 // failed as a whole: no top-level member but data, errors and extensions;
-// a non-empty errors array whose first error has a message; and data
-// absent, null or an object holding only nulls. Errors beside real data
-// are a partial success, which is data. A REST body with an errors array
-// (JSON:API, Cloudflare, GitHub's field errors) has other members, or
-// errors without a message, and is read as a REST error instead.
+// a non-empty errors array whose first error has a message; data absent,
+// null or an object holding only nulls; and the marks of GraphQL: data
+// present (null), or a first error with GraphQL's own members
+// (locations, a path list, extensions). Errors beside real data are a
+// partial success, which is data. A REST body with an errors array
+// (JSON:API, Cloudflare, GitHub's field errors, {"errors": [{"field",
+// "code", "message"}]}) has other members, errors without a message or
+// without GraphQL's marks, and is read as a REST error instead, which
+// keeps its field and code.
 func (s *topSpans) graphQLFailed() bool {
 	if s.other || len(s.errors) == 0 || s.errors[0] != '[' {
 		return false
@@ -108,8 +150,15 @@ func (s *topSpans) graphQLFailed() bool {
 	if j := jsonscan.Space(s.errors, 1); j >= len(s.errors) || s.errors[j] == ']' {
 		return false
 	}
-	if first := firstError(s.errors); first == nil || len(first["message"]) == 0 || first["message"][0] != '"' {
+	first := firstError(s.errors)
+	if first == nil || len(first["message"]) == 0 || first["message"][0] != '"' {
 		return false
+	}
+	if s.data == nil {
+		path, ext := first["path"], first["extensions"]
+		if first["locations"] == nil && (len(path) == 0 || path[0] != '[') && (len(ext) == 0 || ext[0] != '{') {
+			return false
+		}
 	}
 	switch {
 	case s.data == nil, string(s.data) == "null":

@@ -10,17 +10,36 @@ import (
 // names its code and message within its first few dozen tokens.
 const maxXMLTokens = 512
 
-// readXML reads an XML error document: the first element named Error (in
-// any case and namespace, at any depth: S3's and Azure Storage's
-// <Error>, AWS's <ErrorResponse><Error> and <Response><Errors><Error>,
-// OData's <m:error>) and the text of its Code and Message children. ok is
-// false when the body is no such document (an HTML page, XML without an
-// Error element, or an Error with neither child) within maxXMLTokens
-// tokens. Text is kept up to maxPlainMessage bytes.
-func readXML(body []byte) (code, message string, ok bool) {
+// The children of an XML error element that hold its code and its
+// message, in lower case: S3's and Azure's <Code> and <Message>, SOAP
+// 1.1's <faultcode> and <faultstring>, SOAP 1.2's <Code><Value> and
+// <Reason><Text>.
+var (
+	xmlCodeNames    = []string{"code", "faultcode", "errorcode"}
+	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage"}
+)
+
+// readXML reads an XML error document: the first element named Error or
+// Fault (in any case and namespace, at any depth: S3's and Azure
+// Storage's <Error>, AWS's <ErrorResponse><Error> and
+// <Response><Errors><Error>, OData's <m:error>, a SOAP <Fault>, an
+// XML-RPC <fault>) and the text of its code and message children (see
+// xmlCodeNames; in an XML-RPC fault, the values named faultCode and
+// faultString). The text of a child is its text up to the first element
+// that opens after some text (SOAP 1.2's <Code><Value>env:Sender</Value>
+// <Subcode>...). root says the document must be nothing but a fault: a
+// SOAP envelope's or an XML-RPC methodResponse's, which a 200 may carry
+// (an <Error> on a 200 stays a body the Reader cannot read). ok is false when the body is no such
+// document (an HTML page, XML without an error element, or one with
+// neither child) within maxXMLTokens tokens. Text is kept up to
+// maxPlainMessage bytes.
+func readXML(body []byte, root bool) (code, message string, ok bool) {
 	d := xml.NewDecoder(bytes.NewReader(body))
 	depth, errDepth := 0, 0
-	var cur *string
+	var cur *string // the child whose text is being read
+	curDepth := 0
+	var named *string // an XML-RPC member named faultCode or faultString: its value is next
+	inName := false
 	var text strings.Builder
 	for range maxXMLTokens {
 		tok, err := d.Token()
@@ -30,34 +49,72 @@ func readXML(body []byte) (code, message string, ok bool) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
-			name := t.Name.Local
+			name := strings.ToLower(t.Name.Local)
+			if cur != nil && strings.TrimSpace(text.String()) != "" {
+				// A child that opens after text ends it: SOAP 1.2's
+				// <Code><Value>env:Sender</Value><Subcode>...
+				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
+				cur = nil
+			}
 			switch {
-			case depth == 1 && strings.EqualFold(name, "html"):
+			case depth == 1 && name == "html":
 				return "", "", false
-			case errDepth == 0 && strings.EqualFold(name, "error"):
+			case errDepth == 0 && (name == "error" || name == "fault"):
+				if root && (name == "error" || depth > 3) {
+					return "", "", false
+				}
 				errDepth = depth
-			case errDepth > 0 && depth == errDepth+1 && cur == nil:
-				if strings.EqualFold(name, "code") && code == "" {
-					cur = &code
-				} else if strings.EqualFold(name, "message") && message == "" {
-					cur = &message
+			case errDepth == 0:
+				if root && depth > 2 && name != "body" {
+					return "", "", false
+				}
+			case cur == nil && named != nil && name == "value":
+				cur, curDepth, named = named, depth, nil
+				text.Reset()
+			case cur == nil && name == "name":
+				inName = true
+				text.Reset()
+			case cur == nil && depth == errDepth+1:
+				switch {
+				case in(name, xmlCodeNames) && code == "":
+					cur, curDepth = &code, depth
+				case in(name, xmlMessageNames) && message == "":
+					cur, curDepth = &message, depth
 				}
 				text.Reset()
 			}
 		case xml.CharData:
-			if cur != nil && text.Len() < maxPlainMessage {
+			if (cur != nil || inName) && text.Len() < maxPlainMessage {
 				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
 			}
 		case xml.EndElement:
-			if cur != nil && depth == errDepth+1 {
+			switch {
+			case inName:
+				inName = false
+				switch strings.TrimSpace(text.String()) {
+				case "faultCode":
+					named = &code
+				case "faultString":
+					named = &message
+				}
+			case cur != nil && depth == curDepth:
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur = nil
 			}
-			if depth == errDepth {
+			if errDepth > 0 && depth == errDepth {
 				return code, message, code != "" || message != ""
 			}
 			depth--
 		}
 	}
 	return "", "", false
+}
+
+func in(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
 }

@@ -44,7 +44,7 @@ func TestReadXML(t *testing.T) {
 		{`<a>` + strings.Repeat("<b/>", 2*maxXMLTokens) + `<Error><Code>late</Code></Error></a>`, res{}},
 	}
 	for _, tt := range tests {
-		c, m, ok := readXML([]byte(tt.body))
+		c, m, ok := readXML([]byte(tt.body), false)
 		if diff := cmp.Diff(tt.want, res{c, m, ok}); diff != "" {
 			t.Errorf("readXML(%.60q) (-want +got):\n%s", tt.body, diff)
 		}
@@ -58,13 +58,15 @@ func FuzzReadXML(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		c, m, ok := readXML(body)
-		if ok != (c != "" || m != "") {
-			t.Fatalf("ok %v with code %q message %q", ok, c, m)
-		}
-		for _, s := range []string{c, m} {
-			if len(s) > maxPlainMessage || !utf8.ValidString(s) {
-				t.Fatalf("%q: %d bytes or not UTF-8", s, len(s))
+		for _, root := range []bool{false, true} {
+			c, m, ok := readXML(body, root)
+			if ok != (c != "" || m != "") {
+				t.Fatalf("ok %v with code %q message %q", ok, c, m)
+			}
+			for _, s := range []string{c, m} {
+				if len(s) > maxPlainMessage || !utf8.ValidString(s) {
+					t.Fatalf("%q: %d bytes or not UTF-8", s, len(s))
+				}
 			}
 		}
 	})

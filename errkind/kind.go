@@ -39,8 +39,9 @@ const (
 
 	// PermissionDenied means the upstream knows who is calling and refuses
 	// this caller this call: a role, a scope, a plan or an organisation
-	// setting forbids it (HTTP 403; codes such as PERMISSION_DENIED,
-	// AccessDenied). The agent stops, or makes a different call the caller
+	// setting forbids it, or a payment a person must make (HTTP 403 and
+	// 402; codes such as PERMISSION_DENIED, AccessDenied,
+	// insufficient_credits). The agent stops, or makes a different call the caller
 	// may make; retrying cannot change a permission.
 	//
 	// Litmus test against RateLimited: a 403 that carries Retry-After or an

@@ -66,6 +66,18 @@ type pattern struct {
 	src  string // the Rule's Code as written: a rule whose Code is no longer src is compiled again
 	text string // src without its stars, normalized
 	how  uint8  // exact, prefix, suffix or contains
+	mask uint64 // the bytes of text (see byteMask): a code that lacks one cannot match
+}
+
+// byteMask is the set of s's bytes, each byte b as bit b%64: a code whose
+// mask lacks a bit of a pattern's cannot hold the pattern's text, which
+// rules most patterns out at the cost of an AND.
+func byteMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] % 64)
+	}
+	return m
 }
 
 const (
@@ -88,6 +100,7 @@ func compilePattern(code string) pattern {
 		code = code[:len(code)-1]
 	}
 	p.text = normalizeCode(code)
+	p.mask = byteMask(p.text)
 	switch {
 	case lead && trail:
 		p.how = contains
@@ -237,6 +250,7 @@ func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
 // normalized code, a status and a text, and whether one did. patterns[i]
 // is rules[i].Code prepared, unless the rule was changed since.
 func classify(rules []Rule, patterns []pattern, code string, status int, text string) (Kind, bool) {
+	mask := byteMask(code)
 	for i := range rules {
 		r := &rules[i]
 		if r.Code != "" {
@@ -247,6 +261,9 @@ func classify(rules []Rule, patterns []pattern, code string, status int, text st
 			if p.src != r.Code { // the rule was changed in place since it was prepared
 				q := compilePattern(r.Code)
 				p = &q
+			}
+			if p.mask&^mask != 0 {
+				continue
 			}
 			switch p.how {
 			case exact:
@@ -345,27 +362,49 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //
 // A code a rule knows decides the kind, whatever the status; a code nobody
 // knows (or none) falls back on the status. Codes match in any case style
-// (see [Rule]):
+// (see [Rule]), and by their words, so that a code no rule lists still
+// says its kind ("RATE_LIMIT_EXCEEDED", "rateLimitExceeded", "QuotaExceeded",
+// "API_KEY_INVALID", "token_expired", "NoSuchBucket", "conditionNotMet",
+// "Unavailable", "FUNCTION_INVOCATION_TIMEOUT"):
 //
-//	kind                   codes                                                   status             move
-//	authentication_failed  unauthenticated, unauthorized, invalid_api_key,         401                stop
-//	                       invalid_token, invalid_client, authentication*
-//	permission_denied      permission_denied, permission_error, access_denied*,    403                stop
-//	                       forbidden*, insufficient_scope
-//	not_found              not_found, *not_found*, resource_missing, no_such_*     404, 410           try_another_id
-//	conflict               already_exists, *already_exists*, aborted, conflict,    409                reread_then_retry
-//	                       conflict_*, *_conflict
-//	rate_limited           resource_exhausted, *rate_limit*, *throttl*,            429                wait_then_retry
-//	                       too_many_requests
-//	unavailable            unavailable, *_unavailable, service_unavailable*,       502, 503, 504, 529 wait_then_retry
-//	                       overloaded*, deadline_exceeded
+//	kind                   codes (their words)                                     status             move
+//	permission_denied      *payment*, *billing*, *credit*, *balance* (a person     402                stop
+//	                       must pay; a card *declined* is invalid_arguments)
+//	authentication_failed  *unauthenticated*, *unauthorized, *api_key*, *apikey*,  401                stop
+//	                       *invalid_token*, *token_invalid*, *token_expired*,
+//	                       expired_*, *access_token*, invalid_client,
+//	                       authentication*, *invalid_auth*, *credentials*,
+//	                       *signature*, *login_required*, *_login
+//	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
+//	                       insufficient_scope*, missing_scope*
+//	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
+//	                       *non_existent*, *inexistent*, *_unknown
+//	unavailable            *capacity*                                                                 wait_then_retry
+//	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
+//	                       *throttl*, *too_many_requests*, *quota*,
+//	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
+//	                       *throughput_exceeded*, *_exhausted, over_*
+//	conflict               *already_exists*, *_exists, aborted, conflict,          409, 412, 423      reread_then_retry
+//	                       conflict_*, *_conflict(_*), *_in_use*, *_taken,
+//	                       *precondition_failed*, *condition_not_met*,
+//	                       *conditional_check_failed*
+//	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
+//	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    500, 501, 505-599  report
-//	                       unimplemented, not_implemented
-//	invalid_arguments      invalid_argument, failed_precondition, out_of_range,    400, 422, any
+//	                       unimplemented, not_implemented, a SOAP fault
+//	                       *:Server or *:Receiver
+//	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
-//	                       invalid_param*, unknown_param*, missing_param*
+//	                       invalid_param*, unknown_param*, missing_param*,
+//	                       a SOAP fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
+//
+// The rules are tried in the table's order, so the words that say more
+// come first: "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" is a permission,
+// "invalid_api_key" a credential rather than an argument. A 402 is
+// permission_denied because a person must pay before any call can succeed:
+// the agent stops, as for a plan that forbids the call.
 //
 // A status below 400 with no code a rule knows, such as an error envelope on
 // a 200, is the Fallback, server_error.
@@ -395,40 +434,86 @@ var standardRules = []Rule{
 	// keeps only the JSON-RPC error's message.
 	{Text: rateLimitedText, Kind: RateLimited},
 
-	{Code: "unauthenticated", Kind: AuthenticationFailed},
-	{Code: "unauthorized", Kind: AuthenticationFailed},
-	{Code: "invalid_api_key", Kind: AuthenticationFailed},
-	{Code: "invalid_token", Kind: AuthenticationFailed},
+	// A payment a person must make (HTTP 402): the caller may not make
+	// the call until someone pays, so it stops; a card declined is an
+	// argument the caller can change.
+	{Code: "*declined*", Kind: InvalidArguments},
+	{Code: "*payment*", Kind: PermissionDenied},
+	{Code: "*billing*", Kind: PermissionDenied},
+	{Code: "*credit*", Kind: PermissionDenied},
+	{Code: "*balance*", Kind: PermissionDenied},
+
+	{Code: "*unauthenticated*", Kind: AuthenticationFailed},
+	{Code: "*unauthorized", Kind: AuthenticationFailed},
+	{Code: "*api_key*", Kind: AuthenticationFailed},
+	{Code: "*apikey*", Kind: AuthenticationFailed},
+	{Code: "*invalid_token*", Kind: AuthenticationFailed},
+	{Code: "*token_invalid*", Kind: AuthenticationFailed},
+	{Code: "*token_not_valid*", Kind: AuthenticationFailed},
+	{Code: "*token_expired*", Kind: AuthenticationFailed},
+	{Code: "*token_revoked*", Kind: AuthenticationFailed},
+	{Code: "*access_token*", Kind: AuthenticationFailed},
+	{Code: "expired_*", Kind: AuthenticationFailed},
 	{Code: "invalid_client", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
+	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
+	{Code: "*credentials*", Kind: AuthenticationFailed},
+	{Code: "*signature*", Kind: AuthenticationFailed},
+	{Code: "*login_required*", Kind: AuthenticationFailed},
+	{Code: "*_login", Kind: AuthenticationFailed},
 
-	{Code: "permission_denied", Kind: PermissionDenied},
-	{Code: "permission_error", Kind: PermissionDenied},
-	{Code: "access_denied*", Kind: PermissionDenied},
-	{Code: "forbidden*", Kind: PermissionDenied},
-	{Code: "insufficient_scope", Kind: PermissionDenied},
-
-	{Code: "resource_exhausted", Kind: RateLimited},
-	{Code: "*rate_limit*", Kind: RateLimited},
-	{Code: "*throttl*", Kind: RateLimited},
-	{Code: "too_many_requests", Kind: RateLimited},
+	{Code: "*permission*", Kind: PermissionDenied},
+	{Code: "*access_denied*", Kind: PermissionDenied},
+	{Code: "*_denied", Kind: PermissionDenied},
+	{Code: "*forbidden*", Kind: PermissionDenied},
+	{Code: "insufficient_scope*", Kind: PermissionDenied},
+	{Code: "missing_scope*", Kind: PermissionDenied},
 
 	{Code: "*not_found*", Kind: NotFound},
 	{Code: "resource_missing", Kind: NotFound},
 	{Code: "no_such_*", Kind: NotFound},
+	{Code: "*not_exist*", Kind: NotFound},
+	{Code: "*doesnt_exist*", Kind: NotFound},
+	{Code: "*non_existent*", Kind: NotFound},
+	{Code: "*nonexistent*", Kind: NotFound},
+	{Code: "*inexistent*", Kind: NotFound},
+	{Code: "*_unknown", Kind: NotFound},
 
-	{Code: "already_exists", Kind: Conflict},
+	{Code: "*capacity*", Kind: Unavailable},
+
+	{Code: "resource_exhausted", Kind: RateLimited},
+	{Code: "*rate_limit*", Kind: RateLimited},
+	{Code: "*ratelimit*", Kind: RateLimited},
+	{Code: "*throttl*", Kind: RateLimited},
+	{Code: "*too_many_requests*", Kind: RateLimited},
+	{Code: "*toomanyrequests*", Kind: RateLimited},
+	{Code: "*quota*", Kind: RateLimited},
+	{Code: "*limit_exceeded*", Kind: RateLimited},
+	{Code: "*limit_reached*", Kind: RateLimited},
+	{Code: "*rate_exceeded*", Kind: RateLimited},
+	{Code: "*throughput_exceeded*", Kind: RateLimited},
+	{Code: "*_exhausted", Kind: RateLimited},
+	{Code: "over_*", Kind: RateLimited},
+
 	{Code: "*already_exists*", Kind: Conflict},
+	{Code: "*_exists", Kind: Conflict},
 	{Code: "aborted", Kind: Conflict},
 	{Code: "conflict", Kind: Conflict},
 	{Code: "conflict_*", Kind: Conflict},
 	{Code: "*_conflict", Kind: Conflict},
+	{Code: "*_conflict_*", Kind: Conflict},
+	{Code: "*_in_use*", Kind: Conflict},
+	{Code: "*_taken", Kind: Conflict},
+	{Code: "*precondition_failed*", Kind: Conflict},
+	{Code: "*condition_not_met*", Kind: Conflict},
+	{Code: "*conditional_check_failed*", Kind: Conflict},
 
-	{Code: "unavailable", Kind: Unavailable},
-	{Code: "*_unavailable", Kind: Unavailable},
-	{Code: "service_unavailable*", Kind: Unavailable},
-	{Code: "overloaded*", Kind: Unavailable},
+	{Code: "*unavailable*", Kind: Unavailable},
+	{Code: "*not_available*", Kind: Unavailable},
+	{Code: "*overloaded*", Kind: Unavailable},
 	{Code: "deadline_exceeded", Kind: Unavailable},
+	{Code: "*timeout*", Kind: Unavailable},
+	{Code: "*timed_out*", Kind: Unavailable},
 
 	{Code: "internal", Kind: ServerError},
 	{Code: "internal_*", Kind: ServerError},
@@ -437,8 +522,10 @@ var standardRules = []Rule{
 	{Code: "api_error", Kind: ServerError},
 	{Code: "unimplemented", Kind: ServerError},
 	{Code: "not_implemented", Kind: ServerError},
+	{Code: "*:server", Kind: ServerError},   // a SOAP fault of the server
+	{Code: "*:receiver", Kind: ServerError}, // SOAP 1.2's name for it
 
-	{Code: "invalid_argument", Kind: InvalidArguments},
+	{Code: "invalid_argument*", Kind: InvalidArguments},
 	{Code: "failed_precondition", Kind: InvalidArguments},
 	{Code: "out_of_range", Kind: InvalidArguments},
 	{Code: "invalid_request*", Kind: InvalidArguments},
@@ -447,13 +534,19 @@ var standardRules = []Rule{
 	{Code: "invalid_param*", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
+	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
+	{Code: "*:sender", Kind: InvalidArguments}, // SOAP 1.2's name for it
 
 	{Status: 400, Kind: InvalidArguments},
 	{Status: 401, Kind: AuthenticationFailed},
+	{Status: 402, Kind: PermissionDenied},
 	{Status: 403, Kind: PermissionDenied},
 	{Status: 404, Kind: NotFound},
 	{Status: 410, Kind: NotFound},
+	{Status: 408, Kind: Unavailable},
 	{Status: 409, Kind: Conflict},
+	{Status: 412, Kind: Conflict},
+	{Status: 423, Kind: Conflict},
 	{Status: 422, Kind: InvalidArguments},
 	{Status: 429, Kind: RateLimited},
 	{Status: 502, Kind: Unavailable},

@@ -1,0 +1,287 @@
+package envelope_test
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcperr/mcperr/envelope"
+)
+
+// documented is one line of testdata/corpus/responses.jsonl: an error
+// response (or a success) as a public API, gateway or framework documents
+// it, where the documentation is (source), and what the documentation says
+// it means (want), written from the documentation before any rule was run
+// on it. A want with no wait on a rate_limited case is the Reader's
+// documented default wait (header.DefaultRetryAfter, 60 s).
+type documented struct {
+	Name   string            `json:"name"`
+	API    string            `json:"api"`
+	Source string            `json:"source"`
+	Status int               `json:"status"`
+	Header map[string]string `json:"header"`
+	Body   string            `json:"body"`
+	Want   outcome           `json:"want"`
+}
+
+// heldOut reports whether a case is kept out of the rules' tuning: the
+// first byte of the SHA-256 of its name is below 0x50 (about 31% of the
+// cases). The split was fixed before any rule was written for the corpus.
+func (c *documented) heldOut() bool {
+	return sha256.Sum256([]byte(c.Name))[0] < 0x50
+}
+
+func loadDocumented(t testing.TB) []documented {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "corpus", "responses.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []documented
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c documented
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("line %d: %v", len(cases)+1, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// read reads c through a zero Reader into an any, which accepts any JSON.
+func (c *documented) read() outcome {
+	h := http.Header{}
+	for k, v := range c.Header {
+		h.Set(k, v)
+	}
+	resp := &http.Response{StatusCode: c.Status, Header: h, Body: io.NopCloser(strings.NewReader(c.Body)),
+		ContentLength: int64(len(c.Body))}
+	var r envelope.Reader
+	var v any
+	return outcomeOf(r.Read(resp, &v))
+}
+
+// knownMisses are the cases of the tuned part the rules misread, each with
+// its cause: a rule that would read it would be one vendor's (its field
+// name, its code or its prose), which the rules do not hold. The test
+// checks that each still misses, so the list shrinks when a general rule
+// comes to read one.
+var knownMisses = map[string]string{
+	"bedrock_424_model_error":          "ModelErrorException names no kind; 424 is a 4xx: the model's failure needs the vendor's code",
+	"dynamodb_400_unrecognized_client": "UnrecognizedClientException at 400: only AWS's word says the credential",
+	"firebase_auth_400":                "the code EMAIL_NOT_FOUND is the message; errors[0].reason is the generic \"invalid\"",
+	"couchdb_404":                      "CouchDB's reason \"missing\" is one word, read as the code as Kubernetes' reason is",
+	"github_oauth_200_error":           "an unknown code on a 200 is the documented fallback, server_error",
+	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
+	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
+	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
+	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found",
+	"slack_not_authed":                 "not_authed is Slack's own word",
+	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
+	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
+	"whatsapp_131047":                  "as meta_graph_190",
+	"mailchimp_transactional_500":      "Invalid_Key at 500: only the vendor's word says the credential",
+	"pusher_403":                       "a text 403 \"Unknown auth_key\": only the prose says the credential",
+	"cloudinary_420":                   "420 is Cloudinary's own status for a limit",
+	"xmlrpc_fault":                     "an XML-RPC fault code 4 on a 200 names no kind: the documented fallback, server_error",
+}
+
+// heldOutFloor is the share of the held-out cases (in percent) that must
+// read as documented. The held-out part was never looked at case by case
+// while the rules were tuned: only its count was; this floor is the figure
+// reached, rounded down, so that a change that loses ground fails.
+const heldOutFloor = 88
+
+// TestReadDocumentedCorpus reads several hundred documented error
+// responses from well over a hundred APIs, gateways and frameworks. Every
+// case of the tuned part must read as its documentation says, but the
+// known misses, which must still miss; the held-out part reports its
+// count and must stay at or above heldOutFloor. MCPERR_CORPUS_MISSES=1
+// logs the tuned part's known misses (never the held-out part's).
+func TestReadDocumentedCorpus(t *testing.T) {
+	cases := loadDocumented(t)
+	var tuned, tunedOK, held, heldOK int
+	for _, c := range cases {
+		got := c.read()
+		ok := cmp.Equal(c.Want, got)
+		if c.heldOut() {
+			held++
+			if ok {
+				heldOK++
+			}
+			continue
+		}
+		tuned++
+		if ok {
+			tunedOK++
+		}
+		cause, known := knownMisses[c.Name]
+		switch {
+		case ok && known:
+			t.Errorf("%s reads as documented now: take it off knownMisses (%s)", c.Name, cause)
+		case !ok && !known:
+			t.Errorf("%s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		case !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "":
+			t.Logf("known miss %s: %s\n\twant %+v\n\tgot  %+v", c.Name, cause, c.Want, got)
+		}
+	}
+	t.Logf("tuned part: %d of %d read as documented (%d known misses); held-out part: %d of %d",
+		tunedOK, tuned, len(knownMisses), heldOK, held)
+	if heldOK*100 < heldOutFloor*held {
+		t.Errorf("held-out part: %d of %d read right, under the %d%% floor", heldOK, held, heldOutFloor)
+	}
+}
+
+// TestDocumentedCorpusSize keeps the corpus honest: large, from many
+// APIs, each case with a source and a want that names a standard kind or
+// data, and names unique.
+func TestDocumentedCorpusSize(t *testing.T) {
+	cases := loadDocumented(t)
+	apis, names := map[string]bool{}, map[string]bool{}
+	for _, c := range cases {
+		apis[strings.SplitN(c.API, " (", 2)[0]] = true
+		if names[c.Name] {
+			t.Errorf("%s: name used twice", c.Name)
+		}
+		names[c.Name] = true
+		if c.Source == "" || c.Status == 0 {
+			t.Errorf("%s: no source or no status", c.Name)
+		}
+		if c.Want.Data == (c.Want.Kind != "") {
+			t.Errorf("%s: want %+v is neither data nor a kind", c.Name, c.Want)
+		}
+		if bytes.ContainsRune([]byte(c.Name), ' ') {
+			t.Errorf("%s: a name is one word", c.Name)
+		}
+	}
+	if len(cases) < 500 || len(apis) < 150 {
+		t.Errorf("%d cases from %d APIs; the corpus needs 500 from 150", len(cases), len(apis))
+	}
+}
+
+// TestSuccessBodiesStayData: the rules that make a 2xx body an error (an
+// errors list with no data, a status word that names a failure, an OAuth
+// error, JSend's fail) leave realistic success bodies as data: a status
+// member in prose or a success word, lists, errors beside data, empty
+// errors, null error members.
+func TestSuccessBodiesStayData(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"sub_1","object":"subscription","status":"active"}`,
+		`{"status":"ok","version":"1.2.3"}`,
+		`{"status":"success","data":{"post":{"id":1}}}`,
+		`{"status":"OK","results":[{"place_id":"x"}]}`,
+		`{"status":"ZERO_RESULTS","results":[]}`,
+		`{"status":"Succeeded","id":"op1"}`,
+		`{"status":"SUCCESS","jobId":"j1"}`,
+		`{"status":"ACTIVE","name":"projects/p"}`,
+		`{"status":"RUNNING","name":"operations/o"}`,
+		`{"status":"completed","conclusion":"failure"}`,
+		`{"kind":"Status","status":"Success"}`,
+		`[{"id":1,"state":"open"},{"id":2,"title":"error handling"}]`,
+		`{"success":true,"errors":[],"messages":[],"result":{"id":"z"}}`,
+		`{"ok":true,"message":{"text":"error in build"}}`,
+		`{"data":{"hero":{"name":"R2-D2"}},"errors":[{"message":"friend not found","path":["hero","friends",0]}]}`,
+		`{"id":"pi_1","last_payment_error":null,"error":null}`,
+		`{"insertErrors":[]}`,
+		`{"data":[{"status":"ok"},{"status":"error","message":"bad token"}]}`,
+		`{"error_count":0,"items":[]}`,
+		`{"state":"failure","statuses":[{"state":"error","description":"CI failed"}]}`,
+		"\ufeff{\"count\":1,\"value\":[{\"id\":\"r1\"}]}",
+		`{"id":"job_1","status":"FAILED","error":"worker lost"}`,
+		`{"id":"pay_1","status":"DECLINED","amount":100}`,
+		`{"id":"s_1","status":"PERMISSION_DENIED"}`,
+		`{"status":"FAILED_PRECONDITION_CHECKED","count":2}`,
+	} {
+		var v any
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body))}
+		var r envelope.Reader
+		if err := r.Read(resp, &v); err != nil {
+			t.Errorf("%s: %v, want data", body, err)
+		}
+	}
+}
+
+// TestReadIssueCauses: each cause of misreading that issue 27 lists reads
+// right (every case failed on the rules before it).
+func TestReadIssueCauses(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	tests := []struct {
+		name   string
+		status int
+		ct     string
+		body   string
+		want   outcome
+	}{
+		{"a lone error string is the message", 404, "application/json", `{"error":"model \"x\" not found"}`,
+			outcome{Kind: "not_found", Message: `model "x" not found`}},
+		{"errcode and error", 400, "application/json", `{"errcode":"M_INVALID_PARAM","error":"limit must be an integer"}`,
+			outcome{Kind: "invalid_arguments", Code: "M_INVALID_PARAM", Message: "limit must be an integer"}},
+		{"status error, errorType, error", 400, "application/json", `{"status":"error","errorType":"bad_data","error":"invalid parameter \"query\""}`,
+			outcome{Kind: "invalid_arguments", Code: "bad_data", Message: `invalid parameter "query"`}},
+		{"detail as a list of {loc,msg}", 422, "application/json", `{"detail":[{"loc":["query","q"],"msg":"Field required","type":"missing"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "query.q: Field required"}},
+		{"msg", 400, "application/json", `{"code":-1121,"msg":"Invalid symbol."}`,
+			outcome{Kind: "invalid_arguments", Code: "-1121", Message: "Invalid symbol."}},
+		{"meta.message", 403, "application/json", `{"meta":{"status":403,"message":"Forbidden: key lacks scope"},"data":[]}`,
+			outcome{Kind: "permission_denied", Message: "Forbidden: key lacks scope"}},
+		{"an OData message {lang,value}", 404, "application/json", `{"error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"No such list."}}}`,
+			outcome{Kind: "not_found", Code: "ResourceNotFound", Message: "No such list."}},
+		{"a REST validation list keeps the field and the code", 422, "application/json",
+			`{"errors":[{"field":"email","code":"invalid_format","message":"is not an email"}]}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_format", Message: "email: is not an email"}},
+		{"an errors list with no data on a 200", 200, "application/json", `{"errors":[{"code":"NOT_FOUND","message":"no such board"}]}`,
+			outcome{Kind: "not_found", Code: "NOT_FOUND", Message: "no such board"}},
+		{"status REQUEST_DENIED on a 200", 200, "application/json", `{"status":"REQUEST_DENIED","error_message":"This API key is not authorized.","results":[]}`,
+			outcome{Kind: "permission_denied", Code: "REQUEST_DENIED", Message: "This API key is not authorized."}},
+		{"402 is a payment a person must make", 402, "application/json", `{"error":{"message":"Insufficient credits"}}`,
+			outcome{Kind: "permission_denied", Message: "Insufficient credits"}},
+		{"a LIMIT_EXCEEDED code wins over a 403", 403, "application/json", `{"error":{"code":"REQUEST_LIMIT_EXCEEDED","message":"slow down"}}`,
+			outcome{Kind: "rate_limited", Code: "REQUEST_LIMIT_EXCEEDED", Message: "slow down", RetryAfterSeconds: min}},
+		{"INVALID_API_KEYS at 400", 400, "application/json", `{"code":"INVALID_API_KEYS","message":"bad key"}`,
+			outcome{Kind: "authentication_failed", Code: "INVALID_API_KEYS", Message: "bad key"}},
+		{"conditionNotMet at 412", 412, "application/json", `{"error":{"code":412,"message":"m","errors":[{"reason":"conditionNotMet","message":"m"}]}}`,
+			outcome{Kind: "conflict", Code: "conditionNotMet", Message: "m"}},
+		{"a generic code does not override a 504", 504, "application/json", `{"code":"InternalServerErrorException","message":"timed out"}`,
+			outcome{Kind: "unavailable", Code: "InternalServerErrorException", Message: "timed out"}},
+		{"RetryInfo in Connect's form", 429, "application/json",
+			`{"code":"resource_exhausted","message":"m","details":[{"type":"google.rpc.RetryInfo","value":"CgIIHg","debug":{"retryDelay":"30s"}}]}`,
+			outcome{Kind: "rate_limited", Code: "resource_exhausted", Message: "m", RetryAfterSeconds: 30}},
+		{"retry_after_ms in the body", 429, "application/json", `{"error":{"code":"rate_limited","message":"m","retry_after_ms":2500}}`,
+			outcome{Kind: "rate_limited", Code: "rate_limited", Message: "m", RetryAfterSeconds: 3}},
+		{"JSON behind a byte-order mark", 404, "application/json", "\ufeff{\"message\":\"gone\"}",
+			outcome{Kind: "not_found", Message: "gone"}},
+		{"JSON sent as text/plain", 400, "text/plain", `{"message":"bad q"}`,
+			outcome{Kind: "invalid_arguments", Message: "bad q"}},
+		{"a SOAP fault", 500, "text/xml", `<s:Envelope xmlns:s="x"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>bad request</faultstring></s:Fault></s:Body></s:Envelope>`,
+			outcome{Kind: "invalid_arguments", Code: "s:Client", Message: "bad request"}},
+		{"JSON-RPC -32005 rate limit exceeded", 429, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded"}}`,
+			outcome{Kind: "rate_limited", Code: "-32005", Message: "rate limit exceeded", RetryAfterSeconds: min}},
+		{"JSON-RPC -5 no such transaction", 500, "application/json", `{"result":null,"error":{"code":-5,"message":"No such mempool transaction"},"id":1}`,
+			outcome{Kind: "not_found", Code: "-5", Message: "No such mempool transaction"}},
+		{"JSON-RPC -32601 at 404 as the catalogue says", 404, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
+			outcome{Kind: "invalid_arguments", Code: "-32601", Message: "Method not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": tt.ct}, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
