@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -237,3 +238,157 @@ func (e *redactedError) Error() string { return e.text }
 
 // Is reports whether the hidden cause's chain holds target.
 func (e *redactedError) Is(target error) bool { return errors.Is(e.cause, target) }
+
+// secretParams are the query parameters whose values an Error never shows,
+// by their names lowercased with '-' and '_' removed: API keys, tokens,
+// passwords and signatures, as public APIs name them in a URL. A name that
+// ends in one of secretSuffixes is secret too (client_secret, x-amz-signature,
+// refresh_token, subscription-key).
+var secretParams = []string{"key", "sig", "pwd", "passwd", "auth", "jwt", "credential", "credentials", "session", "sessionid", "code"}
+
+var secretSuffixes = []string{"apikey", "token", "secret", "password", "signature", "credential", "accesskey", "privatekey", "subscriptionkey", "appkey", "authkey", "securitykey"}
+
+// isSecretParam reports whether the query parameter name is one whose value
+// an Error never shows (see secretParams).
+func isSecretParam(name string) bool {
+	var buf [48]byte
+	n := buf[:0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '-' || c == '_' || c == '.':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if len(n) == cap(n) {
+			return false // no name of the list is this long
+		}
+		n = append(n, c)
+	}
+	for _, p := range secretParams {
+		if string(n) == p {
+			return true
+		}
+	}
+	for _, s := range secretSuffixes {
+		if len(n) >= len(s) && string(n[len(n)-len(s):]) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// scrubURLs returns s with every http or https URL in it redacted: its
+// userinfo replaced by [REDACTED], and the value of each query parameter
+// that is secret by its name (see secretParams) or holds one of secrets.
+// With hostOnly, each URL is reduced to its host, for a message that must
+// not show the upstream's paths. s is returned as it is when it holds no
+// URL.
+func scrubURLs(s string, secrets []string, hostOnly bool) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.Index(rest, "://")
+		if i < 0 {
+			break
+		}
+		start := i
+		for start > 0 && isSchemeByte(rest[start-1]) {
+			start--
+		}
+		scheme := strings.ToLower(rest[start:i])
+		end := i + 3
+		for end < len(rest) && !isURLEnd(rest[end]) {
+			end++
+		}
+		if scheme != "http" && scheme != "https" && scheme != "ws" && scheme != "wss" {
+			b.WriteString(rest[:end])
+			rest = rest[end:]
+			continue
+		}
+		b.WriteString(rest[:start])
+		b.WriteString(scrubURL(rest[start:end], i-start, secrets, hostOnly))
+		rest = rest[end:]
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+func isSchemeByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// isURLEnd reports whether c ends a URL written in prose or in quotes.
+func isURLEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '<', '>', '`', '\\', '{', '}', '|', '^':
+		return true
+	}
+	return c < 0x20 || c == 0x7f
+}
+
+// scrubURL is scrubURLs for one URL u whose "://" is at sep.
+func scrubURL(u string, sep int, secrets []string, hostOnly bool) string {
+	auth := u[sep+3:]
+	pathAt := strings.IndexAny(auth, "/?#")
+	if pathAt < 0 {
+		pathAt = len(auth)
+	}
+	authority, tail := auth[:pathAt], auth[pathAt:]
+	host := authority
+	userinfo := false
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		host, userinfo = authority[at+1:], true
+	}
+	if hostOnly {
+		return host
+	}
+	var b strings.Builder
+	b.WriteString(u[:sep+3])
+	if userinfo {
+		b.WriteString(redacted + "@")
+	}
+	b.WriteString(host)
+	q := strings.IndexByte(tail, '?')
+	if q < 0 {
+		b.WriteString(tail)
+		return b.String()
+	}
+	b.WriteString(tail[:q+1])
+	query, frag := tail[q+1:], ""
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query, frag = query[:h], query[h:]
+	}
+	for i, pair := range strings.Split(query, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		name, value, hasValue := strings.Cut(pair, "=")
+		if hasValue && value != "" && (isSecretParam(name) || isSecretValue(value, secrets)) {
+			b.WriteString(name + "=" + redacted)
+			continue
+		}
+		b.WriteString(pair)
+	}
+	b.WriteString(frag)
+	return b.String()
+}
+
+// isSecretValue reports whether a query value, decoded or as written,
+// is one of secrets.
+func isSecretValue(v string, secrets []string) bool {
+	if len(secrets) == 0 {
+		return false
+	}
+	d, err := url.QueryUnescape(v)
+	for _, s := range secrets {
+		if v == s || err == nil && d == s {
+			return true
+		}
+	}
+	return false
+}
