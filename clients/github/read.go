@@ -1,10 +1,8 @@
 package github
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -14,6 +12,8 @@ import (
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )
+
+func init() { envelope.Register(Read) }
 
 // Read returns the upstream failure a go-github error carries, read by
 // envelope.Reader's rules from the parts go-github keeps of the answer, and
@@ -132,8 +132,8 @@ func waitHeader(h http.Header, wait *time.Duration) http.Header {
 }
 
 // read reads the answer of resp's status with header h and body b, by the
-// Reader's rules: the request resp answered is kept, so no credential it
-// carried appears in the Error.
+// Reader's rules (envelope.Reader.ReadBody): the request resp answered is
+// kept, so no credential it carried appears in the Error.
 func read(resp *http.Response, h http.Header, b body) (*envelope.Error, bool) {
 	data, err := json.Marshal(b)
 	if err != nil {
@@ -144,15 +144,5 @@ func read(resp *http.Response, h http.Header, b body) (*envelope.Error, bool) {
 		h = make(http.Header)
 	}
 	h.Set("Content-Type", "application/json")
-	err = (&envelope.Reader{}).Read(&http.Response{
-		StatusCode: resp.StatusCode,
-		Header:     h,
-		Body:       io.NopCloser(bytes.NewReader(data)),
-		Request:    resp.Request,
-	}, nil)
-	var e *envelope.Error
-	if !errors.As(err, &e) {
-		return nil, false
-	}
-	return e, true
+	return (&envelope.Reader{}).ReadBody(&http.Response{StatusCode: resp.StatusCode, Header: h, Request: resp.Request}, data)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v84/github"
 	mcpgithub "github.com/mcperr/mcperr/clients/github"
+	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )
 
@@ -301,7 +302,10 @@ func callOnce(t *testing.T, ctx context.Context, tc int) (error, *fake) {
 }
 
 // TestRead checks that each documented answer of GitHub's, as the real
-// go-github client returns it, reads as the documentation says.
+// go-github client returns it, reads as the documentation says: through
+// Read, through envelope.ErrorOf (which the import registered Read with),
+// and through ErrorOf on the error wrapped with %w, where the operation the
+// wrapping names goes in front of the upstream's message.
 func TestRead(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -309,20 +313,70 @@ func TestRead(t *testing.T) {
 			if err == nil {
 				t.Fatal("the call did not fail")
 			}
+			if c.again && f.hits.Load() != 1 {
+				t.Errorf("the fake got %d requests, want 1: the second call was not answered from memory", f.hits.Load())
+			}
 			e, ok := mcpgithub.Read(err)
 			if !ok {
 				t.Fatalf("Read(%T) found nothing", err)
 			}
 			if diff := cmp.Diff(c.want, agent(t, e), wait); diff != "" {
-				t.Errorf("kind object (-want +got):\n%s", diff)
+				t.Errorf("Read: kind object (-want +got):\n%s", diff)
 			}
-			if want := int32(1); f.hits.Load() != want && c.again {
-				t.Errorf("the fake got %d requests, want %d: the second call was not answered from memory", f.hits.Load(), want)
+			e, ok = envelope.ErrorOf(err)
+			if !ok {
+				t.Fatalf("ErrorOf(%T) found nothing", err)
+			}
+			if diff := cmp.Diff(c.want, agent(t, e), wait); diff != "" {
+				t.Errorf("ErrorOf: kind object (-want +got):\n%s", diff)
+			}
+			e, ok = envelope.ErrorOf(fmt.Errorf("failed to get issue: %w", err))
+			if !ok {
+				t.Fatalf("ErrorOf(wrapped %T) found nothing", err)
+			}
+			if diff := cmp.Diff(wrapped(c.want), agent(t, e), wait); diff != "" {
+				t.Errorf("ErrorOf, wrapped: kind object (-want +got):\n%s", diff)
 			}
 			if strings.Contains(e.Error(), token) {
 				t.Errorf("the token is in %q", e.Error())
 			}
 		})
+	}
+}
+
+// wrapped is the kind object of want's error wrapped by "failed to get
+// issue: %w": the operation goes in front of the upstream's message, or is
+// the message when the upstream gave none, in every kind whose layout shows
+// a message (rate_limited's shows the wait alone).
+func wrapped(want errkind.Object) errkind.Object {
+	switch {
+	case want.Kind == errkind.RateLimited:
+	case want.Message == "":
+		want.Message = "failed to get issue"
+	default:
+		want.Message = "failed to get issue: " + want.Message
+	}
+	return want
+}
+
+// TestTimeout checks that a call the upstream does not answer in time is
+// network_error, naming the method and the host, never the path.
+func TestTimeout(t *testing.T) {
+	f := serve(t, answer{200, nil, `{}`})
+	f.delay = 5 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := getIssue(ctx, client(f))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want a deadline", err)
+	}
+	e, ok := envelope.ErrorOf(fmt.Errorf("failed to get issue: %w", err))
+	if !ok {
+		t.Fatal("ErrorOf found nothing")
+	}
+	got := agent(t, e)
+	if got.Kind != errkind.NetworkError || strings.Contains(got.Message, "hello-world") {
+		t.Errorf("got %+v, want network_error without the path", got)
 	}
 }
 
