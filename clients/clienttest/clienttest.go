@@ -18,8 +18,8 @@ import (
 // client library's error as it got it, or wrapped.
 type Handler func(ctx context.Context) error
 
-// An Answer is what an agent got from one call of the tool on one server.
-type Answer struct {
+// A Reply is what an agent got from one call of the tool on one server.
+type Reply struct {
 	SDK     string          // the server's SDK: "gosdk" or "mcpgo"
 	Outcome errkind.Outcome // the call's answer, as the adapter's Outcome gives it
 	Object  *errkind.Object // the kind object the text holds; nil when it holds none
@@ -30,7 +30,7 @@ type Answer struct {
 // on each, and returns the two answers, in the order of SDKs. An error is
 // one of the SDKs' own (a server that did not start, a call that did not
 // reach it), never the handler's.
-func Call(ctx context.Context, h Handler) ([]Answer, error) {
+func Call(ctx context.Context, h Handler) ([]Reply, error) {
 	g, err := callGosdk(ctx, h)
 	if err != nil {
 		return nil, fmt.Errorf("clienttest: go-sdk: %w", err)
@@ -39,12 +39,12 @@ func Call(ctx context.Context, h Handler) ([]Answer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clienttest: mcp-go: %w", err)
 	}
-	return []Answer{answer("gosdk", g), answer("mcpgo", m)}, nil
+	return []Reply{reply("gosdk", g), reply("mcpgo", m)}, nil
 }
 
-// answer decodes the kind object o's text holds, if it holds one.
-func answer(sdk string, o errkind.Outcome) Answer {
-	a := Answer{SDK: sdk, Outcome: o}
+// reply decodes the kind object o's text holds, if it holds one.
+func reply(sdk string, o errkind.Outcome) Reply {
+	a := Reply{SDK: sdk, Outcome: o}
 	var obj errkind.Object
 	if o.IsError && json.Unmarshal([]byte(o.Text), &obj) == nil && obj.Kind != "" {
 		a.Object = &obj

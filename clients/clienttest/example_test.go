@@ -13,13 +13,13 @@ import (
 // A handler's error, wrapped with %w, reaches the agent of either server as
 // the same kind object.
 func ExampleCall() {
-	answers, err := clienttest.Call(context.Background(), func(ctx context.Context) error {
+	replies, err := clienttest.Call(context.Background(), func(ctx context.Context) error {
 		return fmt.Errorf("get trace: %w", &envelope.Error{Kind: errkind.NotFound, Code: "trace_not_found", Message: "no trace zzz"})
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, a := range answers {
+	for _, a := range replies {
 		fmt.Println(a.SDK, a.Object.Kind, a.Object.Code)
 	}
 	// Output:

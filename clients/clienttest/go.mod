@@ -3,6 +3,7 @@ module github.com/mcperr/mcperr/clients/clienttest
 go 1.25.5
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcperr/mcperr v0.0.0
 	github.com/mcperr/mcperr/gosdk v0.0.0

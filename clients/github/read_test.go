@@ -5,68 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v84/github"
+	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgithub "github.com/mcperr/mcperr/clients/github"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// An answer is what the fake GitHub sends. In a header value, "{reset+N}"
-// is the epoch N seconds from the time of the answer.
-type answer struct {
-	status int
-	header map[string]string
-	body   string
-}
-
-// fake is a local GitHub that gives one documented answer to every request
-// and counts the requests it got.
-type fake struct {
-	*httptest.Server
-	hits  atomic.Int32
-	delay time.Duration
-}
-
-func serve(t *testing.T, a answer) *fake {
-	f := &fake{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.hits.Add(1)
-		if f.delay > 0 {
-			select {
-			case <-time.After(f.delay):
-			case <-r.Context().Done():
-				return
-			}
-		}
-		for k, v := range a.header {
-			if n, ok := strings.CutPrefix(v, "{reset+"); ok {
-				secs, _ := strconv.Atoi(strings.TrimSuffix(n, "}"))
-				v = strconv.FormatInt(time.Now().Add(time.Duration(secs)*time.Second).Unix(), 10)
-			}
-			w.Header().Set(k, v)
-		}
-		if a.body != "" && w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		}
-		w.WriteHeader(a.status)
-		fmt.Fprint(w, a.body)
-	}))
-	t.Cleanup(f.Close)
-	return f
-}
-
 // client is the real go-github client pointed at f, with a token.
-func client(f *fake) *github.Client {
+func client(f *clienttest.Upstream) *github.Client {
 	c := github.NewClient(f.Client()).WithAuthToken(token)
 	c.BaseURL, _ = url.Parse(f.URL + "/")
 	return c
@@ -80,33 +33,6 @@ func getIssue(ctx context.Context, c *github.Client) error {
 	return err
 }
 
-// wait is the tolerance on a wait measured against the clock: the reset is
-// a whole second, read a moment after it was sent.
-var wait = cmp.Comparer(func(a, b *int64) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	d := *a - *b
-	return d >= -2 && d <= 2
-})
-
-func n(v int64) *int64 { return &v }
-
-// agent returns the kind object an agent reads of e: its JSON, in the
-// layout of its kind.
-func agent(t *testing.T, e json.Marshaler) errkind.Object {
-	t.Helper()
-	b, err := e.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o errkind.Object
-	if err := json.Unmarshal(b, &o); err != nil {
-		t.Fatal(err)
-	}
-	return o
-}
-
 // The GitHub REST API pages cited below (docs.github.com/en/rest/...):
 //
 //	troubleshoot: using-the-rest-api/troubleshooting-the-rest-api
@@ -117,7 +43,7 @@ func agent(t *testing.T, e json.Marshaler) errkind.Object {
 //	labels:       issues/labels#create-a-label
 var cases = []struct {
 	name  string
-	a     answer
+	a     clienttest.Answer
 	call  func(context.Context, *github.Client) error // nil: get an issue
 	again bool                                        // the second call's error is checked: go-github answers it from memory
 	want  errkind.Object
@@ -125,35 +51,35 @@ var cases = []struct {
 	{
 		// troubleshoot: "401 Unauthorized ... Bad credentials".
 		name: "bad credentials is authentication_failed",
-		a:    answer{401, nil, `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}`},
+		a:    clienttest.Answer{Status: 401, Body: `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}`},
 		want: errkind.Object{Kind: errkind.AuthenticationFailed, Message: "Bad credentials"},
 	},
 	{
 		// errors: a 401 with X-GitHub-OTP: required asks for the
 		// two-factor code (go-github's TwoFactorAuthError).
 		name: "two-factor code required is authentication_failed",
-		a:    answer{401, map[string]string{"X-GitHub-OTP": "required; app"}, `{"message":"Must specify two-factor authentication OTP code.","documentation_url":"https://docs.github.com/rest/overview/other-authentication-methods#working-with-two-factor-authentication"}`},
+		a:    clienttest.Answer{Status: 401, Header: map[string]string{"X-GitHub-OTP": "required; app"}, Body: `{"message":"Must specify two-factor authentication OTP code.","documentation_url":"https://docs.github.com/rest/overview/other-authentication-methods#working-with-two-factor-authentication"}`},
 		want: errkind.Object{Kind: errkind.AuthenticationFailed, Message: "Must specify two-factor authentication OTP code."},
 	},
 	{
 		// troubleshoot: "403 Forbidden ... Resource not accessible by
 		// integration": the token lacks the permission.
 		name: "resource not accessible is permission_denied",
-		a:    answer{403, map[string]string{"X-RateLimit-Remaining": "4999"}, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/issues#get-an-issue","status":"403"}`},
+		a:    clienttest.Answer{Status: 403, Header: map[string]string{"X-RateLimit-Remaining": "4999"}, Body: `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/issues#get-an-issue","status":"403"}`},
 		want: errkind.Object{Kind: errkind.PermissionDenied, Message: "Resource not accessible by integration"},
 	},
 	{
 		// troubleshoot: "404 Not Found": the resource does not exist or
 		// the token cannot see it.
 		name: "not found is not_found",
-		a:    answer{404, nil, `{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/issues#get-an-issue","status":"404"}`},
+		a:    clienttest.Answer{Status: 404, Body: `{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/issues#get-an-issue","status":"404"}`},
 		want: errkind.Object{Kind: errkind.NotFound, Message: "Not Found"},
 	},
 	{
 		// errors: "Sending invalid JSON will result in a 400 Bad
 		// Request response ... Problems parsing JSON".
 		name: "problems parsing JSON is invalid_arguments",
-		a:    answer{400, nil, `{"message":"Problems parsing JSON","documentation_url":"https://docs.github.com/rest"}`},
+		a:    clienttest.Answer{Status: 400, Body: `{"message":"Problems parsing JSON","documentation_url":"https://docs.github.com/rest"}`},
 		want: errkind.Object{Kind: errkind.InvalidArguments, Message: "Problems parsing JSON"},
 	},
 	{
@@ -162,7 +88,7 @@ var cases = []struct {
 		// resource, the field and the code (missing_field: "a required
 		// field on a resource has not been set").
 		name: "validation failed names the field at fault",
-		a:    answer{422, nil, `{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}],"documentation_url":"https://docs.github.com/rest/issues/issues#create-an-issue"}`},
+		a:    clienttest.Answer{Status: 422, Body: `{"message":"Validation Failed","errors":[{"resource":"Issue","field":"title","code":"missing_field"}],"documentation_url":"https://docs.github.com/rest/issues/issues#create-an-issue"}`},
 		call: func(ctx context.Context, c *github.Client) error {
 			_, _, err := c.Issues.Create(ctx, "octo-org", "hello-world", &github.IssueRequest{})
 			return err
@@ -175,7 +101,7 @@ var cases = []struct {
 		// value as this field": the state, not the argument's form, is at
 		// fault.
 		name: "already exists names the field and is conflict",
-		a:    answer{422, nil, `{"message":"Validation Failed","errors":[{"resource":"Label","code":"already_exists","field":"name"}],"documentation_url":"https://docs.github.com/rest/issues/labels#create-a-label"}`},
+		a:    clienttest.Answer{Status: 422, Body: `{"message":"Validation Failed","errors":[{"resource":"Label","code":"already_exists","field":"name"}],"documentation_url":"https://docs.github.com/rest/issues/labels#create-a-label"}`},
 		call: func(ctx context.Context, c *github.Client) error {
 			_, _, err := c.Issues.CreateLabel(ctx, "octo-org", "hello-world", &github.Label{Name: github.Ptr("bug")})
 			return err
@@ -187,7 +113,7 @@ var cases = []struct {
 		// merge: "409 Conflict if sha was provided and pull request head
 		// did not match".
 		name: "head branch modified is conflict",
-		a:    answer{409, nil, `{"message":"Head branch was modified. Review and try the merge again.","documentation_url":"https://docs.github.com/rest/pulls/pulls#merge-a-pull-request"}`},
+		a:    clienttest.Answer{Status: 409, Body: `{"message":"Head branch was modified. Review and try the merge again.","documentation_url":"https://docs.github.com/rest/pulls/pulls#merge-a-pull-request"}`},
 		call: func(ctx context.Context, c *github.Client) error {
 			_, _, err := c.PullRequests.Merge(ctx, "octo-org", "hello-world", 1347, "", &github.PullRequestOptions{SHA: "6dcb09b5b57875f334f61aebed695e2e4193db5e"})
 			return err
@@ -200,13 +126,13 @@ var cases = []struct {
 		// header will be 0. You should not retry your request until
 		// after the time specified by the x-ratelimit-reset header."
 		name: "primary rate limit at 403 waits until the reset",
-		a:    answer{403, map[string]string{"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000", "X-RateLimit-Reset": "{reset+1200}", "X-RateLimit-Resource": "core"}, `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
-		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(1200), Limit: n(5000), Remaining: n(0), ResetSeconds: n(1200)},
+		a:    clienttest.Answer{Status: 403, Header: map[string]string{"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000", "X-RateLimit-Reset": "{reset+1200}", "X-RateLimit-Resource": "core"}, Body: `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
+		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(1200), Limit: clienttest.N(5000), Remaining: clienttest.N(0), ResetSeconds: clienttest.N(1200)},
 	},
 	{
 		name: "primary rate limit at 429 waits until the reset",
-		a:    answer{429, map[string]string{"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "60", "X-RateLimit-Reset": "{reset+300}"}, `{"message":"API rate limit exceeded for 203.0.113.7.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
-		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(300), Limit: n(60), Remaining: n(0), ResetSeconds: n(300)},
+		a:    clienttest.Answer{Status: 429, Header: map[string]string{"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "60", "X-RateLimit-Reset": "{reset+300}"}, Body: `{"message":"API rate limit exceeded for 203.0.113.7.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
+		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(300), Limit: clienttest.N(60), Remaining: clienttest.N(0), ResetSeconds: clienttest.N(300)},
 	},
 	{
 		// limits: while the primary limit lasts, go-github does not send
@@ -214,9 +140,9 @@ var cases = []struct {
 		// body) must still be the rate limit, with the wait until the
 		// reset, not permission_denied.
 		name:  "remembered primary rate limit is rate_limited until the reset",
-		a:     answer{403, map[string]string{"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000", "X-RateLimit-Reset": "{reset+1200}"}, `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
+		a:     clienttest.Answer{Status: 403, Header: map[string]string{"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Used": "5000", "X-RateLimit-Reset": "{reset+1200}"}, Body: `{"message":"API rate limit exceeded for user ID 1.","documentation_url":"https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}`},
 		again: true,
-		want:  errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(1200), Limit: n(5000), Remaining: n(0), ResetSeconds: n(1200)},
+		want:  errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(1200), Limit: clienttest.N(5000), Remaining: clienttest.N(0), ResetSeconds: clienttest.N(1200)},
 	},
 	{
 		// limits: "If you exceed a secondary rate limit, you will
@@ -224,32 +150,32 @@ var cases = []struct {
 		// header is present, you should not retry your request until
 		// after that many seconds has elapsed."
 		name: "secondary rate limit waits its retry-after",
-		a:    answer{403, map[string]string{"Retry-After": "61"}, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
-		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(61)},
+		a:    clienttest.Answer{Status: 403, Header: map[string]string{"Retry-After": "61"}, Body: `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
+		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(61)},
 	},
 	{
 		// limits: "If the x-ratelimit-remaining header is 0, you should
 		// not retry your request until after the time, in UTC epoch
 		// seconds, specified by the x-ratelimit-reset header."
 		name: "secondary rate limit at 429 without retry-after waits until the reset",
-		a:    answer{429, map[string]string{"X-RateLimit-Reset": "{reset+90}"}, `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
-		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(90), ResetSeconds: n(90)},
+		a:    clienttest.Answer{Status: 429, Header: map[string]string{"X-RateLimit-Reset": "{reset+90}"}, Body: `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
+		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(90), ResetSeconds: clienttest.N(90)},
 	},
 	{
 		// limits: "Otherwise, wait for at least one minute before
 		// retrying."
 		name: "secondary rate limit with no wait waits a minute",
-		a:    answer{403, nil, `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
-		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(60)},
+		a:    clienttest.Answer{Status: 403, Body: `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
+		want: errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(60)},
 	},
 	{
 		// limits: a client that keeps sending while the secondary limit
 		// lasts "may result in the banning of your integration"; go-github
 		// answers from memory, and that answer is the rate limit still.
 		name:  "remembered secondary rate limit is rate_limited for what is left",
-		a:     answer{403, map[string]string{"Retry-After": "120"}, `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
+		a:     clienttest.Answer{Status: 403, Header: map[string]string{"Retry-After": "120"}, Body: `{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`},
 		again: true,
-		want:  errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: n(120)},
+		want:  errkind.Object{Kind: errkind.RateLimited, RetryAfterSeconds: clienttest.N(120)},
 	},
 	{
 		// stats: "If the data hasn't been cached when you query a
@@ -257,7 +183,7 @@ var cases = []struct {
 		// the job a few moments to complete, and then submit the request
 		// again."
 		name: "statistics being compiled is unavailable",
-		a:    answer{202, nil, `{}`},
+		a:    clienttest.Answer{Status: 202, Body: `{}`},
 		call: func(ctx context.Context, c *github.Client) error {
 			_, _, err := c.Repositories.ListContributorsStats(ctx, "octo-org", "hello-world")
 			return err
@@ -267,28 +193,28 @@ var cases = []struct {
 	{
 		// RFC 9110 §15.6.1: the server failed; GitHub's body says only that.
 		name: "server error is server_error",
-		a:    answer{500, nil, `{"message":"Server Error"}`},
+		a:    clienttest.Answer{Status: 500, Body: `{"message":"Server Error"}`},
 		want: errkind.Object{Kind: errkind.ServerError, HTTPStatus: 500, Message: "Server Error"},
 	},
 	{
 		// RFC 9110 §15.6.3, §15.6.4: a gateway's page in front of GitHub
 		// (the "Unicorn!" page) says the service is not reachable now.
 		name: "gateway page is unavailable",
-		a:    answer{502, map[string]string{"Content-Type": "text/html"}, `<!DOCTYPE html><html><head><title>Unicorn! &middot; GitHub</title></head><body><p>No server is currently available to service your request.</p></body></html>`},
+		a:    clienttest.Answer{Status: 502, Header: map[string]string{"Content-Type": "text/html"}, Body: `<!DOCTYPE html><html><head><title>Unicorn! &middot; GitHub</title></head><body><p>No server is currently available to service your request.</p></body></html>`},
 		want: errkind.Object{Kind: errkind.Unavailable, HTTPStatus: 502},
 	},
 	{
 		name: "service unavailable page is unavailable",
-		a:    answer{503, map[string]string{"Content-Type": "text/html"}, `<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>`},
+		a:    clienttest.Answer{Status: 503, Header: map[string]string{"Content-Type": "text/html"}, Body: `<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>`},
 		want: errkind.Object{Kind: errkind.Unavailable, HTTPStatus: 503},
 	},
 }
 
 // callOnce runs the case's call on a fresh client against a fresh fake,
 // twice when the case says so, and returns the error of the last call.
-func callOnce(t *testing.T, ctx context.Context, tc int) (error, *fake) {
+func callOnce(t *testing.T, ctx context.Context, tc int) (error, *clienttest.Upstream) {
 	c := cases[tc]
-	f := serve(t, c.a)
+	f := clienttest.Serve(t, c.a)
 	gh := client(f)
 	call := c.call
 	if call == nil {
@@ -302,68 +228,34 @@ func callOnce(t *testing.T, ctx context.Context, tc int) (error, *fake) {
 }
 
 // TestRead checks that each documented answer of GitHub's, as the real
-// go-github client returns it, reads as the documentation says: through
-// Read, through envelope.ErrorOf (which the import registered Read with),
-// and through ErrorOf on the error wrapped with %w, where the operation the
-// wrapping names goes in front of the upstream's message.
+// go-github client returns it, reaches the agent as the documentation
+// says: through Read, and through envelope.ErrorOf (which the import
+// registered Read with) and the handlers of a go-sdk and an mcp-go server,
+// the error unchanged and wrapped with %w.
 func TestRead(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err, f := callOnce(t, context.Background(), i)
-			if err == nil {
-				t.Fatal("the call did not fail")
-			}
-			if c.again && f.hits.Load() != 1 {
-				t.Errorf("the fake got %d requests, want 1: the second call was not answered from memory", f.hits.Load())
+			if c.again && f.Hits() != 1 {
+				t.Errorf("the fake got %d requests, want 1: the second call was not answered from memory", f.Hits())
 			}
 			e, ok := mcpgithub.Read(err)
 			if !ok {
 				t.Fatalf("Read(%T) found nothing", err)
 			}
-			if diff := cmp.Diff(c.want, agent(t, e), wait); diff != "" {
+			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(2)); diff != "" {
 				t.Errorf("Read: kind object (-want +got):\n%s", diff)
 			}
-			e, ok = envelope.ErrorOf(err)
-			if !ok {
-				t.Fatalf("ErrorOf(%T) found nothing", err)
-			}
-			if diff := cmp.Diff(c.want, agent(t, e), wait); diff != "" {
-				t.Errorf("ErrorOf: kind object (-want +got):\n%s", diff)
-			}
-			e, ok = envelope.ErrorOf(fmt.Errorf("failed to get issue: %w", err))
-			if !ok {
-				t.Fatalf("ErrorOf(wrapped %T) found nothing", err)
-			}
-			if diff := cmp.Diff(wrapped(c.want), agent(t, e), wait); diff != "" {
-				t.Errorf("ErrorOf, wrapped: kind object (-want +got):\n%s", diff)
-			}
-			if strings.Contains(e.Error(), token) {
-				t.Errorf("the token is in %q", e.Error())
-			}
+			clienttest.Check(t, err, c.want, token)
 		})
 	}
-}
-
-// wrapped is the kind object of want's error wrapped by "failed to get
-// issue: %w": the operation goes in front of the upstream's message, or is
-// the message when the upstream gave none, in every kind whose layout shows
-// a message (rate_limited's shows the wait alone).
-func wrapped(want errkind.Object) errkind.Object {
-	switch {
-	case want.Kind == errkind.RateLimited:
-	case want.Message == "":
-		want.Message = "failed to get issue"
-	default:
-		want.Message = "failed to get issue: " + want.Message
-	}
-	return want
 }
 
 // TestTimeout checks that a call the upstream does not answer in time is
 // network_error, naming the method and the host, never the path.
 func TestTimeout(t *testing.T) {
-	f := serve(t, answer{200, nil, `{}`})
-	f.delay = 5 * time.Second
+	f := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
+	f.Stall(5 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	err := getIssue(ctx, client(f))
@@ -374,7 +266,7 @@ func TestTimeout(t *testing.T) {
 	if !ok {
 		t.Fatal("ErrorOf found nothing")
 	}
-	got := agent(t, e)
+	got := clienttest.Object(e)
 	if got.Kind != errkind.NetworkError || strings.Contains(got.Message, "hello-world") {
 		t.Errorf("got %+v, want network_error without the path", got)
 	}
