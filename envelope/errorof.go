@@ -13,10 +13,12 @@ import (
 	"sync/atomic"
 
 	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/internal/failures"
 )
 
 // ErrorOf returns the upstream failure err carries, read by the Reader's
-// rules, and whether it carries one. In this order, the first that holds:
+// rules, and whether it carries one. In this order, the first that holds
+// gives the error's own failure:
 //
 //   - an *Error anywhere in err's chain (as errors.As finds it);
 //   - what a reader given to [Register] makes of err: the typed errors of
@@ -29,7 +31,20 @@ import (
 //     (smithy's APIError), classified by the standard taxonomy;
 //   - a *url.Error, a net.Error or context.DeadlineExceeded: a request that
 //     got no answer, network_error, whose message names the method and the
-//     host of the request, never its path, query or userinfo.
+//     host of the request, never its path, query or userinfo; and, for a
+//     POST or PATCH that failed after it could have been written, kind
+//     conflict, as a failure that may have acted (see [Reader.Do]).
+//
+// A tool call's failures that a [Transport] kept (through the SDK
+// adapters' Handle, which give each call a place for them) refine that:
+// when the error's own failure is not an *Error (a typed error that kept
+// only the status, a network error), the last failure kept of the same
+// status stands for it, read from the whole answer; when the error carries
+// none (a client that turned the answer into prose), the last failure the
+// call kept is the failure. An *Error in the chain, read from the answer
+// itself, is never replaced. Parallel calls of one tool call keep their
+// failures apart, and the one a typed error names by its status is found
+// among them.
 //
 // The operation that fmt.Errorf wrappings added in front of the failure
 // ("failed to get issue: %w") stays visible to the agent: the Error
@@ -42,14 +57,23 @@ func ErrorOf(err error) (*Error, bool) {
 	if err == nil {
 		return nil, false
 	}
+	var kept []failures.Kept
+	if a, ok := err.(*failures.Attached); ok {
+		err, kept = a.Err, a.Kept
+	}
 	var e *Error
 	var at error // the node that carries the failure, where the operation stops
 	switch {
 	case findError(err, &e, &at):
+		kept = nil // read from the answer itself: nothing kept says more
 	case readRegistered(err, &e):
 	case findStatus(err, &e, &at):
 	case findNetwork(err, &e, &at):
-	default:
+	}
+	if k := pick(kept, e); k != nil {
+		e = k
+	}
+	if e == nil {
 		return nil, false
 	}
 	if op := operation(err, at); op != "" {
@@ -58,6 +82,25 @@ func ErrorOf(err error) (*Error, bool) {
 		e = &c
 	}
 	return e, true
+}
+
+// pick chooses, among the failures a tool call's Transport kept (oldest
+// first), the one that stands for own, what the handler's error says by
+// itself (nil when it says nothing): the last kept of own's status (0 for
+// a request that got no answer), read from the whole answer where the
+// error kept only some of it; when own is nil, the last kept. nil when none
+// stands for own, which then stands alone.
+func pick(kept []failures.Kept, own *Error) *Error {
+	for i := len(kept) - 1; i >= 0; i-- {
+		e, ok := kept[i].Err.(*Error)
+		if !ok {
+			continue
+		}
+		if own == nil || kept[i].Status == own.HTTPStatus {
+			return e
+		}
+	}
+	return nil
 }
 
 // readers holds the functions given to Register, replaced whole by each
@@ -108,7 +151,8 @@ func readRegistered(err error, e **Error) bool {
 // nil (the parts are data). It is for a response whose body an API client
 // already read: resp.Body is neither read nor closed, and resp's status,
 // header and request (for the credentials to redact and the method) are
-// read as Read reads them. A clients/NAME module builds its errors with
+// read as Read reads them, a 502 or 504 to a request that may have acted
+// included (see [Reader.Do]). A clients/NAME module builds its errors with
 // it from what its library kept of the answer, so that they read as a
 // response does.
 func (r *Reader) ReadBody(resp *http.Response, body []byte) (*Error, bool) {
@@ -118,7 +162,7 @@ func (r *Reader) ReadBody(resp *http.Response, body []byte) (*Error, bool) {
 	c := *resp
 	c.Body = io.NopCloser(bytes.NewReader(body))
 	c.ContentLength = int64(len(body))
-	err := r.read(&c, nil, resp.Request, nil)
+	err := r.acted(r.read(&c, nil, resp.Request, nil), resp.Request)
 	if err == nil {
 		return nil, false
 	}
@@ -218,7 +262,11 @@ func findStatus(err error, e **Error, at *error) bool {
 	return true
 }
 
-// findNetwork reads a request that got no answer.
+// findNetwork reads a request that got no answer. A *url.Error of a
+// request whose method may act (POST, PATCH) that failed for any reason but
+// one that stops a request before it is written (see unsent) may have acted
+// (see Reader.Do): the error does not say whether it carried an
+// Idempotency-Key, so ErrorOf assumes not.
 func findNetwork(err error, e **Error, at *error) bool {
 	var ue *url.Error
 	var ne net.Error
@@ -236,11 +284,15 @@ func findNetwork(err error, e **Error, at *error) bool {
 	})
 	switch {
 	case ue != nil:
-		*e, *at = networkError(ue.Op, ue.URL, ue.Err, nil), ue
+		f := networkError(ue.Op, ue.URL, ue.Err, ue, nil)
+		if isWrite(ue.Op, nil) && !unsent(ue.Err) {
+			f = mayHaveActed(f, ue.Op)
+		}
+		*e, *at = f, ue
 	case ne != nil:
-		*e, *at = networkError("", "", ne, nil), ne
+		*e, *at = networkError("", "", ne, ne, nil), ne
 	case errors.Is(err, context.DeadlineExceeded):
-		*e, *at = networkError("", "", context.DeadlineExceeded, nil), context.DeadlineExceeded
+		*e, *at = networkError("", "", context.DeadlineExceeded, context.DeadlineExceeded, nil), context.DeadlineExceeded
 	default:
 		return false
 	}
@@ -249,10 +301,10 @@ func findNetwork(err error, e **Error, at *error) bool {
 
 // networkError is the network_error of a request (method, URL) that got
 // no answer because of cause: its message names the method and the host,
-// "POST api.example.com: context deadline exceeded", and the cause's text
+// "POST api.example.com: context deadline exceeded", then the cause's text
 // with the URLs it holds reduced to their hosts and secrets removed. Err
-// keeps cause for errors.Is, behind that text.
-func networkError(method, rawURL string, cause error, secrets []string) *Error {
+// is that text, and answers errors.Is for keep's chain.
+func networkError(method, rawURL string, cause, keep error, secrets []string) *Error {
 	text := "no response"
 	if cause != nil {
 		text = scrubURLs(redactString(cause.Error(), secrets), secrets, true)
@@ -266,8 +318,8 @@ func networkError(method, rawURL string, cause error, secrets []string) *Error {
 		msg = m + host + ": " + text
 	}
 	e := &Error{Kind: errkind.NetworkError, Message: msg}
-	if cause != nil {
-		e.Err = &redactedError{text: text, cause: cause}
+	if keep != nil {
+		e.Err = &redactedError{text: text, cause: keep}
 	}
 	return e
 }

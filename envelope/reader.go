@@ -45,7 +45,23 @@ type Reader struct {
 
 	// SecretHeaders are the request headers whose values never appear in an
 	// Error; nil means Authorization, Proxy-Authorization and X-Api-Key.
+	// The values of the fields whose names say they hold a credential
+	// (Cookie, Api-Key, X-*-Key, *-Token, *-Secret, ...; see [Reader.Read])
+	// never appear either, whatever this list holds.
 	SecretHeaders []string
+
+	// Secrets are values that never appear in an Error, wherever the
+	// request carried them: a key the API takes in a query parameter
+	// whose name does not say so, or in the body. Each is replaced by
+	// [REDACTED].
+	Secrets []string
+
+	// Writes are the methods whose requests may act on the upstream, so
+	// that a failure after one was sent (no answer, or a gateway's 502 or
+	// 504) is not safe to retry; nil means POST and PATCH. A request that
+	// carries an Idempotency-Key is safe to retry whatever its method.
+	// See [Reader.Do].
+	Writes []string
 
 	// Now reports the current time, used to measure a Retry-After date and
 	// an X-RateLimit-Reset epoch; nil means time.Now.
@@ -216,7 +232,7 @@ func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
 		return &Error{Kind: errkind.NetworkError, Message: "no response"}
 	}
-	return r.read(resp, v, resp.Request, nil)
+	return r.acted(r.read(resp, v, resp.Request, nil), resp.Request)
 }
 
 // ReadRaw is [Reader.Read] that also returns the body it read, as the
@@ -230,25 +246,33 @@ func (r *Reader) ReadRaw(resp *http.Response, v any) (body []byte, err error) {
 		return nil, r.Read(resp, v)
 	}
 	err = r.read(resp, v, resp.Request, &body)
-	return body, err
+	return body, r.acted(err, resp.Request)
 }
 
 // Do sends req with the Reader's Client and reads the response as Read does.
 // A request that fails before a response exists (a refused connection, a DNS
 // failure, a timeout or a cancelled context) is an *Error of kind
-// network_error whose message is the failure's text with credentials
-// removed; errors.Is still finds context.DeadlineExceeded in it.
+// network_error whose message names the method and the host, never the
+// URL's path or query, then the failure's text with credentials removed
+// ("POST api.example.com: context deadline exceeded"); errors.Is still finds
+// context.DeadlineExceeded in it.
+//
+// A request that may act (see Reader.Writes) and failed after it was sent
+// (no answer came back once it was written, or a gateway answered 502 or
+// 504) may have acted: its *Error says so and is not safe to retry (see
+// [Reader.Read]). Read and ReadRaw mark a 502 or 504 to such a request, the
+// response's, the same way.
 func (r *Reader) Do(req *http.Request, v any) error {
 	client := r.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
+	sent := r.traceWrite(&req)
 	resp, err := client.Do(req)
 	if err != nil {
-		err = redactError(err, secretsOf(req, r.SecretHeaders))
-		return &Error{Kind: errkind.NetworkError, Message: err.Error(), Err: err}
+		return r.noAnswer(req, err, sent)
 	}
-	return r.read(resp, v, req, nil)
+	return r.acted(r.read(resp, v, req, nil), req)
 }
 
 // read is Read and Do; a non-nil raw receives a copy of the body read. It
@@ -618,7 +642,7 @@ type heard struct {
 // with nothing left; unavailable for a 503 that carries Retry-After.
 func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	h := resp.Header
-	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: secretsOf(req, r.SecretHeaders)}
+	hd := heard{h: h, status: resp.StatusCode, names: r.SecretHeaders, secrets: r.secrets(req)}
 	inspectHeader(&hd, r.SecretHeaders, hd.secrets)
 	if hd.codeField != "" {
 		hd.code = awsType(strings.TrimSpace(hd.codeField))
@@ -794,8 +818,7 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 			return p, nil
 		}
 		if err != nil {
-			return nil, &Error{Kind: errkind.MalformedResponse, HTTPStatus: resp.StatusCode,
-				Message: fmt.Sprintf("could not read the response body (status %d): %v", resp.StatusCode, err), Err: readError{err}}
+			return nil, bodyReadError(resp.StatusCode, err)
 		}
 		if len(buf) == cap(buf) {
 			grow := min(int64(cap(buf)), limit+1-int64(cap(buf)))
@@ -805,6 +828,12 @@ func (r *Reader) readBody(resp *http.Response) (*[]byte, error) {
 			buf = append(buf, make([]byte, grow)...)[:len(buf)]
 		}
 	}
+}
+
+// bodyReadError is the malformed_response of a body whose read failed.
+func bodyReadError(status int, err error) *Error {
+	return &Error{Kind: errkind.MalformedResponse, HTTPStatus: status,
+		Message: fmt.Sprintf("could not read the response body (status %d): %v", status, err), Err: readError{err}}
 }
 
 func tooLarge(status int, limit int64) *Error {

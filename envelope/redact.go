@@ -14,9 +14,26 @@ const redacted = "[REDACTED]"
 
 var defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "X-Api-Key"}
 
-// secretsOf returns the credentials req carries in the given headers: each
-// header's whole value and, for a "<scheme> <credentials>" value such as
-// "Bearer abc", the credentials alone.
+// secrets returns the credentials req carries, which no Error shows: the
+// values of its secret headers (the Reader's SecretHeaders, or their
+// defaults, and every field whose name says it holds a credential, see
+// isSecretHeader), each cookie's value, the userinfo of its URL, the
+// values of its URL's secret query parameters (see isSecretParam), and the
+// Reader's Secrets.
+func (r *Reader) secrets(req *http.Request) []string {
+	s := secretsOf(req, r.SecretHeaders)
+	for _, v := range r.Secrets {
+		if v != "" {
+			s = append(s, v)
+		}
+	}
+	return s
+}
+
+// secretsOf returns the credentials req carries in the given headers (nil:
+// the defaults) and in the other places Reader.secrets lists, but for the
+// Reader's Secrets: each header's whole value and, for a "<scheme>
+// <credentials>" value such as "Bearer abc", the credentials alone.
 func secretsOf(req *http.Request, headers []string) []string {
 	if req == nil {
 		return nil
@@ -25,21 +42,100 @@ func secretsOf(req *http.Request, headers []string) []string {
 		headers = defaultSecretHeaders
 	}
 	var secrets []string
+	add := func(v string) {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return
+		}
+		secrets = append(secrets, v)
+		if _, cred, ok := strings.Cut(v, " "); ok {
+			if cred = strings.TrimSpace(cred); cred != "" {
+				secrets = append(secrets, cred)
+			}
+		}
+	}
 	for _, name := range headers {
 		for _, v := range req.Header.Values(name) {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				continue
+			add(v)
+		}
+	}
+	for k, vs := range req.Header {
+		if isSecretHeader(k) && !listed(k, headers) {
+			for _, v := range vs {
+				add(v)
 			}
-			secrets = append(secrets, v)
-			if _, cred, ok := strings.Cut(v, " "); ok {
-				if cred = strings.TrimSpace(cred); cred != "" {
-					secrets = append(secrets, cred)
+		}
+	}
+	for _, c := range req.Cookies() {
+		if len(c.Value) >= minSecret {
+			secrets = append(secrets, c.Value)
+		}
+	}
+	if u := req.URL; u != nil {
+		if u.User != nil {
+			if p, ok := u.User.Password(); ok && p != "" {
+				secrets = append(secrets, p)
+			}
+			if n := u.User.Username(); len(n) >= minSecret {
+				secrets = append(secrets, n)
+			}
+		}
+		if u.RawQuery != "" {
+			for k, vs := range u.Query() {
+				if isSecretParam(k) {
+					for _, v := range vs {
+						if len(v) >= minSecret {
+							secrets = append(secrets, v)
+						}
+					}
 				}
 			}
 		}
 	}
 	return secrets
+}
+
+// minSecret is the shortest value taken as a secret where the request's
+// form does not say it is one by itself (a cookie, a URL's user name or a
+// query value): redacting a shorter one ("1", "en") would cut every word it
+// occurs in.
+const minSecret = 6
+
+func listed(k string, names []string) bool {
+	for _, n := range names {
+		if len(k) == len(n) && strings.EqualFold(k, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretHeaderSuffixes are the last words, '-'-separated, of the header
+// names that say their field holds a credential (see isSecretHeader).
+var secretHeaderSuffixes = []string{"key", "token", "secret", "password", "signature", "credential", "credentials", "auth", "apikey", "jwt"}
+
+// isSecretHeader reports whether a request field's name says it holds a
+// credential, beside the SecretHeaders: Cookie, Api-Key, Apikey, and any
+// name whose last word is Key, Token, Secret, Password, Signature,
+// Credential(s), Auth, Apikey or Jwt (X-Goog-Api-Key, X-Auth-Token,
+// Private-Token, X-Amz-Security-Token, Ocp-Apim-Subscription-Key,
+// X-Client-Secret), in any case. Idempotency-Key (and X-Idempotency-Key)
+// is not a credential.
+func isSecretHeader(k string) bool {
+	if len(k) == 6 && strings.EqualFold(k, "cookie") || len(k) == 6 && strings.EqualFold(k, "apikey") {
+		return true
+	}
+	i := strings.LastIndexByte(k, '-')
+	if i < 0 {
+		return false
+	}
+	last := k[i+1:]
+	for _, s := range secretHeaderSuffixes {
+		if len(last) == len(s) && strings.EqualFold(last, s) {
+			return !strings.EqualFold(k, "Idempotency-Key") && !strings.EqualFold(k, "X-Idempotency-Key")
+		}
+	}
+	return false
 }
 
 // responseHeaderDropped are the response fields an Error's Header leaves
@@ -106,7 +202,8 @@ func inspectHeader(hd *heard, names, secrets []string) {
 }
 
 // dropField reports whether an Error's Header leaves out the field k: a
-// field of responseHeaderDropped or names, in any case. Field names are
+// field of responseHeaderDropped or names, in any case, or one whose name
+// says it holds a credential (see isSecretHeader). Field names are
 // ASCII tokens, so a field of another length is none of them and costs no
 // EqualFold.
 func dropField(k string, names []string) bool {
@@ -115,12 +212,7 @@ func dropField(k string, names []string) bool {
 			return true
 		}
 	}
-	for _, n := range names {
-		if len(k) == len(n) && strings.EqualFold(k, n) {
-			return true
-		}
-	}
-	return false
+	return listed(k, names) || isSecretHeader(k)
 }
 
 func holdsSecret(vs, secrets []string) bool {
@@ -136,7 +228,15 @@ func holdsSecret(vs, secrets []string) bool {
 }
 
 // redact removes every secret from the strings, raw JSON and cause e holds.
+//
+// Every URL e's message, details and body show has its userinfo and the
+// values of its secret query parameters redacted too (see scrubURLs),
+// whoever sent it.
 func redact(e *Error, secrets []string) {
+	e.Code = scrubURLs(e.Code, secrets, false)
+	e.Message = scrubURLs(e.Message, secrets, false)
+	e.Details = scrubJSON(e.Details, secrets)
+	e.Body = scrubJSON(e.Body, secrets)
 	if len(secrets) == 0 {
 		return
 	}
@@ -244,7 +344,7 @@ func (e *redactedError) Is(target error) bool { return errors.Is(e.cause, target
 // passwords and signatures, as public APIs name them in a URL. A name that
 // ends in one of secretSuffixes is secret too (client_secret, x-amz-signature,
 // refresh_token, subscription-key).
-var secretParams = []string{"key", "sig", "pwd", "passwd", "auth", "jwt", "credential", "credentials", "session", "sessionid", "code"}
+var secretParams = []string{"key", "sig", "pwd", "passwd", "pass", "auth", "jwt", "credential", "credentials", "sessionid"}
 
 var secretSuffixes = []string{"apikey", "token", "secret", "password", "signature", "credential", "accesskey", "privatekey", "subscriptionkey", "appkey", "authkey", "securitykey"}
 
@@ -391,4 +491,16 @@ func isSecretValue(v string, secrets []string) bool {
 		}
 	}
 	return false
+}
+
+// scrubJSON is scrubURLs for raw JSON; raw itself when it holds no URL.
+func scrubJSON(raw json.RawMessage, secrets []string) json.RawMessage {
+	if !bytes.Contains(raw, []byte("://")) {
+		return raw
+	}
+	s := string(raw)
+	if c := scrubURLs(s, secrets, false); c != s {
+		return json.RawMessage(c)
+	}
+	return raw
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/mcperr/mcperr/internal/upstream"
 	"github.com/mcperr/mcperr/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,8 +21,12 @@ import (
 //   - a value: the SDK's success, Out's JSON as structuredContent and the
 //     same JSON as one text block;
 //   - an error: isError and one text block holding the JSON kind object of
-//     the *envelope.Error in err's chain, or for an error that holds none,
-//     server_error with err's text as the message. No structuredContent is
+//     the upstream failure envelope.ErrorOf finds for err (an
+//     *envelope.Error in its chain, a typed client error, a request that
+//     got no answer, or what an envelope.Transport under the API client
+//     kept of the call's upstream answers, fn's ctx being the call's), or
+//     for an error that holds none, server_error with err's text as the
+//     message. No structuredContent is
 //     sent, so the zero Out never reaches the client. The result's GetError
 //     (what the SDK's middleware and OnError see) is an error whose Error is
 //     the kind object and whose Unwrap is err;
@@ -31,6 +36,7 @@ import (
 //     SDK's typed path sends the error's text alone, without _meta).
 func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		ctx = upstream.With(ctx)
 		out, err := fn(ctx, req, in)
 		if err == nil {
 			return nil, out, nil
@@ -42,7 +48,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 		// The SDK builds the result of a returned error itself, from the
 		// error's text and without structuredContent: the text is the
 		// kind object.
-		return nil, zero, &toolError{err: err, text: wire.ErrorResult(err).Content[0].Text}
+		return nil, zero, &toolError{err: err, text: wire.ErrorResult(upstream.Error(ctx, err)).Content[0].Text}
 	}
 }
 
@@ -64,6 +70,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 //     err.
 func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = upstream.With(ctx)
 		v, err := fn(ctx, req)
 		if err == nil {
 			switch v := v.(type) {
@@ -83,7 +90,7 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 		if pe := protocolError(err); pe != nil {
 			return nil, pe
 		}
-		res := Result(wire.ErrorResult(err))
+		res := Result(wire.ErrorResult(upstream.Error(ctx, err)))
 		res.SetError(err) // keeps the kind object: Content is already set
 		return res, nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcperr/mcperr/internal/upstream"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -28,8 +29,12 @@ import (
 //     structuredContent other than an object is for clients on a protocol
 //     revision that allows it (2025-06-18 requires an object);
 //   - an error: isError and one text block holding the JSON kind object of
-//     the *envelope.Error in err's chain, or for an error that holds none,
-//     server_error with err's text as the message, and no structuredContent
+//     the upstream failure envelope.ErrorOf finds for err (an
+//     *envelope.Error in its chain, a typed client error, a request that
+//     got no answer, or what an envelope.Transport under the API client
+//     kept of the call's upstream answers, fn's ctx being the call's), or
+//     for an error that holds none, server_error with err's text as the
+//     message, and no structuredContent
 //     (the zero Out never reaches the client). mcp-go's results carry no Go
 //     error, so err goes to the context instead: Options.OnError and any
 //     middleware added after Validate read it with ToolError;
@@ -43,6 +48,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, i
 				return fail(ctx, errors.New("decoding arguments the schema accepted: "+err.Error())), nil
 			}
 		}
+		ctx = upstream.With(ctx)
 		out, err := fn(ctx, req, in)
 		if err != nil {
 			return fail(ctx, err), nil
@@ -115,6 +121,7 @@ func encodeJSON(v any) ([]byte, error) {
 // Handle renders it.
 func Raw(fn func(ctx context.Context, req mcp.CallToolRequest) (any, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = upstream.With(ctx)
 		v, err := fn(ctx, req)
 		if err != nil {
 			return fail(ctx, err), nil
@@ -142,7 +149,7 @@ func fail(ctx context.Context, err error) *mcp.CallToolResult {
 	if s, ok := ctx.Value(errKey{}).(*errSlot); ok {
 		s.err = err
 	}
-	return Result(wire.ErrorResult(err))
+	return Result(wire.ErrorResult(upstream.Error(ctx, err)))
 }
 
 // callContext is the context of one call, holding the slot for its
