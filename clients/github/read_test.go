@@ -270,6 +270,15 @@ func TestTimeout(t *testing.T) {
 	if got.Kind != errkind.NetworkError || strings.Contains(got.Message, "hello-world") {
 		t.Errorf("got %+v, want network_error without the path", got)
 	}
+	replies, cerr := clienttest.Call(context.Background(), func(context.Context) error { return err })
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	for _, r := range replies {
+		if r.Object == nil || !cmp.Equal(*r.Object, got) {
+			t.Errorf("%s: the agent got %+v, want %+v", r.SDK, r.Outcome, got)
+		}
+	}
 }
 
 // TestReadLeavesOthers checks that an error go-github did not make is
