@@ -262,7 +262,8 @@ func TestTimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a deadline", err)
 	}
-	e, ok := envelope.ErrorOf(fmt.Errorf("failed to get issue: %w", err))
+	err = fmt.Errorf("failed to get issue: %w", err)
+	e, ok := envelope.ErrorOf(err)
 	if !ok {
 		t.Fatal("ErrorOf found nothing")
 	}
