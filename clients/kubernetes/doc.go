@@ -22,6 +22,6 @@
 // (spec.containers[0].image), the details; and its retryAfterSeconds the
 // wait, as the server's Retry-After field says it.
 //
-// The package needs only k8s.io/apimachinery; it reads the errors of
-// client-go's typed, dynamic and REST clients alike.
+// The package needs only k8s.io/apimachinery: client-go's typed, dynamic
+// and REST clients all give a failed answer as an *errors.StatusError.
 package kubernetes

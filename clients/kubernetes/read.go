@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcperr/mcperr/envelope"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func init() { envelope.Register(Read) }
@@ -24,19 +25,47 @@ func Read(err error) (*envelope.Error, bool) {
 	if st.Code == 0 {
 		return nil, false
 	}
-	// The Status as the API server writes it (kind and apiVersion are
-	// what say it is one); client-go leaves them empty in a Status it
-	// made itself.
-	st.Kind, st.APIVersion = "Status", "v1"
-	body, jerr := json.Marshal(st)
-	if jerr != nil {
-		return nil, false
-	}
-	h := http.Header{"Content-Type": {"application/json"}}
+	h := make(http.Header)
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
 		// The API server sends the wait both ways; client-go keeps the
-		// body's.
+		// body's, or makes it of the header.
 		h.Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
 	}
-	return (&envelope.Reader{}).ReadBody(&http.Response{StatusCode: int(st.Code), Header: h}, body)
+	resp := &http.Response{StatusCode: int(st.Code), Header: h}
+	if text, ok := unexpected(st); ok {
+		// A body that was no Status (a proxy's page, a plain-text 429):
+		// the reason and message are client-go's guesses from the status
+		// code, and the body it kept is the answer's own words, of a type
+		// client-go did not keep: sniffed, so a page is read as one.
+		h.Set("Content-Type", http.DetectContentType([]byte(text)))
+		return (&envelope.Reader{}).ReadBody(resp, []byte(text))
+	}
+	// The Status as the API server writes it (kind and apiVersion are
+	// what say it is one).
+	st.Kind, st.APIVersion = "Status", "v1"
+	body, err := json.Marshal(st)
+	if err != nil {
+		return nil, false
+	}
+	h.Set("Content-Type", "application/json")
+	return (&envelope.Reader{}).ReadBody(resp, body)
+}
+
+// unexpected returns the body client-go kept of an answer that was no
+// Status, from the cause it records it in, and whether st is such a Status
+// of client-go's making. The body is "" when it was not text (client-go
+// keeps only text, as "unknown" otherwise).
+func unexpected(st metav1.Status) (string, bool) {
+	if st.Details == nil {
+		return "", false
+	}
+	for _, c := range st.Details.Causes {
+		if c.Type == metav1.CauseTypeUnexpectedServerResponse {
+			if c.Message == "unknown" {
+				return "", true
+			}
+			return c.Message, true
+		}
+	}
+	return "", false
 }
