@@ -26,18 +26,21 @@ type Upstream struct {
 	*httptest.Server
 	hits  atomic.Int32
 	delay atomic.Int64
+	stop  chan struct{} // closed when the test ends, to end stalled requests
 }
 
 // Serve starts an Upstream that gives a to every request, closed when the
 // test ends.
 func Serve(t testing.TB, a Answer) *Upstream {
-	u := &Upstream{}
+	u := &Upstream{stop: make(chan struct{})}
 	u.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u.hits.Add(1)
 		if d := time.Duration(u.delay.Load()); d > 0 {
 			select {
 			case <-time.After(d):
 			case <-r.Context().Done():
+				return
+			case <-u.stop:
 				return
 			}
 		}
@@ -54,7 +57,7 @@ func Serve(t testing.TB, a Answer) *Upstream {
 		w.WriteHeader(a.Status)
 		fmt.Fprint(w, a.Body)
 	}))
-	t.Cleanup(u.Close)
+	t.Cleanup(func() { close(u.stop); u.Close() })
 	return u
 }
 
