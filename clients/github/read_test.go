@@ -212,7 +212,7 @@ var cases = []struct {
 
 // callOnce runs the case's call on a fresh client against a fresh fake,
 // twice when the case says so, and returns the error of the last call.
-func callOnce(t *testing.T, ctx context.Context, tc int) (error, *clienttest.Upstream) {
+func callOnce(t *testing.T, ctx context.Context, tc int) (*clienttest.Upstream, error) {
 	c := cases[tc]
 	f := clienttest.Serve(t, c.a)
 	gh := client(f)
@@ -224,7 +224,7 @@ func callOnce(t *testing.T, ctx context.Context, tc int) (error, *clienttest.Ups
 	if c.again {
 		err = call(ctx, gh)
 	}
-	return err, f
+	return f, err
 }
 
 // TestRead checks that each documented answer of GitHub's, as the real
@@ -235,7 +235,7 @@ func callOnce(t *testing.T, ctx context.Context, tc int) (error, *clienttest.Ups
 func TestRead(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err, f := callOnce(t, context.Background(), i)
+			f, err := callOnce(t, context.Background(), i)
 			if c.again && f.Hits() != 1 {
 				t.Errorf("the fake got %d requests, want 1: the second call was not answered from memory", f.Hits())
 			}
