@@ -52,6 +52,34 @@
 // own taxonomy declares another layout. Results and JSON-RPC errors
 // themselves are package wire's job.
 //
-// A credential the request carried in its Authorization header never appears
-// in an *Error, whatever the upstream echoes back.
+// A server whose handlers call APIs through typed clients reads their
+// errors with [ErrorOf]: an *Error in the chain, a client's typed error (a
+// clients/NAME module registers its reader with [Register]; importing it is
+// all the setup), an error that names its status, or a request that got no
+// answer; the operation a wrapping added ("failed to get issue: %w") goes
+// in front of the upstream's message. A [Transport] under the API client
+// keeps each tool call's upstream failures, read by the same rules, for
+// the SDK adapters' Handle, so that a failure a client dropped (a GraphQL
+// client's NOT_FOUND, the headers of a 429) still reaches the agent.
+//
+// A credential the request carried never appears in an *Error, whatever the
+// upstream echoes back: the values of its Authorization header (and the
+// Reader's SecretHeaders), of every field whose name says it holds one
+// (Cookie, Api-Key, X-Goog-Api-Key, Private-Token, X-Auth-Token, ...), of
+// its URL's userinfo and of its secret query parameters, and the Reader's
+// Secrets. Every URL an Error shows has its userinfo and the values of its
+// secret query parameters redacted, by name: key, api_key, apikey,
+// access_token and any name ending in token, secret, password, signature,
+// credential or api-key (X-Amz-Signature, client_secret), sig, auth, jwt,
+// pwd, passwd, pass and sessionid, in any case, with '-', '_' and '.'
+// ignored. A network_error names the method and the host, never the URL.
+//
+// A request that may have acted (a POST or PATCH without an
+// Idempotency-Key, or a method of the Reader's Writes) and failed after it
+// was sent (no answer came back, or a gateway's 502 or 504) is not safe to
+// retry: its *Error is of kind conflict, whose move is
+// errkind.RereadThenRetry (read the resource back, then redo the change or
+// stop), its message says so, and its details are
+// {"mayHaveActed":true,"method":"POST","failure":"network_error"} when the
+// upstream sent none.
 package envelope

@@ -46,7 +46,7 @@ type Reader struct {
 	// SecretHeaders are the request headers whose values never appear in an
 	// Error; nil means Authorization, Proxy-Authorization and X-Api-Key.
 	// The values of the fields whose names say they hold a credential
-	// (Cookie, Api-Key, X-*-Key, *-Token, *-Secret, ...; see [Reader.Read])
+	// (Cookie, Api-Key, X-*-Key, *-Token, *-Secret, ...; see the package doc)
 	// never appear either, whatever this list holds.
 	SecretHeaders []string
 

@@ -66,9 +66,11 @@ func secretsOf(req *http.Request, headers []string) []string {
 			}
 		}
 	}
-	for _, c := range req.Cookies() {
-		if len(c.Value) >= minSecret {
-			secrets = append(secrets, c.Value)
+	if len(req.Header["Cookie"]) > 0 {
+		for _, c := range req.Cookies() {
+			if len(c.Value) >= minSecret {
+				secrets = append(secrets, c.Value)
+			}
 		}
 	}
 	if u := req.URL; u != nil {
@@ -80,15 +82,16 @@ func secretsOf(req *http.Request, headers []string) []string {
 				secrets = append(secrets, n)
 			}
 		}
-		if u.RawQuery != "" {
-			for k, vs := range u.Query() {
-				if isSecretParam(k) {
-					for _, v := range vs {
-						if len(v) >= minSecret {
-							secrets = append(secrets, v)
-						}
-					}
-				}
+		for q := u.RawQuery; q != ""; {
+			var pair string
+			pair, q, _ = strings.Cut(q, "&")
+			k, v, _ := strings.Cut(pair, "=")
+			if len(v) < minSecret || !isSecretParam(k) {
+				continue
+			}
+			secrets = append(secrets, v) // as written, and decoded
+			if d, err := url.QueryUnescape(v); err == nil && d != v {
+				secrets = append(secrets, d)
 			}
 		}
 	}
@@ -386,7 +389,8 @@ func isSecretParam(name string) bool {
 // not show the upstream's paths. s is returned as it is when it holds no
 // URL.
 func scrubURLs(s string, secrets []string, hostOnly bool) string {
-	if !strings.Contains(s, "://") {
+	first := urlAt(s)
+	if first < 0 || !hostOnly && plainURLs(s, first) {
 		return s
 	}
 	var b strings.Builder
@@ -396,16 +400,12 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 		if i < 0 {
 			break
 		}
-		start := i
-		for start > 0 && isSchemeByte(rest[start-1]) {
-			start--
-		}
-		scheme := strings.ToLower(rest[start:i])
 		end := i + 3
 		for end < len(rest) && !isURLEnd(rest[end]) {
 			end++
 		}
-		if scheme != "http" && scheme != "https" && scheme != "ws" && scheme != "wss" {
+		start := schemeStart(rest[:i])
+		if start < 0 {
 			b.WriteString(rest[:end])
 			rest = rest[end:]
 			continue
@@ -418,8 +418,16 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 	return b.String()
 }
 
-func isSchemeByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+// schemeStart returns where the scheme that ends s starts, for the schemes
+// whose URLs scrubURLs reads (http, https, ws, wss), in any case and
+// whatever letters come before it; -1 for any other.
+func schemeStart(s string) int {
+	for _, sc := range []string{"https", "http", "wss", "ws"} {
+		if len(s) >= len(sc) && strings.EqualFold(s[len(s)-len(sc):], sc) {
+			return len(s) - len(sc)
+		}
+	}
+	return -1
 }
 
 // isURLEnd reports whether c ends a URL written in prose or in quotes.
@@ -493,9 +501,11 @@ func isSecretValue(v string, secrets []string) bool {
 	return false
 }
 
-// scrubJSON is scrubURLs for raw JSON; raw itself when it holds no URL.
+// scrubJSON is scrubURLs for raw JSON; raw itself when it holds no URL
+// with a userinfo or a query.
 func scrubJSON(raw json.RawMessage, secrets []string) json.RawMessage {
-	if !bytes.Contains(raw, []byte("://")) {
+	first := urlAtBytes(raw)
+	if first < 0 || plainURLs(raw, first) {
 		return raw
 	}
 	s := string(raw)
@@ -503,4 +513,53 @@ func scrubJSON(raw json.RawMessage, secrets []string) json.RawMessage {
 		return json.RawMessage(c)
 	}
 	return raw
+}
+
+// plainURLs reports whether no URL in s, whose first "://" is at first,
+// has a userinfo or a query: nothing scrubURLs would change. It allocates
+// nothing, so that an error whose text links to documentation costs no
+// copy.
+func plainURLs[T ~string | ~[]byte](s T, first int) bool {
+	for i := first; i+2 < len(s); i++ {
+		if s[i] != ':' || s[i+1] != '/' || s[i+2] != '/' {
+			continue
+		}
+		for i += 3; i < len(s) && !isURLEnd(s[i]); i++ {
+			if s[i] == '?' || s[i] == '@' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// urlAt is the index of the first "://" in s, -1 when none: found from the
+// slashes, which are rare in error text, where ':' is everywhere in JSON.
+func urlAt(s string) int {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '/')
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i > 0 && s[i-1] == ':' && i+1 < len(s) && s[i+1] == '/' {
+			return i - 1
+		}
+		off = i + 1
+	}
+}
+
+// urlAtBytes is urlAt for raw JSON.
+func urlAtBytes(b []byte) int {
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], '/')
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i > 0 && b[i-1] == ':' && i+1 < len(b) && b[i+1] == '/' {
+			return i - 1
+		}
+		off = i + 1
+	}
 }

@@ -28,8 +28,9 @@ import (
 // The answer reaches the client as Base gave it. A response of status 400
 // or more has its body read, within the Reader's MaxBytes bound, and
 // replaced by a reader of the same bytes (a body over the bound is passed on
-// whole, its first bytes and then the rest). A 2xx JSON body is never
-// copied: it streams through, watched for a GraphQL "errors" member, whose
+// whole, its first bytes and then the rest). A 2xx body is never copied:
+// it streams through, and a GraphQL endpoint's (see Transport.GraphQL) is
+// watched on its way for an "errors" member, whose
 // array alone (64 KiB at most) is kept and read when the body is closed or
 // read to its end; the failure it gives is kept even when data is partly
 // there, since only the handler knows whether the call failed. A request
@@ -49,6 +50,14 @@ type Transport struct {
 	// bound, secrets, writes); nil means the zero Reader. Its Client is not
 	// used.
 	Reader *Reader
+
+	// GraphQL, when set, watches every 2xx JSON body for GraphQL errors;
+	// otherwise only the bodies of a GraphQL endpoint are watched: a
+	// request whose path names graphql (GitHub's /graphql, GitLab's
+	// /api/graphql, Shopify's graphql.json) or an answer of type
+	// application/graphql-response+json. Set it for a GraphQL API served
+	// at another path.
+	GraphQL bool
 }
 
 // maxGraphQLErrors bounds the bytes of a GraphQL errors array a Transport
@@ -86,7 +95,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if e := r.readFailure(resp); e != nil {
 			list.Keep(failures.Kept{Err: e, Status: e.HTTPStatus})
 		}
-	case resp.StatusCode/100 == 2 && resp.Body != nil && resp.Body != http.NoBody && isJSON(resp.Header):
+	case resp.StatusCode/100 == 2 && resp.Body != nil && resp.Body != http.NoBody && isJSON(resp.Header) &&
+		(t.GraphQL || isGraphQL(req, resp.Header)):
 		resp.Body = &watched{body: resp.Body, r: r, resp: resp, list: list}
 	}
 	return resp, nil
@@ -120,6 +130,23 @@ func (r *Reader) readFailure(resp *http.Response) *Error {
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	e, _ := r.ReadBody(resp, body)
 	return e
+}
+
+// isGraphQL reports whether req, answered with header h, is a GraphQL
+// endpoint's (see Transport.GraphQL).
+func isGraphQL(req *http.Request, h http.Header) bool {
+	return containsFold(req.URL.Path, "graphql") || containsFold(h.Get("Content-Type"), "graphql")
+}
+
+// containsFold reports whether s holds sub, a lowercase ASCII word, in any
+// case; it allocates nothing.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // isJSON reports whether h says its body is JSON (application/json, or
