@@ -22,7 +22,7 @@ func Example() {
 		fmt.Fprint(w, `{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","path":["repository"],"message":"Could not resolve to a Repository with the name 'octo-org/nope'."}]}`)
 	}))
 	defer api.Close()
-	gql := graphql.NewClient(api.URL, &http.Client{Transport: &envelope.Transport{}})
+	gql := graphql.NewClient(api.URL+"/graphql", &http.Client{Transport: &envelope.Transport{}})
 
 	getRepo := func(ctx context.Context) error { // the tool handler's body
 		var q struct {
