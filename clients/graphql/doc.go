@@ -14,6 +14,8 @@
 //
 //	client := graphql.NewClient(endpoint, &http.Client{Transport: &envelope.Transport{}})
 //
+// (Transport watches the 2xx bodies of an endpoint whose path names
+// graphql, such as GitHub's /graphql; for another, set Transport.GraphQL.)
 // The package has no API: its tests drive the real client against a fake
 // of GitHub's GraphQL API, through a go-sdk server and an mcp-go server.
 package graphql
