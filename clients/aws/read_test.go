@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/google/go-cmp/cmp"
 	mcpaws "github.com/mcperr/mcperr/clients/aws"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/errkind"
@@ -218,14 +217,7 @@ func TestRead(t *testing.T) {
 				call = getItem
 			}
 			err := call(context.Background(), client(u, c.quota))
-			e, ok := mcpaws.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T %v) found nothing", err, err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(0)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, keyID)
+			clienttest.CheckRead(t, mcpaws.Read, err, c.want, keyID)
 		})
 	}
 }
@@ -241,15 +233,7 @@ func TestTimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a deadline", err)
 	}
-	replies, cerr := clienttest.Call(context.Background(), func(context.Context) error { return err })
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	for _, r := range replies {
-		if r.Object == nil || r.Object.Kind != errkind.NetworkError {
-			t.Errorf("%s: the agent got %+v, want network_error", r.SDK, r.Outcome)
-		}
-	}
+	clienttest.CheckNoAnswer(t, err)
 }
 
 // TestKeyNotEchoed checks that an access key id the service echoes back in

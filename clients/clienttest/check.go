@@ -113,3 +113,33 @@ func ApproxWait(slack int64) cmp.Option {
 
 // N returns a pointer to v, for the numbers of an errkind.Object.
 func N(v int64) *int64 { return &v }
+
+// CheckRead checks that read, a clients/NAME module's Read, finds in err
+// the failure want (a wait within two seconds), and then that err reaches
+// the agent as want (Check).
+func CheckRead(t *testing.T, read func(error) (*envelope.Error, bool), err error, want errkind.Object, secret string) {
+	t.Helper()
+	e, ok := read(err)
+	if !ok {
+		t.Fatalf("Read(%T %v) found no upstream failure", err, err)
+	}
+	if diff := cmp.Diff(want, Object(e), ApproxWait(2)); diff != "" {
+		t.Errorf("Read: kind object (-want +got):\n%s", diff)
+	}
+	Check(t, err, want, secret)
+}
+
+// CheckNoAnswer checks that err, the error of a call that got no answer in
+// time, reaches the agent of both servers as network_error.
+func CheckNoAnswer(t *testing.T, err error) {
+	t.Helper()
+	replies, cerr := Call(context.Background(), func(context.Context) error { return err })
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	for _, r := range replies {
+		if r.Object == nil || r.Object.Kind != errkind.NetworkError {
+			t.Errorf("%s: the agent got %+v, want network_error", r.SDK, r.Outcome)
+		}
+	}
+}

@@ -239,14 +239,7 @@ func TestRead(t *testing.T) {
 			if c.again && f.Hits() != 1 {
 				t.Errorf("the fake got %d requests, want 1: the second call was not answered from memory", f.Hits())
 			}
-			e, ok := mcpgithub.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T) found nothing", err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(2)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, token)
+			clienttest.CheckRead(t, mcpgithub.Read, err, c.want, token)
 		})
 	}
 }

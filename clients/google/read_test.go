@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgoogle "github.com/mcperr/mcperr/clients/google"
 	"github.com/mcperr/mcperr/errkind"
@@ -170,14 +169,7 @@ func TestRead(t *testing.T) {
 				t.Skip(c.pending)
 			}
 			err := getObject(context.Background(), client(t, clienttest.Serve(t, c.a)))
-			e, ok := mcpgoogle.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T %v) found nothing", err, err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(0)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, key)
+			clienttest.CheckRead(t, mcpgoogle.Read, err, c.want, key)
 		})
 	}
 }
@@ -193,13 +185,5 @@ func TestTimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a deadline", err)
 	}
-	replies, cerr := clienttest.Call(context.Background(), func(context.Context) error { return err })
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	for _, r := range replies {
-		if r.Object == nil || r.Object.Kind != errkind.NetworkError {
-			t.Errorf("%s: the agent got %+v, want network_error", r.SDK, r.Outcome)
-		}
-	}
+	clienttest.CheckNoAnswer(t, err)
 }

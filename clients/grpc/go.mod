@@ -10,7 +10,6 @@ replace (
 )
 
 require (
-	github.com/google/go-cmp v0.7.0
 	github.com/mcperr/mcperr v0.0.0
 	github.com/mcperr/mcperr/clients/clienttest v0.0.0-00010101000000-000000000000
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260819154853-08b0e4226688
@@ -19,6 +18,7 @@ require (
 )
 
 require (
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mark3labs/mcp-go v1.2.1 // indirect

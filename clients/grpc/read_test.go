@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgrpc "github.com/mcperr/mcperr/clients/grpc"
 	"github.com/mcperr/mcperr/errkind"
@@ -173,14 +172,7 @@ func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := serve(t, &health{st: c.st}).Check(context.Background(), &healthpb.HealthCheckRequest{})
-			e, ok := mcpgrpc.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T %v) found nothing", err, err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(0)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, "")
+			clienttest.CheckRead(t, mcpgrpc.Read, err, c.want, "")
 		})
 	}
 }

@@ -3,7 +3,6 @@ module github.com/mcperr/mcperr/clients/kubernetes
 go 1.25.5
 
 require (
-	github.com/google/go-cmp v0.7.0
 	github.com/mcperr/mcperr v0.0.0
 	github.com/mcperr/mcperr/clients/clienttest v0.0.0
 	k8s.io/apimachinery v0.35.10
@@ -14,6 +13,7 @@ require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

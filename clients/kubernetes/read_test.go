@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpk8s "github.com/mcperr/mcperr/clients/kubernetes"
 	"github.com/mcperr/mcperr/errkind"
@@ -214,14 +213,7 @@ func TestRead(t *testing.T) {
 				call = getPod
 			}
 			err := call(context.Background(), client(t, u))
-			e, ok := mcpk8s.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T %v) found nothing", err, err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(0)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, token)
+			clienttest.CheckRead(t, mcpk8s.Read, err, c.want, token)
 		})
 	}
 }
@@ -240,13 +232,5 @@ func TestTimeout(t *testing.T) {
 	if _, ok := mcpk8s.Read(err); ok {
 		t.Error("Read took a request that got no answer")
 	}
-	replies, cerr := clienttest.Call(context.Background(), func(context.Context) error { return err })
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	for _, r := range replies {
-		if r.Object == nil || r.Object.Kind != errkind.NetworkError {
-			t.Errorf("%s: the agent got %+v, want network_error", r.SDK, r.Outcome)
-		}
-	}
+	clienttest.CheckNoAnswer(t, err)
 }

@@ -115,14 +115,7 @@ func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := chat(context.Background(), client(clienttest.Serve(t, c.a), nil))
-			e, ok := mcpopenai.Read(err)
-			if !ok {
-				t.Fatalf("Read(%T %v) found nothing", err, err)
-			}
-			if diff := cmp.Diff(c.want, clienttest.Object(e), clienttest.ApproxWait(0)); diff != "" {
-				t.Errorf("Read: kind object (-want +got):\n%s", diff)
-			}
-			clienttest.Check(t, err, c.want, key)
+			clienttest.CheckRead(t, mcpopenai.Read, err, c.want, key)
 		})
 	}
 }
@@ -166,13 +159,5 @@ func TestTimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a deadline", err)
 	}
-	replies, cerr := clienttest.Call(context.Background(), func(context.Context) error { return err })
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	for _, r := range replies {
-		if r.Object == nil || r.Object.Kind != errkind.NetworkError {
-			t.Errorf("%s: the agent got %+v, want network_error", r.SDK, r.Outcome)
-		}
-	}
+	clienttest.CheckNoAnswer(t, err)
 }

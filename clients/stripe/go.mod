@@ -10,13 +10,13 @@ replace (
 )
 
 require (
-	github.com/google/go-cmp v0.7.0
 	github.com/mcperr/mcperr v0.0.0
 	github.com/mcperr/mcperr/clients/clienttest v0.0.0
 	github.com/stripe/stripe-go/v82 v82.5.1
 )
 
 require (
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mark3labs/mcp-go v1.2.1 // indirect
