@@ -3,9 +3,7 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -126,13 +124,5 @@ func TestRead(t *testing.T) {
 // TestTimeout checks that an API that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := message(ctx, client(u))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpanthropic.Read, func(ctx context.Context, u *clienttest.Upstream) error { return message(ctx, client(u)) })
 }

@@ -3,7 +3,6 @@ package aws_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 	"time"
 
@@ -225,15 +224,7 @@ func TestRead(t *testing.T) {
 // TestTimeout checks that an endpoint that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := getItem(ctx, client(u, 0))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpaws.Read, func(ctx context.Context, u *clienttest.Upstream) error { return getItem(ctx, client(u, 0)) })
 }
 
 // TestKeyNotEchoed checks that an access key id the service echoes back in

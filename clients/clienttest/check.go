@@ -3,9 +3,11 @@ package clienttest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/envelope"
@@ -129,10 +131,25 @@ func CheckRead(t *testing.T, read func(error) (*envelope.Error, bool), err error
 	Check(t, err, want, secret)
 }
 
-// CheckNoAnswer checks that err, the error of a call that got no answer in
-// time, reaches the agent of both servers as network_error.
-func CheckNoAnswer(t *testing.T, err error) {
+// CheckTimeout checks that a call that gets no answer in time (call,
+// made with a context of a 100 ms deadline against an Upstream that holds
+// every request) fails with an error that errors.Is finds
+// context.DeadlineExceeded in, which read, a clients/NAME module's Read,
+// leaves alone, and which reaches the agent of both servers as
+// network_error.
+func CheckTimeout(t *testing.T, read func(error) (*envelope.Error, bool), call func(ctx context.Context, u *Upstream) error) {
 	t.Helper()
+	u := Serve(t, Answer{Status: 200, Body: `{}`})
+	u.Stall(5 * time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := call(ctx, u)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want a deadline", err)
+	}
+	if e, ok := read(err); ok {
+		t.Errorf("Read took a call that got no answer: %v", e)
+	}
 	replies, cerr := Call(context.Background(), func(context.Context) error { return err })
 	if cerr != nil {
 		t.Fatal(cerr)

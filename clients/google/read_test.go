@@ -3,9 +3,7 @@ package google_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgoogle "github.com/mcperr/mcperr/clients/google"
@@ -177,13 +175,5 @@ func TestRead(t *testing.T) {
 // TestTimeout checks that an API that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := getObject(ctx, client(t, u))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpgoogle.Read, func(ctx context.Context, u *clienttest.Upstream) error { return getObject(ctx, client(t, u)) })
 }

@@ -3,9 +3,7 @@ package kubernetes_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpk8s "github.com/mcperr/mcperr/clients/kubernetes"
@@ -221,16 +219,5 @@ func TestRead(t *testing.T) {
 // TestTimeout checks that an API server that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := getPod(ctx, client(t, u))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	if _, ok := mcpk8s.Read(err); ok {
-		t.Error("Read took a request that got no answer")
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpk8s.Read, func(ctx context.Context, u *clienttest.Upstream) error { return getPod(ctx, client(t, u)) })
 }

@@ -2,10 +2,8 @@ package openai_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcperr/mcperr/clients/clienttest"
@@ -151,13 +149,5 @@ func TestGatewayPage(t *testing.T) {
 // TestTimeout checks that an API that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := chat(ctx, client(u, nil))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpopenai.Read, func(ctx context.Context, u *clienttest.Upstream) error { return chat(ctx, client(u, nil)) })
 }

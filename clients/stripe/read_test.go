@@ -2,9 +2,7 @@ package stripe_test
 
 import (
 	"context"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpstripe "github.com/mcperr/mcperr/clients/stripe"
@@ -125,13 +123,5 @@ func TestRead(t *testing.T) {
 // TestTimeout checks that an API that does not answer in time is
 // network_error.
 func TestTimeout(t *testing.T) {
-	u := clienttest.Serve(t, clienttest.Answer{Status: 200, Body: `{}`})
-	u.Stall(5 * time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := getCustomer(ctx, client(u))
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want a deadline", err)
-	}
-	clienttest.CheckNoAnswer(t, err)
+	clienttest.CheckTimeout(t, mcpstripe.Read, func(ctx context.Context, u *clienttest.Upstream) error { return getCustomer(ctx, client(u)) })
 }
