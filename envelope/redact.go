@@ -21,6 +21,13 @@ var defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "X-A
 // values of its URL's secret query parameters (see isSecretParam), and the
 // Reader's Secrets.
 func (r *Reader) secrets(req *http.Request) []string {
+	if req == nil && len(r.Secrets) == 0 {
+		return nil
+	}
+	return r.allSecrets(req)
+}
+
+func (r *Reader) allSecrets(req *http.Request) []string {
 	s := secretsOf(req, r.SecretHeaders)
 	for _, v := range r.Secrets {
 		if v != "" {
@@ -133,6 +140,11 @@ func isSecretHeader(k string) bool {
 		return false
 	}
 	last := k[i+1:]
+	switch len(last) { // the lengths of secretHeaderSuffixes' words
+	case 3, 4, 5, 6, 8, 9, 10, 11:
+	default:
+		return false
+	}
 	for _, s := range secretHeaderSuffixes {
 		if len(last) == len(s) && strings.EqualFold(last, s) {
 			return !strings.EqualFold(k, "Idempotency-Key") && !strings.EqualFold(k, "X-Idempotency-Key")
@@ -236,6 +248,9 @@ func holdsSecret(vs, secrets []string) bool {
 // values of its secret query parameters redacted too (see scrubURLs),
 // whoever sent it.
 func redact(e *Error, secrets []string) {
+	if len(secrets) == 0 && noSlash(e) {
+		return // no URL, no secret: the common error costs four byte searches
+	}
 	e.Code = scrubURLs(e.Code, secrets, false)
 	e.Message = scrubURLs(e.Message, secrets, false)
 	e.Details = scrubJSON(e.Details, secrets)
@@ -250,6 +265,12 @@ func redact(e *Error, secrets []string) {
 	if e.Err != nil {
 		e.Err = redactError(e.Err, secrets)
 	}
+}
+
+// noSlash reports whether no text e shows holds a '/', so no URL.
+func noSlash(e *Error) bool {
+	return strings.IndexByte(e.Message, '/') < 0 && strings.IndexByte(e.Code, '/') < 0 &&
+		bytes.IndexByte(e.Details, '/') < 0 && bytes.IndexByte(e.Body, '/') < 0
 }
 
 func redactString(s string, secrets []string) string {
@@ -405,9 +426,9 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 			end++
 		}
 		start := schemeStart(rest[:i])
-		if start < 0 {
-			b.WriteString(rest[:end])
-			rest = rest[end:]
+		if start < 0 { // not a URL scrubURLs reads: one may start inside it
+			b.WriteString(rest[:i+3])
+			rest = rest[i+3:]
 			continue
 		}
 		b.WriteString(rest[:start])

@@ -168,9 +168,15 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // errorsKey is the member a GraphQL response holds its errors in.
 var errorsKey = []byte(`"errors"`)
 
+// lookBack is how many bytes before a '[' the watch keeps to find the key
+// in front of it: `"errors"`, a colon, and some white space.
+const lookBack = 24
+
 // watched is a 2xx JSON body passed on untouched while it is watched for
-// a GraphQL errors member: the bytes from that member on are kept, up to
-// maxGraphQLErrors, and read once the body ends or is closed.
+// a GraphQL errors member: the bytes from that member's array on are kept,
+// up to maxGraphQLErrors, and read once the body ends or is closed. The
+// watch looks at each '[' (rare in JSON beside quotes and colons, and
+// found by a vector search) and at the few bytes before it.
 type watched struct {
 	body io.ReadCloser
 	r    *Reader
@@ -178,7 +184,7 @@ type watched struct {
 	list *failures.List
 
 	mu    sync.Mutex
-	tail  [len(`"errors"`) - 1]byte // the last bytes read, for a key split across reads
+	tail  [lookBack]byte // the last bytes read, for a key split across reads
 	ntail int
 	found bool
 	kept  []byte
@@ -203,7 +209,7 @@ func (w *watched) Close() error {
 	return w.body.Close()
 }
 
-// watch looks for the errors key in b, and keeps what follows it.
+// watch looks for the errors array in b, and keeps it from there on.
 func (w *watched) watch(b []byte) {
 	if w.done {
 		return
@@ -214,32 +220,59 @@ func (w *watched) watch(b []byte) {
 		}
 		return
 	}
-	// A key split across two reads: the tail before b and b's first bytes.
-	if w.ntail > 0 {
-		var joint [2*len(`"errors"`) - 2]byte
-		m := copy(joint[:], w.tail[:w.ntail])
-		m += copy(joint[m:], b)
-		if i := bytes.Index(joint[:m], errorsKey); i >= 0 {
+	for off := 0; ; {
+		j := bytes.IndexByte(b[off:], '[')
+		if j < 0 {
+			break
+		}
+		i := off + j
+		if w.keyBefore(b[:i]) {
 			w.found = true
-			end := i + len(errorsKey) - w.ntail // where the key ends in b
-			w.kept = append(append(w.kept, errorsKey...), b[end:min(len(b), end+maxGraphQLErrors)]...)
+			w.kept = append(append(w.kept, errorsKey...), ':')
+			w.kept = append(w.kept, b[i:min(len(b), i+maxGraphQLErrors)]...)
 			return
 		}
+		off = i + 1
 	}
-	if i := bytes.Index(b, errorsKey); i >= 0 {
-		w.found = true
-		w.kept = append(w.kept, b[i:min(len(b), i+maxGraphQLErrors)]...)
+	// The tail: the last lookBack bytes of what was read so far.
+	if len(b) >= lookBack {
+		w.ntail = copy(w.tail[:], b[len(b)-lookBack:])
 		return
 	}
-	if len(b) >= len(w.tail) {
-		w.ntail = copy(w.tail[:], b[len(b)-len(w.tail):])
-		return
-	}
-	var joint [2*len(`"errors"`) - 2]byte
+	var joint [2 * lookBack]byte
 	m := copy(joint[:], w.tail[:w.ntail])
 	m += copy(joint[m:], b)
-	w.ntail = copy(w.tail[:], joint[max(0, m-len(w.tail)):m])
+	w.ntail = copy(w.tail[:], joint[max(0, m-lookBack):m])
 }
+
+// keyBefore reports whether the bytes before a '[', prefix after the
+// tail of the earlier reads, end with the errors key and a colon.
+func (w *watched) keyBefore(prefix []byte) bool {
+	if len(prefix) >= lookBack {
+		return endsWithKey(prefix[len(prefix)-lookBack:])
+	}
+	var buf [lookBack]byte
+	k := copy(buf[:], w.tail[max(0, w.ntail-(lookBack-len(prefix))):w.ntail])
+	k += copy(buf[k:], prefix)
+	return endsWithKey(buf[:k])
+}
+
+// endsWithKey reports whether s ends with the errors key, a colon, and
+// white space around the colon.
+func endsWithKey(s []byte) bool {
+	i := len(s) - 1
+	for i >= 0 && isJSONSpace(s[i]) {
+		i--
+	}
+	if i < 0 || s[i] != ':' {
+		return false
+	}
+	for i--; i >= 0 && isJSONSpace(s[i]); i-- {
+	}
+	return i+1 >= len(errorsKey) && string(s[i+1-len(errorsKey):i+1]) == `"errors"`
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // finish reads the errors kept, once, and keeps the failure they give.
 func (w *watched) finish() {

@@ -68,9 +68,15 @@ func actedAfter(status int) bool {
 // acted is err, or, when err is the failure of a response to req that may
 // have acted (see actedAfter), that failure marked so (see mayHaveActed).
 func (r *Reader) acted(err error, req *http.Request) error {
-	e, ok := err.(*Error)
-	if !ok || e == nil || !actedAfter(e.HTTPStatus) || !r.mayAct(req) {
-		return err
+	if e, ok := err.(*Error); ok && e != nil && actedAfter(e.HTTPStatus) {
+		return r.actedAfterSend(e, req)
+	}
+	return err // the common case, inlined into the read path
+}
+
+func (r *Reader) actedAfterSend(e *Error, req *http.Request) error {
+	if !r.mayAct(req) {
+		return e
 	}
 	return mayHaveActed(e, req.Method)
 }
