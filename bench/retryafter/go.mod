@@ -7,6 +7,9 @@ require (
 	github.com/mcperr/mcperr v0.0.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+)
 
 replace github.com/mcperr/mcperr => ../..
