@@ -8,4 +8,4 @@ require (
 	golang.org/x/time v0.15.0
 )
 
-require golang.org/x/text v0.41.0 // indirect
+require golang.org/x/text v0.14.0 // indirect

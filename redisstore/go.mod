@@ -9,9 +9,6 @@ require (
 	golang.org/x/time v0.15.0
 )
 
-require (
-	golang.org/x/net v0.58.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-)
+require golang.org/x/sys v0.47.0 // indirect
 
 replace github.com/mcperr/mcperr => ../

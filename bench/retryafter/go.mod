@@ -7,9 +7,6 @@ require (
 	github.com/mcperr/mcperr v0.0.0
 )
 
-require (
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-)
+require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 
 replace github.com/mcperr/mcperr => ../..

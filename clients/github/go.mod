@@ -12,6 +12,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mark3labs/mcp-go v1.2.1 // indirect
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000 // indirect
 	github.com/mcperr/mcperr/gosdk v0.0.0 // indirect
 	github.com/mcperr/mcperr/mcpgo v0.0.0 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
@@ -19,12 +20,11 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/oauth2 v0.36.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 
@@ -40,3 +40,5 @@ replace (
 	github.com/mcperr/mcperr/gosdk => ../../gosdk
 	github.com/mcperr/mcperr/mcpgo => ../../mcpgo
 )
+
+replace github.com/mcperr/mcperr/adapter => ../../adapter
