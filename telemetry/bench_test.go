@@ -32,7 +32,7 @@ func BenchmarkToolCall(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 			mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in traceIn) (trace1, error) {
-				return trace1{ID: in.ID}, nil
+				return trace1(in), nil
 			}))
 			s.AddReceivingMiddleware(gosdk.Validate(nil))
 			if on {
