@@ -166,6 +166,7 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 		return fmt.Errorf("starting the server with its proxy variables pointed at the fault proxy: %w", err)
 	}
 	defer a.close()
+	var quiet []string
 	for _, t := range tools {
 		if len(a.filter) > 0 && !slices.Contains(a.filter, t.Name) {
 			continue
@@ -174,7 +175,6 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 		if !ok {
 			continue
 		}
-		quiet := 0
 		for _, mode := range faultModes {
 			a.faults.set(mode)
 			start := time.Now()
@@ -188,17 +188,17 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 			if err != nil {
 				return err
 			}
-			if a.faults.reached() == 0 && ans != answerNone {
-				quiet++
-				continue // no upstream request went through the proxy
+			if a.faults.reached() == 0 {
+				quiet = append(quiet, t.Name)
+				break // no upstream request went through the proxy: nothing to fault
 			}
 			c := check{Tool: t.Name, Probe: "upstream " + mode, Arguments: base, group: groupFaults, Raw: string(raw)}
 			gradeFault(&c, ans, gosdk.Outcome(res, callErr), took, a.timeout)
 			a.rep.add(c)
 		}
-		if quiet == len(faultModes) {
-			a.rep.Limits = append(a.rep.Limits, fmt.Sprintf("-faults: %s sent no request through the proxy (no upstream, or it ignores HTTP_PROXY)", t.Name))
-		}
+	}
+	if len(quiet) > 0 {
+		a.rep.Limits = append(a.rep.Limits, fmt.Sprintf("-faults: %d tool(s) sent no request through the proxy (no upstream, or the server ignores HTTP_PROXY, as Node's fetch does before Node 24): %s", len(quiet), oneLine(strings.Join(quiet, ", "), 200)))
 	}
 	a.faults.set(faultRefuse)
 	a.secrets = secrets(a.env)

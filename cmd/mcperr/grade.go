@@ -150,7 +150,7 @@ func (r *report) grade() {
 		"%d refusal(s) are the same as the control call's, whose arguments the schema allows: the server refuses what its schema allows")
 	for _, ctl := range r.Controls {
 		if ctl.Kind == string(errkind.InvalidArguments) {
-			r.Findings = append(r.Findings, fmt.Sprintf("%s refused arguments its schema allows (the control call %s)", ctl.Tool, ctl.Arguments))
+			r.Findings = append(r.Findings, fmt.Sprintf("%s answered invalid_arguments to arguments its schema allows (the control call %s): the schema does not say all the server checks", ctl.Tool, ctl.Arguments))
 		}
 	}
 	finding(count(func(c check) bool {
@@ -248,7 +248,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome, ctl *control, raw
 			return
 		}
 		r := errkind.Read(errkind.Outcome{IsError: true, Text: o.Text})
-		if !inResultRefusal(o.Text, r, ctl) {
+		if !inResultError(o.Text, r) {
 			c.Verdict = verdictAccepted
 			c.Why = "accepted arguments its own schema forbids: the server may act on invalid arguments"
 			return
@@ -257,6 +257,11 @@ func gradeArgument(c *check, answer string, o errkind.Outcome, ctl *control, raw
 			c.Verdict = verdictFailed
 			c.Kind, c.Move = string(r.Kind), string(r.Move)
 			c.Why = "accepted, then failed in a result without isError (" + why + "): the server acts on arguments its schema forbids"
+			return
+		}
+		if ctl != nil && ctl.Answer == answerSuccess && strings.TrimSpace(ctl.Text) == strings.TrimSpace(o.Text) {
+			c.Verdict = verdictAccepted
+			c.Why = "the control's own result: the server took arguments its own schema forbids"
 			return
 		}
 		c.Verdict = verdictInResult
@@ -344,14 +349,11 @@ func malformed(raw []byte) bool {
 	return len(m.Result.Content) == 0 || m.Result.Content[0] != '['
 }
 
-// inResultRefusal reports whether a result without isError carries a
-// refusal: errkind reads invalid_arguments or arguments at fault from its
+// inResultError reports whether a result without isError carries an
+// error: errkind reads invalid_arguments or arguments at fault from its
 // text, or the text is an error object ({"error": ...}) or opens with
-// "Error", and the control's result did not carry the same.
-func inResultRefusal(text string, r errkind.Reading, ctl *control) bool {
-	if ctl != nil && ctl.Answer == answerSuccess && strings.TrimSpace(ctl.Text) == strings.TrimSpace(text) {
-		return false
-	}
+// "Error" or "Invalid".
+func inResultError(text string, r errkind.Reading) bool {
 	if r.Kind == errkind.InvalidArguments || len(r.Args) > 0 {
 		return true
 	}
@@ -368,10 +370,10 @@ func inResultRefusal(text string, r errkind.Reading, ctl *control) bool {
 
 // upstreamText matches the texts of failures past validation: a network
 // failure as Node, Go or Python name it, an HTTP status an upstream
-// answered, a crash of the handler.
-var upstreamText = regexp.MustCompile(`(?i)\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|EPIPE|fetch failed|getaddrinfo|socket hang up|network ?error|connection refused|connection reset|no such host|dial tcp|i/o timeout|timed? ?out|proxy|certificate|TLS handshake)\b` +
+// answered, a crash of the handler, a file or command the handler needed.
+var upstreamText = regexp.MustCompile(`(?i)\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|EPIPE|fetch failed|getaddrinfo|socket hang up|network ?error|connection refused|connection reset|no such host|dial tcp|i/o timeout|timed? ?out|proxy|certificate|TLS handshake|rate limit(ed)?|too many requests|quota)\b` +
 	`|\b(status( code)?|HTTP|response)[: ]+(4[0-9][0-9]|5[0-9][0-9])\b|\b(401|403|404|429|500|502|503|504) (Unauthorized|Forbidden|Not Found|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b` +
-	`|\b(TypeError|ReferenceError|RangeError|SyntaxError|Traceback|NullPointerException|nil pointer|panic:|Cannot read propert|is not a function|is not defined|undefined is not|ENOENT|EACCES|spawn \S+|command not found|kubectl|browser)\b`)
+	`|\b(TypeError|ReferenceError|RangeError|SyntaxError|Traceback|NullPointerException|nil pointer|panic:|Cannot read properties|is not a function|is not defined|undefined is not|ENOENT|EACCES|spawn \S+|command not found|kubectl|browser)\b`)
 
 // refusalText matches the words of a refusal of arguments.
 var refusalText = regexp.MustCompile(`(?i)missing required|required (argument|parameter|field|property|properties)|(argument|parameter|field|property)s? (is|are) required|is required\b|invalid (argument|parameter|input|value|type|arguments|params)|must be (a|an|one of|at least|at most|between|greater|less|non-empty|provided|specified)|expected [a-z]+,? (but )?(received|got)|not allowed|unrecognized key|unknown (argument|parameter|property|field|key)`)
@@ -386,7 +388,7 @@ func failure(text string, r errkind.Reading, ctl *control) (string, bool) {
 	switch {
 	case r.Kind != "" && r.Kind != errkind.InvalidArguments:
 		return "reads as " + string(r.Kind), true
-	case ctl != nil && ctl.failed() && sameFailure(ctl, errkind.Outcome{IsError: true, Text: text}, r):
+	case ctl != nil && (ctl.failed() || inResultError(ctl.Text, errkind.Reading{})) && sameFailure(ctl, errkind.Outcome{IsError: true, Text: text}, r):
 		return "the control call, with valid arguments, fails the same way", true
 	}
 	if m := upstreamText.FindString(text); m != "" {
@@ -399,11 +401,11 @@ func failure(text string, r errkind.Reading, ctl *control) (string, bool) {
 // text once the numbers and the values sent are masked, or the same
 // arguments at fault.
 func sameFailure(ctl *control, o errkind.Outcome, r errkind.Reading) bool {
+	if len(r.Args) > 0 && len(ctl.reading.Args) > 0 {
+		return slices.Equal(r.Args, ctl.reading.Args)
+	}
 	a, b := mask(ctl.Text), mask(answerText(o))
 	if a == b {
-		return true
-	}
-	if len(r.Args) > 0 && slices.Equal(r.Args, ctl.reading.Args) {
 		return true
 	}
 	// The same opening, where a text echoes the values sent (an URL, a query).
