@@ -107,16 +107,19 @@ func (c RPCCode) String() string {
 }
 
 // Move returns the client's next move after a protocol error with this
-// code: [FixArgument] for the request errors (fix the request, or for
-// UnsupportedVersion send it again with a version from data.supported),
+// code: [FixArgument] for the request errors (fix the request),
+// [RetrySafe] for UnsupportedVersion (the request never reached a tool:
+// send it again with a version from data.supported),
 // [Stop] for MissingCapability (the client must declare the capability and
 // start a new session, which an agent's call cannot do), and [Report] for
 // InternalError and every code of the implementation-defined server range,
 // whose meaning only the server knows.
 func (c RPCCode) Move() Move {
 	switch c {
-	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch, UnsupportedVersion:
+	case ParseError, InvalidRequest, MethodNotFound, InvalidParams, HeaderMismatch:
 		return FixArgument
+	case UnsupportedVersion:
+		return RetrySafe
 	case MissingCapability:
 		return Stop
 	}

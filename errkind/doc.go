@@ -1,6 +1,7 @@
 // Package errkind is the vocabulary of failed tool calls: the kinds an agent
 // branches on, the move each one calls for, and the rules that map an
-// upstream HTTP API's answer onto them.
+// upstream HTTP API's answer onto them; and, in its reader*.go files, the
+// client's reader of any tool call's answer in that vocabulary ([Read]).
 //
 // A [Kind] names what happened in the terms of HTTP, so it fits any API. The
 // standard kinds and their moves:
@@ -47,19 +48,29 @@
 // codes ([RPCCode]); the catalogue gives the HTTP status each travels with on
 // Streamable HTTP and the client's move.
 //
-// On the client side, [Read] takes what a tool call returned, in whichever
-// dialect the server spoke, and gives back the kind, the move and the wait:
-// the kind object; a code object such as {"error":"...","code":"not_found",
-// "retry_after_secs":3}; the MCP TypeScript SDK's texts, such as
+// # The reader for clients
+//
+// [Read] (in reader.go, reader_sdks.go, reader_issues.go, reader_general.go
+// and reader_json.go) takes what a tool call returned, in whichever
+// dialect the server spoke, and gives back the kind, the move, the wait and
+// the arguments at fault: the kind object; a code object such as
+// {"error":"...","code":"not_found","retry_after_secs":3}; the MCP SDKs'
+// own texts, such as the TypeScript SDK's
 //
 //	MCP error -32602: Input validation error: Invalid arguments for tool get_values: Too big: expected array to have <=8 items at path
 //
-// the TypeScript SDK 2.x's, the go-sdk's and mcp-go's validation and
-// unknown-tool answers; a JSON-RPC error, with or without data.code or a
-// kind object in data; a client's text for an HTTP error; and prose whose
-// opening a server's taxonomy declares (Rule.Text). Its time is linear in what it
-// reads. The TypeScript SDK's texts are defined once, in the
-// module, for schemaerr, which writes them, and Read, which reads them.
+// a JSON-RPC error, with or without data.code or a kind object in data; a
+// client's text for an HTTP error; prose whose opening a server's taxonomy
+// declares (Rule.Text); and, whatever SDK or framework wrote it, a failure
+// text read by what it says: arguments refused (a required property
+// missing, a wrong type, a value out of range or not allowed, an unknown
+// property), a tool the server does not have, an HTTP status, a rate limit
+// or a wait in words, a timeout, a cancellation or a closed connection.
+// testdata/answers.jsonl is the corpus of SDK answers it is checked
+// against, each with where it came from. Its time is linear in what it
+// reads, and a success allocates nothing. The TypeScript SDK's texts are
+// defined once, in the module, for schemaerr, which writes them, and Read,
+// which reads them.
 //
 // Kinds and moves are strings: compare them with ==. errkind holds no error
 // type; a Go error carries its kind in a type of its own (such as

@@ -440,7 +440,7 @@ func TestCodes(t *testing.T) {
 		{-32000, 500, "implementation-defined", errkind.Report},
 		{-32020, 400, "header mismatch", errkind.FixArgument},
 		{-32021, 400, "missing required client capability", errkind.Stop},
-		{-32022, 400, "unsupported protocol version", errkind.FixArgument},
+		{-32022, 400, "unsupported protocol version", errkind.RetrySafe},
 	}
 	var got []row
 	for _, c := range errkind.RPCCodes() {

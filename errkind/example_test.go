@@ -112,7 +112,7 @@ func ExampleRPCCode() {
 	// -32000 500 implementation-defined             report
 	// -32020 400 header mismatch                    fix_argument
 	// -32021 400 missing required client capability stop
-	// -32022 400 unsupported protocol version       fix_argument
+	// -32022 400 unsupported protocol version       retry_safe
 }
 
 // A client reads whatever a tool call returned, in any dialect, back into

@@ -60,8 +60,10 @@ func TestRead(t *testing.T) {
 			reading{errkind.FormKindObject, errkind.NotFound, errkind.TryAnotherID, 0, false, "trace_not_found"}},
 		{"kind object, rate limited", nil, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":2,"limit":20,"remaining":0,"resetSeconds":1}`},
 			reading{errkind.FormKindObject, errkind.RateLimited, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
-		{"kind object of a server's own kind", credits(), errkind.Outcome{IsError: true, Text: ` {"kind":"insufficient_credits","retryAfterSeconds":394200}`},
-			reading{errkind.FormKindObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, ""}},
+		{"kind object of a server's own kind, a wait beyond a day: stop", credits(), errkind.Outcome{IsError: true, Text: ` {"kind":"insufficient_credits","retryAfterSeconds":394200}`},
+			reading{errkind.FormKindObject, "insufficient_credits", errkind.Stop, 394200 * time.Second, true, ""}},
+		{"kind object of a server's own kind", credits(), errkind.Outcome{IsError: true, Text: ` {"kind":"insufficient_credits","retryAfterSeconds":3600}`},
+			reading{errkind.FormKindObject, "insufficient_credits", errkind.WaitThenRetry, time.Hour, true, ""}},
 		{"kind object with a fractional wait", nil, errkind.Outcome{IsError: true, Text: `{"kind":"unavailable","retryAfterSeconds":1.5}`},
 			reading{errkind.FormKindObject, errkind.Unavailable, errkind.WaitThenRetry, 2 * time.Second, true, ""}},
 		{"kind object with a wait beyond a year", nil, errkind.Outcome{IsError: true, Text: `{"kind":"rate_limited","retryAfterSeconds":9223372036854775807}`},
@@ -73,7 +75,7 @@ func TestRead(t *testing.T) {
 		{"flat code object", nil, errkind.Outcome{IsError: true, Text: `{"error":"not found","code":"not_found","detail":"no story s-9999","retry_after_secs":3}`},
 			reading{errkind.FormCodeObject, errkind.NotFound, errkind.TryAnotherID, 3 * time.Second, true, "not_found"}},
 		{"flat code object of a server's own code", credits(), errkind.Outcome{IsError: true, Text: `{"error":"insufficient credits","code":"insufficient_credits","retry_after_secs":394200,"credits_remaining":0}`},
-			reading{errkind.FormCodeObject, "insufficient_credits", errkind.WaitThenRetry, 394200 * time.Second, true, "insufficient_credits"}},
+			reading{errkind.FormCodeObject, "insufficient_credits", errkind.Stop, 394200 * time.Second, true, "insufficient_credits"}},
 		{"flat code object, code unknown to the standard", nil, errkind.Outcome{IsError: true, Text: `{"error":"watch limit reached","code":"watch_limit"}`},
 			reading{errkind.FormCodeObject, errkind.ServerError, errkind.Report, 0, false, "watch_limit"}},
 		{"Google envelope", nil, errkind.Outcome{IsError: true, Text: `{"error":{"code":404,"status":"NOT_FOUND","message":"no such bucket"}}`},
@@ -305,6 +307,21 @@ func FuzzRead(f *testing.F) {
 		`calling "tools/call": rejected by transport: sending "tools/call": Too Many Requests`,
 		"transport error: request failed with status 503: x",
 		"Rate limited: retry after 5 seconds.",
+		"Error executing tool add: 1 validation error for addArguments\nb\n  Field required [type=missing]",
+		"Input validation error: 'b' is a required property",
+		"Tool (t) input validation failed: Validation failed: JSON schema validation errors: [$.a.b: string found, integer expected]",
+		"failed to deserialize parameters: unknown field `c`, expected `a` or `b`",
+		"Missing required arguments: a, b",
+		"Invalid argument [a] - unable to convert value",
+		"Invalid parameters for tool 't': Property '/a/0': Invalid type.",
+		"Unknown tool: 'x'",
+		"Tool x not found",
+		`upstream returned 429: {"retry_after":3}`,
+		"Rate limit exceeded. Try again in 2 minutes.",
+		`calling "tools/call": context deadline exceeded`,
+		`{"code":-32602,"message":"Unknown parameter 'idd'.","data":{"code":"unknown_parameter"}}`,
+		`{"kind":"invalid_arguments","details":{"fields":["a","/b/c"],"mayHaveActed":true}}`,
+		"[{\"path\":[\"a\"],\"message\":\"Required\"}]",
 		"",
 	} {
 		f.Add(s, 0, []byte(nil))
@@ -324,6 +341,9 @@ func FuzzRead(f *testing.F) {
 				}
 				if r.Wait < 0 || r.Wait > 366*24*time.Hour || (r.Wait != 0 && !r.HasWait) {
 					t.Fatalf("wait %v (has %v)", r.Wait, r.HasWait)
+				}
+				if o.IsError && r.Form == errkind.FormData {
+					t.Fatalf("a failure read as data: %+v", r)
 				}
 				if rpc != (r.Form == errkind.FormRPCError) {
 					t.Fatalf("%+v read as %s", o, r.Form)

@@ -35,8 +35,11 @@ const (
 	// FormKindObject: a JSON kind object, {"kind":"not_found",...}.
 	FormKindObject Form = "kind_object"
 	// FormCodeObject: a JSON object naming a code but no kind, such as
-	// {"error":"not found","code":"not_found","retry_after_secs":3}, or an
-	// envelope {"error":{"code":...,"message":...}}.
+	// {"error":"not found","code":"not_found","retry_after_secs":3}, an
+	// envelope {"error":{"code":...,"message":...}}, a JSON-RPC error
+	// object or response as a result's text (read as FormRPCError is), or
+	// an object with only a message ({"error":"Unknown tool: x"}, read by
+	// what the message says).
 	FormCodeObject Form = "code_object"
 	// FormInvalidArguments: an MCP SDK's text for arguments that failed
 	// the tool's input schema, or were refused for their size: the
@@ -44,10 +47,12 @@ const (
 	// or zod 3's JSON array; 2.x's "Input validation error: ..." on one
 	// line, each issue's path first), the go-sdk's (`validating
 	// "arguments": ...`) and mcp-go's ("input schema validation failed:
-	// ...").
+	// ..."), zod 3's issues alone, and any other text that refuses
+	// arguments by what it says (see [Taxonomy.Read]).
 	FormInvalidArguments Form = "invalid_arguments_text"
-	// FormUnknownTool: the TypeScript SDK's text for a tool the server
-	// does not have.
+	// FormUnknownTool: a text for a tool the server does not have: the
+	// TypeScript SDK's, or any SDK's ("Unknown tool: x", "Tool x not
+	// found", "Invalid tool name: x").
 	FormUnknownTool Form = "unknown_tool_text"
 	// FormMCPError: any other "MCP error <code>: ..." text.
 	FormMCPError Form = "mcp_error_text"
@@ -61,7 +66,10 @@ const (
 	// JSON-RPC error in the body is read as FormRPCError is; otherwise the
 	// status decides the kind.
 	FormTransport Form = "transport_text"
-	// FormProse: a failure text that a Text rule of the taxonomy names.
+	// FormProse: a failure text that a Text rule of the taxonomy names, or
+	// that says an HTTP status ("returned 429"), a rate limit, a wait
+	// ("retry after 30s") or that no answer came (a timeout, a
+	// cancellation, a closed connection).
 	FormProse Form = "prose"
 	// FormUnknown: a failure text in none of the shapes above.
 	FormUnknown Form = "unknown"
@@ -79,7 +87,8 @@ type Reading struct {
 	Move Move
 	// Wait is how long the outcome says to wait before retrying, when
 	// HasWait. A wait that is negative or beyond a year is treated as
-	// absent.
+	// absent. A wait beyond a day is kept, but the move is Stop: an agent
+	// does not sleep on it (tell the user when to come back instead).
 	Wait    time.Duration
 	HasWait bool
 
@@ -93,15 +102,33 @@ type Reading struct {
 	// empty), when the text was one; nil otherwise.
 	Object *Object
 
-	RPCCode RPCCode  // the JSON-RPC code: the error's, or the one an "MCP error" text names
-	Tool    string   // the tool an SDK's validation or unknown-tool text or message names
-	Faults  []Fault  // one per issue of an input-validation text
-	Args    []string // the arguments at fault, in order, without repeats
+	RPCCode RPCCode // the JSON-RPC code: the error's, or the one an "MCP error" text names
+	Tool    string  // the tool an SDK's validation or unknown-tool text or message names
+	Faults  []Fault // one per issue of an input-validation text
+	// Args are the arguments at fault, in order, without repeats, each as
+	// a path from the arguments object: property names joined by ".",
+	// array indexes as "[n]" ("filter.lang", "tags[2]", "items[0].id").
+	// The same fault gives the same path whatever the SDK: an unknown,
+	// missing or undeclared property is named by its own path
+	// ("filter.lang", not "filter"), a JSON Pointer ("/filter/lang") or a
+	// JSONPath ("$.filter.lang") or pydantic's loc ("tags.2") is written so.
+	// A kind object's details fill it too (details.field, details.fields,
+	// details.pointer, details.path).
+	Args []string
+	// Supported lists the protocol versions a -32022 (UnsupportedVersion)
+	// error's data.supported names: the client sends its request again
+	// with one of them (the move is RetrySafe: the request never reached a
+	// tool).
+	Supported []string
 }
 
 // maxWait bounds a wait read from an outcome; anything longer is treated as
 // absent, as a reset beyond a year is.
 const maxWait = 366 * 24 * time.Hour
+
+// longestSleep is the longest wait Read gives a move that sleeps on it (a
+// day); beyond it the wait is kept as a figure and the move is Stop.
+const longestSleep = 24 * time.Hour
 
 // Read reads an outcome with the standard taxonomy; see [Taxonomy.Read].
 func Read(o Outcome) Reading {
@@ -139,19 +166,44 @@ func Read(o Outcome) Reading {
 //     (FormTransport) is read as the JSON-RPC error in its body, else by its
 //     status;
 //   - any other failure text is classified by the first Text rule that
-//     matches it (FormProse), else it is FormUnknown, reported.
+//     matches it (FormProse), else by what it says, in any SDK's or
+//     framework's words: a tool the server does not have
+//     (FormUnknownTool); arguments refused (FormInvalidArguments): a
+//     required property missing, a wrong type, a value out of range or
+//     not allowed, an unknown property, the argument named by a quoted
+//     key, a JSON Pointer, a JSONPath or a pydantic loc (a pydantic error
+//     of a model other than the tool's arguments is the server's own
+//     failure); an HTTP status it carries, a rate limit or a wait in
+//     words, a timeout, a cancellation or a closed connection (FormProse;
+//     no answer is network_error). Else it is FormUnknown, reported.
+//
+// A JSON-RPC error whose code does not decide (-32603, a code of the
+// server range, 0, a code outside JSON-RPC's such as the Python client's
+// 408) is read by what its message, and a data that is a string, says;
+// -32022 is retry_safe, with data.supported in Reading.Supported; a -32601
+// for a tool that must run as a task ("requires task augmentation") is
+// stop. A network_error whose kind object says the call may have acted
+// ("mayHaveActed": true, in the object or in its details) is
+// reread_then_retry, not retry_safe. A wait beyond a day is kept in Wait,
+// and the move is Stop.
 //
 // The move is the taxonomy's advice for the kind, except where the JSON-RPC
 // code alone decides it. Read never fails, and its time is linear in the
 // size of the outcome.
 func (t *Taxonomy) Read(o Outcome) Reading {
-	if o.RPCCode != 0 || o.Message != "" || len(o.Data) > 0 {
-		return t.readRPC(o)
-	}
-	if !o.IsError {
+	var r Reading
+	switch {
+	case o.RPCCode != 0 || o.Message != "" || len(o.Data) > 0:
+		r = t.readRPC(o)
+	case !o.IsError:
 		return Reading{Form: FormData}
+	default:
+		r = t.readText(o.Text)
 	}
-	return t.readText(o.Text)
+	if r.HasWait && r.Wait > longestSleep && (r.Move == WaitThenRetry || r.Move == RetrySafe || r.Move == RereadThenRetry) {
+		r.Move = Stop
+	}
+	return r
 }
 
 func (t *Taxonomy) readText(text string) Reading {
@@ -166,12 +218,15 @@ func (t *Taxonomy) readText(text string) Reading {
 		case FormInvalidArguments, FormUnknownTool:
 			r.Kind, r.Move = InvalidArguments, FixArgument
 		default:
-			r.Kind, r.Move = rpcKind(r.RPCCode), r.RPCCode.Move()
+			r = t.readRPC(Outcome{RPCCode: r.RPCCode, Message: text})
+			r.Form = FormMCPError
 		}
 		return r
 	}
-	if readSDKText(&r, text) {
-		r.Kind, r.Move = InvalidArguments, FixArgument
+	if readSDKText(&r, text) || strings.HasPrefix(trimmed, "[") && readZod3(&r, trimmed) {
+		// zod 3's issues alone: a framework's text for a ZodError
+		// (mcp-framework's).
+		r.Form, r.Kind, r.Move = FormInvalidArguments, InvalidArguments, FixArgument
 		return r
 	}
 	if t.readTransport(&r, text) {
@@ -179,11 +234,36 @@ func (t *Taxonomy) readText(text string) Reading {
 	}
 	if k, ok := t.classify("", 0, text); ok {
 		r.Form, r.Kind, r.Move = FormProse, k, t.Advise(k).Move
-		r.Wait, r.HasWait = proseWait(text)
+		r.Wait, r.HasWait = proseWait(lower(text))
+		return r
+	}
+	if t.readGeneral(&r, text) {
 		return r
 	}
 	r.Form, r.Move = FormUnknown, Report
 	return r
+}
+
+// readGeneral reads a failure text by what it says (see reader_general.go):
+// a tool the server does not have (FormUnknownTool), arguments refused
+// (FormInvalidArguments, with the arguments it names), a status, a rate
+// limit, a wait or no answer (FormProse). It reports false when the text
+// says none of them.
+func (t *Taxonomy) readGeneral(r *Reading, text string) bool {
+	low := lower(text)
+	if tool, ok := unknownTool(text, low); ok {
+		r.Form, r.Kind, r.Move, r.Tool = FormUnknownTool, InvalidArguments, FixArgument, tool
+		return true
+	}
+	if readRefused(r, text, low) {
+		r.Form, r.Kind, r.Move = FormInvalidArguments, InvalidArguments, FixArgument
+		return true
+	}
+	if t.readStatus(r, text, low) {
+		r.Form = FormProse
+		return true
+	}
+	return false
 }
 
 // rpcKind is the kind of a protocol error with code c: a request the client
@@ -205,6 +285,7 @@ type object struct {
 
 	err, detail, status, retryAfterSecs, retryAfter string
 	typ                                             string // an envelope's inner "type"
+	data, mayHaveActed                              string
 }
 
 func (o *object) set(key, value string) {
@@ -239,6 +320,10 @@ func (o *object) set(key, value string) {
 		o.retryAfter = value
 	case "type":
 		o.typ = value
+	case "data":
+		o.data = value
+	case "mayHaveActed":
+		o.mayHaveActed = value
 	}
 }
 
@@ -252,6 +337,19 @@ func (t *Taxonomy) readObject(r *Reading, text string) {
 		return
 	}
 	kind, _ := str(o.kind)
+	if code, isNum := num(o.code); kind == "" && isNum && code >= -32768 && code <= -32000 && strings.HasPrefix(o.message, `"`) {
+		// A JSON-RPC error object as a result's text (mcpgo's fallback
+		// over mcp-go's own stdio server): read by its code.
+		*r = t.readRPC(Outcome{RPCCode: RPCCode(code), Message: mustStr(o.message), Data: rawJSON(o.data)})
+		r.Form = FormCodeObject
+		return
+	}
+	if c, msg, data, ok := rpcBody(text); ok && kind == "" && c >= -32768 && c <= -32000 {
+		// A JSON-RPC error response as a result's text.
+		*r = t.readRPC(Outcome{RPCCode: c, Message: msg, Data: data})
+		r.Form = FormCodeObject
+		return
+	}
 	obj := &Object{Kind: Kind(kind), Details: rawJSON(o.details),
 		RetryAfterSeconds: numPtr(o.retryAfterSeconds), Limit: numPtr(o.limit), Remaining: numPtr(o.remaining), ResetSeconds: numPtr(o.resetSeconds)}
 	obj.Code, _ = str(o.code)
@@ -276,15 +374,63 @@ func (t *Taxonomy) readObject(r *Reading, text string) {
 	}
 	r.Object, r.Code, r.Message = obj, obj.Code, obj.Message
 	r.Wait, r.HasWait = wait(obj.RetryAfterSeconds)
+	acted := detailArgs(r, obj.Details) || o.mayHaveActed == "true"
 	switch {
 	case obj.Kind != "":
 		r.Form, r.Kind = FormKindObject, obj.Kind
-	case obj.Code != "" || obj.HTTPStatus != 0 || obj.Message != "":
+	case obj.Code == "" && obj.HTTPStatus == 0 && obj.Message != "":
+		// Only a message ({"error":"Unknown tool: x"}): read by what it
+		// says.
+		var g Reading
+		if !t.readGeneral(&g, obj.Message) {
+			r.Form, r.Kind = FormCodeObject, t.Classify("", 0)
+			break
+		}
+		r.Form, r.Kind, r.Move, r.Tool, r.Args = FormCodeObject, g.Kind, g.Move, g.Tool, g.Args
+		if !r.HasWait {
+			r.Wait, r.HasWait = g.Wait, g.HasWait
+		}
+		return
+	case obj.Code != "" || obj.HTTPStatus != 0:
 		r.Form, r.Kind = FormCodeObject, t.Classify(obj.Code, obj.HTTPStatus)
 	default:
 		return
 	}
 	r.Move = t.Advise(r.Kind).Move
+	if acted && r.Move == RetrySafe {
+		r.Move = RereadThenRetry // the call may have acted: read back before retrying
+	}
+}
+
+func mustStr(raw string) string { s, _ := str(raw); return s }
+
+// detailArgs adds to r.Args the arguments a kind object's details name:
+// "field", "path" or "parameter" (a name or a dotted path), "pointer" (a
+// JSON Pointer), "fields" (a list of either). It reports whether details
+// says the call may have acted ("mayHaveActed": true).
+func detailArgs(r *Reading, details json.RawMessage) (acted bool) {
+	if len(details) == 0 || details[0] != '{' {
+		return false
+	}
+	var args argSet
+	members(string(details), func(k, v string) {
+		switch k {
+		case "field", "path", "parameter", "pointer":
+			if s, ok := str(v); ok {
+				args.add(r, argPath(s))
+			}
+		case "fields":
+			var fs []string
+			if json.Unmarshal([]byte(v), &fs) == nil {
+				for _, f := range fs {
+					args.add(r, argPath(f))
+				}
+			}
+		case "mayHaveActed":
+			acted = v == "true"
+		}
+	})
+	return acted
 }
 
 // readEnvelope reads the object an envelope {"error":{...}} holds onto obj:
@@ -343,7 +489,10 @@ func status(raw string) int {
 }
 
 // rpcData is the data of a JSON-RPC error, as Read reads it.
-type rpcData struct{ kind, code, retryAfterSeconds, retryAfterSecs, retryAfter string }
+type rpcData struct {
+	kind, code, retryAfterSeconds, retryAfterSecs, retryAfter string
+	supported, validationErrors                               string
+}
 
 func (d *rpcData) set(key, value string) {
 	switch key {
@@ -357,6 +506,10 @@ func (d *rpcData) set(key, value string) {
 		d.retryAfterSecs = value
 	case "retry_after":
 		d.retryAfter = value
+	case "supported":
+		d.supported = value
+	case "validation_errors":
+		d.validationErrors = value
 	}
 }
 
@@ -367,6 +520,10 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 		readSDKMessage(&r, msg)
 	}
 	var d rpcData
+	dataText := ""
+	if len(o.Data) > 0 && json.Valid(o.Data) {
+		dataText, _ = str(string(o.Data)) // data as a sentence (the Java and Ruby SDKs' unknown tool)
+	}
 	if len(o.Data) > 0 && json.Valid(o.Data) && members(string(o.Data), d.set) {
 		if k, _ := str(d.kind); k != "" {
 			// data is a kind object (mcperr's own refusals): its kind,
@@ -375,8 +532,15 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 			t.readObject(&obj, string(o.Data))
 			r.Kind, r.Move, r.Code, r.Object = obj.Kind, obj.Move, obj.Code, obj.Object
 			r.Wait, r.HasWait = obj.Wait, obj.HasWait
+			for _, a := range obj.Args {
+				r.Args = appendNew(r.Args, a)
+			}
 			return r
 		}
+		if d.supported != "" {
+			json.Unmarshal([]byte(d.supported), &r.Supported)
+		}
+		pointers(&r, d.validationErrors)
 		r.Code, _ = str(d.code)
 		w := numPtr(d.retryAfterSeconds)
 		if w == nil {
@@ -390,18 +554,80 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 	if r.Code != "" {
 		if k, ok := t.classify(normalizeCode(r.Code), 0, ""); ok {
 			r.Kind, r.Move = k, t.Advise(k).Move
+			if k == InvalidArguments && len(r.Args) == 0 {
+				readRefused(&r, msg, lower(msg)) // the arguments mcperr's hint dialect names
+			}
 			return r
 		}
 	}
 	if k, ok := t.classify("", 0, msg); ok && msg != "" {
 		r.Kind, r.Move = k, t.Advise(k).Move
 		if !r.HasWait {
-			r.Wait, r.HasWait = proseWait(msg)
+			r.Wait, r.HasWait = proseWait(lower(msg))
 		}
 		return r
 	}
 	r.Kind, r.Move = rpcKind(o.RPCCode), o.RPCCode.Move()
+	switch o.RPCCode {
+	case ParseError, InvalidRequest, HeaderMismatch, MissingCapability, UnsupportedVersion:
+		return r // the code decides
+	case MethodNotFound:
+		if strings.Contains(lower(msg), "task augmentation") {
+			// The tool runs only as a task (taskSupport "required"): the
+			// client must call it as one, which the agent cannot.
+			r.Move = Stop
+		}
+		return r
+	}
+	text := msg
+	if dataText != "" {
+		text = msg + "\n" + dataText
+	}
+	if r.Faults != nil {
+		return r // an SDK's own refusal, read above
+	}
+	g := Reading{Args: r.Args, Wait: r.Wait, HasWait: r.HasWait}
+	if !t.readGeneral(&g, text) {
+		return r
+	}
+	if r.Tool == "" {
+		r.Tool = g.Tool
+	}
+	r.Args = g.Args
+	if o.RPCCode != InvalidParams || g.Kind == InvalidArguments {
+		r.Kind, r.Move = g.Kind, g.Move
+		r.Wait, r.HasWait = g.Wait, g.HasWait
+	}
 	return r
+}
+
+// appendNew appends a to list unless it holds it.
+func appendNew(list []string, a string) []string {
+	for _, x := range list {
+		if x == a {
+			return list
+		}
+	}
+	return append(list, a)
+}
+
+// pointers adds the arguments of the PHP SDK's data.validation_errors:
+// [{"pointer":"/a","keyword":"type","message":...}, ...].
+func pointers(r *Reading, raw string) {
+	if raw == "" || raw[0] != '[' {
+		return
+	}
+	var errs []struct {
+		Pointer string `json:"pointer"`
+	}
+	if json.Unmarshal([]byte(raw), &errs) != nil {
+		return
+	}
+	for _, e := range errs {
+		if a := argPath(e.Pointer); a != "" {
+			r.Args = appendNew(r.Args, a)
+		}
+	}
 }
 
 // mcpMessage is a JSON-RPC error's message without the "MCP error <code>: "
@@ -503,8 +729,13 @@ func readSDKMessage(r *Reading, msg string) {
 	readUnknownTool(r, msg)
 }
 
-// readIssues reads the issue lines of a validation text.
+// readIssues reads the issue lines of a validation text, or zod 3's JSON
+// array of issues, which the TypeScript SDK 1.2x sends inside the same
+// frame.
 func readIssues(r *Reading, issues string) {
+	if strings.HasPrefix(issues, "[") && readZod3(r, issues) {
+		return
+	}
 	lines := strings.Count(issues, "\n") + 1
 	r.Faults = make([]Fault, 0, lines)
 	args := argSet{size: lines}

@@ -27,11 +27,7 @@ func parseIssue(line string) Fault {
 			is.Message, is.Path = line[:i], path
 		}
 	}
-	if keys, ok := strings.CutPrefix(is.Message, "Unrecognized key: "); ok {
-		is.Keys = quoted(keys)
-	} else if keys, ok := strings.CutPrefix(is.Message, "Unrecognized keys: "); ok {
-		is.Keys = quoted(keys)
-	}
+	is.Keys = unrecognized(is.Message)
 	return is
 }
 

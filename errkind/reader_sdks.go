@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcperr/mcperr/internal/sdktext"
 )
@@ -213,13 +212,19 @@ func isIndex(s string) bool {
 	return true
 }
 
-// unrecognized reads the keys of zod's `Unrecognized key: "a"` (or keys).
+// unrecognized reads the keys of zod 4's `Unrecognized key: "a"` (or
+// keys) and zod 3's "Unrecognized key(s) in object: 'a', 'b'".
 func unrecognized(msg string) []string {
 	if keys, ok := strings.CutPrefix(msg, "Unrecognized key: "); ok {
 		return quoted(keys)
 	}
 	if keys, ok := strings.CutPrefix(msg, "Unrecognized keys: "); ok {
 		return quoted(keys)
+	}
+	if keys, ok := strings.CutPrefix(msg, "Unrecognized key(s) in object: "); ok {
+		var ks []string
+		names(keys, 0, func(k string) { ks = append(ks, k) })
+		return ks
 	}
 	return nil
 }
@@ -426,24 +431,6 @@ func statusOfText(s string) int {
 	return 0
 }
 
-// proseWait reads the wait of mcperr's own refusal, "Rate limited: retry
-// after <n> seconds.", from a message that kept nothing else of it.
-func proseWait(msg string) (time.Duration, bool) {
-	rest, ok := strings.CutPrefix(msg, rateLimitedText)
-	if !ok {
-		return 0, false
-	}
-	n := 0
-	for n < len(rest) && n < 12 && '0' <= rest[n] && rest[n] <= '9' {
-		n++
-	}
-	if n == 0 || !strings.HasPrefix(rest[n:], " second") {
-		return 0, false
-	}
-	sec, _ := strconv.ParseInt(rest[:n], 10, 64)
-	return wait(&sec)
-}
-
 // argSet collects the arguments at fault into r.Args, in order, without
 // repeats. It switches to a set once there are more than a few, so the time
 // stays linear in the number of faults; size, when known, is how many
@@ -478,11 +465,11 @@ func (s *argSet) add(r *Reading, a string) {
 	}
 }
 
-// fault adds the arguments a fault names: its path, or its keys (under its
-// path, for the go-sdk's and mcp-go's missing and additional properties;
-// zod's unrecognized keys keep the path of their object).
+// fault adds the arguments a fault names: its path, or its keys under its
+// path (a missing, an undeclared or an unrecognized property is named by
+// its own path, "filter.lang", in every SDK's text).
 func (s *argSet) fault(r *Reading, f Fault) {
-	if f.Path != "" && (len(f.Keys) == 0 || strings.HasPrefix(f.Message, "Unrecognized key")) {
+	if len(f.Keys) == 0 {
 		s.add(r, f.Path)
 		return
 	}

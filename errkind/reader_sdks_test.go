@@ -74,10 +74,10 @@ func TestReadSDKs(t *testing.T) {
 		// text its client makes of it.
 		{"zod 3 issues, JSON-RPC error", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: zod3},
 			errkind.Reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Message: zod3, RPCCode: errkind.InvalidParams,
-				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter"}}},
+				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
 		{"zod 3 issues, the TypeScript client's text", errkind.Outcome{IsError: true, Text: "MCP error -32602: " + zod3},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, RPCCode: errkind.InvalidParams,
-				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter"}}},
+				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
 		{"1.x unknown tool, the TypeScript client's text", errkind.Outcome{IsError: true, Text: "MCP error -32602: MCP error -32602: Tool nope not found"},
 			errkind.Reading{Form: errkind.FormUnknownTool, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, RPCCode: errkind.InvalidParams, Tool: "nope"}},
 

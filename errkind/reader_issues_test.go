@@ -140,7 +140,7 @@ func TestReadValidationText(t *testing.T) {
 			text: frame + `vexlo_search: Unrecognized key: "foo" at environment`,
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_search",
 				Faults: []errkind.Fault{{Message: `Unrecognized key: "foo"`, Path: "environment", Keys: []string{"foo"}}},
-				Args:   []string{"environment"}},
+				Args:   []string{"environment.foo"}}, // the key's own path, as every SDK's text gives it
 		},
 		{
 			name: "deep path and index",
