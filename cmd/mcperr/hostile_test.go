@@ -217,28 +217,39 @@ func TestHostileManyProperties(t *testing.T) {
 	}
 }
 
-// fetcherServer is a go-sdk server whose tool calls an upstream through the
-// proxy its environment names, and answers the failure as its author
-// would: an isError result with the Go error's text, which names the key
-// it was given.
+// fetcherServer is a go-sdk server whose tools call an upstream through
+// the proxy its environment names: search answers a failure as its author
+// would, an isError result with the Go error's text (which names the key it
+// was given); vague answers "search failed" whatever happened; slow's
+// client has no timeout.
 func fetcherServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "fetcher", Version: "1.0.0"}, nil)
 	type in struct {
 		Q string `json:"q"`
 	}
-	c := &http.Client{Timeout: 2 * time.Second}
-	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search upstream"},
-		func(ctx context.Context, _ *mcp.CallToolRequest, args in) (*mcp.CallToolResult, any, error) {
-			resp, err := c.Get("http://upstream.example/search?q=" + args.Q + "&key=" + os.Getenv("FETCHER_API_KEY"))
-			if err != nil {
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
-			}
-			defer resp.Body.Close()
-			if resp.StatusCode >= 300 {
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(`{"kind":"unavailable","message":"upstream answered %d"}`, resp.StatusCode)}}}, nil, nil
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-		})
+	tool := func(name string, c *http.Client, vague bool) {
+		mcp.AddTool(s, &mcp.Tool{Name: name, Description: "Search upstream"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, args in) (*mcp.CallToolResult, any, error) {
+				fail := func(text string) (*mcp.CallToolResult, any, error) {
+					if vague {
+						text = "search failed"
+					}
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+				}
+				resp, err := c.Get("http://upstream.example/search?q=" + args.Q + "&key=" + os.Getenv("FETCHER_API_KEY"))
+				if err != nil {
+					return fail(err.Error())
+				}
+				defer resp.Body.Close()
+				if resp.StatusCode >= 300 {
+					return fail(fmt.Sprintf(`{"kind":"unavailable","message":"upstream answered %d"}`, resp.StatusCode))
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+			})
+	}
+	tool("search", &http.Client{Timeout: 2 * time.Second}, false)
+	tool("slow", &http.Client{}, false)
+	tool("vague", &http.Client{Timeout: 2 * time.Second}, true)
 	return s
 }
 
@@ -254,7 +265,11 @@ func TestFaults(t *testing.T) {
 	for _, c := range faults {
 		got = append(got, fmt.Sprintf("%s %s ok=%v", c.Tool, c.Probe, c.OK))
 	}
-	want := []string{"search upstream refused ok=true", "search upstream reset ok=false", "search upstream timed out ok=false"}
+	want := []string{
+		"search upstream refused ok=true", "search upstream reset ok=true", "search upstream timed out ok=true",
+		"slow upstream refused ok=true", "slow upstream reset ok=true", "slow upstream timed out ok=false",
+		"vague upstream refused ok=false", "vague upstream reset ok=false", "vague upstream timed out ok=false",
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("fault checks %q, want %q", got, want)
 	}
