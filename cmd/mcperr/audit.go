@@ -510,14 +510,16 @@ func (a *auditor) answerOf(ctx context.Context, res *mcp.CallToolResult, callErr
 // protocolProbes: the unknown tool, the unknown method, and the probes of
 // the transport.
 func (a *auditor) protocolProbes(ctx context.Context) error {
+	a.tapReset()
 	cctx, cancel := context.WithTimeout(ctx, a.timeout)
 	res, err := a.session.CallTool(cctx, &mcp.CallToolParams{Name: noSuchTool, Arguments: map[string]any{}})
 	cancel()
+	raw := a.tapLast()
 	ans, err2 := a.answerOf(ctx, res, err)
 	if err2 != nil {
 		return err2
 	}
-	c := check{Probe: "unknown tool", Field: noSuchTool, group: groupProtocol}
+	c := check{Probe: "unknown tool", Field: noSuchTool, Arguments: json.RawMessage(`{}`), Raw: string(raw), group: groupProtocol}
 	gradeUnknownTool(&c, ans, gosdk.Outcome(res, err))
 	a.rep.add(c)
 
