@@ -541,13 +541,6 @@ type rpcAnswer struct {
 	} `json:"error"`
 }
 
-func (r *rpcAnswer) outcome() errkind.Outcome {
-	if r == nil || r.Error == nil {
-		return errkind.Outcome{}
-	}
-	return errkind.Outcome{RPCCode: errkind.RPCCode(r.Error.Code), Message: r.Error.Message, Data: r.Error.Data}
-}
-
 // stdioProbe is a line written to the server's stdin, and the id its answer
 // should carry ("" for a line whose id cannot be read: the answer's is null).
 type stdioProbe struct {

@@ -28,6 +28,10 @@ const (
 
 var faultModes = []string{faultRefuse, faultReset, faultTimeout}
 
+// maxFaultTools bounds the tools run under faults: each costs up to three
+// calls, one of them the whole call timeout.
+const maxFaultTools = 8
+
 // faultProxy is the HTTP proxy a stdio server's upstream requests go to with
 // -faults: every request, plain or CONNECT, meets the fault of the moment.
 type faultProxy struct {
@@ -167,6 +171,7 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 	}
 	defer a.close()
 	var quiet []string
+	faulted := 0
 	for _, t := range tools {
 		if len(a.filter) > 0 && !slices.Contains(a.filter, t.Name) {
 			continue
@@ -174,6 +179,10 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 		base, ok := a.bases[t.Name]
 		if !ok {
 			continue
+		}
+		if faulted == maxFaultTools {
+			a.rep.Limits = append(a.rep.Limits, fmt.Sprintf("-faults: ran the first %d tools that reach the proxy", maxFaultTools))
+			break
 		}
 		for _, mode := range faultModes {
 			a.faults.set(mode)
@@ -191,6 +200,9 @@ func (a *auditor) faultChecks(ctx context.Context, tools []*mcp.Tool) error {
 			if a.faults.reached() == 0 {
 				quiet = append(quiet, t.Name)
 				break // no upstream request went through the proxy: nothing to fault
+			}
+			if mode == faultModes[0] {
+				faulted++
 			}
 			c := check{Tool: t.Name, Probe: "upstream " + mode, Arguments: base, group: groupFaults, Raw: string(raw)}
 			gradeFault(&c, ans, gosdk.Outcome(res, callErr), took, a.timeout)
