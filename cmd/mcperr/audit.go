@@ -437,6 +437,10 @@ func answerText(o errkind.Outcome) string {
 // the call is made once more; a longer one ends the audit.
 const maxLimitWait = 30 * time.Second
 
+// noWaitLimit is the wait before the second try of a call refused by a rate
+// limit that names no wait.
+const noWaitLimit = 2 * time.Second
+
 // call makes one tools/call, bounded by the timeout. A call refused by a
 // rate limit is made once more after the wait it names.
 func (a *auditor) call(ctx context.Context, tool string, args json.RawMessage) (*mcp.CallToolResult, error, error) {
@@ -454,12 +458,16 @@ func (a *auditor) call(ctx context.Context, tool string, args json.RawMessage) (
 		if r.Kind != errkind.RateLimited || try > 0 {
 			return res, callErr, nil
 		}
-		if !r.HasWait || r.Wait > maxLimitWait {
+		wait := r.Wait
+		if !r.HasWait {
+			wait = noWaitLimit
+		}
+		if wait > maxLimitWait {
 			return nil, nil, &connectError{fmt.Errorf("the server rate-limits the audit (%s): audit a test instance whose limits allow a few hundred calls a minute", tool)}
 		}
-		a.status(fmt.Sprintf("rate-limited: waiting %s", r.Wait))
+		a.status(fmt.Sprintf("rate-limited: waiting %s", wait))
 		select {
-		case <-time.After(r.Wait):
+		case <-time.After(wait):
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
 		}
