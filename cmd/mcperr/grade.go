@@ -266,7 +266,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome, ctl *control, raw
 		}
 		c.Verdict = verdictInResult
 		c.Kind, c.Move = string(r.Kind), string(r.Move)
-		c.NamesField = namesField(c.Field, r)
+		c.NamesField = namesField(c.Field, r, o.Text)
 		kindOK := r.Kind == errkind.InvalidArguments && r.Move == errkind.FixArgument
 		if c.NamesField {
 			c.Points += pointsField
@@ -295,7 +295,7 @@ func gradeArgument(c *check, answer string, o errkind.Outcome, ctl *control, raw
 		}
 	}
 	c.Verdict = verdictRefused
-	c.NamesField = namesField(c.Field, r)
+	c.NamesField = namesField(c.Field, r, answerText(o))
 	c.KnownText = answer == answerToolError && strings.TrimSpace(o.Text) == c.Expected
 	kindOK := r.Kind == errkind.InvalidArguments && r.Move == errkind.FixArgument
 	var why []string
@@ -517,9 +517,11 @@ func gradeLine(c *check, p stdioProbe, got *rpcAnswer, survived bool) {
 
 // namesField reports whether an answer names the argument at fault as the
 // fault: errkind read it among the arguments at fault (Reading.Args, which
-// holds the field in the position an SDK's validation text gives it). A word
-// elsewhere in the text (an echo, a URL, a command line) does not count.
-func namesField(field string, r errkind.Reading) bool {
+// holds the field in the position an SDK's validation text gives it), or the
+// text gives it in a validation text's position errkind does not read
+// (positionArgs). A word elsewhere in the text (an echo, a URL, a command
+// line) does not count.
+func namesField(field string, r errkind.Reading, text string) bool {
 	if field == "" {
 		return false
 	}
@@ -528,13 +530,54 @@ func namesField(field string, r errkind.Reading) bool {
 	if i := strings.LastIndex(leaf, "."); i >= 0 {
 		leaf = leaf[i+1:]
 	}
-	for _, a := range r.Args {
+	for _, a := range append(slices.Clone(r.Args), positionArgs(text)...) {
 		a = normPath(a)
 		if a == want || a == leaf && !strings.Contains(a, ".") || strings.HasSuffix(want, "."+a) {
 			return true
 		}
 	}
 	return false
+}
+
+// zodIssue is an issue of zod's own error text: a JSON array of issues,
+// each with its path (what a server that calls schema.parse itself answers,
+// "Invalid input: [{...,"path":["owner"],...}]").
+type zodIssue struct {
+	Path []any  `json:"path"`
+	Code string `json:"code"`
+}
+
+// fieldFirst is a field named where a validation text puts it: first in a
+// clause, before a colon and the words of a refusal ("title: Required",
+// "description: Expected string, received number").
+var fieldFirst = regexp.MustCompile(`(?:^|: |; |, |\n)([A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$]+\]?)*): (?:Required|Expected |Invalid |String must|Number must|Array must|must |should |is required|is not allowed|Unrecognized)`)
+
+// positionArgs returns the fields a validation text names in the position
+// its format gives them, where errkind reads none: the paths of zod's
+// issues, and a field first in a clause of a refusal.
+func positionArgs(text string) []string {
+	var out []string
+	if i := strings.Index(text, "[{"); i >= 0 {
+		if j := strings.LastIndex(text, "}]"); j > i {
+			var issues []zodIssue
+			if json.Unmarshal([]byte(text[i:j+2]), &issues) == nil {
+				for _, is := range issues {
+					if is.Code == "" || len(is.Path) == 0 {
+						continue
+					}
+					parts := make([]string, len(is.Path))
+					for k, p := range is.Path {
+						parts[k] = fmt.Sprint(p)
+					}
+					out = append(out, strings.Join(parts, "."))
+				}
+			}
+		}
+	}
+	for _, m := range fieldFirst.FindAllStringSubmatch(text, 8) {
+		out = append(out, m[1])
+	}
+	return out
 }
 
 // normPath writes a path one way: "a.b.0.c" for a.b[0].c, /a/b/0/c and

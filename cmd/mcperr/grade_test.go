@@ -170,3 +170,48 @@ func TestScore(t *testing.T) {
 		}
 	}
 }
+
+// A field counts as named only where a validation text puts it: errkind's
+// arguments at fault, zod's issue paths, a field first in a clause before
+// the words of a refusal; never an echo of it elsewhere (a URL, a command
+// line, a JSON key of an unrelated error).
+func TestNamesField(t *testing.T) {
+	tests := []struct {
+		field, text string
+		want        bool
+	}{
+		{"owner", `Invalid input: [{"code":"invalid_type","expected":"string","received":"number","path":["owner"],"message":"Expected string, received number"}]`, true},
+		{"repo.name", `Invalid input: [{"code":"invalid_type","path":["repo","name"],"message":"Required"}]`, true},
+		{"title", "Invalid arguments: title: Required", true},
+		{"description", "Invalid arguments: description: Expected string, received number", true},
+		{"limit", "MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=100 at limit", true},
+		{"query", "Error: request to https://api.example.com/search?query=12345 failed, reason: getaddrinfo EAI_AGAIN api.example.com", false},
+		{"name", `{"error":{"name":"FetchError","message":"fetch failed"}}`, false},
+		{"namespace", "kubectl get pods --namespace 12345 failed: exit status 1", false},
+		{"path", "TypeError: Cannot read properties of undefined (reading 'path')", false},
+	}
+	for _, tt := range tests {
+		r := errkind.Read(errkind.Outcome{IsError: true, Text: tt.text})
+		if got := namesField(tt.field, r, tt.text); got != tt.want {
+			t.Errorf("namesField(%q, %q) = %v, want %v (errkind read %q)", tt.field, tt.text, got, tt.want, r.Args)
+		}
+	}
+}
+
+// positionArgs never panics, and every field it returns is in the text.
+func FuzzPositionArgs(f *testing.F) {
+	for _, s := range []string{
+		`Invalid input: [{"code":"invalid_type","path":["owner",0],"message":"Required"}]`,
+		"Invalid arguments: title: Required; body: Expected string, received number",
+		"[{", "}][{", "a: Required",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, a := range positionArgs(text) {
+			if a == "" {
+				t.Fatalf("an empty field from %q", text)
+			}
+		}
+	})
+}
