@@ -78,7 +78,8 @@ func (a *auditor) connect(ctx context.Context) error {
 	if a.client == nil {
 		a.client = mcp.NewClient(&mcp.Implementation{Name: "mcperr-audit", Version: version}, nil)
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	// A server's start (npx, a JVM, a cluster client) may take longer than a call.
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout*a.timeout)
 	defer cancel()
 	var tr mcp.Transport
 	var st *stdioTransport
@@ -94,6 +95,20 @@ func (a *auditor) connect(ctx context.Context) error {
 	}
 	s, err := a.client.Connect(ctx, tr, opts)
 	if err != nil {
+		hello := "initialize"
+		if a.version >= "2026-07-28" || a.version == "" {
+			hello = "server/discover, then initialize"
+		}
+		switch {
+		case st != nil && st.conn == nil:
+			err = fmt.Errorf("starting %s: %w", a.target.argv[0], err)
+		case st != nil && !st.conn.alive():
+			err = fmt.Errorf("the server exited during %s: %w", hello, err)
+		case errors.Is(err, context.DeadlineExceeded):
+			err = fmt.Errorf("no answer to %s within %s: %w", hello, connectTimeout*a.timeout, err)
+		default:
+			err = fmt.Errorf("%s: %w", hello, err)
+		}
 		if st != nil && st.conn != nil {
 			st.conn.Close()
 			if msg := st.conn.stderr.String(); msg != "" {
@@ -130,6 +145,9 @@ func (a *auditor) tapLast() []byte {
 	}
 	return nil
 }
+
+// connectTimeout is how many call timeouts opening a session may take.
+const connectTimeout = 3
 
 // reconnect replaces a session that ended; the probes after it need one.
 func (a *auditor) reconnect(ctx context.Context) error {
