@@ -577,8 +577,23 @@ func positionArgs(text string) []string {
 	for _, m := range fieldFirst.FindAllStringSubmatch(text, 8) {
 		out = append(out, m[1])
 	}
+	if m := missingList.FindStringSubmatch(text); m != nil {
+		for _, f := range listSep.Split(m[1], 16) {
+			if f = strings.Trim(f, " .`'\""); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
 	return out
 }
+
+// missingList is a refusal that lists the arguments it misses, and
+// listSep the separators of that list: "Missing required arguments:
+// channel_id and text".
+var (
+	missingList = regexp.MustCompile(`(?i)missing required (?:arguments?|parameters?|fields?|properties|property)\s*:?\s*((?:[\w.$\[\]` + "`" + `'"]+(?:,\s*|,?\s+and\s+|\s*$|\s*[.;)}]))+)`)
+	listSep     = regexp.MustCompile(`,\s*(?:and\s+)?|\s+and\s+`)
+)
 
 // normPath writes a path one way: "a.b.0.c" for a.b[0].c, /a/b/0/c and
 // $.a.b[0].c.

@@ -10,21 +10,24 @@
 //
 //	go install github.com/mcperr/mcperr/cmd/mcperr@latest
 //
-// The audit connects with the go-sdk's client, initializes, lists every tool
-// (every page) and records the protocol revision. Then, for each tool, it
-// sends arguments the tool's own input schema forbids, and only those: each
-// required property missing, a wrong JSON type and null for each property, an
-// enum or const violated, a number out of range, a string or array too short
-// or too long, an unknown property where the schema closes the object, and a
-// mistake inside a nested object. Each set of arguments is checked with
-// schemaerr first: arguments the schema allows are never sent, and the
-// TypeScript SDK's text for the rest is what a good answer says.
+// The audit connects with the go-sdk's client, initializes, lists the tools
+// (at most 100 pages and 1,000 tools) and records the protocol revision.
+// Then, for each tool, it builds valid base arguments from the tool's input
+// schema (checked with schemaerr), makes a control call with them, and sends
+// arguments the schema forbids, and only those, each the base with one
+// mistake: each required property missing, a wrong JSON type and null for
+// each property, an enum or const violated, a number out of range, a string
+// or array too short or too long, an unknown property where the schema
+// closes the object, and a mistake inside a nested object. Each answer is
+// compared with the control's: a refusal only the forbidden argument
+// explains is graded; an answer that reads as an upstream or handler
+// failure, or is the control's own failure, was accepted then failed.
 //
 // A server that does not validate its arguments may act on invalid ones:
 // audit a test instance, never one whose tools change data you care about.
 //
 // Then the protocol probes: a tool the server does not have and a method it
-// does not have; over stdio, a line that is not JSON, a line nested 1,001
+// does not have (the method on each revision the server accepts); over stdio, a line that is not JSON, a line nested 1,001
 // levels deep and the odd ids 1.5, 1e400 and "<&>", each followed by a ping
 // that tells whether the session survived; over HTTP, a GET, a wrong
 // Content-Type, a missing Accept, a body that is not JSON and a 5 MiB body,
@@ -65,8 +68,14 @@
 // rpc_error, success, none, session_ended or http_error), kind, move,
 // namesField, ok and why (one line).
 //
-// Exit status: 0; 1 when -min is set and the grade is lower; 2 for a usage
-// error or a server it cannot connect to.
+// -deadline bounds the whole audit, -junit writes JUnit XML, -baseline fails
+// only on a regression from an earlier -json report, and -faults runs each
+// tool of a stdio server with every upstream request refused, reset and
+// timed out through a proxy inside the audit.
+//
+// Exit status: 0; 1 when -min is set and the grade is lower, or a check
+// regressed from -baseline; 2 for a usage error, a server it cannot connect
+// to, or an audit past its deadline.
 package main
 
 import (
