@@ -550,7 +550,7 @@ type zodIssue struct {
 // fieldFirst is a field named where a validation text puts it: first in a
 // clause, before a colon and the words of a refusal ("title: Required",
 // "description: Expected string, received number").
-var fieldFirst = regexp.MustCompile(`(?:^|: |; |, |\n)([A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$]+\]?)*): (?:Required|Expected |Invalid |String must|Number must|Array must|must |should |is required|is not allowed|Unrecognized)`)
+var fieldFirst = regexp.MustCompile(`(?:^|: |; |, |\n)([A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$]+\]?)*): (?:Required|Expected |Invalid |Too (?:small|big|short|long)|String must|Number must|Array must|must |should |is required|is not allowed|Unrecognized)`)
 
 // positionArgs returns the fields a validation text names in the position
 // its format gives them, where errkind reads none: the paths of zod's

@@ -183,6 +183,7 @@ func TestNamesField(t *testing.T) {
 		{"owner", `Invalid input: [{"code":"invalid_type","expected":"string","received":"number","path":["owner"],"message":"Expected string, received number"}]`, true},
 		{"repo.name", `Invalid input: [{"code":"invalid_type","path":["repo","name"],"message":"Required"}]`, true},
 		{"title", "Invalid arguments: title: Required", true},
+		{"intent", "MCP error -32602: Tool 't' parameter validation failed: intent: Too small: expected string to have >=1 characters. Please check the parameter types", true},
 		{"channel_id", `{"error":"Missing required arguments: channel_id and text"}`, true},
 		{"thread_ts", `{"error":"Missing required arguments: channel_id, thread_ts, and text"}`, true},
 		{"limit", `{"error":"Missing required arguments: channel_id and text"}`, false},
