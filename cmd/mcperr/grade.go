@@ -579,7 +579,7 @@ func positionArgs(text string) []string {
 	}
 	if m := missingList.FindStringSubmatch(text); m != nil {
 		for _, f := range listSep.Split(m[1], 16) {
-			if f = strings.Trim(f, " .`'\""); f != "" {
+			if f = strings.Trim(f, " .;`'\"{}()[]"); f != "" {
 				out = append(out, f)
 			}
 		}

@@ -187,6 +187,7 @@ func TestNamesField(t *testing.T) {
 		{"channel_id", `{"error":"Missing required arguments: channel_id and text"}`, true},
 		{"thread_ts", `{"error":"Missing required arguments: channel_id, thread_ts, and text"}`, true},
 		{"limit", `{"error":"Missing required arguments: channel_id and text"}`, false},
+		{"thread_ts", `{"error":"Missing required arguments: channel_id and thread_ts"}`, true},
 		{"description", "Invalid arguments: description: Expected string, received number", true},
 		{"limit", "MCP error -32602: Input validation error: Invalid arguments for tool t: Too big: expected number to be <=100 at limit", true},
 		{"query", "Error: request to https://api.example.com/search?query=12345 failed, reason: getaddrinfo EAI_AGAIN api.example.com", false},
