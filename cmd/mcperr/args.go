@@ -39,6 +39,10 @@ type schemaDoc struct {
 // properties costs the audit a bounded multiple of its size, not its square.
 const maxTries = 4 * maxProbes
 
+// maxProbeBytes bounds the bytes of arguments one tool's probes are built
+// and validated from: a base of 100 KB gets 80 tries, not 160.
+const maxProbeBytes = 8 << 20
+
 // plan is what the audit sends one tool: the valid base arguments (the
 // control call) and the probes, each the base with one mistake.
 type plan struct {
@@ -86,11 +90,13 @@ func argProbes(tool string, schema []byte) (*plan, error) {
 	p := &plan{base: raw}
 	seen := map[string]bool{string(raw): true}
 	tries := 0
+	spent := 0
 	add := func(name, field string, apply func(map[string]any) map[string]any) {
-		if len(p.probes) >= maxProbes || tries >= maxTries {
+		if len(p.probes) >= maxProbes || tries >= maxTries || spent >= maxProbeBytes {
 			return
 		}
 		tries++
+		spent += len(p.base)
 		raw, err := json.Marshal(apply(cloneMap(base)))
 		if err != nil || seen[string(raw)] {
 			return
