@@ -6,7 +6,8 @@
 #
 # Installs the servers by name at the versions below into AUDIT_NPM_CACHE (default /tmp/mcperr-audit-npm), builds
 # cmd/mcperr, and for each server writes OUT/NAME.json (the -json report, -faults included) and OUT/NAME.txt (the
-# table). Each audit is bounded by -deadline and by timeout(1). Prints one line per server.
+# table). Each audit is bounded by -deadline and by timeout(1). Prints one line per server. AUDIT_NPM_ONLY=WORD audits
+# only the servers whose package name holds WORD.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out/npm}
@@ -46,6 +47,7 @@ for s in "${servers[@]}"; do
   IFS='|' read -r spec entry envs <<<"$s"
   pkg=${spec%@*}
   name=${pkg##*/}
+  [ -n "${AUDIT_NPM_ONLY:-}" ] && [[ $pkg != *"$AUDIT_NPM_ONLY"* ]] && continue
   files=$(mktemp -d "${TMPDIR:-/tmp}/mcperr-audit-files.XXXXXX")
   ns=mcperr-audit-$$-${#name}-$RANDOM
   ip netns add "$ns" && ip netns exec "$ns" ip link set lo up
