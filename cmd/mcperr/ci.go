@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -94,7 +95,7 @@ func writeJUnit(name string, r *report) error {
 		Props: []junitProp{{"grade", r.Grade}, {"score", fmt.Sprint(r.Score)}, {"transport", r.Transport}, {"protocol", r.Protocol}},
 	}
 	for _, c := range r.Checks {
-		jc := junitCase{Class: cmpOr(c.Tool, c.group), Name: c.Probe}
+		jc := junitCase{Class: cmp.Or(c.Tool, c.group), Name: c.Probe}
 		var out []string
 		if len(c.Arguments) > 0 {
 			out = append(out, "arguments: "+string(c.Arguments))

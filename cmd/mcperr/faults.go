@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -246,12 +247,12 @@ func gradeFault(c *check, answer string, o errkind.Outcome, took, timeout time.D
 		c.Why = fmt.Sprintf("an isError result read as %s/%s, in %s", r.Kind, r.Move, took.Round(time.Millisecond))
 	case answer == answerToolError:
 		c.Points = 50
-		c.Why = "an isError result, but errkind reads " + cmpOr(string(r.Kind), "no kind") + ", not network_error or unavailable: the agent cannot tell to wait and retry"
+		c.Why = "an isError result, but errkind reads " + cmp.Or(string(r.Kind), "no kind") + ", not network_error or unavailable: the agent cannot tell to wait and retry"
 	case readable:
 		c.Points = 50
 		c.Why = fmt.Sprintf("a JSON-RPC error (%d) read as %s, not an isError result: many clients keep it from the model", o.RPCCode, r.Kind)
 	default:
-		c.Why = fmt.Sprintf("a JSON-RPC error (%d) errkind reads as %s: neither reaches the model nor tells it to wait", o.RPCCode, cmpOr(string(r.Kind), "no kind"))
+		c.Why = fmt.Sprintf("a JSON-RPC error (%d) errkind reads as %s: neither reaches the model nor tells it to wait", o.RPCCode, cmp.Or(string(r.Kind), "no kind"))
 	}
 }
 

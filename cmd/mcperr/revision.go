@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -112,7 +113,7 @@ func codeFindings(protocol string, checks []check) []string {
 		if c.Code == 0 {
 			continue
 		}
-		k := key{cmpOr(c.Revision, protocol), c.Code}
+		k := key{cmp.Or(c.Revision, protocol), c.Code}
 		if codeRule(k.rev, k.code) == "" {
 			continue
 		}
@@ -132,11 +133,4 @@ func codeFindings(protocol string, checks []check) []string {
 		out = append(out, fmt.Sprintf("JSON-RPC code %d under %s (%s%s): %s", k.code, k.rev, strings.Join(p, ", "), more, codeRule(k.rev, k.code)))
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
