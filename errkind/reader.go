@@ -68,8 +68,9 @@ const (
 	FormTransport Form = "transport_text"
 	// FormProse: a failure text that a Text rule of the taxonomy names, or
 	// that says an HTTP status ("returned 429"), a rate limit, a wait
-	// ("retry after 30s") or that no answer came (a timeout, a
-	// cancellation, a closed connection).
+	// ("retry after 30s"), that no answer came (a timeout, a
+	// cancellation, a closed connection), or that the tool's result failed
+	// its own output schema (server_error).
 	FormProse Form = "prose"
 	// FormUnknown: a failure text in none of the shapes above.
 	FormUnknown Form = "unknown"
@@ -251,6 +252,12 @@ func (t *Taxonomy) readText(text string) Reading {
 // says none of them.
 func (t *Taxonomy) readGeneral(r *Reading, text string) bool {
 	low := lower(text)
+	if ownOutput(low) {
+		// The tool's result failed its own output schema: the server's
+		// failure, whatever code it came with.
+		r.Form, r.Kind, r.Move = FormProse, ServerError, Report
+		return true
+	}
 	if tool, ok := unknownTool(text, low); ok {
 		r.Form, r.Kind, r.Move, r.Tool = FormUnknownTool, InvalidArguments, FixArgument, tool
 		return true
@@ -594,7 +601,7 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 		r.Tool = g.Tool
 	}
 	r.Args = g.Args
-	if o.RPCCode != InvalidParams || g.Kind == InvalidArguments {
+	if o.RPCCode != InvalidParams || g.Kind == InvalidArguments || g.Kind == ServerError {
 		r.Kind, r.Move = g.Kind, g.Move
 		r.Wait, r.HasWait = g.Wait, g.HasWait
 	}

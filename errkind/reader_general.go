@@ -141,9 +141,9 @@ func readRefused(r *Reading, text, low string) bool {
 				found = true
 				from = j
 			}
-		case p.text == "property " && !isPointerNext(text[end:]):
-			// "property" alone says too little; PHP's is followed by a
-			// pointer.
+		case (p.text == "property " || p.text == "the property ") && !isPointerNext(text[end:]):
+			// "property" alone says too little; PHP's and Ruby's are
+			// followed by a quoted pointer.
 		case p.where == nameAfter:
 			found = true
 			from = max(from, names(text[end:], end, add))
@@ -401,11 +401,28 @@ func unknownTool(text, low string) (string, bool) {
 	}
 }
 
+// ownOutput reports whether a text says that a tool's result failed its
+// own output schema (the TypeScript SDK's "Output validation error: ...",
+// "... has an output schema but no structured content was provided").
+func ownOutput(low string) bool {
+	return strings.Contains(low, "output validation") || strings.Contains(low, "output schema") || strings.Contains(low, "invalid structured content")
+}
+
 // netPhrases are what a client or server says when no answer came back.
 var netPhrases = [...]string{
-	"deadline exceeded", "timed out", "timeout", "context canceled", "cancelled", "canceled",
-	"connection closed", "connection refused", "connection reset", "broken pipe", "no such host", "network is unreachable",
+	"deadline exceeded", "timed out", "timeout", "connection closed", "connection refused", "connection reset",
+	"broken pipe", "no such host", "network is unreachable",
+	// A cancelled call, not a cancelled order: the words of Go's context,
+	// .NET's OperationCanceledException, the SDKs' cancelled requests.
+	"context canceled", "operation was canceled", "operation was cancelled", "operation canceled", "operation cancelled",
+	"request was cancelled", "request was canceled", "request cancelled", "request canceled",
 }
+
+// statusTexts are the status lines a text may carry without the number.
+var statusTexts = [...]struct {
+	text   string
+	status int
+}{{"internal server error", 500}, {"bad gateway", 502}, {"service unavailable", 503}, {"gateway timeout", 504}}
 
 // rateWords say that the caller is over a rate limit.
 var rateWords = [...]string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl", "quota exceeded", "slow down"}
@@ -415,6 +432,11 @@ var rateWords = [...]string{"rate limit", "rate-limit", "ratelimit", "too many r
 // text says none of them.
 func (t *Taxonomy) readStatus(r *Reading, text, low string) bool {
 	st := proseStatus(low)
+	for _, s := range statusTexts {
+		if st == 0 && strings.Contains(low, s.text) {
+			st = s.status
+		}
+	}
 	r.Wait, r.HasWait = proseWait(low)
 	var k Kind
 	switch {

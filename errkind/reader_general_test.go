@@ -170,6 +170,8 @@ func TestReadMayHaveActed(t *testing.T) {
 		{`{"kind":"network_error","message":"timeout","details":{"mayHaveActed":true}}`, errkind.RereadThenRetry},
 		{`{"kind":"network_error","message":"timeout","mayHaveActed":false}`, errkind.RetrySafe},
 		{`{"kind":"not_found","message":"gone","mayHaveActed":true}`, errkind.TryAnotherID},
+		// envelope's shape (branch errorof): the kind is conflict already.
+		{`{"kind":"conflict","message":"timeout; the POST request was sent and may have acted: read the resource back before retrying","details":{"mayHaveActed":true,"method":"POST","failure":"network_error"}}`, errkind.RereadThenRetry},
 	} {
 		if r := errkind.Read(errkind.Outcome{IsError: true, Text: tt.text}); r.Move != tt.want {
 			t.Errorf("%s: %s, want %s", tt.text, r.Move, tt.want)
@@ -274,6 +276,31 @@ func TestReadGeneralLinear(t *testing.T) {
 		}
 		if ratio := float64(l) / float64(max(s, time.Millisecond)); ratio > 4 {
 			t.Errorf("shape %d: one read of %d bytes cost %.2f times eight of %d (%v, %v)", i, len(large[i]), ratio, len(small[i]), l, s)
+		}
+	}
+}
+
+// TestReadFalseFriends: words the general readings look for, in texts that
+// do not mean them, are not read as them: a cancelled order is no
+// cancelled call, a property tax is no property, a handler's own words are
+// reported.
+func TestReadFalseFriends(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		kind errkind.Kind
+		move errkind.Move
+	}{
+		{"Order 123 was cancelled by the customer", "", errkind.Report},
+		{"The property tax API returned nothing", "", errkind.Report},
+		{"Error executing tool forecast: No forecast for 'Atlantis'.", "", errkind.Report},
+		{"build 4291 failed at step 404.5", "", errkind.Report},
+		{"Gateway Timeout", errkind.Unavailable, errkind.WaitThenRetry},
+		{"Invalid value for 'timeout': must be at most 10.", errkind.InvalidArguments, errkind.FixArgument},
+		{"Error executing tool w: 1 validation error for WeatherData\nhumidity\n  Field required [type=missing]", "", errkind.Report},
+	} {
+		r := errkind.Read(errkind.Outcome{IsError: true, Text: tt.text})
+		if r.Kind != tt.kind || r.Move != tt.move {
+			t.Errorf("%q: %q %s, want %q %s", tt.text, r.Kind, r.Move, tt.kind, tt.move)
 		}
 	}
 }

@@ -48,9 +48,11 @@ func Example_startHere() {
 		switch r.Move {
 		case "": // data
 			fmt.Println(id, "data")
-		case errkind.WaitThenRetry:
+		case errkind.WaitThenRetry: // r.Wait is a day at most: sleep on it (select on time.After(r.Wait) and ctx.Done()), call again
 			fmt.Println(id, r.Kind, "wait", r.Wait)
-		default: // errkind.FixArgument, errkind.TryAnotherID, errkind.Stop, ...
+		case errkind.Stop: // so is a wait beyond a day (r.Wait keeps it): tell the user when to come back, do not sleep
+			fmt.Println(id, r.Kind, "stop", r.Wait)
+		default: // errkind.FixArgument (r.Args names what to fix), errkind.TryAnotherID, ...
 			fmt.Println(id, r.Kind, r.Move, r.Args)
 		}
 	}
