@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"os"
 	"path/filepath"
@@ -132,6 +133,10 @@ func TestJUnitAndBaseline(t *testing.T) {
 	x, err := os.ReadFile(junit)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var parsed junitSuites
+	if err := xml.Unmarshal(x, &parsed); err != nil || len(parsed.Suites) != 1 {
+		t.Fatalf("the JUnit report does not parse as one suite: %v", err)
 	}
 	failures := 0
 	for _, c := range r.Checks {

@@ -79,7 +79,11 @@ func TestHostileForkedChild(t *testing.T) {
 
 // cursorLoopServer answers tools/list with 50 tools a page and always a
 // new nextCursor: a listing that never ends.
-func cursorLoopServer(in io.Reader, out io.Writer) error {
+//
+// With oldShape, it lists one tool instead, and answers a call whose
+// arguments its schema refuses in the old shape {"toolResult":{...}}, not a
+// CallToolResult.
+func cursorLoopServer(in io.Reader, out io.Writer, oldShape bool) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	w := bufio.NewWriter(out)
@@ -96,17 +100,31 @@ func cursorLoopServer(in io.Reader, out io.Writer) error {
 			continue
 		}
 		var result any
-		switch req.Method {
-		case "initialize":
+		switch m := req.Method; {
+		case m == "initialize":
 			result = map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "cursor-loop", "version": "1"}}
-		case "tools/list":
+		case m == "tools/list" && oldShape:
+			result = map[string]any{"tools": []any{map[string]any{"name": "get", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}, "required": []string{"q"}}}}}
+		case m == "tools/call" && oldShape:
+			var call struct {
+				Params struct {
+					Arguments map[string]any `json:"arguments"`
+				} `json:"params"`
+			}
+			json.Unmarshal(sc.Bytes(), &call)
+			if _, ok := call.Params.Arguments["q"].(string); ok {
+				result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}
+			} else {
+				result = map[string]any{"toolResult": map[string]any{"ok": true}}
+			}
+		case m == "tools/list":
 			page, _ := strconv.Atoi(strings.TrimPrefix(req.Params.Cursor, "p"))
 			var tools []any
 			for i := range 50 {
 				tools = append(tools, map[string]any{"name": fmt.Sprintf("t%d_%d", page, i), "description": strings.Repeat("x", 1000), "inputSchema": map[string]any{"type": "object"}})
 			}
 			result = map[string]any{"tools": tools, "nextCursor": fmt.Sprintf("p%d", page+1)}
-		case "ping":
+		case m == "ping":
 			result = map[string]any{}
 		default:
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "Method not found"}})
@@ -280,5 +298,23 @@ func TestFaults(t *testing.T) {
 		if strings.Contains(f, "sk-test-audit") {
 			t.Errorf("a finding writes the secret: %s", f)
 		}
+	}
+}
+
+// A result that is not a CallToolResult ({"toolResult":{...}}, no content)
+// is its own verdict and finding, read from the server's own bytes.
+func TestMalformedResult(t *testing.T) {
+	r := auditJSON(t, append([]string{"--"}, testServer(t, "oldshape")...)...)
+	got := checksOf(r, func(c check) bool { return c.Tool == "get" })
+	if len(got) == 0 {
+		t.Fatal("no checks of get")
+	}
+	for _, c := range got {
+		if c.Verdict != verdictMalformed || c.OK || !strings.Contains(c.Raw, "toolResult") {
+			t.Errorf("%s: verdict %q, raw %q; want malformed_result from the server's bytes", c.Probe, c.Verdict, c.Raw)
+		}
+	}
+	if !slices.ContainsFunc(r.Findings, func(f string) bool { return strings.Contains(f, "not a valid CallToolResult") }) {
+		t.Errorf("findings %q do not name the malformed results", r.Findings)
 	}
 }

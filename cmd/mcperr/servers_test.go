@@ -121,7 +121,9 @@ func serveTestServer(name string) {
 	case name == "sleeper":
 		time.Sleep(40 * time.Second)
 	case name == "cursorloop":
-		err = cursorLoopServer(os.Stdin, os.Stdout)
+		err = cursorLoopServer(os.Stdin, os.Stdout, false)
+	case name == "oldshape":
+		err = cursorLoopServer(os.Stdin, os.Stdout, true)
 	case name == "fetcher":
 		err = fetcherServer().Run(context.Background(), &mcp.StdioTransport{})
 	default:
