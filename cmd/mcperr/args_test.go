@@ -84,10 +84,11 @@ func TestArgProbes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			probes, err := argProbes("t", []byte(tt.schema))
+			p, err := argProbes("t", []byte(tt.schema))
 			if err != nil {
 				t.Fatal(err)
 			}
+			probes := p.probes
 			var got []string
 			for _, p := range probes {
 				got = append(got, p.name+" "+string(p.args))
@@ -104,12 +105,12 @@ func TestArgProbes(t *testing.T) {
 
 // The expected text is schemaerr's: the TypeScript SDK's, byte for byte.
 func TestArgProbeExpectedText(t *testing.T) {
-	probes, err := argProbes("get_values", []byte(`{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":1}},"required":["path"]}`))
+	p, err := argProbes("get_values", []byte(`{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":1}},"required":["path"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, p := range probes {
+	for _, p := range p.probes {
 		got = append(got, p.expected)
 	}
 	want := []string{
@@ -142,10 +143,11 @@ func FuzzArgProbes(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, schema string) {
-		probes, err := argProbes("t", []byte(schema))
+		p, err := argProbes("t", []byte(schema))
 		if err != nil {
 			return
 		}
+		probes := p.probes
 		if len(probes) > maxProbes {
 			t.Fatalf("%d probes, more than %d", len(probes), maxProbes)
 		}

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcperr/mcperr/errkind"
 )
@@ -154,11 +156,10 @@ func gradeHTTP(c *check, probe string, ans *httpAnswer, err error, survived bool
 		return
 	}
 	c.Status = ans.status
-	c.Text = oneLine(ans.body, 240)
+	c.Text = ans.body
 	rpcErr := ans.rpc != nil && ans.rpc.Error != nil
 	if rpcErr {
-		r := errkind.Read(ans.rpc.outcome())
-		c.Kind, c.Move = string(r.Kind), string(r.Move)
+		c.Code = ans.rpc.Error.Code
 	}
 	switch {
 	case ans.status >= 400:
@@ -202,4 +203,113 @@ func gradeHTTP(c *check, probe string, ans *httpAnswer, err error, survived bool
 		c.Points = 50
 		c.Why = fmt.Sprintf("HTTP %d without a JSON-RPC body", ans.status)
 	}
+}
+
+// maxBody bounds every HTTP body the audit reads, the SDK's included: a
+// server that sends more is cut off there, and the audit says so.
+const maxBody = 32 << 20
+
+// maxRaw bounds the server's own bytes a check keeps.
+const maxRaw = 64 << 10
+
+// errBodyTooLarge is the read of a body past maxBody.
+var errBodyTooLarge = fmt.Errorf("the server sent an HTTP body larger than %d MiB: the audit stopped reading it", maxBody>>20)
+
+// tapTransport bounds the bodies of every HTTP answer (maxBody) and keeps
+// the first bytes of the last one, the server's own, for the check that
+// reads it.
+type tapTransport struct {
+	base http.RoundTripper
+
+	mu   sync.Mutex
+	last []byte
+	met  []string // the bounds a body met
+}
+
+func (t *tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.last = nil
+	t.mu.Unlock()
+	resp.Body = &tapBody{rc: resp.Body, t: t}
+	return resp, nil
+}
+
+func (t *tapTransport) reset() {
+	t.mu.Lock()
+	t.last = nil
+	t.mu.Unlock()
+}
+
+// lastMessage returns the last JSON-RPC response in the last body read.
+func (t *tapTransport) lastMessage() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return lastResponse(t.last)
+}
+
+// bounds returns what the bodies met, once each.
+func (t *tapTransport) bounds() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Compact(slices.Clone(t.met))
+}
+
+type tapBody struct {
+	rc io.ReadCloser
+	t  *tapTransport
+	n  int64
+}
+
+func (b *tapBody) Read(p []byte) (int, error) {
+	if b.n >= maxBody {
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > maxBody-b.n {
+		p = p[:maxBody-b.n]
+	}
+	n, err := b.rc.Read(p)
+	b.n += int64(n)
+	b.t.mu.Lock()
+	if room := maxRaw*4 - len(b.t.last); room > 0 {
+		b.t.last = append(b.t.last, p[:min(n, room)]...)
+	}
+	if b.n >= maxBody && err == nil {
+		b.t.met = append(b.t.met, errBodyTooLarge.Error())
+		err = errBodyTooLarge
+	}
+	b.t.mu.Unlock()
+	return n, err
+}
+
+func (b *tapBody) Close() error { return b.rc.Close() }
+
+// lastResponse finds the last JSON-RPC response (a message with a result or
+// an error) in a body: the body itself when it is JSON, else the data of an
+// event stream's events.
+func lastResponse(body []byte) []byte {
+	body = bytes.TrimSpace(body)
+	isResponse := func(b []byte) bool {
+		var m struct {
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		return json.Unmarshal(b, &m) == nil && (m.Result != nil || m.Error != nil)
+	}
+	if isResponse(body) {
+		return body
+	}
+	var last []byte
+	for _, line := range bytes.Split(body, []byte("\n")) {
+		if data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok {
+			data = bytes.TrimSpace(data)
+			if isResponse(data) {
+				last = data
+			}
+		}
+	}
+	return last
 }

@@ -10,21 +10,24 @@
 //
 //	go install github.com/mcperr/mcperr/cmd/mcperr@latest
 //
-// The audit connects with the go-sdk's client, initializes, lists every tool
-// (every page) and records the protocol revision. Then, for each tool, it
-// sends arguments the tool's own input schema forbids, and only those: each
-// required property missing, a wrong JSON type and null for each property, an
-// enum or const violated, a number out of range, a string or array too short
-// or too long, an unknown property where the schema closes the object, and a
-// mistake inside a nested object. Each set of arguments is checked with
-// schemaerr first: arguments the schema allows are never sent, and the
-// TypeScript SDK's text for the rest is what a good answer says.
+// The audit connects with the go-sdk's client, initializes, lists the tools
+// (at most 100 pages and 1,000 tools) and records the protocol revision.
+// Then, for each tool, it builds valid base arguments from the tool's input
+// schema (checked with schemaerr), makes a control call with them, and sends
+// arguments the schema forbids, and only those, each the base with one
+// mistake: each required property missing, a wrong JSON type and null for
+// each property, an enum or const violated, a number out of range, a string
+// or array too short or too long, an unknown property where the schema
+// closes the object, and a mistake inside a nested object. Each answer is
+// compared with the control's: a refusal only the forbidden argument
+// explains is graded; an answer that reads as an upstream or handler
+// failure, or is the control's own failure, was accepted then failed.
 //
 // A server that does not validate its arguments may act on invalid ones:
 // audit a test instance, never one whose tools change data you care about.
 //
 // Then the protocol probes: a tool the server does not have and a method it
-// does not have; over stdio, a line that is not JSON, a line nested 1,001
+// does not have (the method on each revision the server accepts); over stdio, a line that is not JSON, a line nested 1,001
 // levels deep and the odd ids 1.5, 1e400 and "<&>", each followed by a ping
 // that tells whether the session survived; over HTTP, a GET, a wrong
 // Content-Type, a missing Accept, a body that is not JSON and a 5 MiB body,
@@ -65,8 +68,14 @@
 // rpc_error, success, none, session_ended or http_error), kind, move,
 // namesField, ok and why (one line).
 //
-// Exit status: 0; 1 when -min is set and the grade is lower; 2 for a usage
-// error or a server it cannot connect to.
+// -deadline bounds the whole audit, -junit writes JUnit XML, -baseline fails
+// only on a regression from an earlier -json report, and -faults runs each
+// tool of a stdio server with every upstream request refused, reset and
+// timed out through a proxy inside the audit.
+//
+// Exit status: 0; 1 when -min is set and the grade is lower, or a check
+// regressed from -baseline; 2 for a usage error, a server it cannot connect
+// to, or an audit past its deadline.
 package main
 
 import (
@@ -151,6 +160,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	min := fs.String("min", "", "exit 1 when the grade is lower than `GRADE` (A, B, C, D or F)")
 	tools := fs.String("tools", "", "audit only these tools (comma-separated `NAMES`)")
 	timeout := fs.Duration("timeout", 10*time.Second, "bound on each call")
+	deadline := fs.Duration("deadline", 5*time.Minute, "bound on the whole audit")
+	junit := fs.String("junit", "", "also write a JUnit XML report to `FILE`")
+	baseline := fs.String("baseline", "", "exit 1 only when a check that is ok in `FILE` (an earlier -json report) is not ok now")
+	faults := fs.Bool("faults", false, "also run each tool with every upstream request refused, reset or timed out (stdio: the server's HTTP_PROXY and HTTPS_PROXY point at a proxy inside the audit)")
 	headers := headerList{}
 	fs.Var(headers, "H", "add an HTTP header (\"`Name: value`\") to every request, such as Authorization; repeatable")
 	rest := argv[1:]
@@ -165,6 +178,17 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	}
 	if *timeout <= 0 {
 		return fail("-timeout must be positive")
+	}
+	if *deadline < 0 {
+		return fail("-deadline must not be negative")
+	}
+	var base *report
+	if *baseline != "" {
+		b, err := readReport(*baseline)
+		if err != nil {
+			return fail("-baseline: %v", err)
+		}
+		base = b
 	}
 	args := fs.Args()
 	dashed := len(rest) > len(args) && rest[len(rest)-len(args)-1] == "--"
@@ -183,9 +207,20 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if t.argv != nil && len(headers) > 0 {
 		return fail("-H applies to a URL, not to a stdio command")
 	}
+	if t.url != "" && *faults {
+		return fail("-faults applies to a stdio command, whose proxy variables the audit sets")
+	}
 	t.headers = http.Header(headers)
 
-	a := &auditor{target: t, timeout: *timeout, status: progress(stderr)}
+	a := &auditor{target: t, timeout: *timeout, deadline: *deadline, status: progress(stderr)}
+	if *faults {
+		p, err := newFaultProxy()
+		if err != nil {
+			return fail("-faults: %v", err)
+		}
+		defer p.close()
+		a.faults = p
+	}
 	if *tools != "" {
 		for _, n := range strings.Split(*tools, ",") {
 			if n = strings.TrimSpace(n); n != "" {
@@ -194,12 +229,18 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if t.url != "" {
-		a.httpc = &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: t.headers}}
+		a.tap = &tapTransport{base: &headerTransport{base: http.DefaultTransport, headers: t.headers}}
+		a.httpc = &http.Client{Transport: a.tap}
 	}
 	rep, err := a.run(ctx)
 	a.status("")
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, rep); err != nil {
+			return fail("-junit: %v", err)
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -208,11 +249,21 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	} else {
 		writeTable(stdout, rep)
 	}
+	code := 0
 	if *min != "" && below(rep.Grade, *min) {
 		fmt.Fprintf(stderr, "mcperr: grade %s is below -min %s\n", rep.Grade, *min)
-		return 1
+		code = 1
 	}
-	return 0
+	if base != nil {
+		if reg := regressions(base, rep); len(reg) > 0 {
+			fmt.Fprintf(stderr, "mcperr: %d regression(s) from -baseline %s:\n", len(reg), *baseline)
+			for _, r := range reg {
+				fmt.Fprintf(stderr, "  %s\n", r)
+			}
+			code = 1
+		}
+	}
+	return code
 }
 
 func isURL(s string) bool {
@@ -249,15 +300,18 @@ func writeTable(w io.Writer, r *report) {
 	}
 	fmt.Fprintf(w, "mcperr audit: %s over %s, protocol %s, %d tools\n\n", name, r.Transport, r.Protocol, r.Tools)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOOL\tPROBE\tANSWER\tKIND / MOVE\tFIELD\tOK\tWHY")
+	fmt.Fprintln(tw, "TOOL\tPROBE\tANSWER\tKIND / MOVE\tFIELD\tOK\tTEXT\tWHY")
 	for _, c := range r.Checks {
 		tool := c.Tool
 		if tool == "" {
 			tool = "(protocol)"
 		}
 		km := "-"
-		if c.Kind != "" || c.Move != "" {
+		switch {
+		case c.Kind != "" || c.Move != "":
 			km = cmp.Or(c.Kind, "-") + " / " + cmp.Or(c.Move, "-")
+		case c.Code != 0:
+			km = fmt.Sprintf("JSON-RPC %d", c.Code)
 		}
 		field, ok := "no", "FAIL"
 		switch {
@@ -269,7 +323,7 @@ func writeTable(w io.Writer, r *report) {
 		if c.OK {
 			ok = "ok"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tool, c.Probe, c.Answer, km, field, ok, c.Why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", tool, c.Probe, c.Answer, km, field, ok, shortText(c.Text, c.Cut), c.Why)
 	}
 	tw.Flush()
 	okCount := 0
@@ -278,7 +332,7 @@ func writeTable(w io.Writer, r *report) {
 			okCount++
 		}
 	}
-	fmt.Fprintf(w, "\n%d checks, %d ok, in %.1fs.\n", len(r.Checks), okCount, r.Seconds)
+	fmt.Fprintf(w, "\n%d checks, %d ok, in %.1fs. A text that ends in \"…\" is shortened here; -json has it whole.\n", len(r.Checks), okCount, r.Seconds)
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "not audited: %s\n", s)
 	}
@@ -290,4 +344,20 @@ func writeTable(w io.Writer, r *report) {
 		args = fmt.Sprintf("arguments %d/100", r.Arguments)
 	}
 	fmt.Fprintf(w, "Grade %s (%d/100: %s, protocol %d/100)\n", r.Grade, r.Score, args, r.Protocols)
+}
+
+// tableText is how much of a text the table shows.
+const tableText = 48
+
+// shortText is a text as the table shows it: one line of at most tableText
+// bytes, "…" where it was shortened (here, or at maxText in the report).
+func shortText(s string, cut bool) string {
+	if s == "" {
+		return "-"
+	}
+	t := oneLine(s, tableText)
+	if cut && !strings.HasSuffix(t, "…") {
+		t += "…"
+	}
+	return t
 }

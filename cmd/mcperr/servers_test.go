@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	mgmcp "github.com/mark3labs/mcp-go/mcp"
 	mgserver "github.com/mark3labs/mcp-go/server"
@@ -115,6 +116,16 @@ func serveTestServer(name string) {
 		err = mgserver.ServeStdio(mcpGoServer())
 	case name == "limited":
 		err = limitedServer().Run(context.Background(), &mcp.StdioTransport{})
+	case name == "forker":
+		err = forkerServer()
+	case name == "sleeper":
+		time.Sleep(40 * time.Second)
+	case name == "cursorloop":
+		err = cursorLoopServer(os.Stdin, os.Stdout, false)
+	case name == "oldshape":
+		err = cursorLoopServer(os.Stdin, os.Stdout, true)
+	case name == "fetcher":
+		err = fetcherServer().Run(context.Background(), &mcp.StdioTransport{})
 	default:
 		err = fmt.Errorf("no test server %q", name)
 	}

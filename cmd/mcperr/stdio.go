@@ -18,7 +18,13 @@ import (
 )
 
 // maxLine bounds one line the server writes.
-const maxLine = 64 << 20
+const maxLine = 16 << 20
+
+// waitDelay is how long the audit waits, after the server's process
+// exited or was killed, for the pipes it shares with other processes to
+// close: a child the server forked that keeps stdout or stderr open does
+// not hold the audit for its lifetime (exec.Cmd.WaitDelay).
+const waitDelay = 2 * time.Second
 
 // stdioTransport starts a server command and speaks to it over its stdin and
 // stdout, one JSON-RPC message a line, as the go-sdk's CommandTransport does;
@@ -26,12 +32,15 @@ const maxLine = 64 << 20
 // the answers to them: any response whose id is not one the SDK is waiting for.
 type stdioTransport struct {
 	argv []string
+	env  []string   // the server's environment; the audit's own when nil
 	conn *stdioConn // set by Connect
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd := exec.Command(t.argv[0], t.argv[1:]...)
 	ownGroup(cmd)
+	cmd.Env = t.env
+	cmd.WaitDelay = waitDelay
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -73,6 +82,7 @@ type stdioConn struct {
 	sdk map[string]bool // the ids of the SDK's requests still unanswered
 
 	raw       chan json.RawMessage // answers to raw lines
+	last      []byte               // the last answer to one of the SDK's requests, as sent (at most maxRaw*4 bytes)
 	closeOnce sync.Once
 }
 
@@ -108,6 +118,9 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				}
 				continue
 			}
+			c.mu.Lock()
+			c.last = bytes.Clone(line[:min(len(line), maxRaw*4)])
+			c.mu.Unlock()
 		}
 		msg, err := jsonrpc.DecodeMessage(line)
 		if err != nil {
@@ -175,7 +188,11 @@ func (c *stdioConn) Close() error {
 		case <-c.exited:
 		case <-time.After(2 * time.Second):
 			kill(c.cmd)
-			<-c.exited
+			select {
+			case <-c.exited:
+			case <-time.After(2*waitDelay + time.Second):
+				// Wait is stuck past its WaitDelay: leave it, never the audit.
+			}
 		}
 		c.outFile.Close()
 	})
@@ -224,4 +241,14 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(bytes.TrimSpace(t.buf))
+}
+
+// lastAnswer returns the last answer to the SDK's requests, as sent, and
+// forgets it.
+func (c *stdioConn) lastAnswer() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.last
+	c.last = nil
+	return b
 }

@@ -116,14 +116,15 @@ bounded 300 node inspector.mjs | tee "$out/inspector.txt"
 tally "$out/inspector.txt" inspector
 
 echo "--- interop: mcperr audit of published TypeScript servers (server-everything, server-filesystem, server-memory)"
-# Each server is audited over stdio, its table and JSON kept in $out. A step passes when the audit ends by itself
-# within its bound and its -json parses with a grade: the grades themselves are the servers' business.
+# Each server is audited over stdio, its table, JSON and JUnit XML kept in $out. A step passes when the audit ends by
+# itself within its -deadline and its -json parses with a grade: the grades themselves are the servers' business.
+# audit-npm.sh audits more published servers, each in a network namespace (root only; not part of this suite).
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mcperr-interop-audit.XXXXXX")
 if (cd "$here/../../cmd/mcperr" && bounded 300 go build -o "$bin/mcperr" .) >"$out/build-mcperr.log" 2>&1; then
   audit_one() {
     local name=$1; shift
-    if bounded 120 "$bin/mcperr" audit -json -timeout 10s -- "$@" >"$out/audit-$name.json" 2>"$out/audit-$name.log" &&
-      bounded 120 "$bin/mcperr" audit -timeout 10s -- "$@" >"$out/audit-$name.txt" 2>>"$out/audit-$name.log" &&
+    if bounded 120 "$bin/mcperr" audit -json -junit "$out/audit-$name.xml" -timeout 10s -deadline 100s -- "$@" >"$out/audit-$name.json" 2>"$out/audit-$name.log" &&
+      bounded 120 "$bin/mcperr" audit -timeout 10s -deadline 100s -- "$@" >"$out/audit-$name.txt" 2>>"$out/audit-$name.log" &&
       node -e '
         const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
         if (!/^[A-F]$/.test(r.grade) || !Array.isArray(r.checks) || r.checks.length === 0) process.exit(1);
