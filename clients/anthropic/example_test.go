@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
 	_ "github.com/mcperr/mcperr/clients/anthropic" // the Anthropic SDK's errors, for envelope.ErrorOf and the adapters
 	"github.com/mcperr/mcperr/envelope"
 )

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+
 	"github.com/mcperr/mcperr/envelope"
 )
 

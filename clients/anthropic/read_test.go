@@ -7,6 +7,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
 	mcpanthropic "github.com/mcperr/mcperr/clients/anthropic"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/errkind"

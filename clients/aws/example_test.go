@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	_ "github.com/mcperr/mcperr/clients/aws" // aws-sdk-go-v2's errors, for envelope.ErrorOf and the adapters
 	"github.com/mcperr/mcperr/envelope"
 )

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	mcpaws "github.com/mcperr/mcperr/clients/aws"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/errkind"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+
 	_ "github.com/mcperr/mcperr/clients/azure" // the Azure SDK's errors, for envelope.ErrorOf and the adapters
 	"github.com/mcperr/mcperr/envelope"
 )

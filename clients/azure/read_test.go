@@ -7,6 +7,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+
 	mcpazure "github.com/mcperr/mcperr/clients/azure"
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/errkind"

@@ -8,10 +8,11 @@ import (
 	mcpgoclient "github.com/mark3labs/mcp-go/client"
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/mcpgo"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A Handler is the body of a tool: it calls the upstream and returns the

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/google/go-github/v84/github"
+
 	_ "github.com/mcperr/mcperr/clients/github" // go-github's errors, for envelope.ErrorOf and the adapters
 	"github.com/mcperr/mcperr/envelope"
 )

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v84/github"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-github/v84/github"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgithub "github.com/mcperr/mcperr/clients/github"
 	"github.com/mcperr/mcperr/envelope"

@@ -7,10 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	_ "github.com/mcperr/mcperr/clients/google" // googleapi's errors, for envelope.ErrorOf and the adapters
-	"github.com/mcperr/mcperr/envelope"
 	"google.golang.org/api/option"
 	storage "google.golang.org/api/storage/v1"
+
+	_ "github.com/mcperr/mcperr/clients/google" // googleapi's errors, for envelope.ErrorOf and the adapters
+	"github.com/mcperr/mcperr/envelope"
 )
 
 // A handler returns the client's error wrapped with %w; the import is all

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"net/http"
 
+	"google.golang.org/api/googleapi"
+
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"google.golang.org/api/googleapi"
 )
 
 func init() { envelope.Register(Read) }

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"google.golang.org/api/option"
+	storage "google.golang.org/api/storage/v1"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpgoogle "github.com/mcperr/mcperr/clients/google"
 	"github.com/mcperr/mcperr/errkind"
-	"google.golang.org/api/option"
-	storage "google.golang.org/api/storage/v1"
 )
 
 // key is the API key the client sends; it must never reach the agent.

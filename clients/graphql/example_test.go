@@ -7,9 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/shurcooL/graphql"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/envelope"
-	"github.com/shurcooL/graphql"
 )
 
 // envelope.Transport under the GraphQL client is all the setup: the tool

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/shurcooL/graphql"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/shurcooL/graphql"
 )
 
 // repository is a query for one repository, as githubv4 writes it.

@@ -5,12 +5,13 @@ import (
 	"log"
 	"time"
 
-	_ "github.com/mcperr/mcperr/clients/grpc" // gRPC statuses, for envelope.ErrorOf and the adapters
-	"github.com/mcperr/mcperr/envelope"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	_ "github.com/mcperr/mcperr/clients/grpc" // gRPC statuses, for envelope.ErrorOf and the adapters
+	"github.com/mcperr/mcperr/envelope"
 )
 
 // A handler returns a gRPC client's error wrapped with %w; the import is

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/mcperr/mcperr/envelope"
 	_ "google.golang.org/genproto/googleapis/rpc/errdetails" // the details' message types, for their JSON
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/mcperr/mcperr/envelope"
 )
 
 func init() { envelope.Register(Read) }

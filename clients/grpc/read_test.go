@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/clients/clienttest"
-	mcpgrpc "github.com/mcperr/mcperr/clients/grpc"
-	"github.com/mcperr/mcperr/errkind"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -23,6 +20,10 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/mcperr/mcperr/clients/clienttest"
+	mcpgrpc "github.com/mcperr/mcperr/clients/grpc"
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // health is a gRPC server whose Check fails with st, or stalls for stall.

@@ -7,12 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	_ "github.com/mcperr/mcperr/clients/kubernetes" // client-go's errors, for envelope.ErrorOf and the adapters
-	"github.com/mcperr/mcperr/envelope"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+
+	_ "github.com/mcperr/mcperr/clients/kubernetes" // client-go's errors, for envelope.ErrorOf and the adapters
+	"github.com/mcperr/mcperr/envelope"
 )
 
 // A handler returns client-go's error wrapped with %w; the import is all

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcperr/mcperr/clients/clienttest"
-	mcpk8s "github.com/mcperr/mcperr/clients/kubernetes"
-	"github.com/mcperr/mcperr/errkind"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+
+	"github.com/mcperr/mcperr/clients/clienttest"
+	mcpk8s "github.com/mcperr/mcperr/clients/kubernetes"
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // token is the credential the client sends; it must never reach the agent.

@@ -7,10 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	_ "github.com/mcperr/mcperr/clients/openai" // the OpenAI SDK's errors, for envelope.ErrorOf and the adapters
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	_ "github.com/mcperr/mcperr/clients/openai" // the OpenAI SDK's errors, for envelope.ErrorOf and the adapters
+	"github.com/mcperr/mcperr/envelope"
 )
 
 // A handler returns the SDK's error wrapped with %w; the import is all the

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/openai/openai-go/v3"
+
+	"github.com/mcperr/mcperr/envelope"
 )
 
 func init() { envelope.Register(Read) }

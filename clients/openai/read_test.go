@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpopenai "github.com/mcperr/mcperr/clients/openai"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // key is the API key the client sends; it must never reach the agent.

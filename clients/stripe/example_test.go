@@ -7,9 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/stripe/stripe-go/v82"
+
 	_ "github.com/mcperr/mcperr/clients/stripe" // stripe-go's errors, for envelope.ErrorOf and the adapters
 	"github.com/mcperr/mcperr/envelope"
-	"github.com/stripe/stripe-go/v82"
 )
 
 // A handler returns stripe-go's error wrapped with %w; the import is all

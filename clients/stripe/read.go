@@ -4,8 +4,9 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/mcperr/mcperr/envelope"
 	"github.com/stripe/stripe-go/v82"
+
+	"github.com/mcperr/mcperr/envelope"
 )
 
 func init() { envelope.Register(Read) }

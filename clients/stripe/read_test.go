@@ -4,10 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/stripe/stripe-go/v82"
+
 	"github.com/mcperr/mcperr/clients/clienttest"
 	mcpstripe "github.com/mcperr/mcperr/clients/stripe"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/stripe/stripe-go/v82"
 )
 
 // key is the secret key the client sends; it must never reach the agent.

@@ -14,9 +14,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The faults the proxy makes of every upstream request, in the order the
