@@ -110,7 +110,7 @@ var cases = []struct {
 			Body: `<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.
 RequestId:c5a8b3f2-001e-0042-3c1a-9d0b62000000
 Time:2026-12-01T21:00:00.0000000Z</Message></Error>`},
-		want: errkind.Object{Kind: errkind.NotFound, Code: "BlobNotFound", Message: "The specified blob does not exist.\nRequestId:c5a8b3f2-001e-0042-3c1a-9d0b62000000\nTime:2026-12-01T21:00:00.0000000Z"},
+		want: errkind.Object{Kind: errkind.NotFound, Code: "BlobNotFound", Message: "The specified blob does not exist. RequestId:c5a8b3f2-001e-0042-3c1a-9d0b62000000 Time:2026-12-01T21:00:00.0000000Z"},
 	},
 	{
 		// storage: "ServerBusy 503 Service Unavailable: The server is

@@ -44,10 +44,9 @@ func itoa(n int) string     { b, _ := json.Marshal(n); return string(b) }
 //	codes: cloud.google.com/storage/docs/json_api/v1/status-codes
 //	aip:   cloud.google.com/apis/design/errors (AIP-193), google.aip.dev/193
 var cases = []struct {
-	name    string
-	a       clienttest.Answer
-	want    errkind.Object
-	pending string // why the case cannot pass yet
+	name string
+	a    clienttest.Answer
+	want errkind.Object
 }{
 	{
 		// codes: "400 Bad Request ... required: A required query
@@ -116,8 +115,7 @@ var cases = []struct {
 		name: "API key invalid is authentication_failed",
 		a: clienttest.Answer{Status: 400, Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[` +
 			`{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"storage.googleapis.com"}}]}}`},
-		want:    errkind.Object{Kind: errkind.AuthenticationFailed, Message: "API key not valid. Please pass a valid API key."},
-		pending: "envelope reads the status name INVALID_ARGUMENT as the code; an ErrorInfo reason that names a kind must win over it (issue 27, item 1)",
+		want: errkind.Object{Kind: errkind.AuthenticationFailed, Message: "API key not valid. Please pass a valid API key."},
 	},
 	{
 		// codes: "400 Bad Request ... keyInvalid" in the v1 format.
@@ -164,9 +162,6 @@ var cases = []struct {
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.pending != "" {
-				t.Skip(c.pending)
-			}
 			err := getObject(context.Background(), client(t, clienttest.Serve(t, c.a)))
 			clienttest.CheckRead(t, mcpgoogle.Read, err, c.want, key)
 		})

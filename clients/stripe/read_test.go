@@ -42,10 +42,9 @@ func answer(status int, header map[string]string, body string) clienttest.Answer
 // The page cited below: docs.stripe.com/api/errors ("HTTP status code
 // summary" and the error types), and docs.stripe.com/rate-limits.
 var cases = []struct {
-	name    string
-	a       clienttest.Answer
-	want    errkind.Object
-	pending string // why the case cannot pass yet
+	name string
+	a    clienttest.Answer
+	want errkind.Object
 }{
 	{
 		// "400 Bad Request: The request was unacceptable, often due to
@@ -56,18 +55,16 @@ var cases = []struct {
 	},
 	{
 		// "401 Unauthorized: No valid API key provided."
-		name:    "invalid API key is authentication_failed",
-		a:       answer(401, nil, `{"error":{"message":"Invalid API Key provided: sk_test_****J5c","type":"invalid_request_error"}}`),
-		want:    errkind.Object{Kind: errkind.AuthenticationFailed, Message: "Invalid API Key provided: sk_test_****J5c"},
-		pending: "the error type invalid_request_error, a generic code, overrides the telling status (issue 27, item 1)",
+		name: "invalid API key is authentication_failed",
+		a:    answer(401, nil, `{"error":{"message":"Invalid API Key provided: sk_test_****J5c","type":"invalid_request_error"}}`),
+		want: errkind.Object{Kind: errkind.AuthenticationFailed, Message: "Invalid API Key provided: sk_test_****J5c"},
 	},
 	{
 		// "403 Forbidden: The API key doesn't have permissions to perform
 		// the request."
-		name:    "restricted key is permission_denied",
-		a:       answer(403, nil, `{"error":{"message":"The provided key 'rk_test_****abcd' does not have the required permissions for this endpoint on account 'acct_1Mz9yQ'.","type":"invalid_request_error"}}`),
-		want:    errkind.Object{Kind: errkind.PermissionDenied, Code: "invalid_request_error", Message: "The provided key 'rk_test_****abcd' does not have the required permissions for this endpoint on account 'acct_1Mz9yQ'."},
-		pending: "the error type invalid_request_error, a generic code, overrides the telling status (issue 27, item 1)",
+		name: "restricted key is permission_denied",
+		a:    answer(403, nil, `{"error":{"message":"The provided key 'rk_test_****abcd' does not have the required permissions for this endpoint on account 'acct_1Mz9yQ'.","type":"invalid_request_error"}}`),
+		want: errkind.Object{Kind: errkind.PermissionDenied, Code: "invalid_request_error", Message: "The provided key 'rk_test_****abcd' does not have the required permissions for this endpoint on account 'acct_1Mz9yQ'."},
 	},
 	{
 		// "404 Not Found: The requested resource doesn't exist";
@@ -98,10 +95,9 @@ var cases = []struct {
 		want: errkind.Object{Kind: errkind.ServerError, Code: "api_error", HTTPStatus: 500, Message: "An unknown error occurred"},
 	},
 	{
-		name:    "api error at 503 is unavailable",
-		a:       answer(503, nil, `{"error":{"message":"Stripe is temporarily unavailable.","type":"api_error"}}`),
-		want:    errkind.Object{Kind: errkind.Unavailable, Code: "api_error", HTTPStatus: 503, Message: "Stripe is temporarily unavailable."},
-		pending: "the error type api_error, a generic code, overrides the telling 503 (issue 27, item 1)",
+		name: "api error at 503 is unavailable",
+		a:    answer(503, nil, `{"error":{"message":"Stripe is temporarily unavailable.","type":"api_error"}}`),
+		want: errkind.Object{Kind: errkind.Unavailable, Code: "api_error", HTTPStatus: 503, Message: "Stripe is temporarily unavailable."},
 	},
 }
 
@@ -112,9 +108,6 @@ var cases = []struct {
 func TestRead(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.pending != "" {
-				t.Skip(c.pending)
-			}
 			err := getCustomer(context.Background(), client(clienttest.Serve(t, c.a)))
 			clienttest.CheckRead(t, mcpstripe.Read, err, c.want, key)
 		})
