@@ -20,7 +20,11 @@ import (
 type Long struct {
 	// Interval is the time between notifications/progress while the
 	// handler runs, sent only when the request carried a progressToken.
-	// Zero sends none.
+	// Zero sends none. Over stdio, and over Streamable HTTP when the call's
+	// response is an event stream (mcp-go's handler switches to one; the
+	// go-sdk's does unless StreamableHTTPOptions.JSONResponse is set, as
+	// gosdk.HTTPHandler's default is), they reach the client; a JSON
+	// response carries none, and the deadline still holds.
 	Interval time.Duration
 
 	// Deadline bounds the call: when it passes with the handler still

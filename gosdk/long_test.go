@@ -2,6 +2,8 @@ package gosdk_test
 
 import (
 	"context"
+	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,5 +93,24 @@ func TestHandleLong(t *testing.T) {
 				t.Errorf("tool's context cancelled: %v, want %v", cancelled.Load(), tc.wantCancelled)
 			}
 		})
+	}
+}
+
+// TestHandleLongJSONResponse: behind the default HTTPHandler (stateless,
+// JSON responses), a response cannot carry notifications: the progress is
+// dropped, not an error, and the deadline still answers in time.
+func TestHandleLongJSONResponse(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in slowIn) (slowOut, error) {
+		<-ctx.Done()
+		return slowOut{}, ctx.Err()
+	}, gosdk.Long{Interval: 10 * time.Millisecond, Deadline: 200 * time.Millisecond, Wait: 3 * time.Second}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, nil))
+	defer srv.Close()
+	start := time.Now()
+	status, _, body := post(t, srv.URL+"/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"millis":1},"_meta":{"progressToken":"p"}}}`)
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"kind\":\"unavailable\",\"message\":\"The call took longer than the server allows (200ms); it was stopped.\",\"retryAfterSeconds\":3}"}],"isError":true}}`
+	if took := time.Since(start); status != 200 || strings.TrimSpace(body) != want || took > 2*time.Second {
+		t.Errorf("got %d in %v: %s\nwant 200: %s", status, took, body, want)
 	}
 }

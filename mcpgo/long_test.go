@@ -2,6 +2,8 @@ package mcpgo_test
 
 import (
 	"context"
+	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -101,5 +103,27 @@ func TestHandleLong(t *testing.T) {
 				t.Errorf("tool's context cancelled: %v, want %v", cancelled.Load(), tc.wantCancelled)
 			}
 		})
+	}
+}
+
+// TestHandleLongHTTP: behind HTTPHandler, a Long's progress and its
+// deadline's answer reach the client over the one POST of the call.
+func TestHandleLongHTTP(t *testing.T) {
+	s := server.NewMCPServer("slow", "1")
+	s.AddTool(mcp.NewTool("slow", mcp.WithInputSchema[slowIn]()), mcpgo.Handle(func(ctx context.Context, _ mcp.CallToolRequest, in slowIn) (slowOut, error) {
+		<-ctx.Done()
+		return slowOut{}, ctx.Err()
+	}, mcpgo.Long{Interval: 50 * time.Millisecond, Deadline: 200 * time.Millisecond, Wait: 3 * time.Second}))
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: mcpgo.Validate(s, nil)})
+	start := time.Now()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, newPost(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"millis":1},"_meta":{"progressToken":"p"}}}`))
+	body := w.Body.String()
+	if took := time.Since(start); w.Code != 200 || took > 2*time.Second ||
+		!strings.Contains(body, `{\"kind\":\"unavailable\",\"message\":\"The call took longer than the server allows (200ms); it was stopped.\",\"retryAfterSeconds\":3}`) {
+		t.Errorf("got %d in %v: %s", w.Code, took, body)
+	}
+	if n := strings.Count(body, `"method":"notifications/progress"`); n < 2 { // mcp-go answers the POST with an event stream once a notification is sent
+		t.Errorf("%d progress notifications in the response, want at least 2:\n%s", n, body)
 	}
 }
