@@ -20,7 +20,8 @@
 //
 // Only the first starts with "{". Protocol errors, where the request never
 // reached a tool at all, are JSON-RPC errors with an HTTP status of their own
-// (404 -32601, 405 and 415 -32600, 400 -32602, -32020 and -32022, 429 -32000).
+// (404 -32601, 405 and 415 -32600, 400 -32602, -32020 and -32022, 429 -32000,
+// or -31000 from revision 2026-07-28 on: errkind.RPCCode.On has the table).
 //
 // # The packages
 //

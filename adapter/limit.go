@@ -27,8 +27,9 @@ const (
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
-	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
-	// is the rate_limited kind object.
+	// rate-limit headers and a JSON-RPC error body, code -32000 (-31000
+	// from revision 2026-07-28 on: errkind.RPCCode.On), whose data is the
+	// rate_limited kind object.
 	Messages
 )
 
@@ -118,7 +119,7 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 		return false
 	}
 	wait := *e.Object().RetryAfterSeconds // the wait the data carries; a rate_limited object always has one
-	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined,
+	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined.On(revision(r, m)),
 		Message: "Rate limited: retry after " + strconv.FormatInt(wait, 10) + " seconds.", Data: e})
 	return false
 }

@@ -221,3 +221,16 @@ func ExampleKinds() {
 	// malformed_response    report            retry helps: false
 	// network_error         retry_safe        retry helps: true
 }
+
+// The refusal of a client over an all-message limit, by the protocol
+// revision of the request it answers: the legacy -32000 before 2026-07-28,
+// the application code -31000 from it on.
+func ExampleRPCCode_On() {
+	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		fmt.Println(v, errkind.ImplementationDefined.On(v), int(errkind.ImplementationDefined.On(v)), int(errkind.InvalidParams.On(v)))
+	}
+	// Output:
+	// 2025-06-18 implementation-defined -32000 -32602
+	// 2025-11-25 implementation-defined -32000 -32602
+	// 2026-07-28 code(-31000) -31000 -32602
+}

@@ -42,7 +42,8 @@ const (
 	tsPosting = "Error POSTing to endpoint"
 
 	// rateLimitedText begins the message of mcperr's own refusal of a
-	// client over its limit (front.Limit), a JSON-RPC -32000 error whose
+	// client over its limit (adapter.Limit), a JSON-RPC -32000 error (-31000
+	// from revision 2026-07-28 on) whose
 	// data is the rate_limited kind object: "Rate limited: retry after <n>
 	// seconds." A client that drops the data (mcp-go's) keeps the message.
 	rateLimitedText = "Rate limited: retry after "

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -35,10 +36,20 @@ import (
 //     error, with its code, message and data, in place of a result;
 //   - a Renderer in err's chain: the first text block of its result (the
 //     SDK's typed path sends the error's text alone, without _meta).
-func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+//
+// A Long (at most one) is for a call that takes long: while fn runs,
+// Handle sends notifications/progress every Long.Interval to a client whose
+// request carried a progressToken, and past Long.Deadline it cancels fn's
+// context and answers the unavailable kind object with Long.Wait (see
+// adapter.RunLong).
+func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error), long ...Long) mcp.ToolHandlerFor[In, Out] {
+	var l Long
+	if len(long) > 0 {
+		l = long[0]
+	}
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		ctx, find := envelope.Track(ctx)
-		out, err := fn(ctx, req, in)
+		out, err := adapter.RunLong(ctx, l, progress(req), func(ctx context.Context) (Out, error) { return fn(ctx, req, in) })
 		if err == nil {
 			return nil, out, nil
 		}

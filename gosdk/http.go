@@ -25,8 +25,9 @@ const (
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
-	// rate-limit headers and a JSON-RPC error body, code -32000, whose data
-	// is the rate_limited kind object.
+	// rate-limit headers and a JSON-RPC error body, code -32000 (-31000
+	// from revision 2026-07-28 on: errkind.RPCCode.On), whose data is the
+	// rate_limited kind object.
 	Messages = adapter.Messages
 )
 
@@ -62,7 +63,7 @@ type HTTPOptions struct {
 //	body larger than the SDK's bound         413, -32600
 //	body not JSON                            400, -32700
 //	a batch, or not a JSON-RPC message       400, -32600 (id null unless it was read)
-//	client over its limit                    429, -32000 (Messages) or a rate_limited result (ToolCalls)
+//	client over its limit                    429, -32000 (-31000 on 2026-07-28; Messages) or a rate_limited result (ToolCalls)
 //	Wrap's own checks                        as Wrap answers
 //
 // The front (package front) does every check down to the message's: it

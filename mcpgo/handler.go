@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -40,7 +41,17 @@ import (
 //     error, so err goes to the context instead: Options.OnError and any
 //     middleware added after Validate read it with ToolError;
 //   - a Renderer in err's chain: its result in place of the kind object.
-func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error)) server.ToolHandlerFunc {
+//
+// A Long (at most one) is for a call that takes long: while fn runs,
+// Handle sends notifications/progress every Long.Interval to a client whose
+// request carried a progressToken, and past Long.Deadline it cancels fn's
+// context and answers the unavailable kind object with Long.Wait (see
+// adapter.RunLong).
+func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, in In) (Out, error), long ...Long) server.ToolHandlerFunc {
+	var l Long
+	if len(long) > 0 {
+		l = long[0]
+	}
 	zero := nilOutput[Out]()
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
@@ -50,7 +61,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, i
 			}
 		}
 		ctx, find := envelope.Track(ctx)
-		out, err := fn(ctx, req, in)
+		out, err := adapter.RunLong(ctx, l, progress(ctx, req), func(ctx context.Context) (Out, error) { return fn(ctx, req, in) })
 		if err != nil {
 			return fail(ctx, err, find), nil
 		}

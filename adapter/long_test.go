@@ -1,0 +1,107 @@
+package adapter_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// TestRunLong: RunLong returns fn's answer when fn finishes first, with a
+// progress call every Interval meanwhile; past Deadline it cancels fn's
+// context and answers unavailable with Wait (Deadline when Wait is zero);
+// the zero Long, and a nil progress, send nothing and set no deadline.
+func TestRunLong(t *testing.T) {
+	errUp := errors.New("upstream said no")
+	for _, c := range []struct {
+		name      string
+		long      adapter.Long
+		noToken   bool          // progress is nil: the request carried no progressToken
+		work      time.Duration // how long fn takes unless cancelled
+		fnErr     error
+		wantErr   *envelope.Error // nil: fn's own answer
+		minTicks  int
+		maxTicks  int
+		cancelled bool // fn saw its context cancelled
+	}{
+		{"zero Long: fn's answer, nothing sent", adapter.Long{}, false, 30 * time.Millisecond, nil, nil, 0, 0, false},
+		{"fn's error passes through", adapter.Long{Interval: time.Hour}, false, 0, errUp, nil, 0, 0, false},
+		{"progress while fn runs", adapter.Long{Interval: 10 * time.Millisecond}, false, 120 * time.Millisecond, nil, nil, 3, 13, false},
+		{"no progressToken: no progress", adapter.Long{Interval: 10 * time.Millisecond}, true, 60 * time.Millisecond, nil, nil, 0, 0, false},
+		{"fn within the deadline", adapter.Long{Deadline: time.Second}, false, 10 * time.Millisecond, nil, nil, 0, 0, false},
+		{"past the deadline: unavailable with Wait, fn cancelled",
+			adapter.Long{Interval: 10 * time.Millisecond, Deadline: 80 * time.Millisecond, Wait: 7 * time.Second}, false, time.Hour, nil,
+			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}, 3, 9, true},
+		{"Wait zero means Deadline", adapter.Long{Deadline: 50 * time.Millisecond}, true, time.Hour, nil,
+			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 50 * time.Millisecond}, 0, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var ticks atomic.Int32
+			var last atomic.Int64
+			progress := func(_ context.Context, n float64) {
+				if int64(n) != last.Load()+1 {
+					t.Errorf("progress %v after %v: want one more each time", n, last.Load())
+				}
+				last.Store(int64(n))
+				ticks.Add(1)
+			}
+			if c.noToken {
+				progress = nil
+			}
+			sawCancel := make(chan bool, 1)
+			v, err := adapter.RunLong(context.Background(), c.long, progress, func(ctx context.Context) (string, error) {
+				select {
+				case <-time.After(c.work):
+					sawCancel <- false
+					return "done", c.fnErr
+				case <-ctx.Done():
+					sawCancel <- true
+					return "late", ctx.Err()
+				}
+			})
+			if c.wantErr == nil {
+				if v != "done" || !errors.Is(err, c.fnErr) {
+					t.Errorf("got %q, %v; want fn's answer", v, err)
+				}
+			} else {
+				var e *envelope.Error
+				if !errors.As(err, &e) || v != "" {
+					t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", v, err)
+				}
+				if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
+					t.Errorf("kind and wait (-want +got):\n%s", d)
+				}
+			}
+			if got := <-sawCancel; got != c.cancelled { // also waits for fn: no goroutine is left behind
+				t.Errorf("fn saw its context cancelled: %v, want %v", got, c.cancelled)
+			}
+			if n := int(ticks.Load()); n < c.minTicks || n > c.maxTicks {
+				t.Errorf("%d progress notifications, want %d to %d", n, c.minTicks, c.maxTicks)
+			}
+		})
+	}
+}
+
+// TestRunLongClientCancel: a call the client cancels ends at once with the
+// context's error, and fn's context is cancelled too.
+func TestRunLongClientCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, cancel)
+	_, err := adapter.RunLong(ctx, adapter.Long{Deadline: time.Hour}, nil, func(ctx context.Context) (int, error) {
+		defer close(done)
+		<-ctx.Done()
+		return 0, nil
+	})
+	<-done
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
