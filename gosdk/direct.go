@@ -147,7 +147,7 @@ func (c *conn) serve(k *call) {
 		return // the session is over: the SDK writes nothing after it either
 	default:
 	}
-	// A cancelled call is answered all the same, as the SDK does.
+	// A cancelled call's answer is dropped by Write, as the SDK's is.
 	ctx := context.Background()
 	if err != nil {
 		c.Write(ctx, &jsonrpc.Response{ID: k.id, Error: err})

@@ -3,11 +3,16 @@ package gosdk
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/session"
+	"github.com/mcperr/mcperr/errkind"
+	"github.com/mcperr/mcperr/front"
+	"github.com/mcperr/mcperr/wire"
 )
 
 // Count says which messages take a token from a client's bucket: the
@@ -87,7 +92,7 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	if !so.Stateless && so.SessionTimeout == 0 {
 		so.SessionTimeout = session.IdleTimeout
 	}
-	b := adapter.Backend{SDK: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so), MaxBytes: so.MaxRequestBodyBytes}
+	b := adapter.Backend{SDK: unknownMethods(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &so)), MaxBytes: so.MaxRequestBodyBytes}
 	if b.MaxBytes == 0 {
 		b.MaxBytes = mcp.DefaultMaxRequestBodyBytes
 	}
@@ -109,5 +114,75 @@ func endSessions(s *mcp.Server, ids []string) {
 		if end[ss.ID()] {
 			ss.Close()
 		}
+	}
+}
+
+// standardMethods are the requests the go-sdk's server serves whatever
+// the program adds (its serverMethodInfos).
+var standardMethods = map[string]bool{
+	"completion/complete": true, "server/discover": true, "initialize": true, "ping": true,
+	"prompts/list": true, "prompts/get": true, "tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"logging/setLevel": true, "resources/subscribe": true, "subscriptions/listen": true,
+	"resources/unsubscribe": true,
+}
+
+// unknownMethods has sdk answer a request for a method the server does
+// not serve with -32601 (HTTP 404, as errkind.MethodNotFound travels), on
+// every protocol revision, as the SDK answers it over stdio: the go-sdk's
+// HTTP handler does so only from revision 2026-07-28 on, and before it
+// answers 400 in plain text, which the front would make a -32600. A
+// request is taken as one for an unknown method when its method is not
+// one of the SDK's standard ones and the SDK refused it before serving it
+// (a plain-text 400); a method the program added (AddReceivingCustomMethod)
+// is served as the SDK serves it.
+func unknownMethods(sdk http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m := front.Checked(r)
+		if m == nil || m.Type != wire.RequestMessage || standardMethods[m.Method] {
+			sdk.ServeHTTP(w, r)
+			return
+		}
+		u := &unknownWriter{ResponseWriter: w}
+		sdk.ServeHTTP(u, r)
+		if u.refused {
+			wire.WriteRPCError(w, errkind.MethodNotFound.HTTPStatus(), m.ID,
+				&wire.RPCError{Code: errkind.MethodNotFound, Message: "method not found: " + strconv.Quote(m.Method)})
+		}
+	})
+}
+
+// unknownWriter passes an answer on, unless it is a plain-text 400: the
+// SDK's refusal of a request before it serves it, which it drops.
+type unknownWriter struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (u *unknownWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && strings.HasPrefix(u.Header().Get("Content-Type"), "text/plain") {
+		u.refused = true
+		u.Header().Del("Content-Type")
+		u.Header().Del("X-Content-Type-Options")
+		return
+	}
+	u.ResponseWriter.WriteHeader(code)
+}
+
+func (u *unknownWriter) Write(p []byte) (int, error) {
+	if u.refused {
+		return len(p), nil
+	}
+	return u.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the writer below (to flush a
+// stream).
+func (u *unknownWriter) Unwrap() http.ResponseWriter { return u.ResponseWriter }
+
+// Flush flushes the writer below, when it can.
+func (u *unknownWriter) Flush() {
+	if f, ok := u.ResponseWriter.(http.Flusher); ok && !u.refused {
+		f.Flush()
 	}
 }

@@ -33,9 +33,20 @@ import (
 //     read, and the session carries on with the answers in flight;
 //   - a line longer than MaxLine is answered with a parse error;
 //   - every answer carries its request's id exactly as the client wrote it
-//     ("\u0041" stays "\u0041"), a cancelled call's included; a request
-//     whose id is still in flight (its answer not yet written, even after
+//     ("\u0041" stays "\u0041"); a request whose id is still in flight (its
+//     answer not yet written, or its handler still running after
 //     notifications/cancelled) is refused with -32600;
+//   - a request the client cancelled (notifications/cancelled) gets no
+//     answer, on every protocol revision: each says a receiver SHOULD NOT
+//     answer a cancelled request (package adapter/stdio gives the rule),
+//     where the go-sdk's own transport answers it;
+//   - at most MaxInFlight requests (256) are served at once: one more is
+//     answered at once with a -32000 error (stdio.Busy) and the reading
+//     goes on, so the client's answers to the server's own requests
+//     (roots, sampling, elicitation), its cancellations and its
+//     notifications are always read, and a client that sends calls without
+//     reading the answers holds a bounded number of goroutines and buffers
+//     (the go-sdk's own transport has no bound);
 //   - at the end of the input, the session stays open until every request
 //     read has been answered, up to Drain, so `printf '...' | server` gets
 //     every answer;
@@ -90,6 +101,12 @@ type StdioTransport struct {
 
 	// MaxLine bounds one inbound line in bytes; zero means 16 MiB.
 	MaxLine int
+
+	// MaxInFlight bounds the requests served at once (the SDK's and the
+	// direct path's together); zero means 256 (stdio.DefaultMaxInFlight).
+	// A request read while that many are in flight is answered at once
+	// with a -32000 error (stdio.Busy), and the reading goes on.
+	MaxInFlight int
 }
 
 // Connect implements mcp.Transport.
@@ -102,6 +119,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		out = os.Stdout
 	}
 	c := newConn(in, out, t.Drain, t.MaxLine)
+	c.max = stdio.MaxInFlight(t.MaxInFlight)
 	c.ctx, c.stop = context.WithCancel(ctx)
 	if t.Server != nil {
 		c.srv = t.Server
@@ -136,10 +154,11 @@ type conn struct {
 	closeOnce sync.Once
 
 	mu sync.Mutex
-	// pending holds, by the value of their id (idKey), the ids of requests
-	// read and not yet answered, as they were sent: the SDK carries an id
-	// as a value, and Write puts it back byte for byte.
-	pending map[string]string
+	// pending holds, by the value of their id (idKey), the requests read
+	// and not yet answered, with their ids as they were sent: the SDK
+	// carries an id as a value, and Write puts it back byte for byte.
+	pending map[string]pend
+	max     int           // the bound on len(pending): requests in flight
 	running int           // direct calls not yet answered (see Server)
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
@@ -164,6 +183,13 @@ type conn struct {
 	encoders sync.Pool        // of *encoder
 }
 
+// pend is a request in flight: its id as sent, and whether the client
+// cancelled it (its answer is then not written).
+type pend struct {
+	sent      string
+	cancelled bool
+}
+
 // incoming is a message for Read, or the error that ends the input.
 type incoming struct {
 	msg jsonrpc.Message
@@ -179,7 +205,8 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 		drain:    drain,
 		incoming: make(chan incoming),
 		closed:   make(chan struct{}),
-		pending:  make(map[string]string),
+		pending:  make(map[string]pend),
+		max:      stdio.DefaultMaxInFlight,
 		changed:  make(chan struct{}, 1),
 		out:      out,
 		calls:    make(map[string]*call),
@@ -297,8 +324,11 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 	case wire.RequestMessage:
 		key := stdio.IDKey(m.ID)
 		// The SDK drops, unanswered, a request whose id is in use.
-		if !c.add(key, m.ID) {
+		switch c.add(key, m.ID) {
+		case inUse:
 			return nil, stdio.InFlight(m.ID)
+		case full:
+			return nil, stdio.Busy(m.ID, c.max)
 		}
 		if m.Method == "tools/call" && c.direct(key, m) {
 			return nil, nil
@@ -309,13 +339,18 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
 			}
-			// The id stays in flight until the cancelled call's answer is
-			// written (the SDK answers a cancelled call, and so does the
-			// direct path): a request that reuses it before then is refused,
-			// and the answer still carries the id as sent.
+			// The id stays in flight until the cancelled call's handler
+			// returns (the SDK answers a cancelled call, and so does the
+			// direct path; Write drops that answer): a request that reuses
+			// it before then is refused.
 			if json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+				key := stdio.IDKey(p.RequestID)
 				c.mu.Lock()
-				k := c.calls[stdio.IDKey(p.RequestID)] // a direct call, which the SDK does not know
+				if q, ok := c.pending[key]; ok {
+					q.cancelled = true
+					c.pending[key] = q
+				}
+				k := c.calls[key] // a direct call, which the SDK does not know
 				c.mu.Unlock()
 				if k != nil {
 					k.cancel()
@@ -379,37 +414,49 @@ func (c *conn) signal() {
 	}
 }
 
-// add records a request's id as sent under its value key, and reports
-// false when a request with an id of the same value is still in flight.
-func (c *conn) add(key string, sent []byte) bool {
+// What add did with a request.
+const (
+	added = iota
+	inUse // a request with an id of the same value is in flight
+	full  // max requests are in flight
+)
+
+// add records a request's id as sent under its value key, unless a
+// request with an id of the same value is still in flight, or c.max
+// requests are.
+func (c *conn) add(key string, sent []byte) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.pending[key]; ok {
-		return false
+		return inUse
+	}
+	if len(c.pending) >= c.max {
+		return full
 	}
 	if string(sent) == key {
-		c.pending[key] = key // an integer: its digits are its value
+		c.pending[key] = pend{sent: key} // an integer: its digits are its value
 	} else {
-		c.pending[key] = string(sent)
+		c.pending[key] = pend{sent: string(sent)}
 	}
-	return true
+	return added
 }
 
 // takeID forgets the request whose id is the SDK's id and returns its id as
-// sent ("" if there was none), without making a string of the id's value.
-func (c *conn) takeID(id jsonrpc.ID) string {
+// sent ("" if there was none) and whether the client cancelled it, without
+// making a string of the id's value.
+func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
 	if !ok {
-		return ""
+		return "", false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sent, ok := c.pending[string(k)]
+	p, ok := c.pending[string(k)]
 	if ok {
 		delete(c.pending, string(k))
 	}
-	return sent
+	return p.sent, p.cancelled
 }
 
 // waitAnswers blocks until every request read has been answered (and
@@ -439,7 +486,8 @@ func (c *conn) waitAnswers() {
 const responseHead = `{"jsonrpc":"2.0","id":`
 
 // Write implements mcp.Connection: msg as one line, an answer with its
-// request's id as sent. A result is written around the bytes the SDK
+// request's id as sent; the answer to a request the client cancelled is
+// dropped. A result is written around the bytes the SDK
 // encoded it to, with no second encode; any other message is encoded by
 // the SDK's jsonrpc.EncodeMessage.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -452,7 +500,10 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
 		// "result":RESULT} with RESULT compacted, which it already is: the
 		// SDK made it with a JSON encoder.
-		if sent := c.takeID(r.ID); sent != "" {
+		if sent, cancelled := c.takeID(r.ID); cancelled {
+			c.signal()
+			return nil
+		} else if sent != "" {
 			c.wmu.Lock()
 			b := append(c.wbuf[:0], responseHead...)
 			b = append(b, sent...)
@@ -473,7 +524,11 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var sent string
 	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
-		sent = c.takeID(r.ID)
+		var cancelled bool
+		if sent, cancelled = c.takeID(r.ID); cancelled {
+			c.signal()
+			return nil
+		}
 	}
 	answer = sent != ""
 	c.wmu.Lock()

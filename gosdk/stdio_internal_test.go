@@ -215,8 +215,9 @@ func TestTransportLongLine(t *testing.T) {
 // on is the message the line holds, as the message rule (package wire)
 // reads it, with a request's id of the same value; and an answer written
 // with the SDK's id goes out with the id as the client sent it, whether
-// a result or an error. A cancellation changes none of this: the id it
-// names stays in flight until its answer is written.
+// a result or an error, unless a cancellation named the request while it
+// was in flight: that answer is dropped (a cancelled request is not
+// answered), and the id stays in flight until the SDK writes it.
 func FuzzFraming(f *testing.F) {
 	for _, s := range framingSeeds {
 		f.Add([]byte(s))
@@ -242,6 +243,8 @@ func FuzzFraming(f *testing.F) {
 		var sent []string // a request's id as sent, by its place in want
 		lines := 0
 		active := map[jsonrpc.ID]bool{}
+		byKey := map[string]jsonrpc.ID{} // the requests in flight, by stdio.IDKey
+		dropped := map[jsonrpc.ID]bool{} // cancelled while in flight
 		for l := range bytes.SplitSeq(in, []byte("\n")) {
 			l = bytes.TrimSpace(l)
 			if len(l) == 0 {
@@ -264,9 +267,18 @@ func FuzzFraming(f *testing.F) {
 					continue
 				}
 				active[id] = true
+				byKey[stdio.IDKey(m.ID)] = id
 				want = append(want, &jsonrpc.Request{ID: id, Method: m.Method, Params: m.Params})
 				sent = append(sent, string(m.ID))
 			case wire.NotificationMessage:
+				var p struct {
+					RequestID json.RawMessage `json:"requestId"`
+				}
+				if m.Method == "notifications/cancelled" && json.Unmarshal(m.Params, &p) == nil && len(p.RequestID) > 0 {
+					if id, ok := byKey[stdio.IDKey(p.RequestID)]; ok {
+						dropped[id] = true
+					}
+				}
 				want = append(want, &jsonrpc.Request{Method: m.Method, Params: m.Params})
 				sent = append(sent, "")
 			case wire.ResponseMessage:
@@ -301,6 +313,9 @@ func FuzzFraming(f *testing.F) {
 			if i%2 == 1 {
 				answer = &jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: -32602, Message: "a <= b"}}
 				want = `{"jsonrpc":"2.0","id":` + sent[i] + `,"error":{"code":-32602,"message":"a <= b"}}` + "\n"
+			}
+			if dropped[r.ID] {
+				want = ""
 			}
 			if err := c.Write(context.Background(), answer); err != nil {
 				t.Fatal(err)
@@ -342,7 +357,7 @@ func FuzzWriteResult(f *testing.F) {
 		}
 		var out bytes.Buffer
 		c := newConn(strings.NewReader(""), &out, 0, 0)
-		c.add(stdio.IDKey([]byte(sent)), []byte(sent))
+		c.add(stdio.IDKey([]byte(sent)), []byte(sent)) // added
 		resp := &jsonrpc.Response{ID: id, Result: result}
 		if err := c.Write(context.Background(), resp); err != nil {
 			t.Fatal(err)

@@ -40,11 +40,13 @@ type StdioOptions struct {
 	// MaxLine bounds one inbound line in bytes; 0 means 16 MiB. A longer
 	// line is answered with a parse error.
 	MaxLine int
-}
 
-// maxInFlight is how many requests a stdio session serves at once; reading
-// waits while that many are in flight.
-const maxInFlight = 256
+	// MaxInFlight bounds the requests served at once; 0 means 256
+	// (stdio.DefaultMaxInFlight). A request read while that many are in
+	// flight is answered at once with a -32000 error (stdio.Busy), and the
+	// reading goes on.
+	MaxInFlight int
+}
 
 // ServeStdio serves s over stdio, one JSON-RPC message a line, until the
 // input ends, ctx is done or the output fails; it is server.ServeStdio with
@@ -67,9 +69,18 @@ const maxInFlight = 256
 //   - at the end of the input the answers in flight are written (up to
 //     Drain) before ServeStdio returns nil, so `printf '...' | server`
 //     gets every answer;
-//   - notifications/cancelled cancels the context of the request it names.
+//   - notifications/cancelled cancels the context of the request it names,
+//     and that request gets no answer, on every protocol revision (each
+//     says a receiver SHOULD NOT answer a cancelled request; package
+//     adapter/stdio gives the rule); its id stays in flight until its
+//     handler returns;
+//   - requests are served concurrently, at most MaxInFlight (256) at a
+//     time: one more is answered at once with a -32000 error (stdio.Busy)
+//     while the reading goes on, so the client's answers to the server's
+//     own requests (roots, sampling, elicitation), its cancellations and
+//     its notifications are always read.
 //
-// Requests are served concurrently, at most 256 at a time. The session
+// The session
 // (server.ClientSessionFromContext) has logging, the client's info, and
 // sampling, elicitation and roots requests to the client, as mcp-go's own
 // stdio session has. ServeStdio reads In on a goroutine of its own: when
@@ -97,8 +108,8 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 		srv:       s,
 		validator: o.Validator,
 		out:       out,
-		calls:     make(map[string]context.CancelFunc),
-		slots:     make(chan struct{}, maxInFlight),
+		calls:     make(map[string]*flight),
+		max:       stdio.MaxInFlight(o.MaxInFlight),
 		changed:   make(chan struct{}, 1),
 	}
 	c.session = &stdioSession{conn: c, notifications: make(chan mcp.JSONRPCNotification, 100), pending: make(map[int64]chan clientAnswer)}
@@ -139,16 +150,22 @@ type stdioConn struct {
 	ctx       context.Context // the requests' parent, ended when ServeStdio returns
 	cancel    context.CancelCauseFunc
 
-	slots chan struct{} // one per request in flight
+	max int // requests served at once
 
 	mu      sync.Mutex
-	calls   map[string]context.CancelFunc // requests in flight, by the value of their id (stdio.IDKey)
-	changed chan struct{}                 // signalled when calls shrinks
+	calls   map[string]*flight // requests in flight, by the value of their id (stdio.IDKey)
+	changed chan struct{}      // signalled when calls shrinks
 
 	wmu    sync.Mutex // one writer at a time; guards out, wbuf and closed
 	out    io.Writer
 	wbuf   []byte // the line being written; reused
 	closed bool
+}
+
+// flight is a request in flight.
+type flight struct {
+	cancel    context.CancelFunc
+	cancelled atomic.Bool // the client cancelled it: it gets no answer
 }
 
 // errOutput wraps the error of a failed write to the output.
@@ -204,13 +221,19 @@ func (c *stdioConn) admit(line []byte) []byte {
 	}
 	key := stdio.IDKey(m.ID)
 	ctx, cancel := context.WithCancel(c.ctx)
+	f := &flight{cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
 		cancel()
 		return stdio.InFlight(m.ID)
 	}
-	c.calls[key] = cancel
+	if len(c.calls) >= c.max { // the reading never waits for a slot
+		c.mu.Unlock()
+		cancel()
+		return stdio.Busy(m.ID, c.max)
+	}
+	c.calls[key] = f
 	c.mu.Unlock()
 	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
 		ctx = context.WithValue(ctx, checkedKey{}, true)
@@ -224,17 +247,13 @@ func (c *stdioConn) admit(line []byte) []byte {
 	if !bytes.Equal(sent, m.ID) {
 		sent = bytes.Clone(m.ID)
 	}
-	select {
-	case c.slots <- struct{}{}:
-	case <-c.ctx.Done():
-		c.done(key)
-		return nil
-	}
 	go func() {
-		defer func() { <-c.slots }()
-		if resp := c.handle(ctx, msg); resp != nil {
+		resp := c.handle(ctx, msg)
+		switch {
+		case f.cancelled.Load(): // a cancelled request gets no answer
+		case resp != nil:
 			c.answer(resp, sent)
-		} else {
+		default:
 			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error"))
 		}
 		c.done(key)
@@ -254,7 +273,8 @@ func (c *stdioConn) handle(ctx context.Context, msg []byte) (resp mcp.JSONRPCMes
 	return c.srv.HandleMessage(ctx, msg)
 }
 
-// cancelled cancels the request a notifications/cancelled names.
+// cancelled cancels the request a notifications/cancelled names, which then
+// gets no answer.
 func (c *stdioConn) cancelled(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
@@ -263,21 +283,22 @@ func (c *stdioConn) cancelled(params json.RawMessage) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.calls[stdio.IDKey(p.RequestID)]
+	f := c.calls[stdio.IDKey(p.RequestID)]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if f != nil {
+		f.cancelled.Store(true)
+		f.cancel()
 	}
 }
 
 // done forgets the request whose id has the value key, once answered.
 func (c *stdioConn) done(key string) {
 	c.mu.Lock()
-	cancel := c.calls[key]
+	f := c.calls[key]
 	delete(c.calls, key)
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if f != nil {
+		f.cancel()
 	}
 	select {
 	case c.changed <- struct{}{}:

@@ -4,6 +4,25 @@
 // answered with a JSON-RPC error (the session carries on), and answers
 // written with the id as the client sent it and <, > and & as themselves.
 //
+// Two rules bound a session's work and keep its reading going:
+//
+//   - At most MaxInFlight requests are served at once (DefaultMaxInFlight,
+//     256, unless the transport sets another bound). A request read while
+//     that many are in flight is refused at once with Busy, and the reading
+//     goes on: a transport never waits for a slot, so the lines that free
+//     one (the client's answers to the server's own requests, such as
+//     roots/list, sampling or elicitation, and notifications/cancelled)
+//     and every notification are always read. Answers, cancellations and
+//     notifications take no slot.
+//   - A request the client cancelled (notifications/cancelled naming a
+//     request in flight) gets no answer: revisions 2025-06-18 and
+//     2025-11-25 (basic/utilities/cancellation) and 2026-07-28
+//     (basic/patterns/cancellation) all say a receiver SHOULD NOT send a
+//     response for a cancelled request, so a transport answers it on none.
+//     The request's id stays in flight until its handler returns (a request
+//     that reuses it before then is refused, as InFlight says), and a
+//     cancellation that arrives once the answer is written changes nothing.
+//
 // The adapters (modules gosdk and mcpgo) build their stdio transports on
 // it; so can a transport for another SDK.
 package stdio
@@ -15,6 +34,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -29,6 +49,20 @@ const DefaultMaxLine = 16 << 20
 // flight when a transport sets no time: long enough for a tool call with a
 // 30-second upstream deadline.
 const DefaultDrain = 35 * time.Second
+
+// DefaultMaxInFlight bounds the requests a session serves at once when a
+// transport sets no bound.
+const DefaultMaxInFlight = 256
+
+// MaxInFlight returns the bound on requests in flight of a transport
+// whose option says max: max itself, or DefaultMaxInFlight when max is
+// zero or less.
+func MaxInFlight(max int) int {
+	if max <= 0 {
+		return DefaultMaxInFlight
+	}
+	return max
+}
 
 // ParseError is the answer to a line that is not JSON, or longer than the
 // bound.
@@ -142,6 +176,15 @@ func Check(line []byte) (*wire.Message, []byte) {
 // in flight.
 func InFlight(id json.RawMessage) []byte {
 	return ErrorLine(id, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+}
+
+// Busy is the answer to a request read while max requests are already in
+// flight: a JSON-RPC error, code -32000 (the implementation-defined server
+// error the adapters' other refusals carry), with the id as sent. The
+// client may send it again once one of its requests is answered.
+func Busy(id json.RawMessage, max int) []byte {
+	return ErrorLine(id, errkind.ImplementationDefined,
+		"Server busy: "+strconv.Itoa(max)+" requests are in flight; send it again once one is answered")
 }
 
 // ErrorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
