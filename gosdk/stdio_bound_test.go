@@ -35,6 +35,7 @@ func boundServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bound", Version: "0"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
 	srv.AddTool(&mcp.Tool{Name: "roots", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		//lint:ignore SA1019 a server-to-client request is what the bound must not block; roots is one that clients still answer
 		res, err := req.Session.ListRoots(ctx, nil)
 		if err != nil {
 			return nil, err
