@@ -353,7 +353,11 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 				k := c.calls[key] // a direct call, which the SDK does not know
 				c.mu.Unlock()
 				if k != nil {
+					// Not passed on: the SDK, which handles notifications
+					// apart from requests, would cancel a request of its
+					// own that reuses the id by the time it reads this.
 					k.cancel()
+					return nil, nil
 				}
 			}
 		}
