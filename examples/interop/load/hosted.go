@@ -163,9 +163,14 @@ func readRedis(rawURL string) (redisCounters, error) {
 	if _, err := io.ReadFull(br, body); err != nil {
 		return redisCounters{}, err
 	}
+	return parseRedisInfo(string(body))
+}
+
+// parseRedisInfo reads the counters from the text of INFO all.
+func parseRedisInfo(info string) (redisCounters, error) {
 	var c redisCounters
 	found := 0
-	for line := range strings.Lines(string(body)) {
+	for line := range strings.Lines(info) {
 		name, v, ok := strings.Cut(strings.TrimSpace(line), ":")
 		if !ok {
 			continue

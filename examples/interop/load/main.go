@@ -14,7 +14,14 @@
 // per second of wall time, and peak RSS (VmHWM). Over HTTP it runs vulnetix
 // and the hosted news server and their TypeScript twins under concurrent
 // clients and prints p50 and p99 latency, throughput, CPU per call and peak
-// RSS.
+// RSS. The hosted rows run the gosdk package doc's server over Streamable
+// HTTP (examples/interop/bench/hosted: gosdk.HTTPHandler stateless and
+// stateful, with a limiter on redisstore when -redis or MCPERR_REDIS_URL
+// names a Redis server, the same tools on the go-sdk alone and behind
+// mcpgo.HTTPHandler) beside its TypeScript twin, stateless and stateful, each
+// client with a bearer key (and a session) of its own; with a limiter on
+// Redis they also print Redis's round trips, commands and CPU time per call
+// (from INFO before and after).
 //
 // The machine is usually shared: wall-clock figures (calls/s, latency) move
 // with the load of other processes, CPU time per call much less. Compare
@@ -316,6 +323,9 @@ func run() error {
 			check: wantError(`-32602`, `unknown_parameter`)},
 	}
 	for _, n := range o.counts {
+		if !slices.ContainsFunc(httpRows, func(r httpRow) bool { return o.rows.MatchString(r.name) }) {
+			break
+		}
 		o.clients = n
 		fmt.Println()
 		fmt.Printf("http: %d concurrent clients for %v per run, keep-alive; Go servers on protocol 2026-07-28 (stateless), TS servers stateless 2025-11-25 (a server and transport per request, the SDK's stateless pattern); median of %d alternating runs\n", o.clients, o.duration, o.rounds)

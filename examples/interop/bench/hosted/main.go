@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -102,19 +103,9 @@ func main() {
 		defer store.Close()
 		o.Limiter = &ratelimit.Limiter{Rate: 1e6, Burst: 1e6, Store: store}
 	}
-	var h http.Handler
-	switch *kind {
-	case "gosdk":
-		h = gosdkHandler(o, *stateful)
-	case "sdk":
-		if *redisURL != "" {
-			log.Fatal("-redis needs -server gosdk or mcpgo")
-		}
-		h = sdkHandler(*stateful)
-	case "mcpgo":
-		h = mcpgoHandler(o, *stateful)
-	default:
-		log.Fatalf("-server %q: want gosdk, sdk or mcpgo", *kind)
+	h, err := handler(*kind, *stateful, o)
+	if err != nil {
+		log.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -123,6 +114,23 @@ func main() {
 	log.Printf("listening on http://%s/mcp", ln.Addr())
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	log.Fatal(srv.Serve(ln))
+}
+
+// handler is the server of kind (gosdk, sdk or mcpgo), with the options o
+// of the adapters (which the go-sdk alone has no use for).
+func handler(kind string, stateful bool, o adapter.HTTP) (http.Handler, error) {
+	switch kind {
+	case "gosdk":
+		return gosdkHandler(o, stateful), nil
+	case "sdk":
+		if o.Limiter != nil {
+			return nil, errors.New("-redis needs -server gosdk or mcpgo")
+		}
+		return sdkHandler(stateful), nil
+	case "mcpgo":
+		return mcpgoHandler(o, stateful), nil
+	}
+	return nil, fmt.Errorf("-server %q: want gosdk, sdk or mcpgo", kind)
 }
 
 // bearer is the caller's bearer key.
