@@ -154,7 +154,7 @@ func (c *conn) serve(k *call) {
 		return
 	}
 	e := c.encoders.Get().(*encoder)
-	raw, err := e.result(res, resultType(k.req.Session))
+	raw, err := e.result(res)
 	if err != nil {
 		// The SDK leaves a request whose result it cannot encode
 		// unanswered; the client is told instead.
@@ -202,15 +202,18 @@ type textBlock struct {
 // result of text blocks whose structuredContent, if any, is JSON already
 // (what gosdk.Raw and wire.Success make) takes one pass of encoding/json
 // over a struct of the same shape; any other goes through the SDK's own
-// marshalling; resultType is the result's "resultType" ("": none). The
-// bytes are the encoder's until its next use.
-func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
+// marshalling. The bytes are the encoder's until its next use.
+func (e *encoder) result(r mcp.Result) ([]byte, error) {
 	res, ok := r.(*mcp.CallToolResult)
 	if !ok || res == nil || len(res.Meta) > 0 || res.InputRequests != nil || res.RequestState != "" || res.Content == nil {
 		return json.Marshal(r)
 	}
+	rt, ok := resultTypeOf(res)
+	if !ok {
+		return json.Marshal(r)
+	}
 	w := &e.res
-	*w = toolResult{Content: w.Content[:0], IsError: res.IsError, ResultType: resultType}
+	*w = toolResult{Content: w.Content[:0], IsError: res.IsError, ResultType: rt}
 	defer func() {
 		// The texts and the structured content are the caller's; the
 		// encoder keeps only the slice.
@@ -239,4 +242,42 @@ func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+}
+
+// bareHead is how the go-sdk's encoding of a CallToolResult begins when its
+// _meta is empty and its content nil.
+const bareHead = `{"content":null`
+
+// resultTypeOf is the "resultType" the SDK writes for r ("": none), read
+// from the SDK's own encoding of r with its content and everything but
+// resultType left out. The SDK decides it where it dispatches a call to
+// the tool's handler (on the protocol revisions that carry it, for the
+// handler's result only: a result a middleware makes itself has none) and
+// keeps it unexported, so the direct path carries it from there and
+// decides nothing. It reports false when that encoding is not one it
+// knows, for the SDK to encode r whole.
+func resultTypeOf(r *mcp.CallToolResult) (string, bool) {
+	bare := *r
+	bare.Content, bare.StructuredContent, bare.IsError = nil, nil, false
+	b, err := bare.MarshalJSON()
+	if err != nil || !bytes.HasPrefix(b, []byte(bareHead)) {
+		return "", false
+	}
+	switch b = b[len(bareHead):]; {
+	case string(b) == "}":
+		return "", true
+	case bytes.HasPrefix(b, []byte(`,"resultType":"`)) && bytes.HasSuffix(b, []byte(`"}`)):
+		switch v := b[len(`,"resultType":"`) : len(b)-2]; {
+		case string(v) == "complete":
+			return "complete", true
+		case bytes.IndexByte(v, '\\') < 0:
+			return string(v), true
+		}
+		var rt string
+		if json.Unmarshal(b[len(`,"resultType":`):len(b)-1], &rt) != nil {
+			return "", false
+		}
+		return rt, true
+	}
+	return "", false
 }

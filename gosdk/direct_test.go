@@ -24,7 +24,9 @@ import (
 // tool call can have, for comparing the direct path with the SDK's: text
 // with characters the SDK's encoder escapes, structuredContent as JSON
 // and as a Go value, content other than text, _meta, JSON-RPC errors, a Go
-// error, a typed nil; and a middleware that refuses one tool by name.
+// error, a typed nil; and a middleware that refuses one tool by name and
+// answers another itself (a result the SDK's tool dispatch never saw, so
+// one without the resultType it sets).
 func shapesServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "0"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
@@ -83,6 +85,9 @@ func shapesServer() *mcp.Server {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params.Name == "refused" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "refused by middleware"}
 			}
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params.Name == "answered by middleware" {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the middleware's own"}}}, nil
+			}
 			return next(ctx, method, req)
 		}
 	})
@@ -100,7 +105,7 @@ func TestDirectMatchesSDK(t *testing.T) {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
 	}
 	var every []string
-	for i, name := range []string{"escapes", "structured", "structured value", "empty raw", "no content", "two blocks", "image", "annotated", "meta", "rpc error", "method not found", "go error", "echo", "refused", "no such tool"} {
+	for i, name := range []string{"escapes", "structured", "structured value", "empty raw", "no content", "two blocks", "image", "annotated", "meta", "rpc error", "method not found", "go error", "echo", "refused", "answered by middleware", "no such tool"} {
 		every = append(every, call(10+i, `{"name":"`+name+`","arguments":{"q":"<x>"}}`))
 	}
 	tests := []struct {
