@@ -46,9 +46,12 @@ type call struct {
 const maxIdle = 32
 
 // direct serves m, a tools/call request whose id is already recorded as in
-// flight, when the session is initialized and m's params are a name and
-// arguments alone (wire.Message.ToolCall); it reports false for the SDK to
-// serve it.
+// flight, when the session is initialized, no initialize is waiting for
+// its answer, and m's params are a name and arguments alone
+// (wire.Message.ToolCall); it reports false for the SDK to serve it. A call
+// read while an initialize is unanswered goes to the SDK, which starts no
+// request read after an initialize before that initialize's answer is
+// written, whatever a middleware does after the session's state is set.
 func (c *conn) direct(key string, m *wire.Message) bool {
 	if c.srv == nil {
 		return false
@@ -79,9 +82,16 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 		req:    &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
 	}
 	c.mu.Lock()
-	c.calls[k.key] = k
-	c.running++
+	ok = c.inits == 0
+	if ok {
+		c.calls[k.key] = k
+		c.running++
+	}
 	c.mu.Unlock()
+	if !ok {
+		cancel()
+		return false
+	}
 	select {
 	case c.jobs <- k:
 	default:

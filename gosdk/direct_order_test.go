@@ -5,10 +5,59 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// overtake is how long TestDirectAfterInitialize holds initialize's answer
+// for a call pipelined after it to be answered first: on the SDK's path no
+// call can, so every run waits this long; a direct path that answered it
+// first did so in well under a millisecond.
+const overtake = 250 * time.Millisecond
+
+// TestDirectAfterInitialize: a tools/call pipelined after initialize is
+// answered after initialize, on the direct path as on the SDK's, whatever a
+// middleware does with initialize once the session's state is set (here:
+// holds its answer until the call's answer is written, or overtake
+// passes). The call is read once initialize's handler has set that state.
+func TestDirectAfterInitialize(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "init", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
+	})
+	type run struct {
+		out         *firstLine
+		initialized chan struct{} // closed once initialize's handler has returned
+	}
+	var cur atomic.Pointer[run] // the run in progress
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "initialize" {
+				r := cur.Load()
+				close(r.initialized)
+				ctx, cancel := context.WithTimeout(ctx, overtake)
+				r.out.await(ctx, `"id":2,`)
+				cancel()
+			}
+			return res, err
+		}
+	})
+	direct := countDirect(srv)
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`
+	in := func(ctx context.Context, out *firstLine) io.Reader {
+		r := &run{out: out, initialized: make(chan struct{})}
+		cur.Store(r)
+		return io.MultiReader(strings.NewReader(initLine+"\n"), &gate{ready: r.initialized, ctx: ctx}, strings.NewReader(initialized+"\n"+call+"\n"))
+	}
+	lines, _ := differ(t, srv, direct, initLine+"\n"+initialized+"\n"+call+"\n", in, nil, nil)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], `{"jsonrpc":"2.0","id":1,"result":`) {
+		t.Errorf("want initialize's answer, then the call's; got:\n%s", strings.Join(lines, "\n"))
+	}
+}
 
 // TestDirectNotificationsFirst: the notifications a handler sends before it
 // returns are written before its result, on the direct path as on the

@@ -160,6 +160,7 @@ type conn struct {
 	pending map[string]pend
 	max     int           // the bound on len(pending): requests in flight
 	running int           // direct calls not yet answered (see Server)
+	inits   int           // initialize requests read and not yet answered
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
@@ -183,11 +184,13 @@ type conn struct {
 	encoders sync.Pool        // of *encoder
 }
 
-// pend is a request in flight: its id as sent, and whether the client
-// cancelled it (its answer is then not written).
+// pend is a request in flight: its id as sent, whether the client
+// cancelled it (its answer is then not written), and whether it is an
+// initialize.
 type pend struct {
 	sent      string
 	cancelled bool
+	init      bool
 }
 
 // incoming is a message for Read, or the error that ends the input.
@@ -330,6 +333,16 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		case full:
 			return nil, stdio.Busy(m.ID, c.max)
 		}
+		if m.Method == "initialize" {
+			// The SDK handles no request read after it before its answer is
+			// written, and neither does the direct path (see direct).
+			c.mu.Lock()
+			p := c.pending[key]
+			p.init = true
+			c.pending[key] = p
+			c.inits++
+			c.mu.Unlock()
+		}
 		if m.Method == "tools/call" && c.direct(key, m) {
 			return nil, nil
 		}
@@ -445,14 +458,14 @@ func (c *conn) add(key string, sent []byte) int {
 	return added
 }
 
-// takeID forgets the request whose id is the SDK's id and returns its id as
-// sent ("" if there was none) and whether the client cancelled it, without
-// making a string of the id's value.
-func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
+// takeID forgets the request whose id is the SDK's id and returns it (its
+// id as sent is "" if there was none), without making a string of the
+// id's value. Its answer is then written or dropped (see answering).
+func (c *conn) takeID(id jsonrpc.ID) pend {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
 	if !ok {
-		return "", false
+		return pend{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -460,7 +473,18 @@ func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
 	if ok {
 		delete(c.pending, string(k))
 	}
-	return p.sent, p.cancelled
+	return p
+}
+
+// answering records that the answer to p, a request takeID returned, is
+// dropped, or about to be written with c.wmu held: a direct call read from
+// now on takes c.wmu to write its answer, after this one (see direct).
+func (c *conn) answering(p pend) {
+	if p.init {
+		c.mu.Lock()
+		c.inits--
+		c.mu.Unlock()
+	}
 }
 
 // waitAnswers blocks until every request read has been answered (and
@@ -504,13 +528,15 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
 		// "result":RESULT} with RESULT compacted, which it already is: the
 		// SDK made it with a JSON encoder.
-		if sent, cancelled := c.takeID(r.ID); cancelled {
+		if p := c.takeID(r.ID); p.cancelled {
+			c.answering(p)
 			c.signal()
 			return nil
-		} else if sent != "" {
+		} else if p.sent != "" {
 			c.wmu.Lock()
+			c.answering(p)
 			b := append(c.wbuf[:0], responseHead...)
-			b = append(b, sent...)
+			b = append(b, p.sent...)
 			b = append(b, `,"result":`...)
 			b = stdio.AppendUnescapeHTML(b, r.Result)
 			b = append(b, "}\n"...)
@@ -525,20 +551,21 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	// An answer carries its request's id as the client sent it.
-	var sent string
+	var p pend
 	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
-		var cancelled bool
-		if sent, cancelled = c.takeID(r.ID); cancelled {
+		if p = c.takeID(r.ID); p.cancelled {
+			c.answering(p)
 			c.signal()
 			return nil
 		}
 	}
-	answer = sent != ""
+	answer = p.sent != ""
 	c.wmu.Lock()
 	b := c.wbuf[:0]
 	if answer {
-		b = append(append(b, data[:at]...), sent...)
+		c.answering(p)
+		b = append(append(b, data[:at]...), p.sent...)
 		data = data[at+len(id):]
 	}
 	b = append(stdio.AppendUnescapeHTML(b, data), '\n')
