@@ -82,7 +82,7 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 		req:    &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
 	}
 	c.mu.Lock()
-	ok = c.inits == 0
+	ok = c.inits == 0 && !c.ending
 	if ok {
 		c.calls[k.key] = k
 		c.running++
@@ -135,14 +135,16 @@ func (c *conn) serve(k *call) {
 
 	c.mu.Lock()
 	delete(c.calls, k.key) // no later call has the id: it stays in flight until the answer below is written
+	over := c.ending
 	c.mu.Unlock()
 	k.cancel()
-	// The end of the input waits for the answer to be written: the SDK,
-	// which does not know the call, ends the session once Read reports
-	// the end.
+	// The end of the input waits for the answer to be written, and Read
+	// reports the end only once every direct call has returned: the SDK,
+	// which does not know the call, ends the session once Read does.
 	defer func() {
 		c.mu.Lock()
 		c.running--
+		c.endIfIdle()
 		c.mu.Unlock()
 		c.signal()
 	}()
@@ -152,10 +154,8 @@ func (c *conn) serve(k *call) {
 	if err == nil && res == nil {
 		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the tool call returned neither a result nor an error"}
 	}
-	select {
-	case <-c.closed:
+	if over {
 		return // the session is over: the SDK writes nothing after it either
-	default:
 	}
 	// A cancelled call's answer is dropped by Write, as the SDK's is.
 	ctx := context.Background()

@@ -1,8 +1,10 @@
 package gosdk_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // overtake is how long TestDirectAfterInitialize holds initialize's answer
@@ -106,5 +110,75 @@ func TestDirectNotificationsFirst(t *testing.T) {
 	}
 	if served != 4 {
 		t.Errorf("the direct path served %d calls, want 4", served)
+	}
+}
+
+// TestDirectRunCancelled: cancelling Run's context does not cancel the
+// tool handlers in flight, and Run returns once they have returned, on the
+// direct path as on the SDK's: the SDK's handlers run on a context that
+// Run's cancellation does not reach, and its connection closes once they
+// have returned.
+func TestDirectRunCancelled(t *testing.T) {
+	for _, path := range []string{"sdk", "direct"} {
+		t.Run(path, func(t *testing.T) {
+			srv := mcp.NewServer(&mcp.Implementation{Name: "cancel", Version: "0"}, nil)
+			started, release, returned := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			var handlerErr error // the handler's ctx.Err() once released
+			srv.AddTool(&mcp.Tool{Name: "hold", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				defer close(returned)
+				close(started)
+				<-release
+				handlerErr = ctx.Err()
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil
+			})
+			direct := countDirect(srv)
+			tr := &gosdk.StdioTransport{}
+			if path == "direct" {
+				tr.Server = srv
+			}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			defer inW.Close()
+			tr.In, tr.Out = inR, outW
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- srv.Run(ctx, tr) }()
+			out := bufio.NewReader(outR)
+			if _, err := io.WriteString(inW, initLine+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := out.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+			go io.Copy(io.Discard, out)
+			io.WriteString(inW, initialized+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold"}}`+"\n")
+			<-started
+			cancel()
+			var runErr error
+			ranOn := false // whether Run returned while the handler ran
+			select {
+			case runErr = <-done:
+				ranOn = true
+			case <-time.After(overtake):
+			}
+			close(release)
+			<-returned
+			if !ranOn {
+				runErr = <-done
+			}
+			if ranOn {
+				t.Errorf("Run returned while a handler ran")
+			}
+			if handlerErr != nil {
+				t.Errorf("the handler's context ended with Run's: %v", handlerErr)
+			}
+			if !errors.Is(runErr, context.Canceled) {
+				t.Errorf("Run returned %v, want %v", runErr, context.Canceled)
+			}
+			if want := map[string]int64{"sdk": 0, "direct": 1}[path]; direct.Load() != want {
+				t.Errorf("the direct path served %d calls, want %d", direct.Load(), want)
+			}
+		})
 	}
 }

@@ -93,6 +93,9 @@ type StdioTransport struct {
 	// one, and the transport cannot tell which is its own). Over
 	// the direct path a handler's context does not carry the SDK's
 	// unexported request-id value, which only its HTTP transport reads.
+	// As on the SDK's path, cancelling Run's context does not cancel the
+	// calls in flight: Run returns once they have returned, and their
+	// answers are not written.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
@@ -120,7 +123,10 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.max = stdio.MaxInFlight(t.MaxInFlight)
-	c.ctx, c.stop = context.WithCancel(ctx)
+	// The direct calls run on a context Run's cancellation does not reach,
+	// as the SDK's handlers do: cancelling Run closes the session, which
+	// ends once the calls in flight have returned (see Close).
+	c.ctx, c.stop = context.WithCancel(context.WithoutCancel(ctx))
 	if t.Server != nil {
 		c.srv = t.Server
 		c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -149,9 +155,10 @@ type conn struct {
 	// of the SDK at most, so the input buffered is one line and one
 	// message's params, whatever the client sends (buffering measured no
 	// faster).
-	incoming  chan incoming
+	incoming  chan jsonrpc.Message
 	closed    chan struct{}
 	closeOnce sync.Once
+	quit      chan struct{} // closed once ending is set and no direct call runs: Read then reports io.EOF
 
 	mu sync.Mutex
 	// pending holds, by the value of their id (idKey), the requests read
@@ -161,6 +168,7 @@ type conn struct {
 	max     int           // the bound on len(pending): requests in flight
 	running int           // direct calls not yet answered (see Server)
 	inits   int           // initialize requests read and not yet answered
+	ending  bool          // the input ended (and the drain passed) or Close was called: no direct call starts, none is answered
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
@@ -193,12 +201,6 @@ type pend struct {
 	init      bool
 }
 
-// incoming is a message for Read, or the error that ends the input.
-type incoming struct {
-	msg jsonrpc.Message
-	err error
-}
-
 func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
 	if drain <= 0 {
 		drain = stdio.DefaultDrain
@@ -206,8 +208,9 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 	return &conn{
 		in:       stdio.NewReader(in, maxLine),
 		drain:    drain,
-		incoming: make(chan incoming),
+		incoming: make(chan jsonrpc.Message),
 		closed:   make(chan struct{}),
+		quit:     make(chan struct{}),
 		pending:  make(map[string]pend),
 		max:      stdio.DefaultMaxInFlight,
 		changed:  make(chan struct{}, 1),
@@ -219,7 +222,10 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 }
 
 // Read implements mcp.Connection: the next checked message, or io.EOF once
-// the input has ended and the answers in flight are written.
+// the input has ended and the answers in flight are written, or the
+// connection closed, and no direct call is running: the SDK's connection
+// is over once Read fails (and its own handlers have returned), and that
+// ends Run.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if c.srv != nil {
 		c.found.Do(c.findSession)
@@ -230,11 +236,11 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	default:
 	}
 	select {
-	case in := <-c.incoming:
-		return in.msg, in.err
+	case msg := <-c.incoming:
+		return msg, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case <-c.closed:
+	case <-c.quit:
 		return nil, io.EOF
 	}
 }
@@ -261,14 +267,41 @@ func (c *conn) findSession() {
 
 // Close implements mcp.Connection. The streams are not the connection's to
 // close; Close ends the reading goroutine unless it is blocked reading In.
+// The SDK closes the connection once its own handlers have returned (when
+// Run's context is cancelled, or the session closed); the direct calls
+// still running go on, as the SDK's would, their answers unwritten, and
+// Read reports the end once they have returned.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.end()
+	})
+	return nil
+}
+
+// end sets ending: no direct call starts from now on, and none is
+// answered.
+func (c *conn) end() {
+	c.mu.Lock()
+	c.ending = true
+	c.endIfIdle()
+	c.mu.Unlock()
+}
+
+// endIfIdle, with c.mu held, closes quit once ending is set and no direct
+// call runs.
+func (c *conn) endIfIdle() {
+	if !c.ending || c.running > 0 {
+		return
+	}
+	select {
+	case <-c.quit:
+	default:
+		close(c.quit)
 		if c.stop != nil {
 			c.stop()
 		}
-	})
-	return nil
+	}
 }
 
 // SessionID implements mcp.Connection: a stdio session has no id.
@@ -278,20 +311,23 @@ func (c *conn) SessionID() string { return "" }
 // must not see, and hands the others to Read. At the end of the input it
 // waits for the answers in flight (up to the drain time) before Read
 // reports io.EOF: the SDK cancels every request still in flight when Read
-// fails.
+// fails, and the direct calls are cancelled then too.
 func (c *conn) readLoop() {
 	for {
 		line, answer, err := c.in.Next()
 		if err != nil {
 			c.waitAnswers()
-			c.send(incoming{err: io.EOF})
+			if c.stop != nil {
+				c.stop()
+			}
+			c.end()
 			return
 		}
 		if answer == nil {
 			var msg jsonrpc.Message
 			msg, answer = c.admit(line)
 			if answer == nil {
-				if msg != nil && !c.send(incoming{msg: msg}) {
+				if msg != nil && !c.send(msg) {
 					return
 				}
 				continue
@@ -301,11 +337,11 @@ func (c *conn) readLoop() {
 	}
 }
 
-// send hands in to Read, and reports false when the connection closed
+// send hands msg to Read, and reports false when the connection closed
 // first.
-func (c *conn) send(in incoming) bool {
+func (c *conn) send(msg jsonrpc.Message) bool {
 	select {
-	case c.incoming <- in:
+	case c.incoming <- msg:
 		return true
 	case <-c.closed:
 		return false
