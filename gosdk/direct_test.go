@@ -309,8 +309,9 @@ func TestCancelledID(t *testing.T) {
 }
 
 // FuzzDirect: whatever the input, the direct path writes the lines the SDK
-// writes (in any order), and answers every request once with its id as
-// sent. A call a cancellation names may be answered with its result (when
+// writes, in the same order where the protocol fixes one (see differ: an
+// initialize in the input is answered before the requests after it), and
+// answers every request once with its id as sent. A call a cancellation names may be answered with its result (when
 // it ended before the cancellation was read) or not at all, on either path:
 // its line is left out of the comparison. Inputs with two requests of the same id
 // are skipped (the second is refused only while the first is in flight).
@@ -322,6 +323,7 @@ func FuzzDirect(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"meta","_meta":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":"\u0041b","method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"Ab"}}`,
+		strings.Replace(initLine, `"id":1`, `"id":9`, 1) + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"escapes"}}`,
 	} {
 		f.Add([]byte(s))
 	}
