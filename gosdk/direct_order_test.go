@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcperr/mcperr/gosdk"
 )
 
 // overtake is how long TestDirectAfterInitialize holds initialize's answer
@@ -132,14 +130,8 @@ func TestDirectRunCancelled(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil
 			})
 			direct := countDirect(srv)
-			tr := &gosdk.StdioTransport{}
-			if path == "direct" {
-				tr.Server = srv
-			}
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
+			tr, inW, outR := onPath(srv, path)
 			defer inW.Close()
-			tr.In, tr.Out = inR, outW
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)

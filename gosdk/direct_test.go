@@ -236,13 +236,7 @@ func TestCancelledID(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil
 			})
 			direct := countDirect(srv)
-			tr := &gosdk.StdioTransport{}
-			if path == "direct" {
-				tr.Server = srv
-			}
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			tr.In, tr.Out = inR, outW
+			tr, inW, outR := onPath(srv, path)
 			done := make(chan error, 1)
 			go func() { done <- srv.Run(context.Background(), tr) }()
 			out := bufio.NewReader(outR)

@@ -73,6 +73,21 @@ func onDirectPath() bool {
 	}
 }
 
+// onPath is a StdioTransport for srv on a pair of pipes, on the SDK's path
+// (path "sdk": Server unset) or on the direct path ("direct": Server set to
+// srv); in writes its input, out reads its output.
+func onPath(srv *mcp.Server, path string) (tr *gosdk.StdioTransport, in *io.PipeWriter, out *io.PipeReader) {
+	tr = &gosdk.StdioTransport{}
+	if path == "direct" {
+		tr.Server = srv
+	}
+	var outW *io.PipeWriter
+	tr.In, in = io.Pipe()
+	out, outW = io.Pipe()
+	tr.Out = outW
+	return tr, in, out
+}
+
 // check runs srv on a StdioTransport (with Server set) over in, followed by
 // a ping, and fails t unless the session survived (the ping is answered),
 // every line written is JSON, and every request whose id the JSON-RPC
