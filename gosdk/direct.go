@@ -22,13 +22,18 @@ import (
 // time, and encodes a result three times over (the result, then two
 // compactions); over stdio that is most of a small call's cost.
 //
-// The answers are the SDK's byte for byte: the same middleware and handler
-// run, errors are encoded by the SDK's own jsonrpc.EncodeMessage, and a
-// result is encoded as the SDK encodes it (TestDirectMatchesSDK and
-// FuzzDirect run both paths on the same input and compare). The middleware
-// is taken from the server when each call arrives, through the SDK's own
-// AddReceivingMiddleware: a middleware that returns the handler it is given
-// leaves the server's chain as it was and shows the chain as it stands.
+// The answers are the SDK's byte for byte, in the SDK's order: the same
+// middleware and handler run, errors are encoded by the SDK's own
+// jsonrpc.EncodeMessage, a result is encoded as the SDK encodes it (its
+// resultType the one the SDK set), no call read while an initialize is
+// unanswered is served here (see direct), and the calls in flight outlive
+// a cancelled Run as the SDK's handlers do (see conn.Close).
+// TestDirectMatchesSDK and FuzzDirect run both paths on the same input and
+// compare the lines, and their order where the protocol fixes one. The
+// middleware is taken from the server when each call arrives, through the
+// SDK's own AddReceivingMiddleware: a middleware that returns the handler it
+// is given leaves the server's chain as it was and shows the chain as it
+// stands.
 
 // call is a tools/call the direct path serves.
 type call struct {
