@@ -239,8 +239,10 @@ type sentRequest struct {
 }
 
 // requests are the requests of input (its lines the JSON-RPC message rule
-// takes as requests), by idValue; an id sent twice is left out, as it
-// cannot tell which request an answer is for.
+// takes as requests), by idValue. An id sent twice is left out, as it
+// cannot tell which request an answer is for, and so is the id of a
+// request named notifications/cancelled, which the SDK may answer as it
+// reads it, ahead of the requests it handles in turn (its preempter).
 func requests(input string) map[string]sentRequest {
 	reqs := map[string]sentRequest{}
 	twice := map[string]bool{}
@@ -250,7 +252,7 @@ func requests(input string) map[string]sentRequest {
 			continue
 		}
 		k := idValue(m.ID)
-		if _, ok := reqs[k]; ok || twice[k] {
+		if _, ok := reqs[k]; ok || twice[k] || m.Method == "notifications/cancelled" {
 			twice[k] = true
 			delete(reqs, k)
 			continue
