@@ -59,11 +59,11 @@ func BenchmarkEngineRatio(b *testing.B) {
 		}
 		t2 := time.Now()
 		for range batch {
-			_ = schemaerr.Text("t", re2.Validate(benchInvalid))
+			_ = schemaerr.TypeScript.Refuse("t", re2.Validate(benchInvalid)).Text
 		}
 		t3 := time.Now()
 		for range batch {
-			_ = schemaerr.Text("t", eng.Validate(benchInvalid))
+			_ = schemaerr.TypeScript.Refuse("t", eng.Validate(benchInvalid)).Text
 		}
 		t4 := time.Now()
 		tRE2Valid += t1.Sub(t0)

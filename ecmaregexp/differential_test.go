@@ -65,7 +65,7 @@ func TestDifferential(t *testing.T) {
 			if c.Undecidable != "" || schemas[c.Tool] == nil {
 				continue
 			}
-			got := schemaerr.Text(c.Tool, schemas[c.Tool].Validate(c.Args))
+			got := schemaerr.TypeScript.Refuse(c.Tool, schemas[c.Tool].Validate(c.Args)).Text
 			decided++
 			if needs[c.Tool] {
 				eDecided++

@@ -91,7 +91,7 @@ func TestSchema(t *testing.T) {
 		{`{"password":"password1"}`, "MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^(?=.*[A-Z])(?=.*\\d).{8,}$/ at password"},
 	}
 	for _, tt := range tests {
-		if got := schemaerr.Text("t", s.Validate([]byte(tt.args))); got != tt.want {
+		if got := schemaerr.TypeScript.Refuse("t", s.Validate([]byte(tt.args))).Text; got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}

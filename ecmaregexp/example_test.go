@@ -17,7 +17,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(schemaerr.Text("signup", s.Validate(json.RawMessage(`{"password":"password1"}`))))
+	fmt.Println(schemaerr.TypeScript.Refuse("signup", s.Validate(json.RawMessage(`{"password":"password1"}`))).Text)
 	fmt.Println(s.Validate(json.RawMessage(`{"password":"Password1"}`)) == nil)
 	// Output:
 	// MCP error -32602: Input validation error: Invalid arguments for tool signup: Invalid string: must match pattern /^(?=.*[A-Z])(?=.*\d).{8,}$/ at password

@@ -20,7 +20,7 @@ import (
 // Options configures Validate. The zero value (or nil) is the TypeScript
 // dialect with schemaerr's default limits.
 type Options struct {
-	// Dialect words the refusals (adapter.Dialect); the zero value is
+	// Dialect words the refusals (schemaerr.Dialect); the zero value is
 	// TypeScript.
 	Dialect Dialect
 
@@ -148,7 +148,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	}
 	args := req.Params.Arguments
 	if issues := s.Validate(args); issues != nil {
-		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Invalid(name, issues)))
+		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Refuse(name, issues)))
 	}
 	res, err := next(ctx, "tools/call", req)
 	if err != nil {
@@ -270,12 +270,12 @@ func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name str
 		}
 		return complete(ss, res), nil
 	}
-	return refuse(ss, v.opts.Dialect.Unknown(name, names))
+	return refuse(ss, v.opts.Dialect.RefuseTool(name, names))
 }
 
 // refuse answers with r, the dialect's refusal: its JSON-RPC error, or its
 // text as an isError tool result.
-func refuse(ss *mcp.ServerSession, r adapter.Refusal) (mcp.Result, error) {
+func refuse(ss *mcp.ServerSession, r schemaerr.Refusal) (mcp.Result, error) {
 	if r.Error != nil {
 		return nil, rpcError(r.Error)
 	}
@@ -283,12 +283,12 @@ func refuse(ss *mcp.ServerSession, r adapter.Refusal) (mcp.Result, error) {
 }
 
 // Dialect is how refused arguments and unknown tools are answered
-// (adapter.Dialect, whose doc says how each dialect answers).
-type Dialect = adapter.Dialect
+// (schemaerr.Dialect, whose doc says how each dialect answers).
+type Dialect = schemaerr.Dialect
 
-// The dialects: TypeScript (the default), Hint and TypeScript2.
+// The dialects: TypeScript (the default), TypeScriptV2 and Hint.
 const (
-	TypeScript  = adapter.TypeScript
-	Hint        = adapter.Hint
-	TypeScript2 = adapter.TypeScript2
+	TypeScript   = schemaerr.TypeScript
+	TypeScriptV2 = schemaerr.TypeScriptV2
+	Hint         = schemaerr.Hint
 )

@@ -184,7 +184,7 @@ func TestTypeScriptDialect(t *testing.T) {
 	} {
 		want := tc.want
 		if want == "" {
-			want = schemaerr.Text(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
+			want = schemaerr.TypeScript.Refuse(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args))).Text
 		}
 		for tname, send := range transports {
 			t.Run(tc.name+"/"+tname, func(t *testing.T) {
@@ -208,13 +208,13 @@ func TestTypeScriptDialect(t *testing.T) {
 	}
 }
 
-// TestTypeScript2Dialect: a refusal of arguments is the isError result whose
-// text is the TypeScript SDK 2.x's (schemaerr.Text2), byte for byte, on every
+// TestTypeScriptV2Dialect: a refusal of arguments is the isError result whose
+// text is the TypeScript SDK 2.x's (schemaerr.TypeScriptV2), byte for byte, on every
 // transport; where the Validator sees the message first, a tool the server
 // does not have is a JSON-RPC error -32602 "Tool <t> not found", as the 2.x
 // SDK answers it.
-func TestTypeScript2Dialect(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.TypeScript2}, nil)
+func TestTypeScriptV2Dialect(t *testing.T) {
+	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.TypeScriptV2}, nil)
 	for _, tc := range []struct {
 		name, tool, args, want string
 	}{
@@ -260,7 +260,7 @@ func TestHintDialect(t *testing.T) {
 	} {
 		want := tc.want
 		if want == "" {
-			b, _ := json.Marshal(schemaerr.Hints(mustCompile(t, map[string]string{"search": searchSchema, "get_values": valuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))))
+			b, _ := json.Marshal(schemaerr.Hint.Refuse(tc.tool, mustCompile(t, map[string]string{"search": searchSchema, "get_values": valuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))).Error)
 			want = string(b)
 		}
 		for tname, send := range transports {

@@ -20,7 +20,7 @@ import (
 // Options configures Validate. The zero value (or nil) is the TypeScript
 // dialect with schemaerr's default limits.
 type Options struct {
-	// Dialect words the refusals (adapter.Dialect); the zero value is
+	// Dialect words the refusals (schemaerr.Dialect); the zero value is
 	// TypeScript.
 	Dialect Dialect
 
@@ -185,17 +185,17 @@ func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult
 	if issues == nil {
 		return nil, nil
 	}
-	return refusal(v.opts.Dialect.Invalid(t.Name, issues))
+	return refusal(v.opts.Dialect.Refuse(t.Name, issues))
 }
 
 // unknown is the refusal of a call to a tool the server does not have.
 func (v *Validator) unknown(name string) (*mcp.CallToolResult, *wire.RPCError) {
-	return refusal(v.opts.Dialect.Unknown(name, slices.Sorted(maps.Keys(v.srv.ListTools()))))
+	return refusal(v.opts.Dialect.RefuseTool(name, slices.Sorted(maps.Keys(v.srv.ListTools()))))
 }
 
 // refusal is r, the dialect's refusal, as check and unknown return it: its
 // JSON-RPC error, or its text as an isError tool result.
-func refusal(r adapter.Refusal) (*mcp.CallToolResult, *wire.RPCError) {
+func refusal(r schemaerr.Refusal) (*mcp.CallToolResult, *wire.RPCError) {
 	if r.Error != nil {
 		return nil, r.Error
 	}
@@ -307,12 +307,12 @@ func (v *Validator) refusal(ctx context.Context, id mcp.RequestId, p *callParams
 }
 
 // Dialect is how refused arguments and unknown tools are answered
-// (adapter.Dialect, whose doc says how each dialect answers).
-type Dialect = adapter.Dialect
+// (schemaerr.Dialect, whose doc says how each dialect answers).
+type Dialect = schemaerr.Dialect
 
-// The dialects: TypeScript (the default), Hint and TypeScript2.
+// The dialects: TypeScript (the default), TypeScriptV2 and Hint.
 const (
-	TypeScript  = adapter.TypeScript
-	Hint        = adapter.Hint
-	TypeScript2 = adapter.TypeScript2
+	TypeScript   = schemaerr.TypeScript
+	TypeScriptV2 = schemaerr.TypeScriptV2
+	Hint         = schemaerr.Hint
 )

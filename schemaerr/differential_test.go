@@ -225,7 +225,7 @@ func TestUndecidableEvidence(t *testing.T) {
 func TestDifferential(t *testing.T) { differential(t, sdk1) }
 
 // TestDifferential2 is TestDifferential against the TypeScript SDK 2.x (testdata/zod2) in its
-// dialect, [Text2]: the same generator, its imports mapped onto the 2.x packages.
+// dialect, [TypeScriptV2]: the same generator, its imports mapped onto the 2.x packages.
 //
 //	MCPERR_NODE=1 go test -run TestDifferential2$ -v ./schemaerr
 func TestDifferential2(t *testing.T) { differential(t, sdk2) }

@@ -15,8 +15,8 @@ func ExampleBounds_maxIssues() {
 		panic(err)
 	}
 	issues := s.Validate([]byte(`{"tags":[1,2,3,4]}`))
-	fmt.Println(schemaerr.Text("tag_items", issues))
-	fmt.Println(schemaerr.Text2("tag_items", issues))
+	fmt.Println(schemaerr.TypeScript.Refuse("tag_items", issues).Text)
+	fmt.Println(schemaerr.TypeScriptV2.Refuse("tag_items", issues).Text)
 	// Output:
 	// MCP error -32602: Input validation error: Invalid arguments for tool tag_items: Invalid input: expected string, received number at tags[0]
 	// Invalid input: expected string, received number at tags[1]

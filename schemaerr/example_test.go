@@ -31,7 +31,7 @@ func Example() {
 		panic(err)
 	}
 	args := json.RawMessage(`{"limit":101,"path":["1","2","3","4","5","6","7","8","9"]}`)
-	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(args)))
+	fmt.Println(schemaerr.TypeScript.Refuse("vexlo_get_values", s.Validate(args)).Text)
 	// Output:
 	// MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Too big: expected array to have <=8 items at path
 	// Too big: expected number to be <=100 at limit
@@ -60,35 +60,43 @@ func ExampleSchema_Reject() {
 	// {"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool vexlo_get_values: Invalid input: expected array, received undefined at path"}],"isError":true}
 }
 
-func ExampleUnknownTool() {
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.Encode(wire.TextError(schemaerr.UnknownTool("vexlo_does_not_exist")))
-	// Output:
-	// {"content":[{"type":"text","text":"MCP error -32602: Tool vexlo_does_not_exist not found"}],"isError":true}
-}
-
-// The TypeScript SDK 2.x words the same refusal on one line, each issue's path first.
-func ExampleText2() {
+// The TypeScript SDK 2.x words the same refusal on one line, each issue's path first; the hint
+// dialect's is a JSON-RPC error.
+func ExampleDialect_Refuse() {
 	s, _ := schemaerr.Compile([]byte(getValues))
-	args := json.RawMessage(`{"limit":101,"path":["a","b",3]}`)
-	fmt.Println(schemaerr.Text2("vexlo_get_values", s.Validate(args)))
+	issues := s.Validate(json.RawMessage(`{"limit":101,"path":["a","b",3]}`))
+	fmt.Println(schemaerr.TypeScriptV2.Refuse("vexlo_get_values", issues).Text)
+	e, _ := json.Marshal(schemaerr.Hint.Refuse("vexlo_get_values", issues).Error)
+	fmt.Println(string(e))
 	// Output:
 	// Input validation error: Invalid arguments for tool vexlo_get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100
+	// {"code":-32602,"message":"Invalid value for 'path[2]': must be a string. Invalid value for 'limit': must be between 1 and 100.","data":{"code":"invalid_parameter"}}
 }
 
-// The TypeScript SDK 2.x answers a call to a tool it does not have with a JSON-RPC error.
-func ExampleUnknownTool2() {
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.Encode(schemaerr.UnknownTool2("vexlo_does_not_exist"))
+// Each dialect answers a call to a tool the server does not have in its own way: the
+// TypeScript SDK's text as a tool result (1.x), or a JSON-RPC error (the hint dialect, with a
+// did-you-mean from the server's tools, and 2.x).
+func ExampleDialect_RefuseTool() {
+	known := []string{"get_trace", "list_traces"}
+	for _, d := range []schemaerr.Dialect{schemaerr.TypeScript, schemaerr.Hint, schemaerr.TypeScriptV2} {
+		r := d.RefuseTool("get_trac", known)
+		if r.Error != nil {
+			b, _ := json.Marshal(r.Error)
+			fmt.Printf("error: %s\n", b)
+			continue
+		}
+		b, _ := json.Marshal(wire.TextError(r.Text))
+		fmt.Printf("result: %s\n", b)
+	}
 	// Output:
-	// {"code":-32602,"message":"Tool vexlo_does_not_exist not found"}
+	// result: {"content":[{"type":"text","text":"MCP error -32602: Tool get_trac not found"}],"isError":true}
+	// error: {"code":-32602,"message":"Unknown tool 'get_trac'. Did you mean 'get_trace'?","data":{"code":"unknown_tool"}}
+	// error: {"code":-32602,"message":"Tool get_trac not found"}
 }
 
 // The hint dialect answers with a JSON-RPC error whose data.code a client can switch on, and a
 // did-you-mean for a misspelt argument.
-func ExampleSchema_Hint() {
+func ExampleSchema_Check() {
 	s, _ := schemaerr.Compile([]byte(`{
 		"type": "object",
 		"properties": {
@@ -103,7 +111,7 @@ func ExampleSchema_Hint() {
 		`{"query":"go","limit":500}`,
 		`{"query":"go","language":"fr"}`,
 	} {
-		e, _ := json.Marshal(s.Hint(json.RawMessage(args)))
+		e, _ := json.Marshal(s.Check(json.RawMessage(args)))
 		fmt.Println(string(e))
 	}
 	// Output:
@@ -114,7 +122,7 @@ func ExampleSchema_Hint() {
 
 // A server's own checks run after the schema accepted the arguments and answer with their own
 // codes, such as unknown_signal for a signal name that is not published.
-func ExampleSchema_Hint_checks() {
+func ExampleSchema_Check_checks() {
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`))
 	published := []string{"cpu_usage", "memory_usage"}
 	knownSignal := func(args json.RawMessage) error {
@@ -127,9 +135,9 @@ func ExampleSchema_Hint_checks() {
 		}
 		return schemaerr.Unknown("unknown_signal", "signal", a.Signal, published)
 	}
-	e, _ := json.Marshal(s.Hint(json.RawMessage(`{"signal":"cpu_usge"}`), knownSignal))
+	e, _ := json.Marshal(s.Check(json.RawMessage(`{"signal":"cpu_usge"}`), knownSignal))
 	fmt.Println(string(e))
-	fmt.Println(s.Hint(json.RawMessage(`{"signal":"cpu_usage"}`), knownSignal) == nil)
+	fmt.Println(s.Check(json.RawMessage(`{"signal":"cpu_usage"}`), knownSignal) == nil)
 	// Output:
 	// {"code":-32602,"message":"Unknown signal 'cpu_usge'. Did you mean 'cpu_usage'?","data":{"code":"unknown_signal"}}
 	// true
@@ -150,7 +158,7 @@ func ExampleCompile_pattern() {
 	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`))
 	fmt.Println(err)
 	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`))
-	fmt.Println(schemaerr.Text("t", s.Validate(json.RawMessage(`{"id":"abc"}`))))
+	fmt.Println(schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"id":"abc"}`))).Text)
 	// Output:
 	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine; to run it, import github.com/mcperr/mcperr/ecmaregexp and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})
 	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/u at id
@@ -160,10 +168,10 @@ func ExampleCompile_pattern() {
 // maxToolInputElements option.
 func ExampleBounds() {
 	s, _ := schemaerr.Compile([]byte(getValues), schemaerr.WithBounds(schemaerr.Bounds{MaxElements: 5}))
-	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))))
+	fmt.Println(schemaerr.TypeScript.Refuse("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))).Text)
 	s, _ = schemaerr.Compile([]byte(getValues)) // the defaults: MaxDepth 64, no MaxElements, as in the SDK
 	deep := strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65)
-	fmt.Println(schemaerr.Text("vexlo_get_values", s.Validate(json.RawMessage(deep))))
+	fmt.Println(schemaerr.TypeScript.Refuse("vexlo_get_values", s.Validate(json.RawMessage(deep))).Text)
 	// Output:
 	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments contain more than the maximum of 5 elements
 	// MCP error -32602: Invalid arguments for tool vexlo_get_values: arguments nest deeper than the maximum of 64 levels
@@ -198,7 +206,7 @@ func ExampleWithPatterns() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(schemaerr.Text("signup", s.Validate(json.RawMessage(`{"password":"password1"}`))))
+	fmt.Println(schemaerr.TypeScript.Refuse("signup", s.Validate(json.RawMessage(`{"password":"password1"}`))).Text)
 	// Output:
 	// true
 	// MCP error -32602: Input validation error: Invalid arguments for tool signup: Invalid string: must match pattern /^(?=.*[A-Z])(?=.*\d).{8,}$/ at password

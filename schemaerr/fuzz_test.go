@@ -74,8 +74,8 @@ func FuzzValidate(f *testing.F) {
 	slices.SortFunc(pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
 	f.Fuzz(func(t *testing.T, args []byte) {
 		for _, p := range pairs {
-			first := Text(p.name, p.ours.Validate(args))
-			if second := Text(p.name, p.ours.Validate(args)); first != second {
+			first := TypeScript.Refuse(p.name, p.ours.Validate(args)).Text
+			if second := TypeScript.Refuse(p.name, p.ours.Validate(args)).Text; first != second {
 				t.Fatalf("%s: two texts for one input:\n%s\n%s", p.name, first, second)
 			}
 			if p.ref == nil || !comparableArgs(args) {

@@ -138,7 +138,7 @@ func BenchmarkInvalid(b *testing.B) {
 			if issues == nil {
 				b.Fatal("accepted")
 			}
-			_ = schemaerr.Text("vexlo_search", issues)
+			_ = schemaerr.TypeScript.Refuse("vexlo_search", issues).Text
 		}
 	})
 	b.Run("jsonschema-go/go-sdk-path", func(b *testing.B) {
@@ -205,7 +205,7 @@ func BenchmarkRatio(b *testing.B) {
 			t0 := time.Now()
 			for range batch {
 				if issues := s.Validate(data); issues != nil {
-					_ = schemaerr.Text("vexlo_search", issues)
+					_ = schemaerr.TypeScript.Refuse("vexlo_search", issues).Text
 				}
 			}
 			t1 := time.Now()

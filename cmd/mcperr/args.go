@@ -106,7 +106,7 @@ func argProbes(tool string, schema []byte) (*plan, error) {
 		if len(issues) == 0 {
 			return // the schema allows it: never sent
 		}
-		p.probes = append(p.probes, argProbe{name: name, field: field, args: raw, expected: schemaerr.Text(tool, issues)})
+		p.probes = append(p.probes, argProbe{name: name, field: field, args: raw, expected: schemaerr.TypeScript.Refuse(tool, issues).Text})
 	}
 
 	obj := d.resolve(root, 0)

@@ -574,10 +574,10 @@ func TestAdapters(t *testing.T) {
 		cases   []callCase
 	}{
 		{"gosdk, TypeScript", gosdkServer(gosdk.TypeScript, nil), adapterCases("get_trace", "id")},
-		{"gosdk, TypeScript2", gosdkServer(gosdk.TypeScript2, nil), adapterCases("get_trace", "id")},
+		{"gosdk, TypeScriptV2", gosdkServer(gosdk.TypeScriptV2, nil), adapterCases("get_trace", "id")},
 		{"gosdk, Hint", gosdkServer(gosdk.Hint, nil), adapterCases("", "id")},
 		{"mcpgo, TypeScript", mcpgoServer(mcpgo.TypeScript, nil), adapterCases("get_trace", "id")},
-		{"mcpgo, TypeScript2", mcpgoServer(mcpgo.TypeScript2, nil), adapterCases("get_trace", "id")},
+		{"mcpgo, TypeScriptV2", mcpgoServer(mcpgo.TypeScriptV2, nil), adapterCases("get_trace", "id")},
 		{"mcpgo, Hint", mcpgoServer(mcpgo.Hint, nil), adapterCases("", "id")},
 	}
 	cls := clients(t)
