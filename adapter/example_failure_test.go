@@ -25,7 +25,7 @@ func ExampleLog() {
 		},
 	}))
 	hook := adapter.Log(logger)
-	schema, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`))
+	schema, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`), nil)
 	refusal := schemaerr.TypeScript.Refuse("get_trace", schema.Validate(json.RawMessage(`{"id":7}`)))
 	ctx := context.Background()
 	hook(ctx, adapter.Failure{Stage: adapter.Arguments, Method: "tools/call", Tool: "get_trace",

@@ -50,10 +50,10 @@ func TestDifferential(t *testing.T) {
 		schemas := map[string]*schemaerr.Schema{}
 		needs := map[string]bool{}
 		for name, sch := range run.Tools {
-			if _, err := schemaerr.Compile(sch); err != nil {
+			if _, err := schemaerr.Compile(sch, nil); err != nil {
 				needs[name] = true
 			}
-			s, err := schemaerr.Compile(sch, schemaerr.WithPatterns(Engine{}))
+			s, err := schemaerr.Compile(sch, &schemaerr.Options{Patterns: Engine{}})
 			if err != nil {
 				t.Errorf("%s: tool %s is refused with the engine: %v", f, name, err)
 				continue

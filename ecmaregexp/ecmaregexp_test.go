@@ -79,10 +79,10 @@ func TestCompileError(t *testing.T) {
 // Through schemaerr: a schema with lookahead compiles with the engine and words its failure as zod.
 func TestSchema(t *testing.T) {
 	schema := []byte(`{"type":"object","properties":{"password":{"type":"string","minLength":8,"pattern":"^(?=.*[A-Z])(?=.*\\d).{8,}$"}},"required":["password"]}`)
-	if _, err := schemaerr.Compile(schema); err == nil {
+	if _, err := schemaerr.Compile(schema, nil); err == nil {
 		t.Fatal("schemaerr alone compiled a lookahead")
 	}
-	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(Engine{}))
+	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: Engine{}})
 	if err != nil {
 		t.Fatal(err)
 	}

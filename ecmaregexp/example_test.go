@@ -12,7 +12,7 @@ import (
 // schema; with the engine it validates it and words the failure as zod does.
 func Example() {
 	schema := []byte(`{"type":"object","properties":{"password":{"type":"string","pattern":"^(?=.*[A-Z])(?=.*\\d).{8,}$"}}}`)
-	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(ecmaregexp.Engine{}))
+	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: ecmaregexp.Engine{}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -126,7 +126,7 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 
 func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
 	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema))
+	s, err := schemaerr.Compile([]byte(schema), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func testServer(opts *mcpgo.Options, mw server.ToolHandlerMiddleware) (*server.M
 
 func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
 	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema))
+	s, err := schemaerr.Compile([]byte(schema), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

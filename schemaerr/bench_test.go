@@ -28,7 +28,7 @@ func benchSchema(b *testing.B) *Schema {
 	if err := json.Unmarshal(raw, &tools); err != nil {
 		b.Fatal(err)
 	}
-	s, err := Compile(tools["vexlo_search"])
+	s, err := Compile(tools["vexlo_search"], nil)
 	if err != nil {
 		b.Fatal(err)
 	}

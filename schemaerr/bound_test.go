@@ -46,7 +46,7 @@ func hintText(t *testing.T, issues []schemaerr.Issue) string {
 // writing the three refusals allocates a small multiple of its size, counted. A 1 MiB call with
 // a 500,000-byte key allocates a small multiple of its size in Validate.
 func TestRefusalBounded(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(recordOfLists))
+	s, err := schemaerr.Compile([]byte(recordOfLists), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +94,7 @@ func TestRefusalBounded(t *testing.T) {
 // dialect words at its end: a last line (TypeScript), a last item (TypeScriptV2), a last sentence (Hint).
 // Within the bound the text is the SDK's, issue for issue.
 func TestRefusalCut(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxIssues: 2}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxIssues: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +111,7 @@ func TestRefusalCut(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// within the bound: no count, the SDK's text
-	s, _ = schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxIssues: 5}))
+	s, _ = schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxIssues: 5}})
 	if got := schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"a":[1,2,3,4,5]}`))).Text; strings.Contains(got, "more issues") || strings.Count(got, "\n") != 4 {
 		t.Errorf("5 issues within a bound of 5:\n%s", got)
 	}
@@ -122,7 +120,7 @@ func TestRefusalCut(t *testing.T) {
 // TestRefusalBytesCut: a refusal's issues take at most 64 KiB: the issues that do not fit are
 // counted at the end, and a first issue longer alone is cut at a character, with "…".
 func TestRefusalBytesCut(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(recordOfLists))
+	s, err := schemaerr.Compile([]byte(recordOfLists), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

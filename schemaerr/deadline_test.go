@@ -68,7 +68,7 @@ func TestPatternOncePerValue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int64
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(slowEngine{calls: &calls}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: slowEngine{calls: &calls}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,8 +96,7 @@ func TestDeadlinePerCall(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int64
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(slowEngine{delay: delay, calls: &calls}),
-				schemaerr.WithBounds(schemaerr.Bounds{MaxTime: maxTime}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: slowEngine{delay: delay, calls: &calls}, Bounds: schemaerr.Bounds{MaxTime: maxTime}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,9 +124,7 @@ func TestDeadlinePerCall(t *testing.T) {
 // dialect's "Invalid arguments: ..." with data.code invalid_parameter.
 func TestTooSlowWording(t *testing.T) {
 	var calls atomic.Int64
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`),
-		schemaerr.WithPatterns(slowEngine{delay: 5 * time.Millisecond, calls: &calls}),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxTime: 1500 * time.Microsecond}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`), &schemaerr.Options{Patterns: slowEngine{delay: 5 * time.Millisecond, calls: &calls}, Bounds: schemaerr.Bounds{MaxTime: 1500 * time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +143,7 @@ func TestTooSlowWording(t *testing.T) {
 	if got, want := string(b), `{"code":-32602,"message":"Invalid arguments: arguments take longer to validate than the maximum of 1.5 ms.","data":{"code":"invalid_parameter"}}`; got != want {
 		t.Errorf("Hint:\n got %s\nwant %s", got, want)
 	}
-	s, _ = schemaerr.Compile([]byte(`{}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 4}))
+	s, _ = schemaerr.Compile([]byte(`{}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxBytes: 4}})
 	if got, want := schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"a":1}`))).Text, "MCP error -32602: Invalid arguments for tool t: arguments are larger than the maximum of 4 bytes"; got != want {
 		t.Errorf("the size refusal beside it:\n got %q\nwant %q", got, want)
 	}

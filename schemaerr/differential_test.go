@@ -76,7 +76,7 @@ func score(t testing.TB, run diffRun, sdk *sdk) diffScore {
 	schemas := map[string]*Schema{}
 	errs := map[string]error{}
 	for name, raw := range run.Tools {
-		s, err := Compile(raw)
+		s, err := Compile(raw, nil)
 		if err != nil {
 			errs[name] = err
 			continue

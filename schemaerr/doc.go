@@ -91,12 +91,12 @@
 // in JavaScript: "^.$" refuses an emoji. A pattern RE2 cannot run (lookahead, lookbehind,
 // backreferences) fails Compile with a *[PatternError] naming it and the module that runs it,
 // unless it comes with a format schemaerr checks in Go instead (zod's ISO duration); importing
-// github.com/mcperr/mcperr/ecmaregexp and compiling with [WithPatterns] runs such patterns on a
-// full ECMAScript engine, with a match timeout.
+// github.com/mcperr/mcperr/ecmaregexp and compiling with it as [Options].Patterns runs such
+// patterns on a full ECMAScript engine, with a match timeout.
 //
 // # Bad input
 //
-// A schema bounds the arguments by the [Bounds] it is compiled with ([WithBounds]; a [Set]
+// A schema bounds the arguments by the [Bounds] it is compiled with ([Options].Bounds; a [Set]
 // compiles with its own). Arguments larger than MaxBytes (1 MiB), nested deeper than MaxDepth
 // (64), or with more than MaxElements array elements and object members (no bound unless set)
 // are refused with one issue, worded as the TypeScript SDK words its maxToolInputElements
@@ -167,7 +167,7 @@
 // with a budget of its steps and refused with one step less, and TestWorkLinear that the time
 // per byte does not grow with the size.
 //
-// What is not counted is timed. The work of a pattern on an ECMAScript engine ([WithPatterns])
+// What is not counted is timed. The work of a pattern on an ECMAScript engine ([Options].Patterns)
 // cannot be counted: each match is bounded by the engine's own timeout (wall-clock, 100 ms for
 // ecmaregexp), and a call's matches together by 250 ms (or Bounds.MaxTime), past which the call
 // is refused as above; on a machine short of CPU those matches meet their time sooner, and a

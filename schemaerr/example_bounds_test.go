@@ -9,8 +9,7 @@ import (
 // A refusal lists at most Bounds.MaxIssues issues (100 by default) and counts the rest, in
 // every dialect.
 func ExampleBounds_maxIssues() {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxIssues: 2}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxIssues: 2}})
 	if err != nil {
 		panic(err)
 	}

@@ -26,7 +26,7 @@ const getValues = `{
 // A server compiles each tool's schema once, then validates every call's arguments and sends the
 // text agents know from the TypeScript SDK.
 func Example() {
-	s, err := schemaerr.Compile([]byte(getValues))
+	s, err := schemaerr.Compile([]byte(getValues), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -39,7 +39,7 @@ func Example() {
 
 // Issues carry zod's code, the path as values, and the message without the path.
 func ExampleSchema_Validate() {
-	s, _ := schemaerr.Compile([]byte(getValues))
+	s, _ := schemaerr.Compile([]byte(getValues), nil)
 	for _, is := range s.Validate(json.RawMessage(`{"path":["a","b",3],"limit":1.5}`)) {
 		fmt.Printf("%v %s: %s\n", is.Path, is.Code, is.Message)
 	}
@@ -52,7 +52,7 @@ func ExampleSchema_Validate() {
 
 // A rejected call is a tool result, not a JSON-RPC error.
 func ExampleSchema_Reject() {
-	s, _ := schemaerr.Compile([]byte(getValues))
+	s, _ := schemaerr.Compile([]byte(getValues), nil)
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetEscapeHTML(false)
 	enc.Encode(s.Reject("vexlo_get_values", nil))
@@ -63,7 +63,7 @@ func ExampleSchema_Reject() {
 // The TypeScript SDK 2.x words the same refusal on one line, each issue's path first; the hint
 // dialect's is a JSON-RPC error.
 func ExampleDialect_Refuse() {
-	s, _ := schemaerr.Compile([]byte(getValues))
+	s, _ := schemaerr.Compile([]byte(getValues), nil)
 	issues := s.Validate(json.RawMessage(`{"limit":101,"path":["a","b",3]}`))
 	fmt.Println(schemaerr.TypeScriptV2.Refuse("vexlo_get_values", issues).Text)
 	e, _ := json.Marshal(schemaerr.Hint.Refuse("vexlo_get_values", issues).Error)
@@ -105,7 +105,7 @@ func ExampleSchema_Check() {
 			"limit": {"type": "integer", "minimum": 1, "maximum": 50}
 		},
 		"additionalProperties": false
-	}`))
+	}`), nil)
 	for _, args := range []string{
 		`{"query":"go","langauge":"en"}`,
 		`{"query":"go","limit":500}`,
@@ -123,7 +123,7 @@ func ExampleSchema_Check() {
 // A server's own checks run after the schema accepted the arguments and answer with their own
 // codes, such as unknown_signal for a signal name that is not published.
 func ExampleSchema_Check_checks() {
-	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`))
+	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"signal":{"type":"string"}},"required":["signal"]}`), nil)
 	published := []string{"cpu_usage", "memory_usage"}
 	knownSignal := func(args json.RawMessage) error {
 		var a struct{ Signal string }
@@ -152,24 +152,24 @@ func ExampleSuggest() {
 }
 
 // Patterns are ECMAScript regular expressions; what Go's RE2 cannot run fails at compile time,
-// naming the module whose engine runs it (see WithPatterns). A pattern that needs the u flag is
+// naming the module whose engine runs it (see Options.Patterns). A pattern that needs the u flag is
 // printed with it, as JavaScript prints the RegExp.
 func ExampleCompile_pattern() {
-	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`))
+	_, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}}}`), nil)
 	fmt.Println(err)
-	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`))
+	s, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^\\p{Script=Greek}+$"}}}`), nil)
 	fmt.Println(schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"id":"abc"}`))).Text)
 	// Output:
-	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine; to run it, import github.com/mcperr/mcperr/ecmaregexp and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})
+	// schemaerr: pattern "^(?!tmp)[a-z]+$": lookahead (?= and (?! is not supported by Go's RE2 engine; to run it, import github.com/mcperr/mcperr/ecmaregexp and compile with schemaerr.Options{Patterns: ecmaregexp.Engine{}}
 	// MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^\p{Script=Greek}+$/u at id
 }
 
 // Arguments over a limit are refused before validation, in the SDK's words for its
 // maxToolInputElements option.
 func ExampleBounds() {
-	s, _ := schemaerr.Compile([]byte(getValues), schemaerr.WithBounds(schemaerr.Bounds{MaxElements: 5}))
+	s, _ := schemaerr.Compile([]byte(getValues), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxElements: 5}})
 	fmt.Println(schemaerr.TypeScript.Refuse("vexlo_get_values", s.Validate(json.RawMessage(`{"path":["a","b","c","d","e"]}`))).Text)
-	s, _ = schemaerr.Compile([]byte(getValues)) // the defaults: MaxDepth 64, no MaxElements, as in the SDK
+	s, _ = schemaerr.Compile([]byte(getValues), nil) // the defaults: MaxDepth 64, no MaxElements, as in the SDK
 	deep := strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65)
 	fmt.Println(schemaerr.TypeScript.Refuse("vexlo_get_values", s.Validate(json.RawMessage(deep))).Text)
 	// Output:
@@ -178,7 +178,7 @@ func ExampleBounds() {
 }
 
 // passwordRule stands in for the engine of github.com/mcperr/mcperr/ecmaregexp, which a program
-// passes instead (schemaerr.WithPatterns(ecmaregexp.Engine{})); it knows one pattern with
+// passes instead (schemaerr.Options{Patterns: ecmaregexp.Engine{}}); it knows one pattern with
 // lookahead, so that the example stays inside this module.
 type passwordRule struct{}
 
@@ -196,12 +196,12 @@ func (passwordMatcher) MatchString(s string) bool {
 }
 
 // A pattern RE2 cannot run compiles when Compile is given an ECMAScript engine.
-func ExampleWithPatterns() {
+func ExampleOptions() {
 	schema := []byte(`{"type":"object","properties":{"password":{"type":"string","pattern":"^(?=.*[A-Z])(?=.*\\d).{8,}$"}}}`)
-	_, err := schemaerr.Compile(schema)
+	_, err := schemaerr.Compile(schema, nil)
 	var pe *schemaerr.PatternError
 	fmt.Println(errors.As(err, &pe))
-	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(passwordRule{}))
+	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: passwordRule{}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -43,7 +43,7 @@ func FuzzValidate(f *testing.F) {
 		raws[name] = string(tools[name])
 	}
 	for name, raw := range raws {
-		ours, err := Compile([]byte(raw))
+		ours, err := Compile([]byte(raw), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func FuzzValidate(f *testing.F) {
 	// the derived tools' formats and zod-only rules are not JSON Schema's: no cross-check
 	dtools, _ := readGolden(f, "derived")
 	for name, raw := range dtools {
-		ours, err := Compile(raw)
+		ours, err := Compile(raw, nil)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -210,7 +210,7 @@ func compileAll(t testing.TB, tools map[string]json.RawMessage) map[string]*Sche
 	t.Helper()
 	schemas := map[string]*Schema{}
 	for name, raw := range tools {
-		s, err := Compile(raw)
+		s, err := Compile(raw, nil)
 		if err != nil {
 			t.Fatalf("compile %s: %v", name, err)
 		}
@@ -349,7 +349,7 @@ func TestSeedEndings(t *testing.T) {
 		{"vexlo_get_function", `{"service":"s","environment":{"named":["a"],"unset":true}}`, "Invalid input at environment"},
 	}
 	for _, tt := range tests {
-		s, err := Compile([]byte(tools[tt.tool]))
+		s, err := Compile([]byte(tools[tt.tool]), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

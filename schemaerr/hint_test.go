@@ -18,7 +18,7 @@ import (
 // of Check or a check is stored in an error variable or returned
 // through one (the typed-nil trap).
 func TestNilErrorIsNil(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestNilErrorIsNil(t *testing.T) {
 // through wrapping, with code -32602 and the data.code of its cause, and
 // marshals as the hint dialect writes it.
 func TestHintErrors(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestHintErrors(t *testing.T) {
 // TestRefusalCodes: arguments refused before validation carry the exported
 // codes, so a caller switches on constants rather than strings.
 func TestRefusalCodes(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,9 @@ import (
 
 func mustCompile(t testing.TB, schema string) *Schema {
 	t.Helper()
-	s, err := Compile([]byte(schema))
+	s, err := Compile([]byte(schema), nil)
 	if err != nil {
-		t.Fatalf("Compile(%s): %v", schema, err)
+		t.Fatalf("Compile(%s, nil): %v", schema, err)
 	}
 	return s
 }
@@ -121,7 +121,7 @@ func TestRecordRecognition(t *testing.T) {
 			"Invalid input: expected number, received undefined at x\nInvalid input: expected number, received string at y\nUnrecognized key: \"z\""},
 	}
 	for _, tt := range tests {
-		s, err := Compile([]byte(tt.schema))
+		s, err := Compile([]byte(tt.schema), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestTranslateECMA(t *testing.T) {
 
 func TestPatternErrors(t *testing.T) {
 	for _, p := range []string{`^(?=a)`, `^(?!a)`, `(?<=a)b`, `(?<!a)b`, `(a)\1`, `(?<x>a)\k<x>`, `a{1001}`, `[a`} {
-		_, err := Compile([]byte(`{"type":"object","properties":{"s":{"type":"string","pattern":` + jsonString(p) + `}}}`))
+		_, err := Compile([]byte(`{"type":"object","properties":{"s":{"type":"string","pattern":`+jsonString(p)+`}}}`), nil)
 		var pe *PatternError
 		if !errors.As(err, &pe) {
 			t.Errorf("pattern %q: err = %v, want a *PatternError", p, err)
@@ -204,7 +204,7 @@ func TestPatternErrors(t *testing.T) {
 		}
 	}
 	// also in patternProperties
-	_, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=x)":{}}}`))
+	_, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=x)":{}}}`), nil)
 	var pe *PatternError
 	if !errors.As(err, &pe) {
 		t.Errorf("patternProperties lookahead: err = %v, want a *PatternError", err)
@@ -343,8 +343,8 @@ func TestCompileErrors(t *testing.T) {
 		`{"$ref":"https://example.com/schema.json"}`,
 		`{"minLength":-1}`,
 	} {
-		if _, err := Compile([]byte(schema)); err == nil {
-			t.Errorf("Compile(%s) succeeded, want an error", schema)
+		if _, err := Compile([]byte(schema), nil); err == nil {
+			t.Errorf("Compile(%s, nil) succeeded, want an error", schema)
 		}
 	}
 }

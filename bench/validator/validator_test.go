@@ -39,7 +39,7 @@ func resolved(tb testing.TB) *jsonschema.Resolved {
 
 func compiled(tb testing.TB) *schemaerr.Schema {
 	tb.Helper()
-	s, err := schemaerr.Compile([]byte(searchSchema))
+	s, err := schemaerr.Compile([]byte(searchSchema), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func (e *noBaseError) Error() string {
 // schema forbids are ever sent), with the text the TypeScript SDK answers for
 // them.
 func argProbes(tool string, schema []byte) (*plan, error) {
-	compiled, err := schemaerr.Compile(schema, schemaerr.WithPatterns(ecmaregexp.Engine{}))
+	compiled, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: ecmaregexp.Engine{}})
 	if err != nil {
 		return nil, fmt.Errorf("its input schema does not compile: %w", err)
 	}

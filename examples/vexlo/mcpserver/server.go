@@ -154,7 +154,7 @@ func New(cfg Config) (*Server, error) {
 	})
 	for i := range tools {
 		d := &tools[i]
-		sc, err := schemaerr.Compile([]byte(d.schema))
+		sc, err := schemaerr.Compile([]byte(d.schema), nil)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", d.name, err)
 		}
