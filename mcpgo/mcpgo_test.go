@@ -358,7 +358,7 @@ func TestLimits(t *testing.T) {
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 	for _, tc := range []struct {
 		name  string
-		count mcpgo.Count
+		count mcpgo.Unit
 		msgs  []string
 		last  int    // the status of the last message
 		want  string // the last body

@@ -620,8 +620,8 @@ func TestLimits(t *testing.T) {
 	cls := clients(t)
 	for _, count := range []struct {
 		name   string
-		gosdk  gosdk.Count
-		mcpgo  mcpgo.Count
+		gosdk  gosdk.Unit
+		mcpgo  mcpgo.Unit
 		burst  int
 		noWait map[string]bool // the clients that cannot read the wait
 	}{
