@@ -24,7 +24,7 @@ func TestRefusalBoundedOverHTTP(t *testing.T) {
 		s.AddTool(&mcp.Tool{Name: "rec", InputSchema: json.RawMessage(schema)}, gosdk.Raw(func(context.Context, *mcp.CallToolRequest) (any, error) {
 			return map[string]any{"ok": true}, nil
 		}))
-		s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: d}))
+		s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Validation: gosdk.Validation{Dialect: d}}))
 		srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}}))
 		status, _, body := post(t, srv.URL+"/mcp", call)
 		srv.Close()

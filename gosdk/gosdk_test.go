@@ -199,7 +199,7 @@ func refused(t *testing.T, cs *mcp.ClientSession, tool, args, want string) {
 // the server does not have is a JSON-RPC error -32602 "Tool <t> not found",
 // as the 2.x SDK answers it.
 func TestTypeScriptV2Dialect(t *testing.T) {
-	cs := session(t, testServer(&gosdk.Options{Dialect: gosdk.TypeScriptV2}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.TypeScriptV2}}, nil, nil))
 	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
@@ -233,7 +233,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 // TestHintDialect: a refusal is a JSON-RPC error -32602 with data.code,
 // whatever the arguments, and the session survives.
 func TestHintDialect(t *testing.T) {
-	cs := session(t, testServer(&gosdk.Options{Dialect: gosdk.Hint}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint}}, nil, nil))
 	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
 	for _, tc := range []struct {
 		name, tool, args string

@@ -214,7 +214,7 @@ func TestTypeScriptDialect(t *testing.T) {
 // does not have is a JSON-RPC error -32602 "Tool <t> not found", as the 2.x
 // SDK answers it.
 func TestTypeScriptV2Dialect(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.TypeScriptV2}, nil)
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.TypeScriptV2}}, nil)
 	for _, tc := range []struct {
 		name, tool, args, want string
 	}{
@@ -249,7 +249,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 // a JSON-RPC -32602 with data.code; over mcp-go's own stdio path it is an
 // isError result whose text is that error object.
 func TestHintDialect(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.Hint}, nil)
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.Hint}}, nil)
 	for _, tc := range []struct {
 		name, tool, args, want string
 	}{
@@ -580,9 +580,13 @@ func TestSchemasOverride(t *testing.T) {
 	s := server.NewMCPServer("test", "1")
 	s.AddTool(mcp.NewToolWithRawSchema("signals", "", json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string","enum":["cpu","mem"]}},"additionalProperties":false}`)),
 		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) { return map[string]any{}, nil }))
-	v := mcpgo.Validate(s, &mcpgo.Options{Schemas: map[string]json.RawMessage{
-		"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
-	}})
+	v := mcpgo.Validate(s, &mcpgo.Options{
+		Validation: mcpgo.Validation{
+			Schemas: map[string]json.RawMessage{
+				"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
+			},
+		},
+	})
 	if a := viaValidator(t, s, v, body(1, "signals", `{"signal":"cpx"}`)); a.Result == nil || a.Result.IsError {
 		t.Errorf("the validation schema has no enum: %+v", a.Result)
 	}

@@ -531,7 +531,7 @@ func gosdkServer(d gosdk.Dialect, ho *gosdk.HTTPOptions) http.Handler {
 	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (map[string]any, error) {
 		return getTrace(in.ID)
 	}))
-	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: d}))
+	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Validation: gosdk.Validation{Dialect: d}}))
 	return gosdk.HTTPHandler(s, ho)
 }
 
@@ -541,7 +541,7 @@ func mcpgoServer(d mcpgo.Dialect, ho *mcpgo.HTTPOptions) http.Handler {
 	s.AddTool(mcpgomcp.NewTool("get_trace", mcpgomcp.WithInputSchema[TraceIn]()), mcpgo.Handle(func(ctx context.Context, _ mcpgomcp.CallToolRequest, in TraceIn) (map[string]any, error) {
 		return getTrace(in.ID)
 	}))
-	v := mcpgo.Validate(s, &mcpgo.Options{Dialect: d})
+	v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{Dialect: d}})
 	if ho == nil {
 		ho = &mcpgo.HTTPOptions{}
 	}
