@@ -5,7 +5,7 @@
 //     arguments against the called tool's InputSchema with schemaerr, typed
 //     tools included, before the SDK's own validation runs, and words the
 //     refusal in the MCP TypeScript SDK's text ([TypeScript], the default;
-//     [TypeScript2] for its 2.x wording) or as a JSON-RPC -32602 error with
+//     [TypeScriptV2] for its 2.x wording) or as a JSON-RPC -32602 error with
 //     data.code ([Hint]);
 //   - [Handle] (for mcp.AddTool) and [Raw] (for Server.AddTool) turn a handler
 //     that returns a value or an error into a tool result: the value as
