@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -32,6 +33,9 @@ import (
 //     not a JSON-RPC 2.0 message) with -32600 and the id when it can be
 //     read, and the session carries on with the answers in flight;
 //   - a line longer than MaxLine is answered with a parse error;
+//   - every error line it writes itself takes its code from the code table
+//     of the session's protocol revision (errkind.RPCCode.On), and reaches
+//     OnFailure;
 //   - every answer carries its request's id exactly as the client wrote it
 //     ("\u0041" stays "\u0041"); a request whose id is still in flight (its
 //     answer not yet written, or its handler still running after
@@ -41,8 +45,8 @@ import (
 //     answer a cancelled request (package adapter/stdio gives the rule),
 //     where the go-sdk's own transport answers it;
 //   - at most MaxInFlight requests (256) are served at once: one more is
-//     answered at once with a -32000 error (stdio.Busy) and the reading
-//     goes on, so the client's answers to the server's own requests
+//     answered at once with a -32000 error (-31000 from protocol revision
+//     2026-07-28 on: stdio.Busy) and the reading goes on, so the client's answers to the server's own requests
 //     (roots, sampling, elicitation), its cancellations and its
 //     notifications are always read, and a client that sends calls without
 //     reading the answers holds a bounded number of goroutines and buffers
@@ -105,8 +109,19 @@ type StdioTransport struct {
 	// MaxInFlight bounds the requests served at once (the SDK's and the
 	// direct path's together); zero means 256 (stdio.DefaultMaxInFlight).
 	// A request read while that many are in flight is answered at once
-	// with a -32000 error (stdio.Busy), and the reading goes on.
+	// with a -32000 error (-31000 from protocol revision 2026-07-28 on:
+	// stdio.Busy), and the reading goes on.
 	MaxInFlight int
+
+	// OnFailure, if set, hears every refusal the transport writes itself,
+	// after writing it, as Stage adapter.Protocol (stdio.Report): a line
+	// that is not JSON, not a JSON-RPC message or longer than MaxLine, a
+	// batch, a request whose id is in flight, and one past MaxInFlight.
+	// What the server answers (arguments, tools, handlers) reaches
+	// Options.OnFailure of gosdk.Validate instead: set the same hook on
+	// both, as on HTTPOptions.OnFailure for HTTP, and one hook hears every
+	// failure (adapter.Log(nil) logs them; telemetry.Failures counts them).
+	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // Connect implements mcp.Transport.
@@ -120,6 +135,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.max = stdio.MaxInFlight(t.MaxInFlight)
+	c.onFailure = t.OnFailure
 	c.ctx, c.stop = context.WithCancel(ctx)
 	if t.Server != nil {
 		c.srv = t.Server
@@ -163,6 +179,12 @@ type conn struct {
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
+	// version is the protocol revision the session negotiated, from the
+	// SDK's answer to initialize (see Write); "" before. The error lines
+	// the transport writes take their codes from it (stdio.Revision).
+	version   atomic.Pointer[string]
+	onFailure func(ctx context.Context, f adapter.Failure) // StdioTransport.OnFailure
+
 	wmu  sync.Mutex // one writer at a time; guards out and wbuf
 	out  io.Writer
 	wbuf []byte // the line being written; reused
@@ -183,11 +205,13 @@ type conn struct {
 	encoders sync.Pool        // of *encoder
 }
 
-// pend is a request in flight: its id as sent, and whether the client
-// cancelled it (its answer is then not written).
+// pend is a request in flight: its id as sent, whether the client
+// cancelled it (its answer is then not written), and whether it is an
+// initialize (its answer says the session's protocol revision).
 type pend struct {
 	sent      string
 	cancelled bool
+	init      bool
 }
 
 // incoming is a message for Read, or the error that ends the input.
@@ -284,9 +308,10 @@ func (c *conn) readLoop() {
 			c.send(incoming{err: io.EOF})
 			return
 		}
+		var refused *wire.Message
 		if answer == nil {
 			var msg jsonrpc.Message
-			msg, answer = c.admit(line)
+			msg, refused, answer = c.admit(line)
 			if answer == nil {
 				if msg != nil && !c.send(incoming{msg: msg}) {
 					return
@@ -295,7 +320,17 @@ func (c *conn) readLoop() {
 			}
 		}
 		c.writeRaw(answer)
+		stdio.Report(c.ctx, c.onFailure, refused, answer)
 	}
+}
+
+// sessionVersion returns the protocol revision the session negotiated, "" before
+// it did.
+func (c *conn) sessionVersion() string {
+	if v := c.version.Load(); v != nil {
+		return *v
+	}
+	return ""
 }
 
 // send hands in to Read, and reports false when the connection closed
@@ -312,28 +347,28 @@ func (c *conn) send(in incoming) bool {
 // admit checks one line with the JSON-RPC message rule (package wire) and
 // returns either the message for the SDK or the answer to a line the SDK
 // must not see: one its decoder would refuse, ending the session and losing
-// the answers in flight. It records a request's id, and forgets the one a
-// cancellation names. The line's bytes are not kept: the message holds
-// copies.
-func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
-	m, answer := stdio.Check(line)
+// the answers in flight, with the message it refused (nil for a line that is
+// none). It records a request's id, and forgets the one a cancellation
+// names. The line's bytes are not kept: the message holds copies.
+func (c *conn) admit(line []byte) (jsonrpc.Message, *wire.Message, []byte) {
+	m, answer := stdio.Check(line, c.sessionVersion())
 	if answer != nil {
-		return nil, answer
+		return nil, nil, answer
 	}
 	switch m.Type {
 	case wire.RequestMessage:
 		key := stdio.IDKey(m.ID)
 		// The SDK drops, unanswered, a request whose id is in use.
-		switch c.add(key, m.ID) {
+		switch c.add(key, m.ID, m.Method == "initialize") {
 		case inUse:
-			return nil, stdio.InFlight(m.ID)
+			return nil, m, stdio.InFlight(m.ID, stdio.Revision(m, c.sessionVersion()))
 		case full:
-			return nil, stdio.Busy(m.ID, c.max)
+			return nil, m, stdio.Busy(m.ID, c.max, stdio.Revision(m, c.sessionVersion()))
 		}
 		if m.Method == "tools/call" && c.direct(key, m) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil
+		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil, nil
 	case wire.NotificationMessage:
 		if m.Method == "notifications/cancelled" {
 			var p struct {
@@ -357,11 +392,11 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 					// apart from requests, would cancel a request of its
 					// own that reuses the id by the time it reads this.
 					k.cancel()
-					return nil, nil
+					return nil, nil, nil
 				}
 			}
 		}
-		return &jsonrpc.Request{Method: m.Method, Params: clone(m.Params)}, nil
+		return &jsonrpc.Request{Method: m.Method, Params: clone(m.Params)}, nil, nil
 	case wire.ResponseMessage:
 		// A client's answer to a request of the server's: rare, and read by
 		// the SDK's own decoder, which takes every response the check
@@ -369,12 +404,12 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		// answer.
 		msg, err := jsonrpc.DecodeMessage(line)
 		if err != nil {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return msg, nil
+		return msg, nil, nil
 	}
 	// A batch: MCP has none since protocol revision 2025-06-18.
-	return nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	return nil, nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", c.sessionVersion())
 }
 
 // clone copies b, nil for nil.
@@ -425,10 +460,10 @@ const (
 	full  // max requests are in flight
 )
 
-// add records a request's id as sent under its value key, unless a
-// request with an id of the same value is still in flight, or c.max
-// requests are.
-func (c *conn) add(key string, sent []byte) int {
+// add records a request's id as sent under its value key, and whether it
+// is an initialize, unless a request with an id of the same value is still
+// in flight, or c.max requests are.
+func (c *conn) add(key string, sent []byte, init bool) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.pending[key]; ok {
@@ -438,27 +473,36 @@ func (c *conn) add(key string, sent []byte) int {
 		return full
 	}
 	if string(sent) == key {
-		c.pending[key] = pend{sent: key} // an integer: its digits are its value
+		c.pending[key] = pend{sent: key, init: init} // an integer: its digits are its value
 	} else {
-		c.pending[key] = pend{sent: string(sent)}
+		c.pending[key] = pend{sent: string(sent), init: init}
 	}
 	return added
 }
 
 // takeID forgets the request whose id is the SDK's id and returns its id as
 // sent ("" if there was none) and whether the client cancelled it, without
-// making a string of the id's value.
-func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
+// making a string of the id's value. The answer to an initialize, result,
+// records the protocol revision it negotiated.
+func (c *conn) takeID(id jsonrpc.ID, result json.RawMessage) (sent string, cancelled bool) {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
 	if !ok {
 		return "", false
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	p, ok := c.pending[string(k)]
 	if ok {
 		delete(c.pending, string(k))
+	}
+	c.mu.Unlock()
+	if p.init && len(result) > 0 {
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(result, &r) == nil && r.ProtocolVersion != "" {
+			c.version.Store(&r.ProtocolVersion)
+		}
 	}
 	return p.sent, p.cancelled
 }
@@ -504,7 +548,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
 		// "result":RESULT} with RESULT compacted, which it already is: the
 		// SDK made it with a JSON encoder.
-		if sent, cancelled := c.takeID(r.ID); cancelled {
+		if sent, cancelled := c.takeID(r.ID, r.Result); cancelled {
 			c.signal()
 			return nil
 		} else if sent != "" {
@@ -529,7 +573,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
 		var cancelled bool
-		if sent, cancelled = c.takeID(r.ID); cancelled {
+		if sent, cancelled = c.takeID(r.ID, nil); cancelled {
 			c.signal()
 			return nil
 		}
