@@ -96,7 +96,8 @@ type StdioTransport struct {
 	// when another session of Server connects in the same instant as this
 	// one, and the transport cannot tell which is its own). Over
 	// the direct path a handler's context does not carry the SDK's
-	// unexported request-id value, which only its HTTP transport reads.
+	// unexported request-id value, which only its HTTP transport reads; it
+	// carries the call's id for RequestID instead.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
@@ -410,6 +411,24 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, *wire.Message, []byte) {
 	}
 	// A batch: MCP has none since protocol revision 2025-06-18.
 	return nil, nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", c.sessionVersion())
+}
+
+// requestIDKey is the context key of the id's value (idKey) of a call the
+// direct path serves.
+type requestIDKey struct{}
+
+// RequestID returns the JSON-RPC id of the request whose middleware or
+// tool handler has ctx, when a StdioTransport's direct path serves it (a
+// tools/call of a transport whose Server is set; see
+// StdioTransport.Server). The go-sdk tells neither middleware nor handlers a
+// request's id, so ok is false for every request the SDK serves itself.
+// Package telemetry records it as jsonrpc.request.id.
+func RequestID(ctx context.Context) (id jsonrpc.ID, ok bool) {
+	key, ok := ctx.Value(requestIDKey{}).(string)
+	if !ok {
+		return jsonrpc.ID{}, false
+	}
+	return keyID(key), true
 }
 
 // clone copies b, nil for nil.

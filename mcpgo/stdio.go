@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -188,6 +189,7 @@ type stdioConn struct {
 
 // flight is a request in flight.
 type flight struct {
+	key       string // the value of its id (stdio.IDKey)
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // the client cancelled it: it gets no answer
 }
@@ -256,8 +258,9 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		}
 	}
 	key := stdio.IDKey(m.ID)
-	ctx, cancel := context.WithCancel(c.ctx)
-	f := &flight{cancel: cancel}
+	f := &flight{key: key}
+	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, f)) // for RequestID
+	f.cancel = cancel
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
@@ -295,6 +298,30 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		c.done(key)
 	}()
 	return nil, nil
+}
+
+// requestIDKey is the context key of the *flight of a request ServeStdio
+// serves.
+type requestIDKey struct{}
+
+// RequestID returns the JSON-RPC id of the request whose tool handler,
+// middleware or hook has ctx, when ServeStdio serves it: mcp-go tells tool
+// middleware no id (its hooks have it). ok is false for a request
+// ServeStdio did not read, such as every request over HTTP. Package
+// telemetry records it as jsonrpc.request.id.
+func RequestID(ctx context.Context) (id mcp.RequestId, ok bool) {
+	f, ok := ctx.Value(requestIDKey{}).(*flight)
+	if !ok {
+		return mcp.RequestId{}, false
+	}
+	if s, ok := strings.CutPrefix(f.key, `"`); ok {
+		return mcp.NewRequestId(s), true
+	}
+	n, err := strconv.ParseInt(f.key, 10, 64)
+	if err != nil {
+		return mcp.RequestId{}, false // an integer past int64, which mcp-go holds as a float64
+	}
+	return mcp.NewRequestId(n), true
 }
 
 // handle is the server's HandleMessage, recovering a handler's panic: a

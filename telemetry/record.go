@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -339,4 +340,20 @@ func (m metaCarrier) Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// idString is a JSON-RPC id's value as jsonrpc.request.id records it: a
+// string id as itself, a number in its digits (7, not "int64:7" or 7.0).
+func idString(id any) string {
+	switch v := id.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case interface{ Value() any }: // mcp-go's mcp.RequestId
+		return idString(v.Value())
+	}
+	return fmt.Sprint(id)
 }
