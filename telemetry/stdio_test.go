@@ -79,47 +79,41 @@ func requestIDs(r *rig) map[string]int {
 	return out
 }
 
-// TestStdioGoSDK: over gosdk.StdioTransport, the tools/call requests its
+// TestStdio: over gosdk.StdioTransport, the tools/call requests its
 // direct path serves record jsonrpc.request.id (gosdk.RequestID), the one
-// the SDK serves does not (the go-sdk tells middleware no id), and a line
-// the transport refuses reaches telemetry.Failures as its OnFailure.
-func TestStdioGoSDK(t *testing.T) {
-	r := newRig()
-	var parents []string
-	s := goSDKServer(r, fakeAPI(t, &parents).URL)
-	out := runStdio(t, func(in io.Reader, out io.Writer) {
-		s.Run(context.Background(), &gosdk.StdioTransport{Server: s, In: in, Out: out, OnFailure: telemetry.Failures(r.opts)})
-	})
-	if diff := cmp.Diff(map[string]int{"7": 1, "abc": 1, "-": 1}, requestIDs(r)); diff != "" {
-		t.Errorf("jsonrpc.request.id of the tools/call spans (-want +got):\n%s\noutput:\n%s", diff, out)
-	}
-	want := map[string]int64{
-		"get_trace not_found expected=true": 1,
-		" invalid_arguments expected=true":  1, // the line not JSON, -32700
-	}
-	if diff := cmp.Diff(want, r.failures(t)); diff != "" {
-		t.Errorf("failure counter (-want +got):\n%s", diff)
-	}
-}
-
-// TestStdioMCPGo: over mcpgo.ServeStdio every tools/call records
-// jsonrpc.request.id as the id's value (7, abc), and a line the transport
-// refuses reaches telemetry.Failures as its OnFailure.
-func TestStdioMCPGo(t *testing.T) {
-	r := newRig()
-	var parents []string
-	s := mcpgoServer(r, fakeAPI(t, &parents).URL)
-	out := runStdio(t, func(in io.Reader, out io.Writer) {
-		mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{In: in, Out: out, OnFailure: telemetry.Failures(r.opts)})
-	})
-	if diff := cmp.Diff(map[string]int{"7": 1, "abc": 1, "9": 1}, requestIDs(r)); diff != "" {
-		t.Errorf("jsonrpc.request.id of the tools/call spans (-want +got):\n%s\noutput:\n%s", diff, out)
-	}
-	want := map[string]int64{
-		"get_trace not_found expected=true": 1,
-		" invalid_arguments expected=true":  1, // the line not JSON, -32700
-	}
-	if diff := cmp.Diff(want, r.failures(t)); diff != "" {
-		t.Errorf("failure counter (-want +got):\n%s", diff)
+// the SDK serves does not (the go-sdk tells middleware no id); over
+// mcpgo.ServeStdio every tools/call records it (mcpgo.RequestID), as the
+// id's value (7, abc). On both, a line the transport refuses reaches
+// telemetry.Failures as its OnFailure.
+func TestStdio(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		serve func(r *rig, api string, in io.Reader, out io.Writer)
+		ids   map[string]int // "-": a span without the id
+	}{
+		{"gosdk", func(r *rig, api string, in io.Reader, out io.Writer) {
+			s := goSDKServer(r, api)
+			s.Run(context.Background(), &gosdk.StdioTransport{Server: s, In: in, Out: out, OnFailure: telemetry.Failures(r.opts)})
+		}, map[string]int{"7": 1, "abc": 1, "-": 1}},
+		{"mcpgo", func(r *rig, api string, in io.Reader, out io.Writer) {
+			mcpgo.ServeStdio(context.Background(), mcpgoServer(r, api), &mcpgo.StdioOptions{In: in, Out: out, OnFailure: telemetry.Failures(r.opts)})
+		}, map[string]int{"7": 1, "abc": 1, "9": 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig()
+			var parents []string
+			api := fakeAPI(t, &parents).URL
+			out := runStdio(t, func(in io.Reader, out io.Writer) { c.serve(r, api, in, out) })
+			if diff := cmp.Diff(c.ids, requestIDs(r)); diff != "" {
+				t.Errorf("jsonrpc.request.id of the tools/call spans (-want +got):\n%s\noutput:\n%s", diff, out)
+			}
+			want := map[string]int64{
+				"get_trace not_found expected=true": 1,
+				" invalid_arguments expected=true":  1, // the line not JSON, -32700
+			}
+			if diff := cmp.Diff(want, r.failures(t)); diff != "" {
+				t.Errorf("failure counter (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
