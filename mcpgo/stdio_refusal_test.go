@@ -40,7 +40,7 @@ func TestServeStdioRefusals(t *testing.T) {
 			return &mcpgo.StdioOptions{OnFailure: hook}
 		}},
 		{"the Validator's OnFailure", func(s *server.MCPServer, hook func(context.Context, adapter.Failure)) *mcpgo.StdioOptions {
-			return &mcpgo.StdioOptions{Validator: mcpgo.Validate(s, &mcpgo.Options{OnFailure: hook})}
+			return &mcpgo.StdioOptions{Validator: mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{OnFailure: hook}})}
 		}},
 	} {
 		err := adaptertest.StdioRefusals(func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure)) {
