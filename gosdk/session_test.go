@@ -175,16 +175,18 @@ func TestSessionsCounted(t *testing.T) {
 }
 
 // A stateful server behind HTTPHandler keeps a session per client, ended
-// by the client's DELETE (the go-sdk client sends it on Close), by
-// SessionTimeout of idleness, or when the client opens more than
-// MaxSessions.
+// by the client's DELETE (the go-sdk client sends it on Close) or by
+// SessionTimeout of idleness; a client holds at most MaxSessions, all
+// clients at most MaxTotalSessions, and an initialize past either is
+// refused (429, 503) without ending a session.
 func ExampleHTTPHandler_sessions() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
 		Streamable: &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: session.IdleTimeout
 		HTTP: adapter.HTTP{
-			MaxSessions: 10,
-		}, // zero: session.MaxPerClient
+			MaxSessions:      10,   // zero: session.MaxPerClient
+			MaxTotalSessions: 1000, // zero: session.MaxTotal
+		},
 	}))
 	defer srv.Close()
 

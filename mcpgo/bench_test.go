@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -178,4 +179,35 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 		{"plain", post(server.NewStreamableHTTPServer(plain, server.WithStateLess(true)))},
 		{"adapter", post(mcpgo.HTTPHandler(adapted, &mcpgo.HTTPOptions{Validator: v}))},
 	})
+}
+
+// BenchmarkSessionMemory reports the heap one session of a stateful
+// HTTPHandler holds (B/session: the SDK's session and the adapter's table
+// entry, after a GC), from 2,000 sessions opened and left open; package
+// session's doc gives the figure.
+func BenchmarkSessionMemory(b *testing.B) {
+	const n = 2000
+	for range b.N {
+		s := server.NewMCPServer("bench", "1")
+		s.AddTool(benchTool(), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+		h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true})
+		before := heapInUse()
+		ids, err := adaptertest.Open(h, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		after := heapInUse()
+		runtime.KeepAlive(h)
+		b.ReportMetric(float64(after-before-uint64(cap(ids))*16)/n, "B/session")
+	}
+}
+
+// heapInUse is the live heap, after a garbage collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -212,17 +212,19 @@ func TestHintBody(t *testing.T) {
 }
 
 // A Stateful server behind HTTPHandler keeps a session per client, ended
-// by the client's DELETE, by SessionTimeout of idleness, or when the client
-// opens more than MaxSessions; a request in an ended session is answered
-// 404, and the client starts a new one.
+// by the client's DELETE or by SessionTimeout of idleness; a request in an
+// ended session is answered 404, and the client starts a new one. A client
+// holds at most MaxSessions, all clients at most MaxTotalSessions, and an
+// initialize past either is refused (429, 503) without ending a session.
 func ExampleHTTPHandler_stateful() {
 	s := server.NewMCPServer("traces", "1.0.0")
 	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Stateful:       true,
 		SessionTimeout: 5 * time.Minute, // zero: session.IdleTimeout
 		HTTP: adapter.HTTP{
-			MaxSessions: 10,
-		}, // zero: session.MaxPerClient
+			MaxSessions:      10,   // zero: session.MaxPerClient
+			MaxTotalSessions: 1000, // zero: session.MaxTotal
+		},
 	}))
 	defer srv.Close()
 

@@ -127,6 +127,23 @@ func (f Flood) Run(h http.Handler) (Result, error) {
 	return res, nil
 }
 
+// Open opens n sessions through h, a stateful endpoint, each from an
+// address of its own (in 10.0.0.0/8, so that no client's bound refuses
+// one), and returns their ids. It fails at the first initialize refused.
+func Open(h http.Handler, n int) ([]string, error) {
+	ids := make([]string, 0, n)
+	for i := range n {
+		c := Client{Addr: fmt.Sprintf("10.%d.%d.%d:443", i>>16&0xff, i>>8&0xff, i&0xff)}
+		w := send(h, c, "", Initialize)
+		id := w.Header().Get("Mcp-Session-Id")
+		if w.Code != http.StatusOK || id == "" {
+			return ids, fmt.Errorf("initialize %d: status %d, session %q, body %s", i, w.Code, id, w.Body)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
 // refusal reads a refused initialize as the TypeScript client hands it
 // over: its kind when Retry-After is the wait the body gives.
 func refusal(w *httptest.ResponseRecorder) errkind.Kind {

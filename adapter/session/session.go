@@ -12,11 +12,13 @@
 // other client's. A session idle for longer than the idle timeout is never
 // counted: Reserve ends such sessions before it refuses.
 //
-// Memory: the table holds about 200 bytes per session (the id, the key and
-// two map entries); what a session costs is the SDK's state behind it,
-// measured by the adapters' BenchmarkSessionMemory (about 5 KiB a session
-// on the go-sdk, 4 KiB on mcp-go), so the default total bound holds a
-// stateful endpoint's sessions to about 50 MiB.
+// Memory is bounded by the bounds. The table holds 190 to 450 bytes a
+// session (its id, its key and their map entries; the most when each
+// client holds one); what a session costs is mostly the SDK's state behind
+// it: the adapters' BenchmarkSessionMemory measured 5.5 KiB a session in
+// all on the go-sdk and 10.5 KiB on mcp-go, so at the default bounds one
+// client holds at most about 0.5 or 1 MiB, and all of them about 55 or
+// 105 MiB.
 package session
 
 import (
