@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -127,21 +128,34 @@ func (f Flood) Run(h http.Handler) (Result, error) {
 	return res, nil
 }
 
-// Open opens n sessions through h, a stateful endpoint, each from an
-// address of its own (in 10.0.0.0/8, so that no client's bound refuses
-// one), and returns their ids. It fails at the first initialize refused.
-func Open(h http.Handler, n int) ([]string, error) {
+// SessionBytes opens n sessions through h, a stateful endpoint, each from
+// an address of its own (in 10.0.0.0/8, so that no client's bound refuses
+// one), and returns the live heap they added, per session, after a garbage
+// collection: what a session costs the server. It fails at the first
+// initialize refused.
+func SessionBytes(h http.Handler, n int) (float64, error) {
+	before := heapAlloc()
 	ids := make([]string, 0, n)
 	for i := range n {
 		c := Client{Addr: fmt.Sprintf("10.%d.%d.%d:443", i>>16&0xff, i>>8&0xff, i&0xff)}
 		w := send(h, c, "", Initialize)
 		id := w.Header().Get("Mcp-Session-Id")
 		if w.Code != http.StatusOK || id == "" {
-			return ids, fmt.Errorf("initialize %d: status %d, session %q, body %s", i, w.Code, id, w.Body)
+			return 0, fmt.Errorf("initialize %d: status %d, session %q, body %s", i, w.Code, id, w.Body)
 		}
-		ids = append(ids, id)
+		ids = append(ids, id) // the ids the client keeps: not the server's
 	}
-	return ids, nil
+	after := heapAlloc()
+	runtime.KeepAlive(h)
+	return (float64(after) - float64(before) - float64(cap(ids))*16) / float64(n), nil
+}
+
+// heapAlloc is the live heap, after a garbage collection.
+func heapAlloc() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
 
 // refusal reads a refused initialize as the TypeScript client hands it
