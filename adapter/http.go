@@ -168,10 +168,12 @@ func bound(n, def int) int {
 //
 // A client over its own bound is told 429, as it is over its rate limit,
 // and the server at its total 503, as a server out of capacity: the status
-// says whose doing it is, and both carry the wait. Both are answers the
-// TypeScript client and mcp-go's hand to their caller with the body
-// (errkind.Read reads the kind and the wait from it), where a 404 would
-// tell a client its session ended and have it initialize again at once.
+// says whose doing it is, and both carry the wait. The MCP specification
+// names no answer for a session refused; the TypeScript client hands its
+// caller any such status with the body, and mcp-go's client the message,
+// and errkind.Read reads the kind and the wait from either, where a 404
+// would tell a client its session ended and have it initialize again at
+// once.
 // OnFailure hears them as Stage Limited.
 func (o *HTTP) Handler(b Backend) http.Handler {
 	maxBytes := b.MaxBytes
