@@ -449,6 +449,14 @@ func (c *stdioConn) waitAnswers(drain time.Duration) {
 // id the client wrote as sent, carrying that id. It returns the error of a
 // message that does not encode (a request's answer is then -32603).
 func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
+	c.wmu.Lock()
+	if b, ok := appendAnswer(c.wbuf[:0], msg, sent); ok { // a tool result: encoded without reflection
+		c.keep(b)
+		c.writeLocked(b)
+		c.wmu.Unlock()
+		return nil
+	}
+	c.wmu.Unlock()
 	data, err := json.Marshal(msg)
 	if err != nil {
 		if sent != nil {
@@ -459,13 +467,19 @@ func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	b := stdio.AppendAnswer(c.wbuf[:0], data, sent)
+	c.keep(b)
+	c.writeLocked(b)
+	return nil
+}
+
+// keep keeps b, the line being written, as the buffer of the next one,
+// unless it grew past 1 MiB. The caller holds c.wmu.
+func (c *stdioConn) keep(b []byte) {
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {
 		c.wbuf = nil
 	}
-	c.writeLocked(b)
-	return nil
 }
 
 // writeLine writes one whole line.
