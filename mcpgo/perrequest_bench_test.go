@@ -1,13 +1,9 @@
 package mcpgo_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -54,34 +50,14 @@ func perRequestServer() *server.MCPServer {
 func BenchmarkPerRequestHTTP(b *testing.B) {
 	cache := &schemaerr.Cache{}
 	const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tool_7","arguments":{"owner":"mcperr","repo":"mcperr","state":"open","perPage":30}}}`
-	post := func(name string, h http.Handler) roundTrip {
-		srv := httptest.NewServer(h)
-		b.Cleanup(srv.Close)
-		c := srv.Client()
-		return roundTrip{name, func() error {
-			req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			resp, err := c.Do(req)
-			if err != nil {
-				return err
-			}
-			defer resp.Body.Close()
-			got, err := io.ReadAll(resp.Body)
-			if err == nil && (resp.StatusCode != 200 || !bytes.Contains(got, []byte(`"text":"[]"`))) {
-				err = fmt.Errorf("%d %s", resp.StatusCode, got)
-			}
-			return err
-		}}
-	}
 	measure(b, []roundTrip{
-		post("bare", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		post(b, "bare", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mcpgo.HTTPHandler(perRequestServer(), nil).ServeHTTP(w, r)
-		})),
-		post("validate", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		}), body, `"text":"[]"`),
+		post(b, "validate", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s := perRequestServer()
 			v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{Cache: cache}})
 			mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v}).ServeHTTP(w, r)
-		})),
+		}), body, `"text":"[]"`),
 	})
 }
