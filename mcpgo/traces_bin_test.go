@@ -15,11 +15,10 @@ import (
 )
 
 // TestTracesServer: internal/traces, the package doc's server the load
-// driver measures against the TypeScript SDK, answers the driver's three
-// calls as the TypeScript server does, with the upstream GET and with
-// TRACES_AT_ONCE=1 (no GET): the rejection in the TypeScript SDK's words,
-// the unknown tool as an isError result naming it, and the valid call as
-// structuredContent and text.
+// driver measures against the TypeScript SDK, answers the driver's calls as
+// the TypeScript server does: the rejection in the TypeScript SDK's words,
+// the unknown tool as an isError result naming it, get_trace with its
+// upstream GET and trace_link at once, each as structuredContent and text.
 func TestTracesServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
@@ -36,38 +35,36 @@ func TestTracesServer(t *testing.T) {
 	in := stdioInit + "\n" + stdioInitialized + "\n" +
 		`{"jsonrpc":"2.0","id":"rejected","method":"tools/call","params":{"name":"get_trace","arguments":{}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":"unknown","method":"tools/call","params":{"name":"get_traces","arguments":{"id":"abc"}}}` + "\n" +
-		`{"jsonrpc":"2.0","id":"valid","method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}` + "\n"
+		`{"jsonrpc":"2.0","id":"valid","method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"link","method":"tools/call","params":{"name":"trace_link","arguments":{"id":"a b"}}}` + "\n"
 	want := map[string]string{
 		"rejected": `{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get_trace: Invalid input: expected string, received undefined at id"}],"isError":true}`,
 		"unknown":  `{"content":[{"type":"text","text":"MCP error -32602: Tool get_traces not found"}],"isError":true}`,
 		"valid":    `{"content":[{"type":"text","text":"{\"id\":\"abc\",\"spans\":3}"}],"structuredContent":{"id":"abc","spans":3}}`,
+		"link":     `{"content":[{"type":"text","text":"{\"id\":\"a b\",\"url\":\"` + api.URL + `/traces/a%20b\"}"}],"structuredContent":{"id":"a b","url":"` + api.URL + `/traces/a%20b"}}`,
 	}
-	for _, env := range []string{"TRACES_API=" + api.URL, "TRACES_AT_ONCE=1"} {
-		t.Run(env[:strings.IndexByte(env, '=')], func(t *testing.T) {
-			cmd := exec.Command(bin)
-			cmd.Env = append(os.Environ(), env)
-			cmd.Stdin = strings.NewReader(in)
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]string{}
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				var a struct {
-					ID     json.RawMessage `json:"id"`
-					Result json.RawMessage `json:"result"`
-				}
-				if err := json.Unmarshal([]byte(line), &a); err != nil {
-					t.Fatalf("%v: %s", err, line)
-				}
-				var id string
-				if json.Unmarshal(a.ID, &id) == nil {
-					got[id] = string(a.Result)
-				}
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("answers (-want +got):\n%s", d)
-			}
-		})
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "TRACES_API="+api.URL)
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var a struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		var id string
+		if json.Unmarshal(a.ID, &id) == nil {
+			got[id] = string(a.Result)
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("answers (-want +got):\n%s", d)
 	}
 }
