@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,13 +19,7 @@ import (
 // the unknown tool as an isError result naming it, get_trace with its
 // upstream GET and trace_link at once, each as structuredContent and text.
 func TestTracesServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	bin := filepath.Join(t.TempDir(), "traces")
-	if out, err := exec.Command("go", "build", "-o", bin, "./internal/traces").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t, "./internal/traces")
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"`+strings.TrimPrefix(r.URL.Path, "/v1/traces/")+`","spans":3}`)
