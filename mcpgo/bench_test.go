@@ -155,30 +155,33 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 	adapted.AddTool(benchTool(), mcpgo.Handle(values))
 	v := mcpgo.Validate(adapted, nil)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_values","arguments":` + string(benchArgs) + `}}`
-	post := func(h http.Handler) func() error {
-		srv := httptest.NewServer(h)
-		b.Cleanup(srv.Close)
-		c := srv.Client()
-		return func() error {
-			req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			resp, err := c.Do(req)
-			if err != nil {
-				return err
-			}
-			defer resp.Body.Close()
-			b, err := io.ReadAll(resp.Body)
-			if err == nil && (resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"total":3`))) {
-				err = fmt.Errorf("%d %s", resp.StatusCode, b)
-			}
+	measure(b, []roundTrip{
+		post(b, "plain", server.NewStreamableHTTPServer(plain, server.WithStateLess(true)), body, `"total":3`),
+		post(b, "adapter", mcpgo.HTTPHandler(adapted, &mcpgo.HTTPOptions{Validator: v}), body, `"total":3`),
+	})
+}
+
+// post is the round trip that POSTs body to /mcp of h, served over
+// loopback HTTP, and wants HTTP 200 and want in the answer.
+func post(b *testing.B, name string, h http.Handler, body, want string) roundTrip {
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	c := srv.Client()
+	return roundTrip{name, func() error {
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := c.Do(req)
+		if err != nil {
 			return err
 		}
-	}
-	measure(b, []roundTrip{
-		{"plain", post(server.NewStreamableHTTPServer(plain, server.WithStateLess(true)))},
-		{"adapter", post(mcpgo.HTTPHandler(adapted, &mcpgo.HTTPOptions{Validator: v}))},
-	})
+		defer resp.Body.Close()
+		got, err := io.ReadAll(resp.Body)
+		if err == nil && (resp.StatusCode != 200 || !bytes.Contains(got, []byte(want))) {
+			err = fmt.Errorf("%s: %d %s", name, resp.StatusCode, got)
+		}
+		return err
+	}}
 }
 
 // BenchmarkSessionMemory reports the heap one session of a stateful

@@ -81,10 +81,13 @@
 // served with ServeStdio (mcpgo/internal/docserver), is measured against a
 // server on the MCP TypeScript SDK and zod with the same tools in
 // BENCHMARKS.md ("mcpgo over stdio"), which has the rows and the command
-// (go run ./examples/interop/load -rows '^mcpgo'). Most of a successful call's CPU
-// is the HTTP client's: a zero envelope.Reader uses http.DefaultClient,
-// which keeps 2 idle connections to a host; a Client whose Transport keeps
-// as many as the calls in flight makes a busy server cheaper.
+// (go run ./examples/interop/load -rows '^mcpgo'); so is this server itself
+// (mcpgo/internal/traces, rows '^mcpgo traces', with a second tool,
+// trace_link, answered at once without an upstream call: what the adapter
+// and mcp-go cost a valid call). Most of a successful call's CPU is the HTTP client's: a zero
+// envelope.Reader uses http.DefaultClient, which keeps 2 idle connections
+// to a host; a Client whose Transport keeps as many as the calls in flight
+// makes a busy server cheaper.
 //
 // # What mcp-go decides before any middleware
 //

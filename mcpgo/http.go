@@ -138,7 +138,7 @@ func (v *Validator) screenHTTP(w http.ResponseWriter, r *http.Request, m *wire.M
 	if m.Type != wire.RequestMessage || m.Method != string(mcp.MethodToolsCall) {
 		return r
 	}
-	if resp, refused := v.screenCall(r.Context(), m.ID, m.Params); refused {
+	if resp, refused := v.screenCall(r.Context(), m); refused {
 		if e, ok := resp.(mcp.JSONRPCError); ok { // the hint dialect: HTTP 200, as mcp-go answers its own
 			wire.WriteRPCError(w, http.StatusOK, m.ID, &wire.RPCError{Code: errkind.RPCCode(e.Error.Code), Message: e.Error.Message, Data: e.Error.Data})
 			return nil

@@ -93,7 +93,9 @@ type StdioOptions struct {
 //     time: one more is answered at once with a -32000 error (-31000 from
 //     protocol revision 2026-07-28 on: stdio.Busy) while the reading goes on, so the client's answers to the server's
 //     own requests (roots, sampling, elicitation), its cancellations and
-//     its notifications are always read.
+//     its notifications are always read. They are served by at most
+//     MaxInFlight goroutines, each serving one request after another
+//     until ServeStdio returns.
 //
 // The session
 // (server.ClientSessionFromContext) has logging, the client's info, and
@@ -126,6 +128,7 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 		calls:     make(map[string]*flight),
 		max:       stdio.MaxInFlight(o.MaxInFlight),
 		changed:   make(chan struct{}, 1),
+		work:      make(chan request),
 		onFailure: o.OnFailure,
 	}
 	if c.onFailure == nil && o.Validator != nil {
@@ -169,7 +172,9 @@ type stdioConn struct {
 	ctx       context.Context // the requests' parent, ended when ServeStdio returns
 	cancel    context.CancelCauseFunc
 
-	max int // requests served at once
+	max     int          // requests served at once
+	work    chan request // to the idle workers
+	workers int          // workers started; read and written by dispatch alone
 
 	// version is the protocol revision the session negotiated at
 	// initialize (stdioSession.SetProtocolVersion); "" before. The error
@@ -231,8 +236,8 @@ func (c *stdioConn) sessionVersion() string {
 	return ""
 }
 
-// admit checks one line and serves it: a request on a goroutine of its own,
-// a notification or a client's answer at once. It returns the answer to a
+// admit checks one line and serves it: a request on a worker (dispatch), a
+// notification or a client's answer at once. It returns the answer to a
 // line that is refused, with the message it refused (nil for a line that is
 // none); a refused line's answer, or the Validator's, is written at once.
 func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
@@ -252,7 +257,7 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		return nil, nil
 	}
 	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
-		if resp, refused := c.validator.screenCall(c.ctx, m.ID, m.Params); refused {
+		if resp, refused := c.validator.screenCall(c.ctx, m); refused {
 			c.answer(resp, m.ID)
 			return nil, nil
 		}
@@ -286,17 +291,7 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 	if !bytes.Equal(sent, m.ID) {
 		sent = bytes.Clone(m.ID)
 	}
-	go func() {
-		resp := c.handle(ctx, msg)
-		switch {
-		case f.cancelled.Load(): // a cancelled request gets no answer
-		case resp != nil:
-			c.answer(resp, sent)
-		default:
-			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error", c.sessionVersion()))
-		}
-		c.done(key)
-	}()
+	c.dispatch(request{ctx: ctx, msg: msg, sent: sent, key: key, f: f})
 	return nil, nil
 }
 
@@ -322,6 +317,65 @@ func RequestID(ctx context.Context) (id mcp.RequestId, ok bool) {
 		return mcp.RequestId{}, false // an integer past int64, which mcp-go holds as a float64
 	}
 	return mcp.NewRequestId(n), true
+}
+
+// request is a request admitted, for a worker to serve.
+type request struct {
+	ctx  context.Context
+	msg  []byte // the line
+	sent []byte // its id, as the client wrote it
+	key  string // its id's value (stdio.IDKey)
+	f    *flight
+}
+
+// dispatch hands r to an idle worker, or to a new one when none is idle and
+// fewer than max run. A worker serves requests one after another until the
+// session ends, so the stack that mcp-go's decoding grows is grown once per
+// worker, not once per request (it was a sixth of a valid call's CPU); the
+// reading calls it, and waits only for a worker that has answered its
+// request and is on its way back.
+func (c *stdioConn) dispatch(r request) {
+	select {
+	case c.work <- r:
+		return
+	default:
+	}
+	if c.workers < c.max {
+		c.workers++
+		go c.worker(r)
+		return
+	}
+	select {
+	case c.work <- r: // max workers for at most max requests in flight: one is about to take it
+	case <-c.ctx.Done(): // the workers are ending
+		c.done(r.key)
+	}
+}
+
+// worker serves r, then the requests dispatch hands it, until the session
+// ends.
+func (c *stdioConn) worker(r request) {
+	for {
+		c.serve(r)
+		select {
+		case r = <-c.work:
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// serve answers the request r and forgets it.
+func (c *stdioConn) serve(r request) {
+	resp := c.handle(r.ctx, r.msg)
+	switch {
+	case r.f.cancelled.Load(): // a cancelled request gets no answer
+	case resp != nil:
+		c.answer(resp, r.sent)
+	default:
+		c.writeLine(stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion()))
+	}
+	c.done(r.key)
 }
 
 // handle is the server's HandleMessage, recovering a handler's panic: a
@@ -395,6 +449,14 @@ func (c *stdioConn) waitAnswers(drain time.Duration) {
 // id the client wrote as sent, carrying that id. It returns the error of a
 // message that does not encode (a request's answer is then -32603).
 func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
+	c.wmu.Lock()
+	if b, ok := appendAnswer(c.wbuf[:0], msg, sent); ok { // a tool result: encoded without reflection
+		c.keep(b)
+		c.writeLocked(b)
+		c.wmu.Unlock()
+		return nil
+	}
+	c.wmu.Unlock()
 	data, err := json.Marshal(msg)
 	if err != nil {
 		if sent != nil {
@@ -405,13 +467,19 @@ func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	b := stdio.AppendAnswer(c.wbuf[:0], data, sent)
+	c.keep(b)
+	c.writeLocked(b)
+	return nil
+}
+
+// keep keeps b, the line being written, as the buffer of the next one,
+// unless it grew past 1 MiB. The caller holds c.wmu.
+func (c *stdioConn) keep(b []byte) {
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {
 		c.wbuf = nil
 	}
-	c.writeLocked(b)
-	return nil
 }
 
 // writeLine writes one whole line.

@@ -78,11 +78,18 @@ func fakeVexloAPI(t *testing.T) string {
 // served through ServeStdio, into a temporary folder.
 func buildDocServer(t *testing.T) string {
 	t.Helper()
+	return buildCommand(t, "./internal/docserver")
+}
+
+// buildCommand builds the command pkg into a temporary folder; it skips t
+// under -short.
+func buildCommand(t *testing.T, pkg string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
-	bin := filepath.Join(t.TempDir(), "docserver")
-	out, err := exec.Command("go", "build", "-o", bin, "./internal/docserver").CombinedOutput()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

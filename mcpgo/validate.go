@@ -228,47 +228,64 @@ func (v *Validator) screen(ctx context.Context, message json.RawMessage) (resp m
 	if json.Unmarshal(message, &c) != nil || c.Method != string(mcp.MethodToolsCall) || c.ID.IsNil() || c.JSONRPC != mcp.JSONRPC_VERSION {
 		return nil, false // not a tools/call mcp-go would read as one: mcp-go answers it
 	}
-	return v.refusal(ctx, c.ID, &c.Params)
+	return v.answer(c.ID, &c.Params, v.refusal(ctx, &c.Params))
 }
 
-// screenCall is screen for a tools/call request whose envelope a transport
-// has already checked (front.Checked): it reads only the id and params.
-func (v *Validator) screenCall(ctx context.Context, id, params json.RawMessage) (resp mcp.JSONRPCMessage, ok bool) {
-	var (
-		rid mcp.RequestId
-		p   callParams
-	)
-	if json.Unmarshal(id, &rid) != nil || rid.IsNil() || (len(params) > 0 && json.Unmarshal(params, &p) != nil) {
+// screenCall is screen for m, a tools/call request a transport has checked
+// (wire.CheckMessage). Params of a name and arguments alone are read
+// without decoding (wire.Message.ToolCall), and the id is decoded only for
+// a refusal: a call that passes costs the validation and one scan.
+func (v *Validator) screenCall(ctx context.Context, m *wire.Message) (resp mcp.JSONRPCMessage, ok bool) {
+	var p callParams
+	if name, args, plain := m.ToolCall(); plain {
+		p.Name, p.Arguments = name, args
+	} else if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
 		return nil, false // mcp-go answers what it cannot read as a call
 	}
-	return v.refusal(ctx, rid, &p)
+	r := v.refusal(ctx, &p)
+	if r.res == nil && r.rpc == nil {
+		return nil, false
+	}
+	var id mcp.RequestId
+	json.Unmarshal(m.ID, &id) // a checked id is a string or an integer: it decodes
+	return v.answer(id, &p, r)
 }
 
-// refusal answers the call p with id if the Validator refuses it.
-func (v *Validator) refusal(ctx context.Context, id mcp.RequestId, p *callParams) (resp mcp.JSONRPCMessage, ok bool) {
-	var (
-		res *mcp.CallToolResult
-		rpc *wire.RPCError
-	)
+// refused is the Validator's refusal of a call: an isError result res, or
+// a JSON-RPC error rpc; neither for a call that passes.
+type refused struct {
+	res *mcp.CallToolResult
+	rpc *wire.RPCError
+}
+
+// refusal returns the refusal of the call p, reported to OnFailure.
+func (v *Validator) refusal(ctx context.Context, p *callParams) refused {
+	var r refused
 	stage := adapter.Arguments
 	if t := v.srv.GetTool(p.Name); t == nil {
-		res, rpc = v.unknown(p.Name)
+		r.res, r.rpc = v.unknown(p.Name)
 		stage = adapter.UnknownToolCall
 	} else {
-		res, rpc = v.check(t.Tool, p.Arguments)
+		r.res, r.rpc = v.check(t.Tool, p.Arguments)
 	}
-	if res != nil || rpc != nil {
-		v.report(ctx, stage, p.Name, res, rpc, nil)
+	if r.res != nil || r.rpc != nil {
+		v.report(ctx, stage, p.Name, r.res, r.rpc, nil)
 	}
+	return r
+}
+
+// answer is the answer with id to the call p that r refuses; ok is false
+// when r is no refusal.
+func (v *Validator) answer(id mcp.RequestId, p *callParams, r refused) (resp mcp.JSONRPCMessage, ok bool) {
 	switch {
-	case rpc != nil:
+	case r.rpc != nil:
 		return mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: id,
-			Error: mcp.JSONRPCErrorDetails{Code: int(rpc.Code), Message: rpc.Message, Data: rpc.Data}}, true
-	case res != nil:
+			Error: mcp.JSONRPCErrorDetails{Code: int(r.rpc.Code), Message: r.rpc.Message, Data: r.rpc.Data}}, true
+	case r.res != nil:
 		if p.Meta.Version >= mcp.ProtocolVersion20260728 {
-			res.ResultType = mcp.ResultTypeComplete // as mcp-go marks the results it sends on that revision
+			r.res.ResultType = mcp.ResultTypeComplete // as mcp-go marks the results it sends on that revision
 		}
-		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: res}, true
+		return mcp.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: r.res}, true
 	}
 	return nil, false
 }

@@ -162,10 +162,14 @@ func run() error {
 			return fmt.Errorf("building the hosted bench server: %w", err)
 		}
 	}
-	// The mcp-go server of the mcpgo package doc lives in the mcpgo module.
-	if _, err := os.Stat(filepath.Join(*bin, "mcpgo-doc")); err != nil {
-		fmt.Fprintln(os.Stderr, "load: go build ./mcpgo/internal/docserver")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, "mcpgo-doc"), "./internal/docserver")
+	// The mcp-go servers of the mcpgo package doc live in the mcpgo module:
+	// two of the Vexlo tools, and the doc's own get_trace.
+	for name, pkg := range map[string]string{"mcpgo-doc": "./internal/docserver", "mcpgo-traces": "./internal/traces"} {
+		if _, err := os.Stat(filepath.Join(*bin, name)); err == nil {
+			continue
+		}
+		fmt.Fprintln(os.Stderr, "load: go build ./mcpgo/"+pkg[2:])
+		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, name), pkg)
 		cmd.Dir, cmd.Stderr = filepath.Join(examples, "..", "mcpgo"), os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building the mcp-go doc server: %w", err)
@@ -281,6 +285,21 @@ func run() error {
 				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
 			},
 			check: wantResult(`"structuredContent"`, `"trace_id"`)},
+		// The mcpgo package doc's own server (mcpgo/internal/traces), the
+		// twin of traces.mjs; trace_link answers at once, without an
+		// upstream call, on both sides.
+		{name: "mcpgo traces schema rejection", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "mcpgo traces unknown tool", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
+			check: wantResult(`"isError":true`, `get_traces`)},
+		{name: "mcpgo traces success (no upstream call)", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"trace_link","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `/traces/abc`)},
+		{name: "mcpgo traces success (upstream GET)", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `"spans"`)},
 		{name: "news get_article", gosrv: goServer("news", nil), tssrv: node("news.mjs", newsEnv),
 			req: func(i int) string {
 				return `{"name":"get_article","arguments":{"id":"` + ids[i%len(ids)] + `"}}`
