@@ -1,6 +1,6 @@
 // The server of the gosdk package doc (gosdk/internal/traces) on the TypeScript SDK 1.32.2 and zod, written the way
 // the SDK's own examples write a tool: get_trace with the same input and output schemas, a GET of
-// TRACES_API/v1/traces/{id}, the body as structuredContent and text, an upstream error as the kind object. Stdio
+// TRACES_API/v1/traces/{id}, and get_trace_local, the same without the GET, the body as structuredContent and text, an upstream error as the kind object. Stdio
 // only. For examples/interop/load.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -20,6 +20,14 @@ server.registerTool('get_trace', {
     const kind = r.status === 404 ? 'not_found' : 'server_error';
     return { content: [{ type: 'text', text: JSON.stringify({ kind, code: body?.error?.code, message: body?.error?.message }) }], isError: true };
   }
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+});
+// get_trace without its upstream: a valid call whose handler returns at once.
+server.registerTool('get_trace_local', {
+  inputSchema: { id: z.string().describe('the trace id') },
+  outputSchema: { id: z.string(), spans: z.number().int() },
+}, async ({ id }) => {
+  const body = { id, spans: 3 };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 });
 await server.connect(new StdioServerTransport());
