@@ -50,10 +50,7 @@ const maxIdle = 32
 // arguments alone (wire.Message.ToolCall); it reports false for the SDK to
 // serve it.
 func (c *conn) direct(key string, m *wire.Message) bool {
-	if c.srv == nil {
-		return false
-	}
-	ss := c.session.Load()
+	ss := c.session.Load() // stored after c.srv: the server is found
 	if ss == nil || ss.InitializeParams() == nil {
 		return false
 	}

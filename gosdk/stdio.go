@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -121,16 +122,22 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.max = stdio.MaxInFlight(t.MaxInFlight)
 	c.ctx, c.stop = context.WithCancel(ctx)
-	if t.Server != nil {
-		c.srv = t.Server
-		c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
-			c.next = next
-			return next
+	c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
+		c.next = next
+		return next
+	}
+	// The session the SDK binds to this connection is the one of the
+	// candidates' sessions that is new when it first reads (see Read).
+	c.candidates = []*mcp.Server{t.Server}
+	if t.Server == nil {
+		c.candidates = knownServers()
+	}
+	c.before = make(map[*mcp.ServerSession]bool)
+	for _, s := range c.candidates {
+		if s == nil {
+			continue
 		}
-		// The session the SDK binds to this connection is the one that is
-		// new when it first reads (see Read).
-		c.before = make(map[*mcp.ServerSession]bool)
-		for ss := range c.srv.Sessions() {
+		for ss := range s.Sessions() {
 			c.before[ss] = true
 		}
 	}
@@ -168,19 +175,21 @@ type conn struct {
 	wbuf []byte // the line being written; reused
 
 	// The direct path (see StdioTransport.Server), when srv is non-nil.
-	srv      *mcp.Server
-	before   map[*mcp.ServerSession]bool // srv's sessions before Connect; read once, by Read
-	found    sync.Once
-	session  atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
-	capture  mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
-	next     mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
-	served   atomic.Int64                      // tools/call requests answered on the direct path
-	ctx      context.Context                   // the calls' parent, ended by Close
-	stop     context.CancelFunc
-	calls    map[string]*call // the direct calls in flight, by idKey; guarded by mu
-	jobs     chan *call       // hands a call to a parked goroutine
-	idle     atomic.Int32     // goroutines parked on jobs
-	encoders sync.Pool        // of *encoder
+	srv        *mcp.Server                 // set with session, by Read
+	candidates []*mcp.Server               // Server, or the servers AddTool knows; read once, by Read
+	probe      atomic.Pointer[string]      // SessionID's answer while Read looks for the session
+	before     map[*mcp.ServerSession]bool // the candidates' sessions before Connect; read once, by Read
+	found      sync.Once
+	session    atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
+	capture    mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
+	next       mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
+	served     atomic.Int64                      // tools/call requests answered on the direct path
+	ctx        context.Context                   // the calls' parent, ended by Close
+	stop       context.CancelFunc
+	calls      map[string]*call // the direct calls in flight, by idKey; guarded by mu
+	jobs       chan *call       // hands a call to a parked goroutine
+	idle       atomic.Int32     // goroutines parked on jobs
+	encoders   sync.Pool        // of *encoder
 }
 
 // pend is a request in flight: its id as sent, and whether the client
@@ -218,7 +227,7 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 // Read implements mcp.Connection: the next checked message, or io.EOF once
 // the input has ended and the answers in flight are written.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if c.srv != nil {
+	if c.candidates != nil {
 		c.found.Do(c.findSession)
 	}
 	select {
@@ -236,24 +245,32 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// findSession records the SDK's session of this connection: the SDK binds
-// it to the connection before it first reads, so it is the one session of
-// srv that is new since Connect. When there is not exactly one (another
-// session connected in the same instant, or srv is not the server Run was
-// called on), tools/call requests go to the SDK.
+// findSession records the SDK's session of this connection and its server,
+// among the candidates (Server, or when it is unset the servers AddTool
+// added a tool to): the SDK binds the session to the connection before it
+// first reads, so it is new since Connect, and it is the one whose ID is the
+// probe SessionID answers meanwhile. When none is (the server is not a
+// candidate), tools/call requests go to the SDK.
 func (c *conn) findSession() {
-	var found *mcp.ServerSession
-	n := 0
-	for ss := range c.srv.Sessions() {
-		if !c.before[ss] {
-			found = ss
-			n++
+	probe := fmt.Sprintf("mcperr-stdio-%p", c) // unique among the connections alive
+	c.probe.Store(&probe)
+	defer c.probe.Store(nil)
+	for _, s := range c.candidates {
+		if s == nil {
+			continue
+		}
+		for ss := range s.Sessions() {
+			// Only this connection's session answers the probe: a session of
+			// another connection that is new too is told apart.
+			if !c.before[ss] && ss.ID() == probe {
+				c.srv = s // read by the direct path only once it has loaded the session
+				c.session.Store(ss)
+				c.before, c.candidates = nil, nil
+				return
+			}
 		}
 	}
-	c.before = nil
-	if n == 1 {
-		c.session.Store(found)
-	}
+	c.before, c.candidates = nil, nil
 }
 
 // Close implements mcp.Connection. The streams are not the connection's to
@@ -268,8 +285,15 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// SessionID implements mcp.Connection: a stdio session has no id.
-func (c *conn) SessionID() string { return "" }
+// SessionID implements mcp.Connection: a stdio session has no id. While
+// Read looks for the connection's session (findSession), it is a value only
+// this connection's session returns from ServerSession.ID.
+func (c *conn) SessionID() string {
+	if p := c.probe.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // readLoop reads, checks and decodes each line, answers the lines the SDK
 // must not see, and hands the others to Read. At the end of the input it

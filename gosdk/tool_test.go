@@ -21,11 +21,11 @@ import (
 // EchoIn is the differential test's arguments: each field a way the
 // arguments can reach In.
 type EchoIn struct {
-	ID    string          `json:"id"`
-	Limit int             `json:"limit,omitempty"`
-	Big   int64           `json:"big,omitempty"`
-	Score float64         `json:"score,omitempty"`
-	Tags  []string        `json:"tags,omitempty"`
+	ID    string   `json:"id"`
+	Limit int      `json:"limit,omitempty"`
+	Big   int64    `json:"big,omitempty"`
+	Score float64  `json:"score,omitempty"`
+	Tags  []string `json:"tags,omitempty"`
 	Deep  *struct {
 		N int `json:"n"`
 	} `json:"deep,omitempty"`
@@ -238,25 +238,25 @@ func TestAddToolMatchesSDK(t *testing.T) {
 		{name: "1e2 for an integer is 100", tool: "echo", args: `{"id":"a","limit":1e2}`},
 		{name: "a fraction for an integer is refused", tool: "echo", args: `{"id":"a","limit":1.5}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected int, received number at limit","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: validating /properties/limit: type: 1.5 has type \"number\", want \"integer\"","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: validating /properties/limit: type: 1.5 has type \"number\", want \"integer\"","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "an integer beyond 2^53 is refused by the inferred schema", tool: "echo", args: `{"id":"a","big":9007199254740993}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Too big: expected int to be \u003c=9007199254740991 at big","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":{"a":0,"echo":{"big":9007199254740992,"id":"a"}`},
+			sdk:  `{"content":[{"text":{"a":0,"echo":{"big":9007199254740992,"id":"a"}`},
 		{name: "an unknown property is refused by the inferred schema", tool: "echo", args: `{"id":"a","extra":1}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Unrecognized key: \"extra\"","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: unexpected additional properties [\"extra\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: unexpected additional properties [\"extra\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "a name in another case is unknown to the inferred schema", tool: "echo", args: `{"ID":"a","id":"b"}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Unrecognized key: \"ID\"","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: unexpected additional properties [\"ID\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: unexpected additional properties [\"ID\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "a missing required property is refused", tool: "echo", args: `{"limit":2}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at id","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "absent arguments are refused", tool: "echo", args: ``, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at id","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "null arguments are refused", tool: "echo", args: `null`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received undefined at id","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: required: missing properties: [\"id\"]","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "text the SDK escapes", tool: "echo", args: `{"id":"<&>\u2028"}`},
 		{name: "an upstream failure is the kind object", tool: "echo", args: `{"id":"fail"}`},
 		{name: "a JSON-RPC error", tool: "echo", args: `{"id":"rpc"}`},
@@ -274,7 +274,7 @@ func TestAddToolMatchesSDK(t *testing.T) {
 		{name: "a value the declared output schema refuses", tool: "defaults", args: `{"id":"a","limit":0}`},
 		{name: "null arguments", tool: "defaults", args: `null`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool defaults: Invalid input: expected string, received undefined at id","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `error panic: assignment to entry in nil map`},
+			sdk:  `error panic: assignment to entry in nil map`},
 		{name: "a value In cannot hold is the SDK decoder's error", tool: "loose", args: `{"id":"a","big":"x"}`},
 		{name: "null arguments get the defaults", tool: "optional", args: `null`,
 			ours: `{"content":[{"text":{"limit":10},"type":"text"}],"resultType":"complete","structuredContent":{"limit":10}}`,
@@ -282,7 +282,7 @@ func TestAddToolMatchesSDK(t *testing.T) {
 		{name: "absent arguments get the defaults", tool: "optional", args: ``},
 		{name: "a value In cannot hold", tool: "defaults", args: `{"id":"a","limit":"x"}`, withoutValidate: true,
 			ours: `{"content":[{"text":"MCP error -32602: Input validation error: Invalid arguments for tool defaults: Invalid input: expected number, received string at limit","type":"text"}],"isError":true,"resultType":"complete"}`,
-			sdk: `{"content":[{"text":"validating \"arguments\": validating root: validating /properties/limit: type: x has type \"string\", want \"integer\"","type":"text"}],"isError":true,"resultType":"complete"}`},
+			sdk:  `{"content":[{"text":"validating \"arguments\": validating root: validating /properties/limit: type: x has type \"string\", want \"integer\"","type":"text"}],"isError":true,"resultType":"complete"}`},
 		{name: "a pointer result", tool: "ptr", args: `{"id":"abc","limit":1}`},
 		{name: "a nil pointer result is the zero value", tool: "ptr", args: `{"id":"nil","limit":1}`},
 	}
