@@ -61,8 +61,8 @@ func main() {
 		api = u
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace)) // mcperr
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace_local"}, gosdk.Handle(localTrace))
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace"}, getTrace) // mcperr
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace_local"}, localTrace)
 	s.AddReceivingMiddleware(gosdk.Validate(nil))          // mcperr
 	var t mcp.Transport = &gosdk.StdioTransport{Server: s} // mcperr
 	switch transport {
