@@ -64,7 +64,9 @@ import (
 // With Server set to the server Run is called on, the transport also
 // answers that session's tools/call requests itself, without the SDK's
 // JSON-RPC layer: see Server. Everything else (the handshake, every other
-// method, notifications) goes to the SDK.
+// method, notifications) goes to the SDK. With Server unset, the transport
+// finds the server itself when a tool of it was added with AddTool; the
+// server of a tool of mcp.AddTool alone, it cannot find. Write Server: s.
 //
 // The connection reads In on a goroutine of its own, so that closing the
 // session does not wait for input; a Read of In that never returns (a
@@ -89,11 +91,14 @@ type StdioTransport struct {
 	// the SDK would (one sent before initialize, one whose params hold
 	// _meta, such as a progress token, or members other than name and
 	// arguments, one whose arguments are not an object) goes to the SDK, as
-	// does every call when Server is not the server Run is called on (or
-	// when another session of Server connects in the same instant as this
-	// one, and the transport cannot tell which is its own). Over
-	// the direct path a handler's context does not carry the SDK's
-	// unexported request-id value, which only its HTTP transport reads.
+	// does every call when Server is not the server Run is called on. The
+	// transport tells its own session from another of Server's that
+	// connects in the same instant (its ServerSession.ID answers a probe
+	// only the transport's connection knows). Unset, Server is found among
+	// the servers AddTool added a tool to, the same way; a server that has
+	// none is served by the SDK's path. Over the direct path a handler's
+	// context does not carry the SDK's unexported request-id value, which
+	// only its HTTP transport reads.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
