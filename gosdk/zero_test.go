@@ -2,16 +2,23 @@ package gosdk_test
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/gosdk"
 )
 
-// zeroCall is a session's handshake and one valid call of get_trace.
-var zeroCall = strings.Join([]string{initLine, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}`}, "\n") + "\n"
+// zeroCall returns a session's handshake and, once out has a line (the
+// answer to initialize), one valid call of get_trace: the call is read in an
+// initialized session, which the direct path needs.
+func zeroCall(ctx context.Context, out *firstLine) io.Reader {
+	return io.MultiReader(strings.NewReader(initLine+"\n"+initialized+"\n"), &gate{ready: out.ready, ctx: ctx},
+		strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_trace","arguments":{"id":"abc"}}}`+"\n"))
+}
 
 func localTrace(_ context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, error) {
 	return Trace{ID: in.ID, Spans: 3}, nil
@@ -36,8 +43,10 @@ func TestZeroStdioTransport(t *testing.T) {
 			tt.add(srv)
 			srv.AddReceivingMiddleware(gosdk.Validate(nil))
 			direct := countDirect(srv)
-			var out safeBuffer
-			srv.Run(context.Background(), &gosdk.StdioTransport{In: strings.NewReader(zeroCall), Out: &out})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			out := &firstLine{ready: make(chan struct{})}
+			srv.Run(ctx, &gosdk.StdioTransport{In: zeroCall(ctx, out), Out: out})
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("the call was not answered as %s:\n%s", want, out.String())
 			}
@@ -75,12 +84,14 @@ func TestStdioTransportTellsSessionsApart(t *testing.T) {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 		gosdk.AddTool(srv, &mcp.Tool{Name: "get_trace"}, localTrace)
 		direct := countDirect(srv)
-		var out safeBuffer
-		tr := &racing{StdioTransport: &gosdk.StdioTransport{In: strings.NewReader(zeroCall), Out: &out}, srv: srv}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out := &firstLine{ready: make(chan struct{})}
+		tr := &racing{StdioTransport: &gosdk.StdioTransport{In: zeroCall(ctx, out), Out: out}, srv: srv}
 		if set {
 			tr.Server = srv
 		}
-		srv.Run(context.Background(), tr)
+		srv.Run(ctx, tr)
 		tr.other.Close()
 		if !strings.Contains(out.String(), `"id":2,"result"`) {
 			t.Errorf("Server set %v: the call was not answered:\n%s", set, out.String())
