@@ -38,7 +38,8 @@ import (
 // Renderer as its result), and the result's GetError is fn's error.
 //
 // Validation: a call that Validate checked (Validate installed on s, the
-// call's params as Validate saw them) is not checked again. Without Validate,
+// call's params as Validate saw them, against the tool's input schema or
+// the one Options.Schemas gives it) is not checked again. Without Validate,
 // AddTool checks the arguments itself, with schemaerr against the tool's
 // input schema, and refuses them with the TypeScript SDK's text (Validate's
 // default dialect) as an isError result: no call reaches fn with arguments

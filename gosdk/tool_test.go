@@ -136,18 +136,13 @@ func diffServer(t *testing.T, sdk, validate bool) (mcp.MethodHandler, *mcp.Serve
 	}
 	var h mcp.MethodHandler
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler { h = next; return next })
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
+	_, done := connect(s)
+	t.Cleanup(done)
+	for ss := range s.Sessions() { // the one session connect made
+		return h, ss
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return h, ss
+	t.Fatal("no session")
+	return nil, nil
 }
 
 // answer is one call's answer on the wire, canonical: the result or the
