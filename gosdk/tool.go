@@ -51,11 +51,15 @@ import (
 //   - refused arguments get schemaerr's TypeScript text, where mcp.AddTool
 //     answers jsonschema-go's ("validating \"arguments\": ..."), when
 //     Validate is not installed (with Validate, neither path sees them);
-//   - an integer beyond 2^53 reaches an integer field of In as sent, where
-//     mcp.AddTool rounds it through a float64 (9007199254740993 becomes
-//     9007199254740992); a json.RawMessage or json.Number field of In gets
-//     the bytes as sent, where mcp.AddTool gets them re-encoded (keys
-//     sorted, 1.0 as 1);
+//   - an integer beyond 2^53 for an integer property is refused (schemaerr
+//     refuses it as the TypeScript SDK does), where mcp.AddTool without
+//     Validate rounds it through a float64 (9007199254740993 becomes
+//     9007199254740992); one a schema lets through (a property without a
+//     type) reaches In as sent, where mcp.AddTool rounds it; a
+//     json.RawMessage or json.Number field of In gets the bytes as sent,
+//     where mcp.AddTool gets them re-encoded (keys sorted, 1.0 as 1);
+//   - null arguments are read as absent ones, defaults applied, where
+//     mcp.AddTool (go-sdk v1.8.0) panics on a schema with a default;
 //   - structuredContent and the text are Out's JSON as encoding/json writes
 //     it, fields in Out's order and <, > and & as themselves, where
 //     mcp.AddTool re-encodes it through a map (keys sorted, numbers through
@@ -71,8 +75,8 @@ import (
 //
 // What stays as mcp.AddTool does it: 1.0 (or 1e2) for an integer field is
 // accepted as 1 (100); unknown properties the schema allows are ignored;
-// names match case-sensitively; null or absent arguments decode as In's
-// zero value; the defaults of the input schema (a "default" of an optional
+// names match case-sensitively; absent arguments decode as In's zero value;
+// the defaults of the input schema (a "default" of an optional
 // property) are applied before decoding, with jsonschema-go as the SDK
 // applies them, and those of a declared output schema to Out's JSON; a
 // decode error is an isError result with the SDK's decoder's text; a nil
