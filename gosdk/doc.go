@@ -118,19 +118,18 @@
 // with a JSON-RPC error and carries on; its zero value serves os.Stdin and
 // os.Stdout.
 //
-// With Server set to the server it runs (or unset, when a tool of the
-// server was added with AddTool: the transport then finds the server
-// itself), it also answers tools/call itself:
+// With Server set to the server it runs, it also answers tools/call itself:
 // the request is parsed once, run through the server's receiving middleware
 // (whatever order they were added in, before or after the transport was
 // made) and the tool's handler, and the result encoded once, where the SDK
 // decodes a call three times, each time with a fresh 32 KiB buffer, and
 // encodes its result three times (and a tool of mcp.AddTool decodes and
-// validates the arguments twice more; one of AddTool, once). Write it
-// &gosdk.StdioTransport{Server: s} all the same: the server of a tool of
-// mcp.AddTool alone is not found, and takes the SDK's path. The answers are the SDK's byte for byte
-// (the tests compare both paths on every shape of answer, cancellations
-// included). What still takes the SDK's path: a call sent before
+// validates the arguments twice more; a tool of AddTool, once). The answers
+// are the SDK's byte for byte (the tests compare both paths on every shape
+// of answer, cancellations included). With Server unset, the transport
+// finds the server itself when a tool of it was added with AddTool; the
+// server of tools of mcp.AddTool alone it cannot find, and serves on the
+// SDK's path: write &gosdk.StdioTransport{Server: s}, as above. What still takes the SDK's path: a call sent before
 // initialize, and one whose params carry _meta (a progress token, say) or
 // members other than name and arguments; every other method. A handler's
 // context on the direct path lacks the SDK's unexported request-id value,
