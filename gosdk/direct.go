@@ -22,13 +22,18 @@ import (
 // time, and encodes a result three times over (the result, then two
 // compactions); over stdio that is most of a small call's cost.
 //
-// The answers are the SDK's byte for byte: the same middleware and handler
-// run, errors are encoded by the SDK's own jsonrpc.EncodeMessage, and a
-// result is encoded as the SDK encodes it (TestDirectMatchesSDK and
-// FuzzDirect run both paths on the same input and compare). The middleware
-// is taken from the server when each call arrives, through the SDK's own
-// AddReceivingMiddleware: a middleware that returns the handler it is given
-// leaves the server's chain as it was and shows the chain as it stands.
+// The answers are the SDK's byte for byte, in the SDK's order: the same
+// middleware and handler run, errors are encoded by the SDK's own
+// jsonrpc.EncodeMessage, a result is encoded as the SDK encodes it (its
+// resultType the one the SDK set), no call read while an initialize is
+// unanswered is served here (see direct), and the calls in flight outlive
+// a cancelled Run as the SDK's handlers do (see conn.Close).
+// TestDirectMatchesSDK and FuzzDirect run both paths on the same input and
+// compare the lines, and their order where the protocol fixes one. The
+// middleware is taken from the server when each call arrives, through the
+// SDK's own AddReceivingMiddleware: a middleware that returns the handler it
+// is given leaves the server's chain as it was and shows the chain as it
+// stands.
 
 // call is a tools/call the direct path serves.
 type call struct {
@@ -46,9 +51,12 @@ type call struct {
 const maxIdle = 32
 
 // direct serves m, a tools/call request whose id is already recorded as in
-// flight, when the session is initialized and m's params are a name and
-// arguments alone (wire.Message.ToolCall); it reports false for the SDK to
-// serve it.
+// flight, when the session is initialized, no initialize is waiting for
+// its answer, and m's params are a name and arguments alone
+// (wire.Message.ToolCall); it reports false for the SDK to serve it. A call
+// read while an initialize is unanswered goes to the SDK, which starts no
+// request read after an initialize before that initialize's answer is
+// written, whatever a middleware does after the session's state is set.
 func (c *conn) direct(key string, m *wire.Message) bool {
 	ss := c.session.Load() // stored after c.srv: the server is found
 	if ss == nil || ss.InitializeParams() == nil {
@@ -76,9 +84,16 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 		req:    &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
 	}
 	c.mu.Lock()
-	c.calls[k.key] = k
-	c.running++
+	ok = c.inits == 0 && !c.ending
+	if ok {
+		c.calls[k.key] = k
+		c.running++
+	}
 	c.mu.Unlock()
+	if !ok {
+		cancel()
+		return false
+	}
 	select {
 	case c.jobs <- k:
 	default:
@@ -122,14 +137,16 @@ func (c *conn) serve(k *call) {
 
 	c.mu.Lock()
 	delete(c.calls, k.key) // no later call has the id: it stays in flight until the answer below is written
+	over := c.ending
 	c.mu.Unlock()
 	k.cancel()
-	// The end of the input waits for the answer to be written: the SDK,
-	// which does not know the call, ends the session once Read reports
-	// the end.
+	// The end of the input waits for the answer to be written, and Read
+	// reports the end only once every direct call has returned: the SDK,
+	// which does not know the call, ends the session once Read does.
 	defer func() {
 		c.mu.Lock()
 		c.running--
+		c.endIfIdle()
 		c.mu.Unlock()
 		c.signal()
 	}()
@@ -139,10 +156,8 @@ func (c *conn) serve(k *call) {
 	if err == nil && res == nil {
 		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the tool call returned neither a result nor an error"}
 	}
-	select {
-	case <-c.closed:
+	if over {
 		return // the session is over: the SDK writes nothing after it either
-	default:
 	}
 	// A cancelled call's answer is dropped by Write, as the SDK's is.
 	ctx := context.Background()
@@ -151,7 +166,7 @@ func (c *conn) serve(k *call) {
 		return
 	}
 	e := c.encoders.Get().(*encoder)
-	raw, err := e.result(res, resultType(k.req.Session))
+	raw, err := e.result(res)
 	if err != nil {
 		// The SDK leaves a request whose result it cannot encode
 		// unanswered; the client is told instead.
@@ -199,15 +214,18 @@ type textBlock struct {
 // result of text blocks whose structuredContent, if any, is JSON already
 // (what gosdk.Raw and wire.Success make) takes one pass of encoding/json
 // over a struct of the same shape; any other goes through the SDK's own
-// marshalling; resultType is the result's "resultType" ("": none). The
-// bytes are the encoder's until its next use.
-func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
+// marshalling. The bytes are the encoder's until its next use.
+func (e *encoder) result(r mcp.Result) ([]byte, error) {
 	res, ok := r.(*mcp.CallToolResult)
 	if !ok || res == nil || len(res.Meta) > 0 || res.InputRequests != nil || res.RequestState != "" || res.Content == nil {
 		return json.Marshal(r)
 	}
+	rt, ok := resultTypeOf(res)
+	if !ok {
+		return json.Marshal(r)
+	}
 	w := &e.res
-	*w = toolResult{Content: w.Content[:0], IsError: res.IsError, ResultType: resultType}
+	*w = toolResult{Content: w.Content[:0], IsError: res.IsError, ResultType: rt}
 	defer func() {
 		// The texts and the structured content are the caller's; the
 		// encoder keeps only the slice.
@@ -236,4 +254,42 @@ func (e *encoder) result(r mcp.Result, resultType string) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+}
+
+// bareHead is how the go-sdk's encoding of a CallToolResult begins when its
+// _meta is empty and its content nil.
+const bareHead = `{"content":null`
+
+// resultTypeOf is the "resultType" the SDK writes for r ("": none), read
+// from the SDK's own encoding of r with its content and everything but
+// resultType left out. The SDK decides it where it dispatches a call to
+// the tool's handler (on the protocol revisions that carry it, for the
+// handler's result only: a result a middleware makes itself has none) and
+// keeps it unexported, so the direct path carries it from there and
+// decides nothing. It reports false when that encoding is not one it
+// knows, for the SDK to encode r whole.
+func resultTypeOf(r *mcp.CallToolResult) (string, bool) {
+	bare := *r
+	bare.Content, bare.StructuredContent, bare.IsError = nil, nil, false
+	b, err := bare.MarshalJSON()
+	if err != nil || !bytes.HasPrefix(b, []byte(bareHead)) {
+		return "", false
+	}
+	switch b = b[len(bareHead):]; {
+	case string(b) == "}":
+		return "", true
+	case bytes.HasPrefix(b, []byte(`,"resultType":"`)) && bytes.HasSuffix(b, []byte(`"}`)):
+		switch v := b[len(`,"resultType":"`) : len(b)-2]; {
+		case string(v) == "complete":
+			return "complete", true
+		case bytes.IndexByte(v, '\\') < 0:
+			return string(v), true
+		}
+		var rt string
+		if json.Unmarshal(b[len(`,"resultType":`):len(b)-1], &rt) != nil {
+			return "", false
+		}
+		return rt, true
+	}
+	return "", false
 }

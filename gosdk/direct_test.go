@@ -24,7 +24,9 @@ import (
 // tool call can have, for comparing the direct path with the SDK's: text
 // with characters the SDK's encoder escapes, structuredContent as JSON
 // and as a Go value, content other than text, _meta, JSON-RPC errors, a Go
-// error, a typed nil; and a middleware that refuses one tool by name.
+// error, a typed nil; and a middleware that refuses one tool by name and
+// answers another itself (a result the SDK's tool dispatch never saw, so
+// one without the resultType it sets).
 func shapesServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "shapes", Version: "0"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
@@ -83,6 +85,9 @@ func shapesServer() *mcp.Server {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params.Name == "refused" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "refused by middleware"}
 			}
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params.Name == "answered by middleware" {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the middleware's own"}}}, nil
+			}
 			return next(ctx, method, req)
 		}
 	})
@@ -100,7 +105,7 @@ func TestDirectMatchesSDK(t *testing.T) {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, params)
 	}
 	var every []string
-	for i, name := range []string{"escapes", "structured", "structured value", "empty raw", "no content", "two blocks", "image", "annotated", "meta", "rpc error", "method not found", "go error", "echo", "refused", "no such tool"} {
+	for i, name := range []string{"escapes", "structured", "structured value", "empty raw", "no content", "two blocks", "image", "annotated", "meta", "rpc error", "method not found", "go error", "echo", "refused", "answered by middleware", "no such tool"} {
 		every = append(every, call(10+i, `{"name":"`+name+`","arguments":{"q":"<x>"}}`))
 	}
 	tests := []struct {
@@ -231,13 +236,7 @@ func TestCancelledID(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "quick"}}}, nil
 			})
 			direct := countDirect(srv)
-			tr := &gosdk.StdioTransport{}
-			if path == "direct" {
-				tr.Server = srv
-			}
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			tr.In, tr.Out = inR, outW
+			tr, inW, outR := onPath(srv, path)
 			done := make(chan error, 1)
 			go func() { done <- srv.Run(context.Background(), tr) }()
 			out := bufio.NewReader(outR)
@@ -304,8 +303,9 @@ func TestCancelledID(t *testing.T) {
 }
 
 // FuzzDirect: whatever the input, the direct path writes the lines the SDK
-// writes (in any order), and answers every request once with its id as
-// sent. A call a cancellation names may be answered with its result (when
+// writes, in the same order where the protocol fixes one (see differ: an
+// initialize in the input is answered before the requests after it), and
+// answers every request once with its id as sent. A call a cancellation names may be answered with its result (when
 // it ended before the cancellation was read) or not at all, on either path:
 // its line is left out of the comparison. Inputs with two requests of the same id
 // are skipped (the second is refused only while the first is in flight).
@@ -317,6 +317,7 @@ func FuzzDirect(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"meta","_meta":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":"\u0041b","method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"Ab"}}`,
+		strings.Replace(initLine, `"id":1`, `"id":9`, 1) + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"escapes"}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -98,7 +98,9 @@ type StdioTransport struct {
 	// the servers AddTool added a tool to, the same way; a server that has
 	// none is served by the SDK's path. Over the direct path a handler's
 	// context does not carry the SDK's unexported request-id value, which
-	// only its HTTP transport reads.
+	// only its HTTP transport reads. As on the SDK's path, cancelling Run's
+	// context does not cancel the calls in flight: Run returns once they
+	// have returned, and their answers are not written.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
@@ -126,7 +128,10 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.max = stdio.MaxInFlight(t.MaxInFlight)
-	c.ctx, c.stop = context.WithCancel(ctx)
+	// The direct calls run on a context Run's cancellation does not reach,
+	// as the SDK's handlers do: cancelling Run closes the session, which
+	// ends once the calls in flight have returned (see Close).
+	c.ctx, c.stop = context.WithCancel(context.WithoutCancel(ctx))
 	c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
 		c.next = next
 		return next
@@ -161,9 +166,10 @@ type conn struct {
 	// of the SDK at most, so the input buffered is one line and one
 	// message's params, whatever the client sends (buffering measured no
 	// faster).
-	incoming  chan incoming
+	incoming  chan jsonrpc.Message
 	closed    chan struct{}
 	closeOnce sync.Once
+	quit      chan struct{} // closed once ending is set and no direct call runs: Read then reports io.EOF
 
 	mu sync.Mutex
 	// pending holds, by the value of their id (idKey), the requests read
@@ -172,6 +178,8 @@ type conn struct {
 	pending map[string]pend
 	max     int           // the bound on len(pending): requests in flight
 	running int           // direct calls not yet answered (see Server)
+	inits   int           // initialize requests read and not yet answered
+	ending  bool          // the input ended (and the drain passed) or Close was called: no direct call starts, none is answered
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
@@ -197,17 +205,13 @@ type conn struct {
 	encoders   sync.Pool        // of *encoder
 }
 
-// pend is a request in flight: its id as sent, and whether the client
-// cancelled it (its answer is then not written).
+// pend is a request in flight: its id as sent, whether the client
+// cancelled it (its answer is then not written), and whether it is an
+// initialize.
 type pend struct {
 	sent      string
 	cancelled bool
-}
-
-// incoming is a message for Read, or the error that ends the input.
-type incoming struct {
-	msg jsonrpc.Message
-	err error
+	init      bool
 }
 
 func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *conn {
@@ -217,8 +221,9 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 	return &conn{
 		in:       stdio.NewReader(in, maxLine),
 		drain:    drain,
-		incoming: make(chan incoming),
+		incoming: make(chan jsonrpc.Message),
 		closed:   make(chan struct{}),
+		quit:     make(chan struct{}),
 		pending:  make(map[string]pend),
 		max:      stdio.DefaultMaxInFlight,
 		changed:  make(chan struct{}, 1),
@@ -230,7 +235,10 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 }
 
 // Read implements mcp.Connection: the next checked message, or io.EOF once
-// the input has ended and the answers in flight are written.
+// the input has ended and the answers in flight are written, or the
+// connection closed, and no direct call is running: the SDK's connection
+// is over once Read fails (and its own handlers have returned), and that
+// ends Run.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if c.candidates != nil {
 		c.found.Do(c.findSession)
@@ -241,11 +249,11 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	default:
 	}
 	select {
-	case in := <-c.incoming:
-		return in.msg, in.err
+	case msg := <-c.incoming:
+		return msg, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case <-c.closed:
+	case <-c.quit:
 		return nil, io.EOF
 	}
 }
@@ -280,14 +288,41 @@ func (c *conn) findSession() {
 
 // Close implements mcp.Connection. The streams are not the connection's to
 // close; Close ends the reading goroutine unless it is blocked reading In.
+// The SDK closes the connection once its own handlers have returned (when
+// Run's context is cancelled, or the session closed); the direct calls
+// still running go on, as the SDK's would, their answers unwritten, and
+// Read reports the end once they have returned.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.end()
+	})
+	return nil
+}
+
+// end sets ending: no direct call starts from now on, and none is
+// answered.
+func (c *conn) end() {
+	c.mu.Lock()
+	c.ending = true
+	c.endIfIdle()
+	c.mu.Unlock()
+}
+
+// endIfIdle, with c.mu held, closes quit once ending is set and no direct
+// call runs.
+func (c *conn) endIfIdle() {
+	if !c.ending || c.running > 0 {
+		return
+	}
+	select {
+	case <-c.quit:
+	default:
+		close(c.quit)
 		if c.stop != nil {
 			c.stop()
 		}
-	})
-	return nil
+	}
 }
 
 // SessionID implements mcp.Connection: a stdio session has no id. While
@@ -304,20 +339,23 @@ func (c *conn) SessionID() string {
 // must not see, and hands the others to Read. At the end of the input it
 // waits for the answers in flight (up to the drain time) before Read
 // reports io.EOF: the SDK cancels every request still in flight when Read
-// fails.
+// fails, and the direct calls are cancelled then too.
 func (c *conn) readLoop() {
 	for {
 		line, answer, err := c.in.Next()
 		if err != nil {
 			c.waitAnswers()
-			c.send(incoming{err: io.EOF})
+			if c.stop != nil {
+				c.stop()
+			}
+			c.end()
 			return
 		}
 		if answer == nil {
 			var msg jsonrpc.Message
 			msg, answer = c.admit(line)
 			if answer == nil {
-				if msg != nil && !c.send(incoming{msg: msg}) {
+				if msg != nil && !c.send(msg) {
 					return
 				}
 				continue
@@ -327,11 +365,11 @@ func (c *conn) readLoop() {
 	}
 }
 
-// send hands in to Read, and reports false when the connection closed
+// send hands msg to Read, and reports false when the connection closed
 // first.
-func (c *conn) send(in incoming) bool {
+func (c *conn) send(msg jsonrpc.Message) bool {
 	select {
-	case c.incoming <- in:
+	case c.incoming <- msg:
 		return true
 	case <-c.closed:
 		return false
@@ -358,6 +396,16 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			return nil, stdio.InFlight(m.ID)
 		case full:
 			return nil, stdio.Busy(m.ID, c.max)
+		}
+		if m.Method == "initialize" {
+			// The SDK handles no request read after it before its answer is
+			// written, and neither does the direct path (see direct).
+			c.mu.Lock()
+			p := c.pending[key]
+			p.init = true
+			c.pending[key] = p
+			c.inits++
+			c.mu.Unlock()
 		}
 		if m.Method == "tools/call" && c.direct(key, m) {
 			return nil, nil
@@ -474,14 +522,14 @@ func (c *conn) add(key string, sent []byte) int {
 	return added
 }
 
-// takeID forgets the request whose id is the SDK's id and returns its id as
-// sent ("" if there was none) and whether the client cancelled it, without
-// making a string of the id's value.
-func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
+// takeID forgets the request whose id is the SDK's id and returns it (its
+// id as sent is "" if there was none), without making a string of the
+// id's value. Its answer is then written or dropped (see answering).
+func (c *conn) takeID(id jsonrpc.ID) pend {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
 	if !ok {
-		return "", false
+		return pend{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -489,7 +537,18 @@ func (c *conn) takeID(id jsonrpc.ID) (sent string, cancelled bool) {
 	if ok {
 		delete(c.pending, string(k))
 	}
-	return p.sent, p.cancelled
+	return p
+}
+
+// answering records that the answer to p, a request takeID returned, is
+// dropped, or about to be written with c.wmu held: a direct call read from
+// now on takes c.wmu to write its answer, after this one (see direct).
+func (c *conn) answering(p pend) {
+	if p.init {
+		c.mu.Lock()
+		c.inits--
+		c.mu.Unlock()
+	}
 }
 
 // waitAnswers blocks until every request read has been answered (and
@@ -533,13 +592,15 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
 		// "result":RESULT} with RESULT compacted, which it already is: the
 		// SDK made it with a JSON encoder.
-		if sent, cancelled := c.takeID(r.ID); cancelled {
+		if p := c.takeID(r.ID); p.cancelled {
+			c.answering(p)
 			c.signal()
 			return nil
-		} else if sent != "" {
+		} else if p.sent != "" {
 			c.wmu.Lock()
+			c.answering(p)
 			b := append(c.wbuf[:0], responseHead...)
-			b = append(b, sent...)
+			b = append(b, p.sent...)
 			b = append(b, `,"result":`...)
 			b = stdio.AppendUnescapeHTML(b, r.Result)
 			b = append(b, "}\n"...)
@@ -554,20 +615,21 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	// An answer carries its request's id as the client sent it.
-	var sent string
+	var p pend
 	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
-		var cancelled bool
-		if sent, cancelled = c.takeID(r.ID); cancelled {
+		if p = c.takeID(r.ID); p.cancelled {
+			c.answering(p)
 			c.signal()
 			return nil
 		}
 	}
-	answer = sent != ""
+	answer = p.sent != ""
 	c.wmu.Lock()
 	b := c.wbuf[:0]
 	if answer {
-		b = append(append(b, data[:at]...), sent...)
+		c.answering(p)
+		b = append(append(b, data[:at]...), p.sent...)
 		data = data[at+len(id):]
 	}
 	b = append(stdio.AppendUnescapeHTML(b, data), '\n')

@@ -73,6 +73,21 @@ func onDirectPath() bool {
 	}
 }
 
+// onPath is a StdioTransport for srv on a pair of pipes, on the SDK's path
+// (path "sdk": Server unset) or on the direct path ("direct": Server set to
+// srv); in writes its input, out reads its output.
+func onPath(srv *mcp.Server, path string) (tr *gosdk.StdioTransport, in *io.PipeWriter, out *io.PipeReader) {
+	tr = &gosdk.StdioTransport{}
+	if path == "direct" {
+		tr.Server = srv
+	}
+	var outW *io.PipeWriter
+	tr.In, in = io.Pipe()
+	out, outW = io.Pipe()
+	tr.Out = outW
+	return tr, in, out
+}
+
 // check runs srv on a StdioTransport (with Server set) over in, followed by
 // a ping, and fails t unless the session survived (the ping is answered),
 // every line written is JSON, and every request whose id the JSON-RPC
@@ -135,7 +150,7 @@ func check(t testing.TB, srv *mcp.Server, in []byte) {
 // session is initialized when head begins with initialize), tail on srv
 // twice over a StdioTransport, through the SDK (Server unset) and through
 // the direct path (Server set), and fails t unless both wrote the same
-// lines; concurrent calls may be answered in any order. It returns the
+// lines in the orders the protocol fixes (see differ). It returns the
 // direct path's lines and how many calls it served itself (direct, from
 // countDirect).
 func compare(t testing.TB, srv *mcp.Server, direct *atomic.Int64, head, tail string) ([]string, int64) {
@@ -147,12 +162,45 @@ func compare(t testing.TB, srv *mcp.Server, direct *atomic.Int64, head, tail str
 // before the two paths' lines are compared.
 func compareAs(t testing.TB, srv *mcp.Server, direct *atomic.Int64, head, tail string, norm func(string) string) ([]string, int64) {
 	t.Helper()
+	in := func(ctx context.Context, out *firstLine) io.Reader {
+		return io.MultiReader(strings.NewReader(head), &gate{ready: out.ready, ctx: ctx}, strings.NewReader(tail))
+	}
+	return differ(t, srv, direct, head+tail, in, norm, nil)
+}
+
+// differ serves the input in returns (given the run's context and its
+// output) on srv twice over a StdioTransport, through the SDK (Server
+// unset) and through the direct path (Server set); sent is that input's
+// text. It fails t unless both paths wrote the same lines (each passed
+// through norm when not nil; a line norm makes "" is left out), and wrote
+// them in the same order wherever the protocol fixes one:
+//
+//   - the answer to an initialize comes before the answer to every request
+//     sent after it that the server serves: the SDK handles initialize
+//     alone, and starts no later request before initialize's answer is
+//     written (its jsonrpc2 queue releases the next request once the
+//     initialize handler has returned and its answer is written), so a
+//     client may pipeline requests after initialize and read its answer
+//     first;
+//   - lines of one group (group(line), when group is not nil and it is not
+//     "") come in the same order: such as the notifications a handler sends
+//     and then its result, which it writes after it returns;
+//   - an answer to a request the client could only send after another was
+//     answered comes after it: the input itself fixes that order, as
+//     compare's tail, sent once the first answer is written, does.
+//
+// Every other pair of lines may come in either order, and only the sets are
+// compared: calls run concurrently on both paths, and the transport writes
+// its own refusals (a line that is not a message, an id in flight) as it
+// reads them, whatever the server is doing. It returns the direct path's
+// lines and how many calls it served itself (direct, from countDirect).
+func differ(t testing.TB, srv *mcp.Server, direct *atomic.Int64, sent string, in func(context.Context, *firstLine) io.Reader, norm, group func(string) string) ([]string, int64) {
+	t.Helper()
 	run := func(server *mcp.Server) []string {
 		out := &firstLine{ready: make(chan struct{})}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		in := io.MultiReader(strings.NewReader(head), &gate{ready: out.ready, ctx: ctx}, strings.NewReader(tail))
-		srv.Run(ctx, &gosdk.StdioTransport{In: in, Out: out, Drain: time.Second, Server: server})
+		srv.Run(ctx, &gosdk.StdioTransport{In: in(ctx, out), Out: out, Drain: time.Second, Server: server})
 		text := strings.TrimRight(out.String(), "\n")
 		if text == "" {
 			return nil
@@ -170,12 +218,93 @@ func compareAs(t testing.TB, srv *mcp.Server, direct *atomic.Int64, head, tail s
 		a = slices.DeleteFunc(slices.Collect(mapSeq(a, norm)), func(l string) bool { return l == "" })
 		b = slices.DeleteFunc(slices.Collect(mapSeq(b, norm)), func(l string) bool { return l == "" })
 	}
+	reqs := requests(sent)
+	oa, ob := ordered(a, reqs, group), ordered(b, reqs, group)
 	slices.Sort(a)
 	slices.Sort(b)
 	if diff := cmp.Diff(a, b); diff != "" {
-		t.Fatalf("%q: the direct path answers otherwise than the SDK (-sdk +direct):\n%s", head+tail, diff)
+		t.Fatalf("%q: the direct path answers otherwise than the SDK (-sdk +direct):\n%s", sent, diff)
+	}
+	if diff := cmp.Diff(oa, ob); diff != "" {
+		t.Fatalf("%q: the direct path orders its lines otherwise than the SDK (-sdk +direct):\n%s", sent, diff)
 	}
 	return lines, direct.Load() - before
+}
+
+// sentRequest is a request of a differential test's input: its line's
+// index and its method.
+type sentRequest struct {
+	at     int
+	method string
+}
+
+// requests are the requests of input (its lines the JSON-RPC message rule
+// takes as requests), by idValue. An id sent twice is left out, as it
+// cannot tell which request an answer is for, and so is the id of a
+// request named notifications/cancelled, which the SDK may answer as it
+// reads it, ahead of the requests it handles in turn (its preempter).
+func requests(input string) map[string]sentRequest {
+	reqs := map[string]sentRequest{}
+	twice := map[string]bool{}
+	for i, l := range strings.Split(input, "\n") {
+		m, err := wire.CheckMessage([]byte(strings.TrimSpace(l)))
+		if err != nil || m.Type != wire.RequestMessage {
+			continue
+		}
+		k := idValue(m.ID)
+		if _, ok := reqs[k]; ok || twice[k] || m.Method == "notifications/cancelled" {
+			twice[k] = true
+			delete(reqs, k)
+			continue
+		}
+		reqs[k] = sentRequest{at: i, method: m.Method}
+	}
+	return reqs
+}
+
+// ordered lists the pairs of lines whose order differ compares, each as
+// "A\n  before B" in the order lines has them, sorted.
+func ordered(lines []string, reqs map[string]sentRequest, group func(string) string) []string {
+	var pairs []string
+	before := func(a, b string) { pairs = append(pairs, a+"\n  before "+b) }
+	answers := make([]sentRequest, len(lines)) // the request each line answers; at -1: none
+	for i, l := range lines {
+		answers[i].at = -1
+		if id, _, ok := wire.AnswerID([]byte(l)); ok {
+			if r, ok := reqs[idValue(id)]; ok {
+				answers[i] = r
+			}
+		}
+	}
+	for i, init := range answers {
+		if init.method != "initialize" {
+			continue
+		}
+		for j, r := range answers {
+			switch {
+			case r.at <= init.at:
+			case j < i:
+				before(lines[j], lines[i])
+			default:
+				before(lines[i], lines[j])
+			}
+		}
+	}
+	if group != nil {
+		last := map[string]string{}
+		for _, l := range lines {
+			g := group(l)
+			if g == "" {
+				continue
+			}
+			if prev, ok := last[g]; ok {
+				before(prev, l)
+			}
+			last[g] = l
+		}
+	}
+	slices.Sort(pairs)
+	return pairs
 }
 
 // firstLine is an output that closes ready once a whole line is written.
@@ -183,6 +312,7 @@ type firstLine struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	ready chan struct{}
+	grew  chan struct{} // closed at the next write, when await waits for it
 }
 
 func (w *firstLine) Write(p []byte) (int, error) {
@@ -193,6 +323,10 @@ func (w *firstLine) Write(p []byte) (int, error) {
 	if !had && bytes.IndexByte(p, '\n') >= 0 {
 		close(w.ready)
 	}
+	if w.grew != nil {
+		close(w.grew)
+		w.grew = nil
+	}
 	return len(p), nil
 }
 
@@ -200,6 +334,27 @@ func (w *firstLine) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+// await reports whether the output holds s before ctx ends.
+func (w *firstLine) await(ctx context.Context, s string) bool {
+	for {
+		w.mu.Lock()
+		if strings.Contains(w.buf.String(), s) {
+			w.mu.Unlock()
+			return true
+		}
+		if w.grew == nil {
+			w.grew = make(chan struct{})
+		}
+		grew := w.grew
+		w.mu.Unlock()
+		select {
+		case <-grew:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // gate is an empty input that ends once ready is closed (or ctx ends).

@@ -15,7 +15,14 @@
 // per second of wall time, and peak RSS (VmHWM). Over HTTP it runs vulnetix
 // and the hosted news server and their TypeScript twins under concurrent
 // clients and prints p50 and p99 latency, throughput, CPU per call and peak
-// RSS.
+// RSS. The hosted rows run the gosdk package doc's server over Streamable
+// HTTP (examples/interop/bench/hosted: gosdk.HTTPHandler stateless and
+// stateful, with a limiter on redisstore when -redis or MCPERR_REDIS_URL
+// names a Redis server, the same tools on the go-sdk alone and behind
+// mcpgo.HTTPHandler) beside its TypeScript twin, stateless and stateful, each
+// client with a bearer key (and a session) of its own; with a limiter on
+// Redis they also print Redis's round trips, commands and CPU time per call
+// (from INFO before and after).
 //
 // The machine is usually shared: wall-clock figures (calls/s, latency) move
 // with the load of other processes, CPU time per call much less. Compare
@@ -71,11 +78,14 @@ type options struct {
 	calls    int
 	warmup   int
 	window   int
-	clients  int
+	clients  int   // http: concurrent clients of the row being measured
+	counts   []int // http: every count of clients to measure each row at
 	duration time.Duration
 	rows     *regexp.Regexp
+	sides    *regexp.Regexp // the servers of the hosted rows
 	goOnly   bool
 	env      []string // extra environment for the Go servers
+	redis    string   // the Redis server of the hosted rows' limiters
 }
 
 func run() error {
@@ -84,9 +94,11 @@ func run() error {
 	flag.IntVar(&o.calls, "calls", 3000, "stdio: tools/call requests measured per run")
 	flag.IntVar(&o.warmup, "warmup", 300, "stdio: requests sent before measuring")
 	flag.IntVar(&o.window, "window", 16, "stdio: requests in flight at most")
-	flag.IntVar(&o.clients, "clients", 64, "http: concurrent clients")
+	clients := flag.String("clients", "64", "http: concurrent clients; a comma-separated list (64,256) runs every HTTP row at each")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "http: how long each run sends")
 	rows := flag.String("rows", "", "only the rows whose name matches this regular expression")
+	sidesRe := flag.String("sides", "", "hosted rows: only the servers whose name matches this regular expression")
+	flag.StringVar(&o.redis, "redis", os.Getenv("MCPERR_REDIS_URL"), "hosted rows: the Redis server (redis://127.0.0.1:PORT/0) of the rows with a limiter on redisstore, which are left out without one; source .ci/redis.sh starts one")
 	flag.BoolVar(&o.goOnly, "go-only", false, "run only the Go servers (profiling, before/after comparisons)")
 	goEnv := flag.String("go-env", "", "comma-separated NAME=VALUE pairs added to the Go servers' environment (GOGC=off, GODEBUG=...)")
 	bin := flag.String("bin", "", "use the Go servers already built in this folder instead of building them")
@@ -94,6 +106,16 @@ func run() error {
 	var err error
 	if o.rows, err = regexp.Compile(*rows); err != nil {
 		return err
+	}
+	if o.sides, err = regexp.Compile(*sidesRe); err != nil {
+		return err
+	}
+	for c := range strings.SplitSeq(*clients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-clients %q: want counts above zero, comma-separated", *clients)
+		}
+		o.counts = append(o.counts, n)
 	}
 	if *goEnv != "" {
 		o.env = strings.Split(*goEnv, ",")
@@ -129,6 +151,16 @@ func run() error {
 		cmd.Dir, cmd.Stderr = filepath.Join(examples, "..", "gosdk"), os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building the gosdk doc server: %w", err)
+		}
+	}
+	// The hosted bench server (the gosdk package doc's tools over
+	// Streamable HTTP) lives in the examples module.
+	if _, err := os.Stat(filepath.Join(*bin, "hosted")); err != nil {
+		fmt.Fprintln(os.Stderr, "load: go build ./examples/interop/bench/hosted")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(*bin, "hosted"), "./interop/bench/hosted")
+		cmd.Dir, cmd.Stderr = examples, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building the hosted bench server: %w", err)
 		}
 	}
 	// The mcp-go server of the mcpgo package doc lives in the mcpgo module.
@@ -303,17 +335,59 @@ func run() error {
 			tssrv: node("news.mjs", newsEnv, "NEWS_KEY=bench"), params: `{"name":"get_article","arguments":{"id":"a-00042","limit":3}}`,
 			check: wantError(`-32602`, `unknown_parameter`)},
 	}
-	fmt.Println()
-	fmt.Printf("http: %d concurrent clients for %v per run, keep-alive; Go servers on protocol 2026-07-28 (stateless), TS servers stateless 2025-11-25 (a server and transport per request, the SDK's stateless pattern); median of %d alternating runs\n", o.clients, o.duration, o.rounds)
-	fmt.Println()
-	fmt.Println("| case | Go p50 | TS p50 | Go p99 | TS p99 | Go calls/s | TS calls/s | Go CPU/call | TS CPU/call | Go/TS CPU | Go peak RSS | TS peak RSS |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, r := range httpRows {
-		if !o.rows.MatchString(r.name) {
-			continue
+	for _, n := range o.counts {
+		if !slices.ContainsFunc(httpRows, func(r httpRow) bool { return o.rows.MatchString(r.name) }) {
+			break
 		}
-		if err := r.measure(&o); err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
+		o.clients = n
+		fmt.Println()
+		fmt.Printf("http: %d concurrent clients for %v per run, keep-alive; Go servers on protocol 2026-07-28 (stateless), TS servers stateless 2025-11-25 (a server and transport per request, the SDK's stateless pattern); median of %d alternating runs\n", o.clients, o.duration, o.rounds)
+		fmt.Println()
+		fmt.Println("| case | Go p50 | TS p50 | Go p99 | TS p99 | Go calls/s | TS calls/s | Go CPU/call | TS CPU/call | Go/TS CPU | Go peak RSS | TS peak RSS |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for _, r := range httpRows {
+			if !o.rows.MatchString(r.name) {
+				continue
+			}
+			if err := r.measure(&o); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+		}
+	}
+
+	// The hosted rows: the gosdk package doc's server over Streamable HTTP.
+	sides := hostedSides(&o, filepath.Join(*bin, "hosted"), func(args ...string) server {
+		s := node("traces.mjs", tracesEnv)
+		s.args = append(s.args, args...)
+		return s
+	}, tracesEnv)
+	trace := `{"name":"get_trace","arguments":{"id":"abc"}}`
+	hostedRows := []hostedRow{
+		{name: "hosted traces success (upstream GET)", tool: "get_trace", params: trace,
+			check: wantResult(`"structuredContent"`, `"spans":3`)},
+		{name: "hosted traces success (no upstream call)", tool: "trace_link", params: `{"name":"trace_link","arguments":{"id":"abc"}}`,
+			check: wantResult(`"structuredContent"`, `/traces/abc`)},
+		{name: "hosted traces schema rejection", tool: "get_trace", params: `{"name":"get_trace","arguments":{}}`,
+			check: wantResult(`"isError":true`)},
+	}
+	for _, n := range o.counts {
+		o.clients = n
+		header := false
+		for _, r := range hostedRows {
+			if !o.rows.MatchString(r.name) {
+				continue
+			}
+			if !header {
+				header = true
+				fmt.Println()
+				fmt.Printf("hosted: the gosdk package doc's server over Streamable HTTP (examples/interop/bench/hosted) and its TypeScript twin (bench/traces.mjs --http), %d concurrent clients for %v per run, keep-alive, each client its own bearer key (and session, stateful); protocol 2025-11-25; stateless servers answer JSON, stateful ones SSE; median of %d runs, the servers' order rotated each round; Go and TS ratios against the TypeScript server of the same kind\n", o.clients, o.duration, o.rounds)
+				fmt.Println()
+				fmt.Println("| case | clients | server | p50 | p99 | calls/s | CPU/call | calls per CPU-second | CPU/call vs TS | p99 vs TS | peak RSS | Redis round trips/call | Redis commands/call | Redis CPU/call |")
+				fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+			}
+			if err := r.measure(&o, sides); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
 		}
 	}
 	return nil
@@ -471,12 +545,13 @@ func (p *proc) peakRSS() (int64, error) {
 	return 0, errors.New("no VmHWM")
 }
 
-// run is one measured run of one side.
+// sample is one measured run of one side.
 type sample struct {
 	cpuPerCall time.Duration
 	callsPerS  float64
 	rss        int64
 	p50, p99   time.Duration
+	redis      redisCounters // Redis's work per call
 }
 
 // response is the part of a JSON-RPC answer the driver reads.
@@ -536,35 +611,51 @@ type stdioRow struct {
 	check        func(line []byte) error
 }
 
-const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcperr-load","version":"0"}}}` + "\n" +
-	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+// initializeRequest is a client's initialize, on revision 2025-11-25;
+// initialize is it and the notification after it, as stdio lines.
+const (
+	initializeRequest = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcperr-load","version":"0"}}}`
+	initialized       = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	initialize        = initializeRequest + "\n" + initialized + "\n"
+)
 
 // alternate measures the Go and the TypeScript server o.rounds times each,
 // swapping which goes first every round so neither always runs on a warmer
 // machine, and returns the median sample of each side.
 func alternate(o *options, gosrv, tssrv server, once func(server, *options) (sample, error)) (g, t sample, err error) {
-	var gos, tss []sample
+	sides := []server{gosrv, tssrv}
+	m, err := alternateN(o, sides, func(i int) (sample, error) { return once(sides[i], o) })
+	if err != nil {
+		return g, t, err
+	}
+	return m[0], m[1], nil
+}
+
+// alternateN measures each of the servers o.rounds times, a round running
+// each once, in an order rotated by one from round to round so that none
+// always runs first or after the same one, and returns the median sample
+// of each (a zero sample for a TypeScript side under -go-only).
+func alternateN(o *options, sides []server, once func(i int) (sample, error)) ([]sample, error) {
+	runs := make([][]sample, len(sides))
 	for round := range o.rounds {
-		sides := []server{gosrv, tssrv}
-		if round%2 == 1 {
-			slices.Reverse(sides)
-		}
-		for _, s := range sides {
+		for k := range sides {
+			i := (k + round) % len(sides)
+			s := sides[i]
 			if o.goOnly && s.name == "ts" {
 				continue
 			}
-			smp, err := once(s, o)
+			smp, err := once(i)
 			if err != nil {
-				return g, t, fmt.Errorf("%s side: %w", s.name, err)
+				return nil, fmt.Errorf("%s side: %w", s.name, err)
 			}
-			if s.name == "go" {
-				gos = append(gos, smp)
-			} else {
-				tss = append(tss, smp)
-			}
+			runs[i] = append(runs[i], smp)
 		}
 	}
-	return median(gos), median(tss), nil
+	m := make([]sample, len(sides))
+	for i, r := range runs {
+		m[i] = median(r)
+	}
+	return m, nil
 }
 
 func (r stdioRow) measure(o *options) error {
@@ -671,25 +762,58 @@ func (r httpRow) measure(o *options) error {
 	return nil
 }
 
-func (r httpRow) request(ctx context.Context, url, side string, id int64) (*http.Request, error) {
-	params := r.params
-	if side == "go" {
-		params = params[:len(params)-1] + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"mcperr-load","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}`
+// once runs the row's call against one side: the Go servers on protocol
+// 2026-07-28, the TypeScript ones on 2025-11-25.
+func (r httpRow) once(s server, o *options) (sample, error) {
+	c := httpCall{params: r.params, tool: r.tool, check: r.check, key: func(int) string { return r.key }, revision: "2025-11-25"}
+	if s.name == "go" {
+		c.revision = "2026-07-28"
 	}
-	body := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"method":"tools/call","params":` + params + `}`
+	return c.run(s, o)
+}
+
+// httpCall is what the clients of one HTTP run send: the same tools/call,
+// each client after an initialize of its own when the server keeps
+// sessions.
+type httpCall struct {
+	params   string // the tools/call params
+	tool     string
+	check    func(body []byte) error
+	key      func(client int) string // each client's bearer key
+	revision string                  // 2026-07-28: _meta, Mcp-Method and Mcp-Name instead of a session
+	session  bool                    // initialize once per client and name the session on every call
+	redis    string                  // a Redis URL whose commands and CPU per call are counted
+}
+
+// post is a POST of body to url as client (its bearer key), naming session
+// when it is not empty.
+func (c httpCall) post(ctx context.Context, url string, client int, session, body string) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+r.key)
-	if side == "go" {
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Authorization", "Bearer "+c.key(client))
+	req.Header.Set("MCP-Protocol-Version", c.revision)
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	return req, nil
+}
+
+func (c httpCall) request(ctx context.Context, url string, client int, session string, id int64) (*http.Request, error) {
+	params := c.params
+	if c.revision == "2026-07-28" {
+		params = params[:len(params)-1] + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"mcperr-load","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}`
+	}
+	req, err := c.post(ctx, url, client, session, `{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"method":"tools/call","params":`+params+`}`)
+	if err != nil {
+		return nil, err
+	}
+	if c.revision == "2026-07-28" {
 		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", r.tool)
-	} else {
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		req.Header.Set("Mcp-Name", c.tool)
 	}
 	return req, nil
 }
@@ -699,16 +823,18 @@ func (r httpRow) request(ctx context.Context, url, side string, id int64) (*http
 // server's bind (and would then answer in its place).
 var errPortTaken = errors.New("the server exited before it answered (its port taken?)")
 
-func (r httpRow) once(s server, o *options) (sample, error) {
+// run measures one run of s, trying again on a fresh port when another
+// process took the one chosen.
+func (c httpCall) run(s server, o *options) (sample, error) {
 	for attempt := 0; ; attempt++ {
-		smp, err := r.try(s, o)
+		smp, err := c.try(s, o)
 		if !errors.Is(err, errPortTaken) || attempt == 4 {
 			return smp, err
 		}
 	}
 }
 
-func (r httpRow) try(s server, o *options) (sample, error) {
+func (c httpCall) try(s server, o *options) (sample, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return sample{}, err
@@ -724,17 +850,45 @@ func (r httpRow) try(s server, o *options) (sample, error) {
 	url := "http://" + addr + "/mcp"
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.clients, MaxIdleConns: o.clients, DisableCompression: true}, Timeout: 30 * time.Second}
 	defer client.CloseIdleConnections()
-	do := func(ctx context.Context, id int64) ([]byte, error) {
-		req, err := r.request(ctx, url, s.name, id)
+	// send sends req and reads the answer: the body, or the data of the last
+	// event of an SSE stream, and the session it names.
+	send := func(req *http.Request, err error) ([]byte, string, error) {
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		defer resp.Body.Close()
-		return io.ReadAll(resp.Body)
+		b, err := io.ReadAll(resp.Body)
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			b = sseData(b)
+		}
+		return b, resp.Header.Get("Mcp-Session-Id"), err
+	}
+	sessions := make([]string, o.clients)
+	// open starts client i's session, if the server keeps them.
+	open := func(i int) error {
+		if !c.session || sessions[i] != "" {
+			return nil
+		}
+		b, sid, err := send(c.post(context.Background(), url, i, "", initializeRequest))
+		if err != nil {
+			return err
+		}
+		if sid == "" {
+			return fmt.Errorf("initialize: no Mcp-Session-Id; answer %.300s", b)
+		}
+		if _, _, err := send(c.post(context.Background(), url, i, sid, initialized)); err != nil {
+			return err
+		}
+		sessions[i] = sid
+		return nil
+	}
+	call := func(i int, id int64) ([]byte, error) {
+		b, _, err := send(c.request(context.Background(), url, i, sessions[i], id))
+		return b, err
 	}
 	// Wait until it answers, then check the answer.
 	var body []byte
@@ -747,8 +901,10 @@ func (r httpRow) try(s server, o *options) (sample, error) {
 		// Only once the server says it listens, so that nothing else on
 		// the port answers for it.
 		if listening(p) {
-			if body, err = do(context.Background(), 1); err == nil {
-				break
+			if err = open(0); err == nil {
+				if body, err = call(0, 1); err == nil {
+					break
+				}
 			}
 		}
 		if time.Now().After(deadline) {
@@ -761,16 +917,32 @@ func (r httpRow) try(s server, o *options) (sample, error) {
 		return fail(errPortTaken)
 	default:
 	}
-	if err := r.check(body); err != nil {
+	if err := c.check(body); err != nil {
 		return fail(err)
 	}
-	// Warm up: every client once.
+	// Warm up: every client opens its session and calls once.
 	var wg sync.WaitGroup
+	var openErr atomic.Value
 	for i := range o.clients {
-		wg.Go(func() { do(context.Background(), int64(2+i)) })
+		wg.Go(func() {
+			if err := open(i); err != nil {
+				openErr.Store(err)
+				return
+			}
+			call(i, int64(2+i))
+		})
 	}
 	wg.Wait()
+	if err, _ := openErr.Load().(error); err != nil {
+		return fail(fmt.Errorf("opening the sessions: %w", err))
+	}
 
+	var r0 redisCounters
+	if c.redis != "" {
+		if r0, err = readRedis(c.redis); err != nil {
+			return fail(err)
+		}
+	}
 	c0, err := p.cpu()
 	if err != nil {
 		return fail(err)
@@ -784,13 +956,13 @@ func (r httpRow) try(s server, o *options) (sample, error) {
 	nextID.Store(1000)
 	end := time.Now().Add(o.duration)
 	start := time.Now()
-	for range o.clients {
+	for i := range o.clients {
 		wg.Go(func() {
 			var mine []time.Duration
 			for time.Now().Before(end) {
 				t := time.Now()
-				b, err := do(context.Background(), nextID.Add(1))
-				if err != nil || r.check(b) != nil {
+				b, err := call(i, nextID.Add(1))
+				if err != nil || c.check(b) != nil {
 					errs.Add(1)
 					continue
 				}
@@ -818,13 +990,39 @@ func (r httpRow) try(s server, o *options) (sample, error) {
 		return fail(errors.New("no call completed"))
 	}
 	slices.Sort(lat)
-	return sample{
+	smp := sample{
 		cpuPerCall: (c1 - c0) / time.Duration(len(lat)),
 		callsPerS:  float64(len(lat)) / wall.Seconds(),
 		rss:        rss,
 		p50:        lat[len(lat)/2],
 		p99:        lat[len(lat)*99/100],
-	}, nil
+	}
+	if c.redis != "" {
+		r1, err := readRedis(c.redis)
+		if err != nil {
+			return fail(err)
+		}
+		smp.redis = r1.perCall(r0, len(lat))
+		// redisstore logs each failure (at most every 10 s) and lets the
+		// call through: such a call made no round trip.
+		for line := range strings.Lines(stderrOf(p)) {
+			if strings.Contains(line, "requests pass unlimited") {
+				fmt.Fprintf(os.Stderr, "load: the Redis store failed open during the run: %s", line)
+			}
+		}
+	}
+	return smp, nil
+}
+
+// sseData is the data of the last event of an SSE stream.
+func sseData(b []byte) []byte {
+	var data []byte
+	for line := range bytes.Lines(b) {
+		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			data = bytes.TrimSpace(d)
+		}
+	}
+	return data
 }
 
 // stderrOf is what the process has written to stderr so far.
@@ -915,6 +1113,11 @@ func median(s []sample) sample {
 		rss:        int64(pick(func(x sample) float64 { return float64(x.rss) })),
 		p50:        time.Duration(pick(func(x sample) float64 { return float64(x.p50) })),
 		p99:        time.Duration(pick(func(x sample) float64 { return float64(x.p99) })),
+		redis: redisCounters{
+			scripts:  pick(func(x sample) float64 { return x.redis.scripts }),
+			commands: pick(func(x sample) float64 { return x.redis.commands }),
+			cpu:      time.Duration(pick(func(x sample) float64 { return float64(x.redis.cpu) })),
+		},
 	}
 }
 
