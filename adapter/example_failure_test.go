@@ -25,8 +25,8 @@ func ExampleLog() {
 		},
 	}))
 	hook := adapter.Log(logger)
-	schema, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`))
-	refusal := adapter.TypeScript.Invalid("get_trace", schema.Validate(json.RawMessage(`{"id":7}`)))
+	schema, _ := schemaerr.Compile([]byte(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`), nil)
+	refusal := schemaerr.TypeScript.Refuse("get_trace", schema.Validate(json.RawMessage(`{"id":7}`)))
 	ctx := context.Background()
 	hook(ctx, adapter.Failure{Stage: adapter.Arguments, Method: "tools/call", Tool: "get_trace",
 		Reading: errkind.Read(errkind.Outcome{IsError: true, Text: refusal.Text})})

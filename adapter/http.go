@@ -42,7 +42,7 @@ type HTTP struct {
 	// client whose sessions MaxSessions bounds.
 	Limiter *ratelimit.Limiter
 	Key     func(*http.Request) string
-	Count   Count
+	Count   Unit
 
 	// Refuse, if set, writes a refusal of the Limiter in the server's own
 	// envelope, in place of the answers Count describes; the decision's

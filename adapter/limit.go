@@ -13,8 +13,9 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Count says which messages take a token from a client's bucket.
-type Count int
+// Unit is what a limit counts: which messages take a token from a client's
+// bucket (the Count of a Limit or of HTTP).
+type Unit int
 
 const (
 	// ToolCalls counts tools/call requests only: the handshake,
@@ -23,7 +24,7 @@ const (
 	// retryAfterSeconds is the wait, so the agent reads it; the response
 	// carries Retry-After and the rate-limit headers too. It is the
 	// default.
-	ToolCalls Count = iota
+	ToolCalls Unit = iota
 
 	// Messages counts every POST to the endpoint, the handshake included.
 	// A refused message is answered with HTTP 429, Retry-After, the
@@ -46,7 +47,7 @@ type Limit struct {
 	Key func(*http.Request) string
 
 	// Count says what takes a token.
-	Count Count
+	Count Unit
 
 	// Sessions says the endpoint keeps a session for each initialize (a
 	// stateful server). An initialize then takes a token whatever Count

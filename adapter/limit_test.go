@@ -115,7 +115,7 @@ func TestLimitRefusalID(t *testing.T) {
 	const id = `"a<&>\u0042"`
 	for _, c := range []struct {
 		name  string
-		count adapter.Count
+		count adapter.Unit
 		want  string
 	}{
 		{"a refused tool call", adapter.ToolCalls,

@@ -17,7 +17,7 @@ var (
 )
 
 func benchValidate(b *testing.B, schema, args []byte, valid bool) {
-	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(Engine{}))
+	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: Engine{}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,11 +38,11 @@ func BenchmarkRE2Invalid(b *testing.B)    { benchValidate(b, benchRE2Schema, ben
 // arguments, so that both see the same machine load, and reports engine-valid-x and
 // engine-invalid-x: the engine's time over RE2's.
 func BenchmarkEngineRatio(b *testing.B) {
-	eng, err := schemaerr.Compile(benchEngineSchema, schemaerr.WithPatterns(Engine{}))
+	eng, err := schemaerr.Compile(benchEngineSchema, &schemaerr.Options{Patterns: Engine{}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	re2, err := schemaerr.Compile(benchRE2Schema)
+	re2, err := schemaerr.Compile(benchRE2Schema, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -59,11 +59,11 @@ func BenchmarkEngineRatio(b *testing.B) {
 		}
 		t2 := time.Now()
 		for range batch {
-			_ = schemaerr.Text("t", re2.Validate(benchInvalid))
+			_ = schemaerr.TypeScript.Refuse("t", re2.Validate(benchInvalid)).Text
 		}
 		t3 := time.Now()
 		for range batch {
-			_ = schemaerr.Text("t", eng.Validate(benchInvalid))
+			_ = schemaerr.TypeScript.Refuse("t", eng.Validate(benchInvalid)).Text
 		}
 		t4 := time.Now()
 		tRE2Valid += t1.Sub(t0)

@@ -28,7 +28,7 @@ func TestHostileCall(t *testing.T) {
 			`{"a":{` + strings.Join(members, ",") + `}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(Engine{}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: Engine{}})
 			if err != nil {
 				t.Fatal(err)
 			}

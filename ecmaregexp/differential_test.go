@@ -50,10 +50,10 @@ func TestDifferential(t *testing.T) {
 		schemas := map[string]*schemaerr.Schema{}
 		needs := map[string]bool{}
 		for name, sch := range run.Tools {
-			if _, err := schemaerr.Compile(sch); err != nil {
+			if _, err := schemaerr.Compile(sch, nil); err != nil {
 				needs[name] = true
 			}
-			s, err := schemaerr.Compile(sch, schemaerr.WithPatterns(Engine{}))
+			s, err := schemaerr.Compile(sch, &schemaerr.Options{Patterns: Engine{}})
 			if err != nil {
 				t.Errorf("%s: tool %s is refused with the engine: %v", f, name, err)
 				continue
@@ -65,7 +65,7 @@ func TestDifferential(t *testing.T) {
 			if c.Undecidable != "" || schemas[c.Tool] == nil {
 				continue
 			}
-			got := schemaerr.Text(c.Tool, schemas[c.Tool].Validate(c.Args))
+			got := schemaerr.TypeScript.Refuse(c.Tool, schemas[c.Tool].Validate(c.Args)).Text
 			decided++
 			if needs[c.Tool] {
 				eDecided++

@@ -5,7 +5,7 @@
 // schemaerr alone refuses such a schema at Compile with a *schemaerr.PatternError naming this
 // module. Importing it and passing the option enables them:
 //
-//	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(ecmaregexp.Engine{}))
+//	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: ecmaregexp.Engine{}})
 //
 // Patterns RE2 runs stay on RE2; only the others run here. Matching follows JavaScript: without
 // the u flag a pattern sees UTF-16 code units ("." is half of an emoji), with it code points.

@@ -79,10 +79,10 @@ func TestCompileError(t *testing.T) {
 // Through schemaerr: a schema with lookahead compiles with the engine and words its failure as zod.
 func TestSchema(t *testing.T) {
 	schema := []byte(`{"type":"object","properties":{"password":{"type":"string","minLength":8,"pattern":"^(?=.*[A-Z])(?=.*\\d).{8,}$"}},"required":["password"]}`)
-	if _, err := schemaerr.Compile(schema); err == nil {
+	if _, err := schemaerr.Compile(schema, nil); err == nil {
 		t.Fatal("schemaerr alone compiled a lookahead")
 	}
-	s, err := schemaerr.Compile(schema, schemaerr.WithPatterns(Engine{}))
+	s, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: Engine{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestSchema(t *testing.T) {
 		{`{"password":"password1"}`, "MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid string: must match pattern /^(?=.*[A-Z])(?=.*\\d).{8,}$/ at password"},
 	}
 	for _, tt := range tests {
-		if got := schemaerr.Text("t", s.Validate([]byte(tt.args))); got != tt.want {
+		if got := schemaerr.TypeScript.Refuse("t", s.Validate([]byte(tt.args))).Text; got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}

@@ -105,7 +105,7 @@ type Reading struct {
 
 	RPCCode RPCCode // the JSON-RPC code: the error's, or the one an "MCP error" text names
 	Tool    string  // the tool an SDK's validation or unknown-tool text or message names
-	Faults  []Fault // one per issue of an input-validation text
+	Issues  []Issue // one per issue of an input-validation text
 	// Args are the arguments at fault, in order, without repeats, each as
 	// a path from the arguments object: property names joined by ".",
 	// array indexes as "[n]" ("filter.lang", "tags[2]", "items[0].id").
@@ -147,7 +147,7 @@ func Read(o Outcome) Reading {
 //     wait is retryAfterSeconds, retry_after_secs or retry_after;
 //   - an SDK's text for arguments that failed the tool's input schema, or
 //     were refused for their size, is invalid_arguments with the move
-//     fix_argument (FormInvalidArguments), its faults and the arguments at
+//     fix_argument (FormInvalidArguments), its issues and the arguments at
 //     fault read out: the TypeScript SDK's ("MCP error -32602: Input
 //     validation error: ...", one issue a line; 2.x's "Input validation
 //     error: ..." on one line, each issue's path first; zod 3's issues as a
@@ -162,7 +162,7 @@ func Read(o Outcome) Reading {
 //     retry-after member. A -32602 whose message is an SDK's words for a
 //     tool it does not have (the TypeScript SDK's "Tool <t> not found", the
 //     go-sdk's `unknown tool "<t>"`, mcp-go's "tool '<t>' not found: ...")
-//     or for refused arguments gives the tool and faults too;
+//     or for refused arguments gives the tool and issues too;
 //   - a client's text for a request its HTTP transport refused
 //     (FormTransport) is read as the JSON-RPC error in its body, else by its
 //     status;
@@ -590,7 +590,7 @@ func (t *Taxonomy) readRPC(o Outcome) Reading {
 	if dataText != "" {
 		text = msg + "\n" + dataText
 	}
-	if r.Faults != nil {
+	if r.Issues != nil {
 		return r // an SDK's own refusal, read above
 	}
 	g := Reading{Args: r.Args, Wait: r.Wait, HasWait: r.HasWait}
@@ -744,11 +744,11 @@ func readIssues(r *Reading, issues string) {
 		return
 	}
 	lines := strings.Count(issues, "\n") + 1
-	r.Faults = make([]Fault, 0, lines)
+	r.Issues = make([]Issue, 0, lines)
 	args := argSet{size: lines}
 	for line := range strings.SplitSeq(issues, "\n") {
 		f := parseIssue(line)
-		r.Faults = append(r.Faults, f)
+		r.Issues = append(r.Issues, f)
 		args.fault(r, f)
 	}
 }

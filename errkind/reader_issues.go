@@ -5,12 +5,14 @@ import (
 	"strings"
 )
 
-// Fault is one issue of an SDK's input-validation text: the message, and
-// the path of the argument at fault (in the TypeScript SDK's text the text
-// after the last " at ", in 2.x's the text before the first ": "; the
-// schema location of the go-sdk's, the pointer of mcp-go's), or the keys an
-// "Unrecognized key" issue, a missing or an undeclared property names.
-type Fault struct {
+// Issue is one issue of an SDK's input-validation text as a client reads
+// it: the client-side reading of one schemaerr.Issue (or of another SDK's
+// issue), with the message, and the path of the argument at fault (in the
+// TypeScript SDK's text the text after the last " at ", in 2.x's the text
+// before the first ": "; the schema location of the go-sdk's, the pointer
+// of mcp-go's), or the keys an "Unrecognized key" issue, a missing or an
+// undeclared property names.
+type Issue struct {
 	Message string   // "Too big: expected array to have <=8 items"
 	Path    string   // "path", "filter.window.hours", "tags[2]"; "" for the arguments object itself
 	Keys    []string // the keys of `Unrecognized key: "teams"`: ["teams"]
@@ -20,8 +22,8 @@ type Fault struct {
 // last " at ", provided it looks like one: property names of letters,
 // digits, '_', '-' and '$', joined by '.' and indexed by "[n]" (a message
 // such as a pattern may itself contain " at ").
-func parseIssue(line string) Fault {
-	is := Fault{Message: line}
+func parseIssue(line string) Issue {
+	is := Issue{Message: line}
 	if i := strings.LastIndex(line, " at "); i >= 0 {
 		if path := line[i+len(" at "):]; isPath(path) {
 			is.Message, is.Path = line[:i], path

@@ -35,7 +35,7 @@ type parsed struct {
 	RPCCode     errkind.RPCCode
 	Tool        string
 	UnknownTool bool
-	Faults      []errkind.Fault
+	Issues      []errkind.Issue
 	Args        []string
 	Text        string
 }
@@ -43,7 +43,7 @@ type parsed struct {
 // parseText reads text as a failed tool result's text with Read.
 func parseText(text string) parsed {
 	r := errkind.Read(errkind.Outcome{IsError: true, Text: text})
-	p := parsed{Text: text, RPCCode: r.RPCCode, Tool: r.Tool, Faults: r.Faults, Args: r.Args,
+	p := parsed{Text: text, RPCCode: r.RPCCode, Tool: r.Tool, Issues: r.Issues, Args: r.Args,
 		UnknownTool: r.Form == errkind.FormUnknownTool}
 	p.JSON = strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{")
 	if o := r.Object; o != nil {
@@ -64,63 +64,63 @@ func TestReadValidationText(t *testing.T) {
 			name: "seed 000 capture",
 			text: frame + "vexlo_get_values: Too big: expected array to have <=8 items at path",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_get_values",
-				Faults: []errkind.Fault{{Message: "Too big: expected array to have <=8 items", Path: "path"}},
+				Issues: []errkind.Issue{{Message: "Too big: expected array to have <=8 items", Path: "path"}},
 				Args:   []string{"path"}},
 		},
 		{
 			name: "limit 101",
 			text: frame + "vexlo_search_traces: Too big: expected number to be <=100 at limit",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_search_traces",
-				Faults: []errkind.Fault{{Message: "Too big: expected number to be <=100", Path: "limit"}},
+				Issues: []errkind.Issue{{Message: "Too big: expected number to be <=100", Path: "limit"}},
 				Args:   []string{"limit"}},
 		},
 		{
 			name: "101 ids",
 			text: frame + "vexlo_check_trace_status: Too big: expected array to have <=100 items at traceIds",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_check_trace_status",
-				Faults: []errkind.Fault{{Message: "Too big: expected array to have <=100 items", Path: "traceIds"}},
+				Issues: []errkind.Issue{{Message: "Too big: expected array to have <=100 items", Path: "traceIds"}},
 				Args:   []string{"traceIds"}},
 		},
 		{
 			name: "windowHours",
 			text: frame + "vexlo_find_related_traces: Too big: expected number to be <=168 at windowHours",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_find_related_traces",
-				Faults: []errkind.Fault{{Message: "Too big: expected number to be <=168", Path: "windowHours"}},
+				Issues: []errkind.Issue{{Message: "Too big: expected number to be <=168", Path: "windowHours"}},
 				Args:   []string{"windowHours"}},
 		},
 		{
 			name: "examples limit",
 			text: frame + "vexlo_get_function_examples: Too big: expected number to be <=5 at limit",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_get_function_examples",
-				Faults: []errkind.Fault{{Message: "Too big: expected number to be <=5", Path: "limit"}},
+				Issues: []errkind.Issue{{Message: "Too big: expected number to be <=5", Path: "limit"}},
 				Args:   []string{"limit"}},
 		},
 		{
 			name: "unrecognized teams",
 			text: frame + `vexlo_search_traces: Unrecognized key: "teams"`,
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_search_traces",
-				Faults: []errkind.Fault{{Message: `Unrecognized key: "teams"`, Keys: []string{"teams"}}},
+				Issues: []errkind.Issue{{Message: `Unrecognized key: "teams"`, Keys: []string{"teams"}}},
 				Args:   []string{"teams"}},
 		},
 		{
 			name: "unrecognized team",
 			text: frame + `vexlo_check_trace_status: Unrecognized key: "team"`,
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_check_trace_status",
-				Faults: []errkind.Fault{{Message: `Unrecognized key: "team"`, Keys: []string{"team"}}},
+				Issues: []errkind.Issue{{Message: `Unrecognized key: "team"`, Keys: []string{"team"}}},
 				Args:   []string{"team"}},
 		},
 		{
 			name: "environment",
 			text: frame + "vexlo_get_function: Invalid input at environment",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_get_function",
-				Faults: []errkind.Fault{{Message: "Invalid input", Path: "environment"}},
+				Issues: []errkind.Issue{{Message: "Invalid input", Path: "environment"}},
 				Args:   []string{"environment"}},
 		},
 		{
 			name: "two issues",
 			text: frame + "vexlo_get_values: Too big: expected array to have <=8 items at path\nToo big: expected number to be <=100 at limit",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_get_values",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Too big: expected array to have <=8 items", Path: "path"},
 					{Message: "Too big: expected number to be <=100", Path: "limit"},
 				},
@@ -130,7 +130,7 @@ func TestReadValidationText(t *testing.T) {
 			name: "two unrecognized keys, and a missing one",
 			text: frame + "vexlo_strict: Invalid input: expected string, received undefined at name\nUnrecognized keys: \"foo\", \"bar\"",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_strict",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Invalid input: expected string, received undefined", Path: "name"},
 					{Message: `Unrecognized keys: "foo", "bar"`, Keys: []string{"foo", "bar"}},
 				},
@@ -140,14 +140,14 @@ func TestReadValidationText(t *testing.T) {
 			name: "nested unrecognized key",
 			text: frame + `vexlo_search: Unrecognized key: "foo" at environment`,
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_search",
-				Faults: []errkind.Fault{{Message: `Unrecognized key: "foo"`, Path: "environment", Keys: []string{"foo"}}},
+				Issues: []errkind.Issue{{Message: `Unrecognized key: "foo"`, Path: "environment", Keys: []string{"foo"}}},
 				Args:   []string{"environment.foo"}}, // the key's own path, as every SDK's text gives it
 		},
 		{
 			name: "deep path and index",
 			text: frame + "vexlo_search: Too big: expected number to be <=168 at filter.window.hours\nInvalid input: expected string, received number at path[2]",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "vexlo_search",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Too big: expected number to be <=168", Path: "filter.window.hours"},
 					{Message: "Invalid input: expected string, received number", Path: "path[2]"},
 				},
@@ -157,7 +157,7 @@ func TestReadValidationText(t *testing.T) {
 			name: "same argument twice",
 			text: frame + "t: Too big: expected string to have <=20 characters at query\nInvalid string: must match pattern /^a$/ at query",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "t",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Too big: expected string to have <=20 characters", Path: "query"},
 					{Message: "Invalid string: must match pattern /^a$/", Path: "query"},
 				},
@@ -167,7 +167,7 @@ func TestReadValidationText(t *testing.T) {
 			name: "pattern with ' at ' and no path",
 			text: frame + "t: Invalid string: must match pattern /^look at me$/",
 			want: parsed{RPCCode: errkind.InvalidParams, Tool: "t",
-				Faults: []errkind.Fault{{Message: "Invalid string: must match pattern /^look at me$/"}}},
+				Issues: []errkind.Issue{{Message: "Invalid string: must match pattern /^look at me$/"}}},
 		},
 		{
 			name: "unknown tool",
@@ -271,7 +271,7 @@ func FuzzReadText(f *testing.F) {
 		if p.JSON != strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "{") {
 			t.Fatalf("JSON = %v for %q", p.JSON, text)
 		}
-		if p.JSON && (p.Tool != "" || p.Faults != nil) {
+		if p.JSON && (p.Tool != "" || p.Issues != nil) {
 			t.Fatalf("JSON text parsed as MCP text: %+v", p)
 		}
 		for _, a := range p.Args {
@@ -279,7 +279,7 @@ func FuzzReadText(f *testing.F) {
 				t.Fatalf("empty argument name from %q", text)
 			}
 		}
-		if p.UnknownTool && len(p.Faults) > 0 {
+		if p.UnknownTool && len(p.Issues) > 0 {
 			t.Fatalf("unknown tool with issues")
 		}
 		if utf8.ValidString(text) && !utf8.ValidString(p.Tool) {

@@ -71,7 +71,7 @@ func readSDKText(r *Reading, text string) bool {
 	case strings.HasPrefix(text, goValidating):
 		readGoFault(r, text[len(goValidating):])
 	case strings.HasPrefix(text, mcpgoValidation):
-		readMCPGoFaults(r, text[len(mcpgoValidation):])
+		readMCPGoIssues(r, text[len(mcpgoValidation):])
 	default:
 		return false
 	}
@@ -86,7 +86,7 @@ func readRefusal(r *Reading, msg string) {
 	if strings.HasPrefix(msg, "[") && readZod3(r, msg) {
 		return
 	}
-	r.Faults = []Fault{{Message: msg}}
+	r.Issues = []Issue{{Message: msg}}
 }
 
 // readZod3 reads zod 3's issues, which the TypeScript SDK before 1.3x sent
@@ -103,7 +103,7 @@ func readZod3(r *Reading, msg string) bool {
 		return false
 	}
 	var args argSet
-	r.Faults = make([]Fault, 0, len(issues))
+	r.Issues = make([]Issue, 0, len(issues))
 	for _, is := range issues {
 		var b strings.Builder
 		for k, seg := range is.Path {
@@ -121,8 +121,8 @@ func readZod3(r *Reading, msg string) bool {
 				b.WriteString(n)
 			}
 		}
-		f := Fault{Message: is.Message, Path: b.String(), Keys: is.Keys}
-		r.Faults = append(r.Faults, f)
+		f := Issue{Message: is.Message, Path: b.String(), Keys: is.Keys}
+		r.Issues = append(r.Issues, f)
 		args.fault(r, f)
 	}
 	return true
@@ -131,18 +131,18 @@ func readZod3(r *Reading, msg string) bool {
 // readIssues2 reads the TypeScript SDK 2.x's issues: one line, the issues
 // separated by ", ", each "<path>: <message>" (the path's segments joined by
 // ".") or the message alone. An issue starts after a ", " that a path and
-// ": " follow, or zod's "Unrecognized key"; a path is written as Fault.Path
+// ": " follow, or zod's "Unrecognized key"; a path is written as Issue.Path
 // writes it, "tags[2]". The time is linear in len(issues): each candidate
 // is checked only up to the next ", " or ": ".
 func readIssues2(r *Reading, issues string) {
 	var args argSet
 	add := func(s string) {
-		f := Fault{Message: s}
+		f := Issue{Message: s}
 		if p, msg, ok := strings.Cut(s, ": "); ok && isPath2(p) {
 			f.Path, f.Message = dotPath(p), msg
 		}
 		f.Keys = unrecognized(f.Message)
-		r.Faults = append(r.Faults, f)
+		r.Issues = append(r.Issues, f)
 		args.fault(r, f)
 	}
 	start, colon := 0, -1
@@ -178,7 +178,7 @@ func isPath2(s string) bool {
 }
 
 // dotPath writes a 2.x path ("tags.2", "filter.window.hours") as
-// Fault.Path does: an index after the first segment is "[n]".
+// Issue.Path does: an index after the first segment is "[n]".
 func dotPath(p string) string {
 	if !strings.Contains(p, ".") {
 		return p
@@ -251,7 +251,7 @@ func readGoFault(r *Reading, s string) {
 		}
 		s = after
 	}
-	f := Fault{Message: s, Path: schemaPath(ptr)}
+	f := Issue{Message: s, Path: schemaPath(ptr)}
 	for _, p := range [...]string{"missing properties: ", "additional properties "} {
 		if i := strings.Index(s, p); i >= 0 {
 			var keys []string
@@ -261,7 +261,7 @@ func readGoFault(r *Reading, s string) {
 			break
 		}
 	}
-	r.Faults = []Fault{f}
+	r.Issues = []Issue{f}
 	var args argSet
 	args.fault(r, f)
 }
@@ -285,14 +285,14 @@ func schemaPath(ptr string) string {
 	return b.String()
 }
 
-// readMCPGoFaults reads mcp-go's validation errors: "<pointer>: <error>"
+// readMCPGoIssues reads mcp-go's validation errors: "<pointer>: <error>"
 // separated by "; ", the pointer "/filter/hours" or "<root>", the error
 // as mcp-go prints its validator's, such as "&{Got:number Want:[string]}" or
 // "&{Missing:[query]}" (whose names are the keys).
-func readMCPGoFaults(r *Reading, s string) {
+func readMCPGoIssues(r *Reading, s string) {
 	var args argSet
 	for part := range strings.SplitSeq(s, "; ") {
-		f := Fault{Message: part}
+		f := Issue{Message: part}
 		if ptr, msg, ok := strings.Cut(part, ": "); ok && (ptr == "<root>" || strings.HasPrefix(ptr, "/")) {
 			f.Message = msg
 			if ptr != "<root>" {
@@ -306,7 +306,7 @@ func readMCPGoFaults(r *Reading, s string) {
 				}
 			}
 		}
-		r.Faults = append(r.Faults, f)
+		r.Issues = append(r.Issues, f)
 		args.fault(r, f)
 	}
 }
@@ -469,7 +469,7 @@ func (s *argSet) add(r *Reading, a string) {
 // fault adds the arguments a fault names: its path, or its keys under its
 // path (a missing, an undeclared or an unrecognized property is named by
 // its own path, "filter.lang", in every SDK's text).
-func (s *argSet) fault(r *Reading, f Fault) {
+func (s *argSet) fault(r *Reading, f Issue) {
 	if len(f.Keys) == 0 {
 		s.add(r, f.Path)
 		return

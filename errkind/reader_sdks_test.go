@@ -17,7 +17,7 @@ import (
 // arguments: zod 3's issues as a JSON array.
 const zod3 = "MCP error -32602: Invalid arguments for tool search: [\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"number\",\n    \"path\": [\n      \"query\"\n    ],\n    \"message\": \"Expected string, received number\"\n  },\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"number\",\n    \"path\": [\n      \"tags\",\n      1\n    ],\n    \"message\": \"Expected string, received number\"\n  },\n  {\n    \"code\": \"too_big\",\n    \"maximum\": 168,\n    \"type\": \"number\",\n    \"inclusive\": true,\n    \"exact\": false,\n    \"message\": \"Number must be less than or equal to 168\",\n    \"path\": [\n      \"filter\",\n      \"hours\"\n    ]\n  },\n  {\n    \"code\": \"unrecognized_keys\",\n    \"keys\": [\n      \"x\"\n    ],\n    \"path\": [\n      \"filter\"\n    ],\n    \"message\": \"Unrecognized key(s) in object: 'x'\"\n  }\n]"
 
-var zod3Faults = []errkind.Fault{
+var zod3Issues = []errkind.Issue{
 	{Message: "Expected string, received number", Path: "query"},
 	{Message: "Expected string, received number", Path: "tags[1]"},
 	{Message: "Number must be less than or equal to 168", Path: "filter.hours"},
@@ -46,27 +46,27 @@ func TestReadSDKs(t *testing.T) {
 		// The TypeScript SDK 2.x (@modelcontextprotocol/server 2.4.0).
 		{"2.x validation", errkind.Outcome{IsError: true, Text: "Input validation error: Invalid arguments for tool vexlo_search: query: Too small: expected string to have >=3 characters, limit: Invalid input: expected int, received number, order: Invalid option: expected one of \"asc\"|\"desc\""},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Tool: "vexlo_search",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Too small: expected string to have >=3 characters", Path: "query"},
 					{Message: "Invalid input: expected int, received number", Path: "limit"},
 					{Message: `Invalid option: expected one of "asc"|"desc"`, Path: "order"},
 				}, Args: []string{"query", "limit", "order"}}},
 		{"2.x validation, nested and indexed paths", errkind.Outcome{IsError: true, Text: "Input validation error: Invalid arguments for tool vexlo_search: tags.0: Too small: expected string to have >=2 characters, tags.2: Invalid input: expected string, received number, filter.window.hours: Too big: expected number to be <=168"},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Tool: "vexlo_search",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Too small: expected string to have >=2 characters", Path: "tags[0]"},
 					{Message: "Invalid input: expected string, received number", Path: "tags[2]"},
 					{Message: "Too big: expected number to be <=168", Path: "filter.window.hours"},
 				}, Args: []string{"tags[0]", "tags[2]", "filter.window.hours"}}},
 		{"2.x validation, unknown keys at the root", errkind.Outcome{IsError: true, Text: "Input validation error: Invalid arguments for tool vexlo_strict: name: Invalid input: expected string, received undefined, Unrecognized key: \"foo\""},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Tool: "vexlo_strict",
-				Faults: []errkind.Fault{
+				Issues: []errkind.Issue{
 					{Message: "Invalid input: expected string, received undefined", Path: "name"},
 					{Message: `Unrecognized key: "foo"`, Keys: []string{"foo"}},
 				}, Args: []string{"name", "foo"}}},
 		{"2.x size refusal", errkind.Outcome{IsError: true, Text: "Invalid arguments for tool d_lengths: arguments contain more than the maximum of 5 elements"},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Tool: "d_lengths",
-				Faults: []errkind.Fault{{Message: "arguments contain more than the maximum of 5 elements"}}}},
+				Issues: []errkind.Issue{{Message: "arguments contain more than the maximum of 5 elements"}}}},
 		{"2.x unknown tool", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "Tool vexlo_does_not_exist not found"},
 			errkind.Reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Message: "Tool vexlo_does_not_exist not found",
 				RPCCode: errkind.InvalidParams, Tool: "vexlo_does_not_exist"}},
@@ -75,26 +75,26 @@ func TestReadSDKs(t *testing.T) {
 		// text its client makes of it.
 		{"zod 3 issues, JSON-RPC error", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: zod3},
 			errkind.Reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Message: zod3, RPCCode: errkind.InvalidParams,
-				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
+				Tool: "search", Issues: zod3Issues, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
 		{"zod 3 issues, the TypeScript client's text", errkind.Outcome{IsError: true, Text: "MCP error -32602: " + zod3},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, RPCCode: errkind.InvalidParams,
-				Tool: "search", Faults: zod3Faults, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
+				Tool: "search", Issues: zod3Issues, Args: []string{"query", "tags[1]", "filter.hours", "filter.x"}}},
 		{"1.x unknown tool, the TypeScript client's text", errkind.Outcome{IsError: true, Text: "MCP error -32602: MCP error -32602: Tool nope not found"},
 			errkind.Reading{Form: errkind.FormUnknownTool, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, RPCCode: errkind.InvalidParams, Tool: "nope"}},
 
 		// The go-sdk v1.8.0, server side.
 		{"go-sdk validation, wrong type", errkind.Outcome{IsError: true, Text: `validating "arguments": validating root: validating /properties/query: type: 1 has type "integer", want "string"`},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: `type: 1 has type "integer", want "string"`, Path: "query"}}, Args: []string{"query"}}},
+				Issues: []errkind.Issue{{Message: `type: 1 has type "integer", want "string"`, Path: "query"}}, Args: []string{"query"}}},
 		{"go-sdk validation, missing property", errkind.Outcome{IsError: true, Text: `validating "arguments": validating root: required: missing properties: ["query"]`},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: `required: missing properties: ["query"]`, Keys: []string{"query"}}}, Args: []string{"query"}}},
+				Issues: []errkind.Issue{{Message: `required: missing properties: ["query"]`, Keys: []string{"query"}}}, Args: []string{"query"}}},
 		{"go-sdk validation, nested missing property", errkind.Outcome{IsError: true, Text: `validating "arguments": validating root: validating /properties/filter: validating /properties/filter/properties/window: required: missing properties: ["hours"]`},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: `required: missing properties: ["hours"]`, Path: "filter.window", Keys: []string{"hours"}}}, Args: []string{"filter.window.hours"}}},
+				Issues: []errkind.Issue{{Message: `required: missing properties: ["hours"]`, Path: "filter.window", Keys: []string{"hours"}}}, Args: []string{"filter.window.hours"}}},
 		{"go-sdk validation, additional property", errkind.Outcome{IsError: true, Text: `validating "arguments": validating root: unexpected additional properties ["extra"]`},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: `unexpected additional properties ["extra"]`, Keys: []string{"extra"}}}, Args: []string{"extra"}}},
+				Issues: []errkind.Issue{{Message: `unexpected additional properties ["extra"]`, Keys: []string{"extra"}}}, Args: []string{"extra"}}},
 		{"go-sdk unknown tool", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: `unknown tool "nope"`},
 			errkind.Reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Message: `unknown tool "nope"`, RPCCode: errkind.InvalidParams, Tool: "nope"}},
 		{"go-sdk unknown tool, as the TypeScript client's McpError", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: `MCP error -32602: unknown tool "nope"`},
@@ -111,10 +111,10 @@ func TestReadSDKs(t *testing.T) {
 		// mcp-go v1.2.1.
 		{"mcp-go validation", errkind.Outcome{IsError: true, Text: "input schema validation failed: /filter/hours: &{Got:string Want:[integer]}; /limit: &{Got:9/1 Want:5/1}"},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: "&{Got:string Want:[integer]}", Path: "filter.hours"}, {Message: "&{Got:9/1 Want:5/1}", Path: "limit"}}, Args: []string{"filter.hours", "limit"}}},
+				Issues: []errkind.Issue{{Message: "&{Got:string Want:[integer]}", Path: "filter.hours"}, {Message: "&{Got:9/1 Want:5/1}", Path: "limit"}}, Args: []string{"filter.hours", "limit"}}},
 		{"mcp-go validation, missing property", errkind.Outcome{IsError: true, Text: "input schema validation failed: <root>: &{Missing:[query]}"},
 			errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
-				Faults: []errkind.Fault{{Message: "&{Missing:[query]}", Keys: []string{"query"}}}, Args: []string{"query"}}},
+				Issues: []errkind.Issue{{Message: "&{Missing:[query]}", Keys: []string{"query"}}}, Args: []string{"query"}}},
 		{"mcp-go unknown tool", errkind.Outcome{RPCCode: errkind.InvalidParams, Message: "tool 'nope' not found: tool not found"},
 			errkind.Reading{Form: errkind.FormRPCError, Kind: errkind.InvalidArguments, Move: errkind.FixArgument, Message: "tool 'nope' not found: tool not found", RPCCode: errkind.InvalidParams, Tool: "nope"}},
 		{"mcp-go client: a JSON-RPC error whose code and data it dropped", errkind.Outcome{Message: "Rate limited: retry after 5 seconds."},

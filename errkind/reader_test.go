@@ -146,7 +146,7 @@ func TestReadDetails(t *testing.T) {
 	r := errkind.Read(errkind.Outcome{IsError: true, Text: frame + "t: Too big: expected number to be <=5 at limit\nUnrecognized keys: \"a\", \"b\""})
 	want := errkind.Reading{Form: errkind.FormInvalidArguments, Kind: errkind.InvalidArguments, Move: errkind.FixArgument,
 		RPCCode: errkind.InvalidParams, Tool: "t",
-		Faults: []errkind.Fault{{Message: "Too big: expected number to be <=5", Path: "limit"}, {Message: `Unrecognized keys: "a", "b"`, Keys: []string{"a", "b"}}},
+		Issues: []errkind.Issue{{Message: "Too big: expected number to be <=5", Path: "limit"}, {Message: `Unrecognized keys: "a", "b"`, Keys: []string{"a", "b"}}},
 		Args:   []string{"limit", "a", "b"}}
 	if diff := cmp.Diff(want, r, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("validation text (-want +got):\n%s", diff)
@@ -210,8 +210,8 @@ func TestReadLinear(t *testing.T) {
 				r = errkind.Read(errkind.Outcome{IsError: true, Text: text})
 			}
 		})
-		if len(r.Faults) != strings.Count(text, "\n")+1 || len(r.Args) != len(r.Faults) {
-			t.Fatalf("%d issues, %d args, want one each per line", len(r.Faults), len(r.Args))
+		if len(r.Issues) != strings.Count(text, "\n")+1 || len(r.Args) != len(r.Issues) {
+			t.Fatalf("%d issues, %d args, want one each per line", len(r.Issues), len(r.Args))
 		}
 		return d
 	}

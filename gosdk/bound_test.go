@@ -19,12 +19,12 @@ func TestRefusalBoundedOverHTTP(t *testing.T) {
 	const schema = `{"type":"object","properties":{"r":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}}}`
 	args := `{"r":{"` + strings.Repeat("k", 32000) + `":[` + strings.TrimSuffix(strings.Repeat("1,", 16760), ",") + `]}}`
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rec","arguments":` + args + `}}`
-	for _, d := range []gosdk.Dialect{gosdk.TypeScript, gosdk.TypeScript2, gosdk.Hint} {
+	for _, d := range []gosdk.Dialect{gosdk.TypeScript, gosdk.TypeScriptV2, gosdk.Hint} {
 		s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 		s.AddTool(&mcp.Tool{Name: "rec", InputSchema: json.RawMessage(schema)}, gosdk.Raw(func(context.Context, *mcp.CallToolRequest) (any, error) {
 			return map[string]any{"ok": true}, nil
 		}))
-		s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: d}))
+		s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Validation: gosdk.Validation{Dialect: d}}))
 		srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}}))
 		status, _, body := post(t, srv.URL+"/mcp", call)
 		srv.Close()

@@ -5,7 +5,7 @@
 //     arguments against the called tool's InputSchema with schemaerr, typed
 //     tools included, before the SDK's own validation runs, and words the
 //     refusal in the MCP TypeScript SDK's text ([TypeScript], the default;
-//     [TypeScript2] for its 2.x wording) or as a JSON-RPC -32602 error with
+//     [TypeScriptV2] for its 2.x wording) or as a JSON-RPC -32602 error with
 //     data.code ([Hint]);
 //   - [AddTool] adds a typed tool whose arguments are validated once (by
 //     Validate, or by AddTool itself when Validate did not see the call)

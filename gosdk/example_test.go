@@ -166,7 +166,7 @@ func ExampleValidate_hint() {
 	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(`{"type":"object",
 		"properties":{"query":{"type":"string"},"language":{"type":"string"}},"additionalProperties":false}`)},
 		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) { return map[string]any{}, nil }))
-	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: gosdk.Hint}))
+	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint}}))
 	cs, done := connect(s)
 	defer done()
 

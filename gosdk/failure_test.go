@@ -56,7 +56,7 @@ func (f *failures) seen() []seen {
 // call that succeeded.
 func TestOnFailure(t *testing.T) {
 	var f failures
-	cs := session(t, testServer(&gosdk.Options{OnFailure: f.hook}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.hook}}, nil, nil))
 	ctx := context.Background()
 	for _, p := range []*mcp.CallToolParams{
 		{Name: "fail", Arguments: map[string]any{"what": "ok"}},
@@ -87,7 +87,7 @@ func TestOnFailure(t *testing.T) {
 // SDK.
 func TestOnFailureHTTP(t *testing.T) {
 	var f failures
-	s := testServer(&gosdk.Options{OnFailure: f.hook}, nil, nil)
+	s := testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.hook}}, nil, nil)
 	lim := ratelimit.NewLimiter(0.001, 1)
 	h := gosdk.HTTPHandler(s, &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim, Count: adapter.Messages, OnFailure: f.hook}})
 	srv := httptest.NewServer(h)

@@ -126,7 +126,7 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 
 func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
 	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema))
+	s, err := schemaerr.Compile([]byte(schema), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestTypeScriptDialect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
 			if want == "" {
-				want = schemaerr.Text(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
+				want = schemaerr.TypeScript.Refuse(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args))).Text
 			}
 			refused(t, cs, tc.tool, tc.args, want)
 			// The session is still there.
@@ -194,16 +194,16 @@ func refused(t *testing.T, cs *mcp.ClientSession, tool, args, want string) {
 	}
 }
 
-// TestTypeScript2Dialect: a refusal of arguments is the isError result whose
-// text is the TypeScript SDK 2.x's (schemaerr.Text2), byte for byte; a tool
+// TestTypeScriptV2Dialect: a refusal of arguments is the isError result whose
+// text is the TypeScript SDK 2.x's (schemaerr.TypeScriptV2), byte for byte; a tool
 // the server does not have is a JSON-RPC error -32602 "Tool <t> not found",
 // as the 2.x SDK answers it.
-func TestTypeScript2Dialect(t *testing.T) {
-	cs := session(t, testServer(&gosdk.Options{Dialect: gosdk.TypeScript2}, nil, nil))
+func TestTypeScriptV2Dialect(t *testing.T) {
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.TypeScriptV2}}, nil, nil))
 	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
-		want             string // "" means schemaerr.Text2 of the args
+		want             string // "" means schemaerr.TypeScriptV2's refusal of the args
 	}{
 		{"over maximum", "get_values", `{"path":["a"],"limit":101}`, "Input validation error: Invalid arguments for tool get_values: limit: Too big: expected number to be <=100"},
 		{"two issues on one line", "get_values", `{"limit":101,"path":["a","b",3]}`,
@@ -215,7 +215,7 @@ func TestTypeScript2Dialect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
 			if want == "" {
-				want = schemaerr.Text2(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
+				want = schemaerr.TypeScriptV2.Refuse(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args))).Text
 			}
 			refused(t, cs, tc.tool, tc.args, want)
 		})
@@ -233,7 +233,7 @@ func TestTypeScript2Dialect(t *testing.T) {
 // TestHintDialect: a refusal is a JSON-RPC error -32602 with data.code,
 // whatever the arguments, and the session survives.
 func TestHintDialect(t *testing.T) {
-	cs := session(t, testServer(&gosdk.Options{Dialect: gosdk.Hint}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint}}, nil, nil))
 	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
@@ -257,9 +257,9 @@ func TestHintDialect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.want.Code == 0 {
-				var h *wire.RPCError
-				if !errors.As(schemaerr.Hints(schemas[tc.tool].Validate(json.RawMessage(tc.args))), &h) {
-					t.Fatal("schemaerr.Hints returned no *wire.RPCError")
+				h := schemaerr.Hint.Refuse(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args))).Error
+				if h == nil {
+					t.Fatal("schemaerr.Hint.Refuse gave no *wire.RPCError")
 				}
 				data, _ := json.Marshal(h.Data)
 				tc.want = jsonrpc.Error{Code: int64(h.Code), Message: h.Message, Data: data}

@@ -21,7 +21,7 @@ func TestOptionsBounds(t *testing.T) {
 	lim := schemaerr.Bounds{MaxElements: 3}
 	args := json.RawMessage(`{"path":["a","b","c","d"]}`)
 
-	cs := session(t, testServer(&gosdk.Options{Bounds: lim}, nil, nil))
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Bounds: lim}}, nil, nil))
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: args})
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func TestOptionsBounds(t *testing.T) {
 		t.Errorf("TypeScript dialect (-want +got)\n%s", d)
 	}
 
-	cs = session(t, testServer(&gosdk.Options{Dialect: gosdk.Hint, Bounds: lim}, nil, nil))
+	cs = session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint, Bounds: lim}}, nil, nil))
 	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_values", Arguments: args})
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) {
@@ -65,13 +65,13 @@ func TestOptionsPatterns(t *testing.T) {
 		return text(t, res)
 	}
 	refusal := "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid string: must match pattern /^(?!secret)/ at path[0]"
-	if got := call(&gosdk.Options{Schemas: schemas, Patterns: lookahead{}}, "secret/key"); got != refusal {
+	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: lookahead{}}}, "secret/key"); got != refusal {
 		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
 	}
-	if got := call(&gosdk.Options{Schemas: schemas, Patterns: lookahead{}}, "public/key"); got != `{"ok":true}` {
+	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: lookahead{}}}, "public/key"); got != `{"ok":true}` {
 		t.Errorf("with Patterns, an allowed value: %q, want the handler's result", got)
 	}
-	if got := call(&gosdk.Options{Schemas: schemas}, "secret/key"); got == refusal || got == `{"ok":true}` {
+	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas}}, "secret/key"); got == refusal || got == `{"ok":true}` {
 		t.Errorf("without Patterns: %q; want neither the refusal nor the handler's result (the schema does not compile)", got)
 	}
 }

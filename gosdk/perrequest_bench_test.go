@@ -42,7 +42,7 @@ func BenchmarkPerRequest(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		opts *gosdk.Options
-	}{{"bare", nil}, {"validate", &gosdk.Options{}}, {"validate+cache", &gosdk.Options{Cache: cache}}} {
+	}{{"bare", nil}, {"validate", &gosdk.Options{}}, {"validate+cache", &gosdk.Options{Validation: gosdk.Validation{Cache: cache}}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			ok := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "[]"}}}, nil

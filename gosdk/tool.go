@@ -308,7 +308,7 @@ func (t *typed[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 // Validate did not check, and returns the TypeScript SDK's refusal, or nil.
 func (t *typed[In, Out]) refuse(args json.RawMessage) *mcp.CallToolResult {
 	c := &t.check
-	c.once.Do(func() { c.schema, c.err = schemaerr.Compile(t.input.bytes) })
+	c.once.Do(func() { c.schema, c.err = schemaerr.Compile(t.input.bytes, nil) })
 	if c.err != nil {
 		res := &mcp.CallToolResult{}
 		res.SetError(fmt.Errorf("tool %s: its input schema does not compile: %w", t.name, c.err))
@@ -318,7 +318,7 @@ func (t *typed[In, Out]) refuse(args json.RawMessage) *mcp.CallToolResult {
 	if issues == nil {
 		return nil
 	}
-	return textResult(TypeScript.Invalid(t.name, issues).Text)
+	return textResult(TypeScript.Refuse(t.name, issues).Text)
 }
 
 // decode decodes args into in as mcp.AddTool does, in one pass of the SDK's

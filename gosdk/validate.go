@@ -13,42 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
-	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/schemaerr"
 )
 
 // Options configures Validate. The zero value (or nil) is the TypeScript
-// dialect with schemaerr's default limits.
+// dialect with schemaerr's default bounds.
 type Options struct {
-	// Dialect words the refusals (adapter.Dialect); the zero value is
-	// TypeScript.
-	Dialect Dialect
-
-	// Bounds bound one call's arguments and the time validating them
-	// takes (schemaerr.Bounds; the zero value is its defaults). Arguments
-	// over a bound get the dialect's refusal.
-	Bounds schemaerr.Bounds
-
-	// Patterns runs the schema patterns Go's RE2 cannot (lookahead,
-	// lookbehind, backreferences): pass ecmaregexp.Engine{} from module
-	// github.com/mcperr/mcperr/ecmaregexp. Nil leaves a tool whose schema
-	// uses one refusing every call as the server's bug (its schema does not
-	// compile).
-	Patterns schemaerr.PatternEngine
-
-	// Schemas, by tool name, are schemas to validate with in place of the
-	// tool's published input schema: for a server that publishes a
-	// stricter schema (an enum a host can check) than it validates with,
-	// leaving a value to a check of its own that answers with its own
-	// data.code.
-	Schemas map[string]json.RawMessage
-
-	// Cache, if set, shares the compiled schemas with every other Validate
-	// that uses it, so that a server built anew for each request (a new
-	// server per HTTP request) compiles each distinct schema once, as a
-	// long-lived server does: create one Cache and pass it to every
-	// server's options. Nil compiles each server's schemas anew.
-	Cache *schemaerr.Cache
+	// Validation holds what every adapter's validation options share:
+	// Dialect, Bounds, Patterns, Schemas, Cache and OnFailure (see
+	// adapter.Validation).
+	Validation
 
 	// Unknown, if set, answers a call to a tool the server does not have,
 	// in place of the dialect's answer. tools lists the server's tool
@@ -63,15 +37,6 @@ type Options struct {
 	// finds an *envelope.Error in it. Argument refusals are not errors of
 	// a tool and do not reach it.
 	OnError func(ctx context.Context, req *mcp.CallToolRequest, err error)
-
-	// OnFailure, if set, hears every failed answer to a tools/call, after
-	// the answer is made: a refusal of the arguments (Stage Arguments), a
-	// call to a tool the server does not have (UnknownToolCall) and a tool
-	// that failed (Handler, with the handler's Go error in Err), each read
-	// as the agent reads it. Set the same hook on HTTPOptions.OnFailure to
-	// hear the front's and the limits' refusals too; adapter.Log(nil) logs
-	// them all.
-	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // Validate returns the receiving middleware that checks every tools/call's
@@ -96,14 +61,14 @@ func Validate(opts *Options) mcp.Middleware {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns, v.schemas.Cache = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns, v.opts.Cache
+	v.schemas = adapter.NewSet[*mcp.Tool](&v.opts.Validation)
 	return v.middleware
 }
 
 // validator holds the compiled schemas of the tools the server has.
 type validator struct {
 	opts    Options
-	schemas schemaerr.Set[*mcp.Tool] // a tool replaced is a new *mcp.Tool
+	schemas *schemaerr.Set[*mcp.Tool] // a tool replaced is a new *mcp.Tool
 	tools   atomic.Pointer[toolSet]
 	mu      sync.Mutex // serialises refreshes
 }
@@ -148,7 +113,7 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	}
 	args := req.Params.Arguments
 	if issues := s.Validate(args); issues != nil {
-		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Invalid(name, issues)))
+		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Refuse(name, issues)))
 	}
 	// A tool of AddTool does not check the arguments again.
 	res, err := next(markValidated(ctx, req.Params), "tools/call", req)
@@ -184,7 +149,7 @@ func (v *validator) report(ctx context.Context, stage adapter.Stage, tool string
 	return func(res mcp.Result, err error) (mcp.Result, error) {
 		if v.opts.OnFailure != nil {
 			r, _ := res.(*mcp.CallToolResult)
-			v.opts.OnFailure(ctx, adapter.Failure{Stage: stage, Method: "tools/call", Tool: tool, Reading: errkind.Read(Outcome(r, err)), Err: herr})
+			v.opts.Report(ctx, stage, tool, Outcome(r, err), herr)
 		}
 		return res, err
 	}
@@ -271,25 +236,29 @@ func (v *validator) unknown(ctx context.Context, ss *mcp.ServerSession, name str
 		}
 		return complete(ss, res), nil
 	}
-	return refuse(ss, v.opts.Dialect.Unknown(name, names))
+	return refuse(ss, v.opts.Dialect.RefuseTool(name, names))
 }
 
 // refuse answers with r, the dialect's refusal: its JSON-RPC error, or its
 // text as an isError tool result.
-func refuse(ss *mcp.ServerSession, r adapter.Refusal) (mcp.Result, error) {
+func refuse(ss *mcp.ServerSession, r schemaerr.Refusal) (mcp.Result, error) {
 	if r.Error != nil {
 		return nil, rpcError(r.Error)
 	}
 	return complete(ss, textResult(r.Text)), nil
 }
 
-// Dialect is how refused arguments and unknown tools are answered
-// (adapter.Dialect, whose doc says how each dialect answers).
-type Dialect = adapter.Dialect
+// Validation is what the validation options of every adapter share
+// (adapter.Validation), embedded in Options.
+type Validation = adapter.Validation
 
-// The dialects: TypeScript (the default), Hint and TypeScript2.
+// Dialect is how refused arguments and unknown tools are answered
+// (schemaerr.Dialect, whose doc says how each dialect answers).
+type Dialect = schemaerr.Dialect
+
+// The dialects: TypeScript (the default), TypeScriptV2 and Hint.
 const (
-	TypeScript  = adapter.TypeScript
-	Hint        = adapter.Hint
-	TypeScript2 = adapter.TypeScript2
+	TypeScript   = schemaerr.TypeScript
+	TypeScriptV2 = schemaerr.TypeScriptV2
+	Hint         = schemaerr.Hint
 )

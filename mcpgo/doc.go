@@ -5,7 +5,7 @@
 //     checks every tools/call's arguments against the called tool's input
 //     schema with schemaerr, typed tools included, and words the refusal in
 //     the MCP TypeScript SDK's text ([TypeScript], the default;
-//     [TypeScript2] for its 2.x wording) or as a JSON-RPC -32602 error with
+//     [TypeScriptV2] for its 2.x wording) or as a JSON-RPC -32602 error with
 //     data.code ([Hint]);
 //   - [Handle] and [Raw] turn a handler that returns a value or an error into
 //     a tool result: the value as structuredContent and text, the error as

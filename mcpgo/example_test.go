@@ -152,7 +152,7 @@ func ExampleValidate_hint() {
 	s.AddTool(mcp.NewToolWithRawSchema("search", "", json.RawMessage(`{"type":"object",
 		"properties":{"query":{"type":"string"},"language":{"type":"string"}},"additionalProperties":false}`)),
 		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) { return map[string]any{}, nil }))
-	v := mcpgo.Validate(s, &mcpgo.Options{Dialect: mcpgo.Hint})
+	v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.Hint}})
 
 	ctx := context.Background()
 	printMessage(v.HandleMessage(ctx, json.RawMessage(callBody("search", `{"query":"go","langauge":"en"}`))))

@@ -42,7 +42,7 @@ func TestOnFailure(t *testing.T) {
 	for name, send := range transports {
 		t.Run(name, func(t *testing.T) {
 			var f failures
-			s, v := testServer(&mcpgo.Options{OnFailure: f.hook}, nil)
+			s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{OnFailure: f.hook}}, nil)
 			send(t, s, v, body(1, "fail", `{"what":"ok"}`))
 			send(t, s, v, body(2, "fail", `{"what":7}`))
 			send(t, s, v, body(3, "fial", `{}`))

@@ -19,25 +19,15 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// Count says which messages take a token from a client's bucket: the
-// Count of adapter.Limit.
-type Count = adapter.Count
+// Unit is what a limit counts, the Count of HTTPOptions (adapter.Unit,
+// whose doc says how a refusal of each is answered).
+type Unit = adapter.Unit
 
+// The units: ToolCalls (the default: tools/call requests only) and
+// Messages (every POST to the endpoint).
 const (
-	// ToolCalls counts tools/call requests only: the handshake,
-	// notifications, tools/list and pings pass free. A refused call is
-	// answered with HTTP 200 and a tool result of kind rate_limited whose
-	// retryAfterSeconds is the wait, so the agent reads it; the response
-	// carries Retry-After and the rate-limit headers too. It is the
-	// default.
 	ToolCalls = adapter.ToolCalls
-
-	// Messages counts every POST to the endpoint, the handshake included.
-	// A refused message is answered with HTTP 429, Retry-After, the
-	// rate-limit headers and a JSON-RPC error body, code -32000 (-31000
-	// from revision 2026-07-28 on: errkind.RPCCode.On), whose data is the
-	// rate_limited kind object.
-	Messages = adapter.Messages
+	Messages  = adapter.Messages
 )
 
 // HTTPOptions configures HTTPHandler. The zero value serves stateless MCP

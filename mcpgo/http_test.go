@@ -180,7 +180,7 @@ func TestSessionsCounted(t *testing.T) {
 // byte for byte as mcp-go's own JSONRPCError encodes without HTML escaping
 // (the answer HandleMessage gives), with HTTP 200.
 func TestHintBody(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.Hint}, nil)
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.Hint}}, nil)
 	s.AddTool(mcp.NewToolWithRawSchema("odd", "", json.RawMessage(`{"type":"object","properties":{"a<b":{"type":"string","maxLength":1}}}`)), mcpgo.Raw(func(context.Context, mcp.CallToolRequest) (any, error) { return nil, nil }))
 	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v})
 	for _, c := range []struct{ tool, args string }{

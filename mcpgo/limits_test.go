@@ -17,7 +17,7 @@ func TestOptionsBounds(t *testing.T) {
 	lim := schemaerr.Bounds{MaxElements: 3}
 	msg := body(1, "get_values", `{"path":["a","b","c","d"]}`)
 
-	s, v := testServer(&mcpgo.Options{Bounds: lim}, nil)
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Bounds: lim}}, nil)
 	a := viaHTTP(t, s, v, msg)
 	if a.Result == nil || !a.Result.IsError || len(a.Result.Content) != 1 {
 		t.Fatalf("TypeScript dialect: got %+v %+v", a.Result, a.Error)
@@ -26,7 +26,7 @@ func TestOptionsBounds(t *testing.T) {
 		t.Errorf("TypeScript dialect (-want +got)\n%s", d)
 	}
 
-	s, v = testServer(&mcpgo.Options{Dialect: mcpgo.Hint, Bounds: lim}, nil)
+	s, v = testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.Hint, Bounds: lim}}, nil)
 	a = viaHTTP(t, s, v, msg)
 	if a.Error == nil {
 		t.Fatalf("hint dialect: got %+v, want a JSON-RPC error", a.Result)
@@ -61,13 +61,13 @@ func TestOptionsPatterns(t *testing.T) {
 		}
 		return string(b)
 	}
-	if got := call(&mcpgo.Options{Schemas: schemas, Patterns: lookahead{}}, "secret/key"); got != refusal {
+	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: lookahead{}}}, "secret/key"); got != refusal {
 		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
 	}
-	if got := call(&mcpgo.Options{Schemas: schemas, Patterns: lookahead{}}, "public/key"); strings.Contains(got, "pattern") || strings.Contains(got, "compile") {
+	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: lookahead{}}}, "public/key"); strings.Contains(got, "pattern") || strings.Contains(got, "compile") {
 		t.Errorf("with Patterns, an allowed value: %q, want it to reach the handler", got)
 	}
-	if got := call(&mcpgo.Options{Schemas: schemas}, "secret/key"); got == refusal {
+	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas}}, "secret/key"); got == refusal {
 		t.Errorf("without Patterns: %q; want not the refusal (the schema does not compile)", got)
 	}
 }

@@ -82,7 +82,7 @@ func testServer(opts *mcpgo.Options, mw server.ToolHandlerMiddleware) (*server.M
 
 func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
 	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema))
+	s, err := schemaerr.Compile([]byte(schema), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestTypeScriptDialect(t *testing.T) {
 	} {
 		want := tc.want
 		if want == "" {
-			want = schemaerr.Text(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args)))
+			want = schemaerr.TypeScript.Refuse(tc.tool, schemas[tc.tool].Validate(json.RawMessage(tc.args))).Text
 		}
 		for tname, send := range transports {
 			t.Run(tc.name+"/"+tname, func(t *testing.T) {
@@ -208,13 +208,13 @@ func TestTypeScriptDialect(t *testing.T) {
 	}
 }
 
-// TestTypeScript2Dialect: a refusal of arguments is the isError result whose
-// text is the TypeScript SDK 2.x's (schemaerr.Text2), byte for byte, on every
+// TestTypeScriptV2Dialect: a refusal of arguments is the isError result whose
+// text is the TypeScript SDK 2.x's (schemaerr.TypeScriptV2), byte for byte, on every
 // transport; where the Validator sees the message first, a tool the server
 // does not have is a JSON-RPC error -32602 "Tool <t> not found", as the 2.x
 // SDK answers it.
-func TestTypeScript2Dialect(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.TypeScript2}, nil)
+func TestTypeScriptV2Dialect(t *testing.T) {
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.TypeScriptV2}}, nil)
 	for _, tc := range []struct {
 		name, tool, args, want string
 	}{
@@ -249,7 +249,7 @@ func TestTypeScript2Dialect(t *testing.T) {
 // a JSON-RPC -32602 with data.code; over mcp-go's own stdio path it is an
 // isError result whose text is that error object.
 func TestHintDialect(t *testing.T) {
-	s, v := testServer(&mcpgo.Options{Dialect: mcpgo.Hint}, nil)
+	s, v := testServer(&mcpgo.Options{Validation: mcpgo.Validation{Dialect: mcpgo.Hint}}, nil)
 	for _, tc := range []struct {
 		name, tool, args, want string
 	}{
@@ -260,7 +260,7 @@ func TestHintDialect(t *testing.T) {
 	} {
 		want := tc.want
 		if want == "" {
-			b, _ := json.Marshal(schemaerr.Hints(mustCompile(t, map[string]string{"search": searchSchema, "get_values": valuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))))
+			b, _ := json.Marshal(schemaerr.Hint.Refuse(tc.tool, mustCompile(t, map[string]string{"search": searchSchema, "get_values": valuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))).Error)
 			want = string(b)
 		}
 		for tname, send := range transports {
@@ -358,7 +358,7 @@ func TestLimits(t *testing.T) {
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 	for _, tc := range []struct {
 		name  string
-		count mcpgo.Count
+		count mcpgo.Unit
 		msgs  []string
 		last  int    // the status of the last message
 		want  string // the last body
@@ -580,9 +580,13 @@ func TestSchemasOverride(t *testing.T) {
 	s := server.NewMCPServer("test", "1")
 	s.AddTool(mcp.NewToolWithRawSchema("signals", "", json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string","enum":["cpu","mem"]}},"additionalProperties":false}`)),
 		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) { return map[string]any{}, nil }))
-	v := mcpgo.Validate(s, &mcpgo.Options{Schemas: map[string]json.RawMessage{
-		"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
-	}})
+	v := mcpgo.Validate(s, &mcpgo.Options{
+		Validation: mcpgo.Validation{
+			Schemas: map[string]json.RawMessage{
+				"signals": json.RawMessage(`{"type":"object","properties":{"signal":{"type":"string"}},"additionalProperties":false}`),
+			},
+		},
+	})
 	if a := viaValidator(t, s, v, body(1, "signals", `{"signal":"cpx"}`)); a.Result == nil || a.Result.IsError {
 		t.Errorf("the validation schema has no enum: %+v", a.Result)
 	}

@@ -18,53 +18,20 @@ import (
 )
 
 // Options configures Validate. The zero value (or nil) is the TypeScript
-// dialect with schemaerr's default limits.
+// dialect with schemaerr's default bounds.
 type Options struct {
-	// Dialect words the refusals (adapter.Dialect); the zero value is
-	// TypeScript.
-	Dialect Dialect
-
-	// Bounds bound one call's arguments and the time validating them
-	// takes (schemaerr.Bounds; the zero value is its defaults). Arguments
-	// over a bound get the dialect's refusal.
-	Bounds schemaerr.Bounds
-
-	// Patterns runs the schema patterns Go's RE2 cannot (lookahead,
-	// lookbehind, backreferences): pass ecmaregexp.Engine{} from module
-	// github.com/mcperr/mcperr/ecmaregexp. Nil leaves a tool whose schema
-	// uses one refusing every call as the server's bug (its schema does not
-	// compile).
-	Patterns schemaerr.PatternEngine
-
-	// Schemas, by tool name, are schemas to validate with in place of the
-	// tool's published input schema: for a server that publishes a
-	// stricter schema (an enum a host can check) than it validates with,
-	// leaving a value to a check of its own that answers with its own
-	// data.code.
-	Schemas map[string]json.RawMessage
-
-	// Cache, if set, shares the compiled schemas with every other Validate
-	// that uses it, so that a server built anew for each request (a new
-	// server per HTTP request) compiles each distinct schema once, as a
-	// long-lived server does: create one Cache and pass it to every
-	// server's options. Nil compiles each server's schemas anew.
-	Cache *schemaerr.Cache
+	// Validation holds what every adapter's validation options share:
+	// Dialect, Bounds, Patterns, Schemas, Cache and OnFailure (see
+	// adapter.Validation). A call to a tool the server does not have
+	// reaches OnFailure where the Validator answers it: through
+	// HTTPHandler, ServeStdio or HandleMessage.
+	Validation
 
 	// OnError, if set, is called once for every tool call whose handler
 	// (from Handle or Raw) returned an error, after the tool ran: the hook
 	// for logs and metrics. err is the handler's own error, so errors.As
 	// finds an *envelope.Error in it.
 	OnError func(ctx context.Context, req mcp.CallToolRequest, err error)
-
-	// OnFailure, if set, hears every failed answer to a tools/call, after
-	// the answer is made: a refusal of the arguments (Stage Arguments), a
-	// call to a tool the server does not have (UnknownToolCall; answered by
-	// the Validator, through HTTPHandler, ServeStdio or HandleMessage) and
-	// a tool that failed (Handler, with the handler's Go error in Err),
-	// each read as the agent reads it. Set the same hook on
-	// HTTPOptions.OnFailure to hear the front's and the limits' refusals
-	// too; adapter.Log(nil) logs them all.
-	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // A Validator checks tool calls' arguments against the tools' own input
@@ -72,7 +39,7 @@ type Options struct {
 type Validator struct {
 	srv     *server.MCPServer
 	opts    Options
-	schemas schemaerr.Set[fingerprint]
+	schemas *schemaerr.Set[fingerprint]
 }
 
 // fingerprint tells a tool's schema from the one a replaced tool had,
@@ -107,7 +74,7 @@ func Validate(s *server.MCPServer, opts *Options) *Validator {
 	if opts != nil {
 		v.opts = *opts
 	}
-	v.schemas.Schemas, v.schemas.Bounds, v.schemas.Patterns, v.schemas.Cache = v.opts.Schemas, v.opts.Bounds, v.opts.Patterns, v.opts.Cache
+	v.schemas = adapter.NewSet[fingerprint](&v.opts.Validation)
 	s.Use(v.middleware)
 	return v
 }
@@ -155,7 +122,7 @@ func (v *Validator) report(ctx context.Context, stage adapter.Stage, tool string
 	} else {
 		o = Outcome(res, nil)
 	}
-	v.opts.OnFailure(ctx, adapter.Failure{Stage: stage, Method: "tools/call", Tool: tool, Reading: errkind.Read(o), Err: herr})
+	v.opts.Report(ctx, stage, tool, o, herr)
 }
 
 // args returns the arguments as the client sent them.
@@ -185,17 +152,17 @@ func (v *Validator) check(t mcp.Tool, args json.RawMessage) (*mcp.CallToolResult
 	if issues == nil {
 		return nil, nil
 	}
-	return refusal(v.opts.Dialect.Invalid(t.Name, issues))
+	return refusal(v.opts.Dialect.Refuse(t.Name, issues))
 }
 
 // unknown is the refusal of a call to a tool the server does not have.
 func (v *Validator) unknown(name string) (*mcp.CallToolResult, *wire.RPCError) {
-	return refusal(v.opts.Dialect.Unknown(name, slices.Sorted(maps.Keys(v.srv.ListTools()))))
+	return refusal(v.opts.Dialect.RefuseTool(name, slices.Sorted(maps.Keys(v.srv.ListTools()))))
 }
 
 // refusal is r, the dialect's refusal, as check and unknown return it: its
 // JSON-RPC error, or its text as an isError tool result.
-func refusal(r adapter.Refusal) (*mcp.CallToolResult, *wire.RPCError) {
+func refusal(r schemaerr.Refusal) (*mcp.CallToolResult, *wire.RPCError) {
 	if r.Error != nil {
 		return nil, r.Error
 	}
@@ -306,13 +273,17 @@ func (v *Validator) refusal(ctx context.Context, id mcp.RequestId, p *callParams
 	return nil, false
 }
 
-// Dialect is how refused arguments and unknown tools are answered
-// (adapter.Dialect, whose doc says how each dialect answers).
-type Dialect = adapter.Dialect
+// Validation is what the validation options of every adapter share
+// (adapter.Validation), embedded in Options.
+type Validation = adapter.Validation
 
-// The dialects: TypeScript (the default), Hint and TypeScript2.
+// Dialect is how refused arguments and unknown tools are answered
+// (schemaerr.Dialect, whose doc says how each dialect answers).
+type Dialect = schemaerr.Dialect
+
+// The dialects: TypeScript (the default), TypeScriptV2 and Hint.
 const (
-	TypeScript  = adapter.TypeScript
-	Hint        = adapter.Hint
-	TypeScript2 = adapter.TypeScript2
+	TypeScript   = schemaerr.TypeScript
+	TypeScriptV2 = schemaerr.TypeScriptV2
+	Hint         = schemaerr.Hint
 )

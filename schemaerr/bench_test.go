@@ -28,7 +28,7 @@ func benchSchema(b *testing.B) *Schema {
 	if err := json.Unmarshal(raw, &tools); err != nil {
 		b.Fatal(err)
 	}
-	s, err := Compile(tools["vexlo_search"])
+	s, err := Compile(tools["vexlo_search"], nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func BenchmarkRejectFourIssues(b *testing.B) {
 		if len(issues) != 4 {
 			b.Fatal(issues)
 		}
-		_ = Text("vexlo_search", issues)
+		_ = TypeScript.Refuse("vexlo_search", issues).Text
 	}
 }
 
@@ -99,7 +99,7 @@ func BenchmarkRatio(b *testing.B) {
 		}
 		t3 := time.Now()
 		for range batch {
-			_ = Text("vexlo_search", s.Validate(benchInvalid))
+			_ = TypeScript.Refuse("vexlo_search", s.Validate(benchInvalid)).Text
 		}
 		t4 := time.Now()
 		tUnValid += t1.Sub(t0)

@@ -2,7 +2,6 @@ package schemaerr_test
 
 import (
 	"encoding/json"
-	"errors"
 	"runtime"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcperr/mcperr/schemaerr"
-	"github.com/mcperr/mcperr/wire"
 )
 
 // recordOfLists is a record of string arrays: each key's value must be an array of strings.
@@ -35,11 +33,11 @@ func allocated(f func()) uint64 {
 // hintText is the message of the hint dialect's error.
 func hintText(t *testing.T, issues []schemaerr.Issue) string {
 	t.Helper()
-	var rpc *wire.RPCError
-	if err := schemaerr.Hints(issues); !errors.As(err, &rpc) {
-		t.Fatalf("Hints = %v; want a *wire.RPCError", err)
+	r := schemaerr.Hint.Refuse("t", issues)
+	if r.Error == nil {
+		t.Fatalf("Hint.Refuse = %+v; want a *wire.RPCError", r)
 	}
-	return rpc.Message
+	return r.Error.Message
 }
 
 // TestRefusalBounded: a small call with a long key and many wrong items (the red team's 62 KiB
@@ -48,7 +46,7 @@ func hintText(t *testing.T, issues []schemaerr.Issue) string {
 // writing the three refusals allocates a small multiple of its size, counted. A 1 MiB call with
 // a 500,000-byte key allocates a small multiple of its size in Validate.
 func TestRefusalBounded(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(recordOfLists))
+	s, err := schemaerr.Compile([]byte(recordOfLists), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +67,14 @@ func TestRefusalBounded(t *testing.T) {
 			var text, text2, hint string
 			alloc := allocated(func() {
 				is = s.Validate(args)
-				text, text2, hint = schemaerr.Text("t", is), schemaerr.Text2("t", is), hintText(t, is)
+				text, text2, hint = schemaerr.TypeScript.Refuse("t", is).Text, schemaerr.TypeScriptV2.Refuse("t", is).Text, hintText(t, is)
 			})
 			if len(is) != tt.wantIssues || is[len(is)-1].Code != "more_issues" ||
 				is[len(is)-1].Message != "and "+strconv.Itoa(tt.wantLeftOut)+" more issues" {
 				last := is[len(is)-1]
 				t.Errorf("%d issues, the last %s %q; want %d, the last more_issues counting %d", len(is), last.Code, last.Message, tt.wantIssues, tt.wantLeftOut)
 			}
-			for name, answer := range map[string]string{"Text": text, "Text2": text2, "Hints": hint} {
+			for name, answer := range map[string]string{"TypeScript": text, "TypeScriptV2": text2, "Hint": hint} {
 				if len(answer) > tt.maxAnswer {
 					t.Errorf("%s of a %d-byte call: %d bytes; want at most %d", name, len(args), len(answer), tt.maxAnswer)
 				}
@@ -87,22 +85,21 @@ func TestRefusalBounded(t *testing.T) {
 			if alloc > uint64(tt.maxAlloc) {
 				t.Errorf("validating %d bytes and writing the refusals allocated %d bytes; want at most %d", len(args), alloc, tt.maxAlloc)
 			}
-			t.Logf("%d bytes of arguments: %d issues, Text %d bytes, Text2 %d, Hints %d; %d bytes allocated", len(args), len(is), len(text), len(text2), len(hint), alloc)
+			t.Logf("%d bytes of arguments: %d issues, TypeScript %d bytes, TypeScriptV2 %d, Hint %d; %d bytes allocated", len(args), len(is), len(text), len(text2), len(hint), alloc)
 		})
 	}
 }
 
 // TestRefusalCut: past MaxIssues, the list ends with one issue counting the rest, which each
-// dialect words at its end: a last line (Text), a last item (Text2), a last sentence (Hints).
+// dialect words at its end: a last line (TypeScript), a last item (TypeScriptV2), a last sentence (Hint).
 // Within the bound the text is the SDK's, issue for issue.
 func TestRefusalCut(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxIssues: 2}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxIssues: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	is := s.Validate(json.RawMessage(`{"a":[1,2,3,4,5]}`))
-	got := []string{schemaerr.Text("t", is), schemaerr.Text2("t", is), hintText(t, is)}
+	got := []string{schemaerr.TypeScript.Refuse("t", is).Text, schemaerr.TypeScriptV2.Refuse("t", is).Text, hintText(t, is)}
 	want := []string{
 		"MCP error -32602: Input validation error: Invalid arguments for tool t: Invalid input: expected string, received number at a[0]\n" +
 			"Invalid input: expected string, received number at a[1]\nand 3 more issues",
@@ -114,9 +111,8 @@ func TestRefusalCut(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// within the bound: no count, the SDK's text
-	s, _ = schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxIssues: 5}))
-	if got := schemaerr.Text("t", s.Validate(json.RawMessage(`{"a":[1,2,3,4,5]}`))); strings.Contains(got, "more issues") || strings.Count(got, "\n") != 4 {
+	s, _ = schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxIssues: 5}})
+	if got := schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"a":[1,2,3,4,5]}`))).Text; strings.Contains(got, "more issues") || strings.Count(got, "\n") != 4 {
 		t.Errorf("5 issues within a bound of 5:\n%s", got)
 	}
 }
@@ -124,17 +120,17 @@ func TestRefusalCut(t *testing.T) {
 // TestRefusalBytesCut: a refusal's issues take at most 64 KiB: the issues that do not fit are
 // counted at the end, and a first issue longer alone is cut at a character, with "…".
 func TestRefusalBytesCut(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(recordOfLists))
+	s, err := schemaerr.Compile([]byte(recordOfLists), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	is := s.Validate(wrongItems(30000, 5)) // 5 issues of 30 KB each
-	text := schemaerr.Text("t", is)
+	text := schemaerr.TypeScript.Refuse("t", is).Text
 	if lines := strings.Split(text, "\n"); len(lines) != 3 || lines[2] != "and 3 more issues" {
 		t.Errorf("5 issues of 30 KB: %d lines, the last %q; want 2 issues and \"and 3 more issues\"", len(lines), lines[len(lines)-1])
 	}
 	is = s.Validate([]byte(`{"r":{"` + strings.Repeat("é", 40000) + `":[1,2]}}`)) // 80 KB each
-	for _, got := range []string{schemaerr.Text("t", is), schemaerr.Text2("t", is), hintText(t, is)} {
+	for _, got := range []string{schemaerr.TypeScript.Refuse("t", is).Text, schemaerr.TypeScriptV2.Refuse("t", is).Text, hintText(t, is)} {
 		if len(got) > 65<<10 || !strings.Contains(got, "…") || !strings.HasSuffix(got, "and 1 more issues") && !strings.HasSuffix(got, "And 1 more issues.") {
 			t.Errorf("two issues of 80 KB: %d bytes ending %q", len(got), got[max(0, len(got)-40):])
 		}

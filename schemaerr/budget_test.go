@@ -182,7 +182,7 @@ func TestWorkLinear(t *testing.T) {
 		t.Skip("times validation of 512 KiB arguments")
 	}
 	for _, sh := range hostileShapes {
-		s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
+		s, err := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: 1 << 40}})
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
@@ -214,7 +214,7 @@ func TestWorkLinear(t *testing.T) {
 // not once per enclosing branch: a value nested 16 deep costs about twice one nested 8 deep,
 // not 2^8 times.
 func TestNestedUnionsLinear(t *testing.T) {
-	s, err := Compile([]byte(nestedUnion), WithBounds(Bounds{MaxWork: 1 << 40}))
+	s, err := Compile([]byte(nestedUnion), &Options{Bounds: Bounds{MaxWork: 1 << 40}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestWorstCase(t *testing.T) {
 	}
 	for _, sh := range hostileShapes {
 		args := sh.args(defaultMaxBytes)
-		s, err := Compile([]byte(sh.schema))
+		s, err := Compile([]byte(sh.schema), nil)
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
@@ -261,7 +261,7 @@ func TestWorstCase(t *testing.T) {
 		if len(is) == 0 {
 			t.Errorf("%s: no issues; the shape is meant to fail", sh.name)
 		}
-		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
+		free, _ := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: 1 << 40}})
 		c := cpuTime()
 		_, all := free.validate(args)
 		t.Logf("%-28s %7d bytes: %8d steps, %v CPU without a budget; %8d steps, %v CPU with the default bounds (%s)", sh.name, len(args), all, cpuTime()-c, work, spent, is[0].Code)
@@ -269,7 +269,7 @@ func TestWorstCase(t *testing.T) {
 	// the costliest valid arguments found are accepted, far within the check's budget
 	for _, sh := range validShapes {
 		args := sh.args(defaultMaxBytes)
-		s, err := Compile([]byte(sh.schema))
+		s, err := Compile([]byte(sh.schema), nil)
 		if err != nil {
 			t.Fatal(sh.name, err)
 		}
@@ -287,7 +287,7 @@ func TestWorstCase(t *testing.T) {
 // JSON values: numbers as numbers, strings unescaped, object members in any order with a
 // repeated key's last value.
 func TestDuplicate(t *testing.T) {
-	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`))
+	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func FuzzDuplicate(f *testing.F) {
 	for _, s := range []string{`[1,2,1.0]`, `[{"a":1,"b":2},{"b":2,"a":1}]`, `["\u0061","a"]`, `[[1],[1.0],{"a":[]}]`, `[{"x":1,"x":2},{"x":2}]`} {
 		f.Add(s)
 	}
-	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`))
+	s, err := Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`), nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func FuzzDuplicate(f *testing.F) {
 func BenchmarkHostile(b *testing.B) {
 	for _, sh := range hostileShapes {
 		b.Run(strings.ReplaceAll(sh.name, " ", "_"), func(b *testing.B) {
-			s, err := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
+			s, err := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: 1 << 40}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -387,15 +387,15 @@ func BenchmarkHostile(b *testing.B) {
 func TestBudgetCounted(t *testing.T) {
 	for _, sh := range validShapes {
 		args := sh.args(64 << 10)
-		free, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: 1 << 40}))
+		free, _ := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: 1 << 40}})
 		_, w := free.validate(args)
 		if _, again := free.validate(args); again != w {
 			t.Errorf("%s: %d steps, then %d", sh.name, w, again)
 		}
 		// a valid call is checked only, within checkWork times MaxWork
 		max := (w + checkWork - 1) / checkWork
-		fits, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: max}))
-		over, _ := Compile([]byte(sh.schema), WithBounds(Bounds{MaxWork: max - 1}))
+		fits, _ := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: max}})
+		over, _ := Compile([]byte(sh.schema), &Options{Bounds: Bounds{MaxWork: max - 1}})
 		if is := fits.Validate(args); is != nil {
 			t.Errorf("%s: %d steps with a budget of %d: %v", sh.name, w, checkWork*max, is[0])
 		}
@@ -437,7 +437,7 @@ func TestValidUnderLoad(t *testing.T) {
 	args := make([][]byte, len(validShapes))
 	for i, sh := range validShapes {
 		var err error
-		if schemas[i], err = Compile([]byte(sh.schema)); err != nil {
+		if schemas[i], err = Compile([]byte(sh.schema), nil); err != nil {
 			t.Fatal(err)
 		}
 		args[i] = sh.args(945 << 10)

@@ -45,7 +45,7 @@ type cacheEntry struct {
 // when it holds it.
 func (c *Cache) compile(schema []byte, bounds Bounds, patterns PatternEngine) (*Schema, error) {
 	if c == nil || (patterns != nil && !reflect.TypeOf(patterns).Comparable()) {
-		return Compile(schema, WithBounds(bounds), WithPatterns(patterns))
+		return Compile(schema, &Options{Bounds: bounds, Patterns: patterns})
 	}
 	k := cacheKey{string(schema), bounds, patterns}
 	c.mu.Lock()
@@ -71,6 +71,6 @@ func (c *Cache) compile(schema []byte, bounds Bounds, patterns PatternEngine) (*
 	e := el.Value.(*cacheEntry)
 	c.mu.Unlock()
 	// Compiled outside the lock, once: other schemas are served meanwhile.
-	e.once.Do(func() { e.schema, e.err = Compile(schema, WithBounds(bounds), WithPatterns(patterns)) })
+	e.once.Do(func() { e.schema, e.err = Compile(schema, &Options{Bounds: bounds, Patterns: patterns}) })
 	return e.schema, e.err
 }

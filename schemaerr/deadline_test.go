@@ -2,7 +2,6 @@ package schemaerr_test
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcperr/mcperr/schemaerr"
-	"github.com/mcperr/mcperr/wire"
 )
 
 // slowEngine stands in for an ECMAScript engine on a hostile pattern: every pattern (each needs
@@ -70,7 +68,7 @@ func TestPatternOncePerValue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int64
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(slowEngine{calls: &calls}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: slowEngine{calls: &calls}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,8 +96,7 @@ func TestDeadlinePerCall(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int64
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(slowEngine{delay: delay, calls: &calls}),
-				schemaerr.WithBounds(schemaerr.Bounds{MaxTime: maxTime}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: slowEngine{delay: delay, calls: &calls}, Bounds: schemaerr.Bounds{MaxTime: maxTime}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,29 +124,27 @@ func TestDeadlinePerCall(t *testing.T) {
 // dialect's "Invalid arguments: ..." with data.code invalid_parameter.
 func TestTooSlowWording(t *testing.T) {
 	var calls atomic.Int64
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`),
-		schemaerr.WithPatterns(slowEngine{delay: 5 * time.Millisecond, calls: &calls}),
-		schemaerr.WithBounds(schemaerr.Bounds{MaxTime: 1500 * time.Microsecond}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"^(?=x)"}}}}`), &schemaerr.Options{Patterns: slowEngine{delay: 5 * time.Millisecond, calls: &calls}, Bounds: schemaerr.Bounds{MaxTime: 1500 * time.Microsecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	is := s.Validate(json.RawMessage(`{"a":["v","v2"]}`))
-	if got, want := schemaerr.Text("vexlo_search", is), "MCP error -32602: Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
-		t.Errorf("Text:\n got %q\nwant %q", got, want)
+	if got, want := schemaerr.TypeScript.Refuse("vexlo_search", is).Text, "MCP error -32602: Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
+		t.Errorf("TypeScript:\n got %q\nwant %q", got, want)
 	}
-	if got, want := schemaerr.Text2("vexlo_search", is), "Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
-		t.Errorf("Text2:\n got %q\nwant %q", got, want)
+	if got, want := schemaerr.TypeScriptV2.Refuse("vexlo_search", is).Text, "Invalid arguments for tool vexlo_search: arguments take longer to validate than the maximum of 1.5 ms"; got != want {
+		t.Errorf("TypeScriptV2:\n got %q\nwant %q", got, want)
 	}
-	var rpc *wire.RPCError
-	if err := schemaerr.Hints(is); !errors.As(err, &rpc) {
-		t.Fatalf("Hints = %v; want a *wire.RPCError", err)
+	rpc := schemaerr.Hint.Refuse("vexlo_search", is).Error
+	if rpc == nil {
+		t.Fatal("Hint.Refuse gave no *wire.RPCError")
 	}
 	b, _ := json.Marshal(rpc)
 	if got, want := string(b), `{"code":-32602,"message":"Invalid arguments: arguments take longer to validate than the maximum of 1.5 ms.","data":{"code":"invalid_parameter"}}`; got != want {
-		t.Errorf("Hints:\n got %s\nwant %s", got, want)
+		t.Errorf("Hint:\n got %s\nwant %s", got, want)
 	}
-	s, _ = schemaerr.Compile([]byte(`{}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 4}))
-	if got, want := schemaerr.Text("t", s.Validate(json.RawMessage(`{"a":1}`))), "MCP error -32602: Invalid arguments for tool t: arguments are larger than the maximum of 4 bytes"; got != want {
+	s, _ = schemaerr.Compile([]byte(`{}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxBytes: 4}})
+	if got, want := schemaerr.TypeScript.Refuse("t", s.Validate(json.RawMessage(`{"a":1}`))).Text, "MCP error -32602: Invalid arguments for tool t: arguments are larger than the maximum of 4 bytes"; got != want {
 		t.Errorf("the size refusal beside it:\n got %q\nwant %q", got, want)
 	}
 }

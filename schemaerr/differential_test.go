@@ -76,7 +76,7 @@ func score(t testing.TB, run diffRun, sdk *sdk) diffScore {
 	schemas := map[string]*Schema{}
 	errs := map[string]error{}
 	for name, raw := range run.Tools {
-		s, err := Compile(raw)
+		s, err := Compile(raw, nil)
 		if err != nil {
 			errs[name] = err
 			continue
@@ -225,7 +225,7 @@ func TestUndecidableEvidence(t *testing.T) {
 func TestDifferential(t *testing.T) { differential(t, sdk1) }
 
 // TestDifferential2 is TestDifferential against the TypeScript SDK 2.x (testdata/zod2) in its
-// dialect, [Text2]: the same generator, its imports mapped onto the 2.x packages.
+// dialect, [TypeScriptV2]: the same generator, its imports mapped onto the 2.x packages.
 //
 //	MCPERR_NODE=1 go test -run TestDifferential2$ -v ./schemaerr
 func TestDifferential2(t *testing.T) { differential(t, sdk2) }

@@ -11,13 +11,13 @@
 // schemaerr produces that text byte for byte from the JSON Schema the SDK publishes for the zod
 // schema (testdata/golden holds 192 cases captured from @modelcontextprotocol/sdk 1.32.2 with zod
 // 4.6.7, and a test that captures them again; a differential test registers random zod tool
-// schemas in the SDK and compares every answer a JSON Schema can decide, byte for byte). [Text2]
+// schemas in the SDK and compares every answer a JSON Schema can decide, byte for byte). [TypeScriptV2]
 // words the same issues as the SDK's next major version, @modelcontextprotocol/server 2.x, does
 // (captured and differential-tested the same way, from 2.4.0):
 //
 //	Input validation error: Invalid arguments for tool vexlo_get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
 //
-// It also speaks a third dialect, the hint dialect,
+// It also speaks a third dialect, the hint dialect ([Hint]),
 // for servers that refuse bad arguments with a JSON-RPC error carrying a machine code and a
 // did-you-mean instead.
 //
@@ -25,15 +25,17 @@
 //
 // [Compile] a tool's input schema once; the [Schema] is safe for concurrent use. [Schema.Validate]
 // takes the call's raw arguments and returns every [Issue] in a fixed order (a [Set] keeps the
-// compiled schemas of a server's tools, for an SDK adapter). Then either:
+// compiled schemas of a server's tools, for an SDK adapter). A [Dialect] words the refusal:
+// [Dialect.Refuse] of the issues, [Dialect.RefuseTool] of a call to a tool the server does not
+// have, each a [Refusal], the text of an isError tool result or a JSON-RPC error:
 //
-//   - [Text] frames the issues as the TypeScript SDK does, and wire.TextError wraps the text in
-//     the isError tool result ([Schema.Reject] does all three). [UnknownTool] is the text for a
-//     tool the server does not have. [Text2] and [UnknownTool2] are the 2.x SDK's wording.
-//   - [Hints] turns the issues into one error, a -32602 *wire.RPCError whose data.code is
-//     unknown_parameter or invalid_parameter. [Schema.Hint] validates, then runs the server's own
-//     checks (see [Schema.Hint]), which answer with their own codes, built with [Unknown] or [Invalid]. Each
-//     returns a nil error when the arguments pass.
+//   - [TypeScript] (the default) frames the issues as the TypeScript SDK 1.x does, and
+//     wire.TextError wraps the text in the isError tool result ([Schema.Reject] does all
+//     three). [TypeScriptV2] is the 2.x SDK's wording.
+//   - [Hint] turns the issues into one -32602 *wire.RPCError whose data.code is
+//     unknown_parameter or invalid_parameter. [Schema.Check] validates, then runs the server's
+//     own checks, which answer with their own codes, built with [Unknown] or [Invalid], and
+//     answers in the hint dialect: a nil error when the arguments pass.
 //
 // # zod's rules, on JSON Schema
 //
@@ -89,12 +91,12 @@
 // in JavaScript: "^.$" refuses an emoji. A pattern RE2 cannot run (lookahead, lookbehind,
 // backreferences) fails Compile with a *[PatternError] naming it and the module that runs it,
 // unless it comes with a format schemaerr checks in Go instead (zod's ISO duration); importing
-// github.com/mcperr/mcperr/ecmaregexp and compiling with [WithPatterns] runs such patterns on a
-// full ECMAScript engine, with a match timeout.
+// github.com/mcperr/mcperr/ecmaregexp and compiling with it as [Options].Patterns runs such
+// patterns on a full ECMAScript engine, with a match timeout.
 //
 // # Bad input
 //
-// A schema bounds the arguments by the [Bounds] it is compiled with ([WithBounds]; a [Set]
+// A schema bounds the arguments by the [Bounds] it is compiled with ([Options].Bounds; a [Set]
 // compiles with its own). Arguments larger than MaxBytes (1 MiB), nested deeper than MaxDepth
 // (64), or with more than MaxElements array elements and object members (no bound unless set)
 // are refused with one issue, worded as the TypeScript SDK words its maxToolInputElements
@@ -111,7 +113,7 @@
 //	Invalid input: expected string, received number at r.kkk[99]
 //	and 16660 more issues
 //
-// (", and 16660 more issues" in [Text2], "And 16660 more issues." in [Hints]; a first issue
+// (", and 16660 more issues" in [TypeScriptV2], "And 16660 more issues." in [Hint]; a first issue
 // longer than 64 KiB alone is cut and ends with "…"). A member's key is copied once per call,
 // however many issues' paths hold it. A call of 62 KiB with a 32,000-byte key and 16,760 wrong
 // items gets 64 KiB in each dialect and allocates 1.5 MB to validate and word; one of 1 MiB with
@@ -165,7 +167,7 @@
 // with a budget of its steps and refused with one step less, and TestWorkLinear that the time
 // per byte does not grow with the size.
 //
-// What is not counted is timed. The work of a pattern on an ECMAScript engine ([WithPatterns])
+// What is not counted is timed. The work of a pattern on an ECMAScript engine ([Options].Patterns)
 // cannot be counted: each match is bounded by the engine's own timeout (wall-clock, 100 ms for
 // ecmaregexp), and a call's matches together by 250 ms (or Bounds.MaxTime), past which the call
 // is refused as above; on a machine short of CPU those matches meet their time sooner, and a
@@ -177,7 +179,7 @@
 //
 // # The hint dialect
 //
-// [Hints] writes one sentence per issue, unknown parameters first:
+// [Hint] writes one sentence per issue, unknown parameters first:
 //
 //	Unknown parameter 'langauge'. Did you mean 'language'?    (data.code unknown_parameter)
 //	Unknown parameter 'xyz'.                                   (no declared name is close)

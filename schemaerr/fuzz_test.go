@@ -43,7 +43,7 @@ func FuzzValidate(f *testing.F) {
 		raws[name] = string(tools[name])
 	}
 	for name, raw := range raws {
-		ours, err := Compile([]byte(raw))
+		ours, err := Compile([]byte(raw), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func FuzzValidate(f *testing.F) {
 	// the derived tools' formats and zod-only rules are not JSON Schema's: no cross-check
 	dtools, _ := readGolden(f, "derived")
 	for name, raw := range dtools {
-		ours, err := Compile(raw)
+		ours, err := Compile(raw, nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -74,8 +74,8 @@ func FuzzValidate(f *testing.F) {
 	slices.SortFunc(pairs, func(a, b pair) int { return strings.Compare(a.name, b.name) })
 	f.Fuzz(func(t *testing.T, args []byte) {
 		for _, p := range pairs {
-			first := Text(p.name, p.ours.Validate(args))
-			if second := Text(p.name, p.ours.Validate(args)); first != second {
+			first := TypeScript.Refuse(p.name, p.ours.Validate(args)).Text
+			if second := TypeScript.Refuse(p.name, p.ours.Validate(args)).Text; first != second {
 				t.Fatalf("%s: two texts for one input:\n%s\n%s", p.name, first, second)
 			}
 			if p.ref == nil || !comparableArgs(args) {

@@ -210,7 +210,7 @@ func compileAll(t testing.TB, tools map[string]json.RawMessage) map[string]*Sche
 	t.Helper()
 	schemas := map[string]*Schema{}
 	for name, raw := range tools {
-		s, err := Compile(raw)
+		s, err := Compile(raw, nil)
 		if err != nil {
 			t.Fatalf("compile %s: %v", name, err)
 		}
@@ -317,7 +317,7 @@ func TestSpecExamples(t *testing.T) {
 		{"vexlo_strict", `{"name":"n","environment":"prod"}`, "Invalid input at environment"},
 	}
 	for _, tt := range tests {
-		got := Text(tt.tool, schemas[tt.tool].Validate(json.RawMessage(tt.args)))
+		got := TypeScript.Refuse(tt.tool, schemas[tt.tool].Validate(json.RawMessage(tt.args))).Text
 		want := textPrefix + tt.tool + ": " + tt.want
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s %s (-want +got):\n%s", tt.tool, tt.args, diff)
@@ -349,11 +349,11 @@ func TestSeedEndings(t *testing.T) {
 		{"vexlo_get_function", `{"service":"s","environment":{"named":["a"],"unset":true}}`, "Invalid input at environment"},
 	}
 	for _, tt := range tests {
-		s, err := Compile([]byte(tools[tt.tool]))
+		s, err := Compile([]byte(tools[tt.tool]), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := Text(tt.tool, s.Validate(json.RawMessage(tt.args)))
+		got := TypeScript.Refuse(tt.tool, s.Validate(json.RawMessage(tt.args))).Text
 		want := "MCP error -32602: Input validation error: Invalid arguments for tool " + tt.tool + ": " + tt.ending
 		if got != want {
 			t.Errorf("%s %s:\n got %q\nwant %q", tt.tool, tt.args, got, want)

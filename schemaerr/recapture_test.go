@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/mcperr/mcperr/wire"
 )
 
 // harnessFiles are the files of testdata/zod the re-capture runs.
@@ -37,13 +35,13 @@ type sdk struct {
 
 var (
 	// sdk1 is @modelcontextprotocol/sdk 1.32.2 with zod 4.6.7 (testdata/zod), the default dialect.
-	sdk1 = &sdk{name: "1.32.2", dir: "zod", cache: "mcperr-zod", text: Text,
-		unknown: func(tool string) (string, string) { return "isError", UnknownTool(tool) }}
+	sdk1 = &sdk{name: "1.32.2", dir: "zod", cache: "mcperr-zod", text: TypeScript.textOf,
+		unknown: func(tool string) (string, string) { return "isError", TypeScript.RefuseTool(tool, nil).Text }}
 	// sdk2 is @modelcontextprotocol/server and client 2.x with zod 4.6.7 (testdata/zod2), which
 	// run the same scripts with their imports mapped.
-	sdk2 = &sdk{name: "2.x", dir: "zod2", cache: "mcperr-zod2", text: Text2,
+	sdk2 = &sdk{name: "2.x", dir: "zod2", cache: "mcperr-zod2", text: TypeScriptV2.textOf,
 		unknown: func(tool string) (string, string) {
-			return "rpcError", UnknownTool2(tool).(*wire.RPCError).Message
+			return "rpcError", TypeScriptV2.RefuseTool(tool, nil).Error.Message
 		},
 		imports: strings.NewReplacer(
 			"'@modelcontextprotocol/sdk/server/mcp.js'", "'@modelcontextprotocol/server'",
@@ -64,7 +62,7 @@ var (
 func TestRecapture(t *testing.T) { recapture(t, sdk1) }
 
 // TestRecapture2 is TestRecapture for the TypeScript SDK 2.x (testdata/zod2:
-// @modelcontextprotocol/server and client 2.4.0, zod 4.6.7) and its dialect, [Text2]: the same
+// @modelcontextprotocol/server and client 2.4.0, zod 4.6.7) and its dialect, [TypeScriptV2]: the same
 // scripts, their imports mapped onto the 2.x packages, installed into mcperr-zod2.
 //
 //	MCPERR_NODE=1 go test -run TestRecapture2 ./schemaerr
@@ -181,3 +179,7 @@ func zodHarness(t *testing.T, sdk *sdk) (node, dir string) {
 	}
 	return node, dir
 }
+
+// textOf is d's refusal of issues in the arguments of a call to tool as the text of an isError
+// tool result, for the dialects whose refusal is one.
+func (d Dialect) textOf(tool string, issues []Issue) string { return d.Refuse(tool, issues).Text }

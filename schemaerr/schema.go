@@ -210,7 +210,7 @@ const (
 
 // PatternError is a pattern in a schema that cannot run on Go's regexp engine, such as one with
 // lookahead or a backreference. Its Reason names the module whose engine runs it
-// (github.com/mcperr/mcperr/ecmaregexp, through [WithPatterns]).
+// (github.com/mcperr/mcperr/ecmaregexp, through [Options].Patterns).
 type PatternError struct {
 	Pattern string // the pattern as the schema writes it
 	Reason  string
@@ -224,19 +224,20 @@ func (e *PatternError) Error() string {
 // needsEngine marks the reasons an ECMAScript engine (ecmaModule) removes.
 func needsEngine(pe *PatternError) *PatternError {
 	return &PatternError{Pattern: pe.Pattern, Reason: pe.Reason + "; to run it, import " + ecmaModule +
-		" and compile with schemaerr.WithPatterns(ecmaregexp.Engine{})"}
+		" and compile with schemaerr.Options{Patterns: ecmaregexp.Engine{}}"}
 }
 
 // Compile compiles a tool's input schema (JSON Schema 2020-12, or the draft its $schema names:
 // draft-07, 2019-09, draft-06, draft-04; 2020-12 when $schema is absent). Patterns are ECMAScript
 // regular expressions, translated to Go's RE2; a pattern RE2 cannot run (lookaround,
-// backreferences) fails here with a *PatternError, unless [WithPatterns] gives Compile an
+// backreferences) fails here with a *PatternError, unless o.Patterns gives Compile an
 // ECMAScript engine to run it. References must stay inside the document: a schema that loads
-// another URL fails.
-func Compile(schema []byte, opts ...Option) (*Schema, error) {
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
+// another URL fails. The schema bounds the arguments it validates by o.Bounds; a nil o is every
+// default.
+func Compile(schema []byte, o *Options) (*Schema, error) {
+	var cfg Options
+	if o != nil {
+		cfg = *o
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
@@ -259,9 +260,9 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 			if !errors.As(err, &pe) {
 				return nil, err
 			}
-			if cfg.patterns != nil {
+			if cfg.Patterns != nil {
 				unicode := needsUnicode(src)
-				m, err := cfg.patterns.Compile(src, unicode)
+				m, err := cfg.Patterns.Compile(src, unicode)
 				if err != nil {
 					return &unsupported{src: src, err: &PatternError{Pattern: src, Reason: "the ECMAScript engine cannot compile it: " + err.Error()}}, nil
 				}
@@ -292,7 +293,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	for _, n := range b.memo {
 		n.prepare()
 	}
-	return &Schema{root: root, limits: cfg.limits.orDefaults()}, nil
+	return &Schema{root: root, limits: cfg.Bounds.orDefaults()}, nil
 }
 
 type noLoader struct{}

@@ -18,9 +18,9 @@ import (
 
 func mustCompile(t testing.TB, schema string) *Schema {
 	t.Helper()
-	s, err := Compile([]byte(schema))
+	s, err := Compile([]byte(schema), nil)
 	if err != nil {
-		t.Fatalf("Compile(%s): %v", schema, err)
+		t.Fatalf("Compile(%s, nil): %v", schema, err)
 	}
 	return s
 }
@@ -121,11 +121,11 @@ func TestRecordRecognition(t *testing.T) {
 			"Invalid input: expected number, received undefined at x\nInvalid input: expected number, received string at y\nUnrecognized key: \"z\""},
 	}
 	for _, tt := range tests {
-		s, err := Compile([]byte(tt.schema))
+		s, err := Compile([]byte(tt.schema), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := strings.TrimPrefix(Text("t", s.Validate([]byte(tt.args))), textPrefix+"t: ")
+		got := strings.TrimPrefix(TypeScript.Refuse("t", s.Validate([]byte(tt.args))).Text, textPrefix+"t: ")
 		if got != tt.want {
 			t.Errorf("%s %s:\n got %q\nwant %q", tt.schema, tt.args, got, tt.want)
 		}
@@ -193,7 +193,7 @@ func TestTranslateECMA(t *testing.T) {
 
 func TestPatternErrors(t *testing.T) {
 	for _, p := range []string{`^(?=a)`, `^(?!a)`, `(?<=a)b`, `(?<!a)b`, `(a)\1`, `(?<x>a)\k<x>`, `a{1001}`, `[a`} {
-		_, err := Compile([]byte(`{"type":"object","properties":{"s":{"type":"string","pattern":` + jsonString(p) + `}}}`))
+		_, err := Compile([]byte(`{"type":"object","properties":{"s":{"type":"string","pattern":`+jsonString(p)+`}}}`), nil)
 		var pe *PatternError
 		if !errors.As(err, &pe) {
 			t.Errorf("pattern %q: err = %v, want a *PatternError", p, err)
@@ -204,7 +204,7 @@ func TestPatternErrors(t *testing.T) {
 		}
 	}
 	// also in patternProperties
-	_, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=x)":{}}}`))
+	_, err := Compile([]byte(`{"type":"object","patternProperties":{"^(?=x)":{}}}`), nil)
 	var pe *PatternError
 	if !errors.As(err, &pe) {
 		t.Errorf("patternProperties lookahead: err = %v, want a *PatternError", err)
@@ -343,8 +343,8 @@ func TestCompileErrors(t *testing.T) {
 		`{"$ref":"https://example.com/schema.json"}`,
 		`{"minLength":-1}`,
 	} {
-		if _, err := Compile([]byte(schema)); err == nil {
-			t.Errorf("Compile(%s) succeeded, want an error", schema)
+		if _, err := Compile([]byte(schema), nil); err == nil {
+			t.Errorf("Compile(%s, nil) succeeded, want an error", schema)
 		}
 	}
 }
@@ -374,7 +374,7 @@ func TestBounds(t *testing.T) {
 		}
 	}
 	// a refusal gets the SDK's frame for refused calls
-	got := Text("t", []Issue{refusal(&limitError{code: codeTooManyElements, limit: 5})})
+	got := TypeScript.Refuse("t", []Issue{refusal(&limitError{code: codeTooManyElements, limit: 5})}).Text
 	if want := "MCP error -32602: Invalid arguments for tool t: arguments contain more than the maximum of 5 elements"; got != want {
 		t.Errorf("Text = %q, want %q", got, want)
 	}
@@ -527,9 +527,9 @@ func TestHint(t *testing.T) {
 		{`{"query":"signal:mem_usage"}`, nil},
 	}
 	for _, tt := range tests {
-		got := s.Hint(json.RawMessage(tt.args), checkSignal)
+		got := s.Check(json.RawMessage(tt.args), checkSignal)
 		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("Hint(%s) (-want +got):\n%s", tt.args, diff)
+			t.Errorf("Check(%s) (-want +got):\n%s", tt.args, diff)
 		}
 	}
 }
@@ -543,7 +543,7 @@ func TestReject(t *testing.T) {
 	if diff := cmp.Diff(want, s.Reject("t", json.RawMessage(`{"n":"x"}`))); diff != "" {
 		t.Errorf("Reject (-want +got):\n%s", diff)
 	}
-	if got := Text("t", nil); got != "" {
+	if got := TypeScript.Refuse("t", nil).Text; got != "" {
 		t.Errorf("Text of no issues = %q", got)
 	}
 }
@@ -551,7 +551,7 @@ func TestReject(t *testing.T) {
 func TestHintMissing(t *testing.T) {
 	s := mustCompile(t, `{"type":"object","required":["order","env"],"properties":{"order":{"enum":["a","b"]},"env":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`)
 	want := Invalid(InvalidParameter, "Missing required parameter 'order'. Missing required parameter 'env'.")
-	if diff := cmp.Diff(want, s.Hint(nil)); diff != "" {
+	if diff := cmp.Diff(want, s.Check(nil)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -626,7 +626,7 @@ func TestHintDiscriminator(t *testing.T) {
 		{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"number"}},"required":["kind"]},
 		{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}]}}}`)
 	want := Invalid(InvalidParameter, "Invalid value for 't.kind': must be one of 'a', 'b'.")
-	if diff := cmp.Diff(want, s.Hint(json.RawMessage(`{"t":{"kind":"c"}}`))); diff != "" {
+	if diff := cmp.Diff(want, s.Check(json.RawMessage(`{"t":{"kind":"c"}}`))); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if got := lines(s, `{"t":{"kind":"a","x":"y"}}`); !cmp.Equal(got, []string{"Invalid input: expected number, received string at t.x"}) {

@@ -19,13 +19,13 @@ type Set[V comparable] struct {
 	Schemas map[string]json.RawMessage
 
 	// Bounds bound every call's arguments and the work validating them
-	// takes; each schema is compiled with them ([WithBounds]). Set them
+	// takes; each schema is compiled with them ([Options].Bounds). Set them
 	// before first use.
 	Bounds Bounds
 
 	// Patterns runs the patterns RE2 cannot (lookahead, lookbehind,
 	// backreferences), such as ecmaregexp.Engine; nil leaves such a schema
-	// failing to compile with a *PatternError ([WithPatterns]). Set it before
+	// failing to compile with a *PatternError ([Options].Patterns). Set it before
 	// first use.
 	Patterns PatternEngine
 

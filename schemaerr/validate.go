@@ -28,7 +28,7 @@ const maxSafeInteger = 1<<53 - 1
 // Arguments over the schema's [Bounds] (larger than MaxBytes, nested deeper than MaxDepth, with
 // more than MaxElements elements), whose validation does more work than MaxWork (or, when it is
 // set, takes longer than MaxTime), or that are not JSON are refused whole with one issue whose
-// [Text] is the SDK's wording for a refused call ("... arguments contain more than the maximum
+// [TypeScript] text is the SDK's wording for a refused call ("... arguments contain more than the maximum
 // of N elements").
 func (s *Schema) Validate(args json.RawMessage) []Issue {
 	issues, _ := s.validate(args)

@@ -39,7 +39,7 @@ func resolved(tb testing.TB) *jsonschema.Resolved {
 
 func compiled(tb testing.TB) *schemaerr.Schema {
 	tb.Helper()
-	s, err := schemaerr.Compile([]byte(searchSchema))
+	s, err := schemaerr.Compile([]byte(searchSchema), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func BenchmarkInvalid(b *testing.B) {
 			if issues == nil {
 				b.Fatal("accepted")
 			}
-			_ = schemaerr.Text("vexlo_search", issues)
+			_ = schemaerr.TypeScript.Refuse("vexlo_search", issues).Text
 		}
 	})
 	b.Run("jsonschema-go/go-sdk-path", func(b *testing.B) {
@@ -205,7 +205,7 @@ func BenchmarkRatio(b *testing.B) {
 			t0 := time.Now()
 			for range batch {
 				if issues := s.Validate(data); issues != nil {
-					_ = schemaerr.Text("vexlo_search", issues)
+					_ = schemaerr.TypeScript.Refuse("vexlo_search", issues).Text
 				}
 			}
 			t1 := time.Now()

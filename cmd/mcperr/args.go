@@ -71,7 +71,7 @@ func (e *noBaseError) Error() string {
 // schema forbids are ever sent), with the text the TypeScript SDK answers for
 // them.
 func argProbes(tool string, schema []byte) (*plan, error) {
-	compiled, err := schemaerr.Compile(schema, schemaerr.WithPatterns(ecmaregexp.Engine{}))
+	compiled, err := schemaerr.Compile(schema, &schemaerr.Options{Patterns: ecmaregexp.Engine{}})
 	if err != nil {
 		return nil, fmt.Errorf("its input schema does not compile: %w", err)
 	}
@@ -106,7 +106,7 @@ func argProbes(tool string, schema []byte) (*plan, error) {
 		if len(issues) == 0 {
 			return // the schema allows it: never sent
 		}
-		p.probes = append(p.probes, argProbe{name: name, field: field, args: raw, expected: schemaerr.Text(tool, issues)})
+		p.probes = append(p.probes, argProbe{name: name, field: field, args: raw, expected: schemaerr.TypeScript.Refuse(tool, issues).Text})
 	}
 
 	obj := d.resolve(root, 0)

@@ -151,7 +151,7 @@ func FuzzArgProbes(f *testing.F) {
 		if len(probes) > maxProbes {
 			t.Fatalf("%d probes, more than %d", len(probes), maxProbes)
 		}
-		s, err := schemaerr.Compile([]byte(schema))
+		s, err := schemaerr.Compile([]byte(schema), nil)
 		if err != nil {
 			return // compiles only with the ECMAScript engine
 		}

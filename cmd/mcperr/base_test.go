@@ -52,7 +52,7 @@ func TestValidBase(t *testing.T) {
 			if diff := cmp.Diff(tt.want, string(p.base)); diff != "" {
 				t.Errorf("base (-want +got):\n%s", diff)
 			}
-			s, err := schemaerr.Compile([]byte(tt.schema), schemaerr.WithPatterns(ecmaregexp.Engine{}))
+			s, err := schemaerr.Compile([]byte(tt.schema), &schemaerr.Options{Patterns: ecmaregexp.Engine{}})
 			if err != nil {
 				t.Fatal(err)
 			}

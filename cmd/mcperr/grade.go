@@ -453,7 +453,7 @@ func gradeUnknownTool(c *check, answer string, o errkind.Outcome) {
 	}
 	c.Kind, c.Move = string(r.Kind), string(r.Move)
 	c.NamesField = r.Tool == noSuchTool || strings.Contains(c.Text, noSuchTool)
-	c.KnownText = strings.TrimSpace(o.Text) == schemaerr.UnknownTool(noSuchTool)
+	c.KnownText = strings.TrimSpace(o.Text) == schemaerr.TypeScript.RefuseTool(noSuchTool, nil).Text
 	readable := r.Kind != "" && r.Move != "" && r.Move != errkind.Report
 	switch {
 	case c.NamesField && readable:

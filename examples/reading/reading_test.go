@@ -531,7 +531,7 @@ func gosdkServer(d gosdk.Dialect, ho *gosdk.HTTPOptions) http.Handler {
 	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (map[string]any, error) {
 		return getTrace(in.ID)
 	}))
-	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Dialect: d}))
+	s.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{Validation: gosdk.Validation{Dialect: d}}))
 	return gosdk.HTTPHandler(s, ho)
 }
 
@@ -541,7 +541,7 @@ func mcpgoServer(d mcpgo.Dialect, ho *mcpgo.HTTPOptions) http.Handler {
 	s.AddTool(mcpgomcp.NewTool("get_trace", mcpgomcp.WithInputSchema[TraceIn]()), mcpgo.Handle(func(ctx context.Context, _ mcpgomcp.CallToolRequest, in TraceIn) (map[string]any, error) {
 		return getTrace(in.ID)
 	}))
-	v := mcpgo.Validate(s, &mcpgo.Options{Dialect: d})
+	v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{Dialect: d}})
 	if ho == nil {
 		ho = &mcpgo.HTTPOptions{}
 	}
@@ -574,10 +574,10 @@ func TestAdapters(t *testing.T) {
 		cases   []callCase
 	}{
 		{"gosdk, TypeScript", gosdkServer(gosdk.TypeScript, nil), adapterCases("get_trace", "id")},
-		{"gosdk, TypeScript2", gosdkServer(gosdk.TypeScript2, nil), adapterCases("get_trace", "id")},
+		{"gosdk, TypeScriptV2", gosdkServer(gosdk.TypeScriptV2, nil), adapterCases("get_trace", "id")},
 		{"gosdk, Hint", gosdkServer(gosdk.Hint, nil), adapterCases("", "id")},
 		{"mcpgo, TypeScript", mcpgoServer(mcpgo.TypeScript, nil), adapterCases("get_trace", "id")},
-		{"mcpgo, TypeScript2", mcpgoServer(mcpgo.TypeScript2, nil), adapterCases("get_trace", "id")},
+		{"mcpgo, TypeScriptV2", mcpgoServer(mcpgo.TypeScriptV2, nil), adapterCases("get_trace", "id")},
 		{"mcpgo, Hint", mcpgoServer(mcpgo.Hint, nil), adapterCases("", "id")},
 	}
 	cls := clients(t)
@@ -620,8 +620,8 @@ func TestLimits(t *testing.T) {
 	cls := clients(t)
 	for _, count := range []struct {
 		name   string
-		gosdk  gosdk.Count
-		mcpgo  mcpgo.Count
+		gosdk  gosdk.Unit
+		mcpgo  mcpgo.Unit
 		burst  int
 		noWait map[string]bool // the clients that cannot read the wait
 	}{

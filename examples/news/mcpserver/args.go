@@ -117,7 +117,7 @@ func (t *tool) validate(raw json.RawMessage) (*args, *ArgError) {
 		}
 		return nil
 	}
-	if err := t.schema.Hint(raw, check); err != nil {
+	if err := t.schema.Check(raw, check); err != nil {
 		e := hint(err)
 		code := InvalidParameter
 		if c := e.DataCode(); c != "" {

@@ -60,8 +60,10 @@ func (s *Server) mcpServer(hosted bool) *mcp.Server {
 		schemas[t.name] = inputSchema(t.params, false)
 	}
 	srv.AddReceivingMiddleware(gosdk.Validate(&gosdk.Options{
-		Dialect: gosdk.Hint,
-		Schemas: schemas,
+		Validation: gosdk.Validation{
+			Dialect: gosdk.Hint,
+			Schemas: schemas,
+		},
 		Unknown: func(ctx context.Context, name string, _ []string) (*mcp.CallToolResult, error) {
 			return nil, &unknownToolError{msg: fmt.Sprintf("Unknown tool '%s'. The tools are: %s.", quoteName(name), strings.Join(s.toolNames(), ", "))}
 		},

@@ -71,7 +71,7 @@ var (
 func tools() []*tool {
 	ts := toolList()
 	for _, t := range ts {
-		sc, err := schemaerr.Compile(inputSchema(t.params, false))
+		sc, err := schemaerr.Compile(inputSchema(t.params, false), nil)
 		if err != nil {
 			panic(fmt.Sprintf("news: the schema of %s does not compile: %v", t.name, err)) // static data
 		}

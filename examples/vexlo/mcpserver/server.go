@@ -154,7 +154,7 @@ func New(cfg Config) (*Server, error) {
 	})
 	for i := range tools {
 		d := &tools[i]
-		sc, err := schemaerr.Compile([]byte(d.schema))
+		sc, err := schemaerr.Compile([]byte(d.schema), nil)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", d.name, err)
 		}
@@ -201,14 +201,14 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) Call(ctx context.Context, name string, arguments json.RawMessage) *wire.ToolResult {
 	t, ok := s.tools[name]
 	if !ok {
-		return wire.TextError(schemaerr.UnknownTool(name))
+		return wire.TextError(schemaerr.TypeScript.RefuseTool(name, nil).Text)
 	}
 	return s.call(ctx, t, arguments)
 }
 
 func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage) *wire.ToolResult {
 	if issues := t.schema.Validate(raw); len(issues) > 0 {
-		return wire.TextError(schemaerr.Text(t.name, issues))
+		return wire.TextError(schemaerr.TypeScript.Refuse(t.name, issues).Text)
 	}
 	v, err := s.run(ctx, t, raw)
 	if err != nil {

@@ -15,25 +15,24 @@ import (
 
 // TestNilErrorIsNil: valid arguments give an error interface that is nil,
 // not a nil *wire.RPCError wrapped in a non-nil error, whether the result
-// of Hint, Hints or a check is stored in an error variable or returned
+// of Check or a check is stored in an error variable or returned
 // through one (the typed-nil trap).
 func TestNilErrorIsNil(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pass := func(json.RawMessage) error { return nil }
-	var stored error = s.Hint(json.RawMessage(`{"q":"go"}`), pass)
+	var stored error = s.Check(json.RawMessage(`{"q":"go"}`), pass)
 	if stored != nil {
-		t.Errorf("Hint(valid) stored in an error = %#v, want nil", stored)
+		t.Errorf("Check(valid) stored in an error = %#v, want nil", stored)
 	}
-	through := func() error { return s.Hint(json.RawMessage(`{"q":"go"}`)) }
+	through := func() error { return s.Check(json.RawMessage(`{"q":"go"}`)) }
 	if err := through(); err != nil {
-		t.Errorf("Hint(valid) returned as an error = %#v, want nil", err)
+		t.Errorf("Check(valid) returned as an error = %#v, want nil", err)
 	}
-	stored = schemaerr.Hints(nil)
-	if stored != nil {
-		t.Errorf("Hints(nil) stored in an error = %#v, want nil", stored)
+	if r := schemaerr.Hint.Refuse("t", nil); r != (schemaerr.Refusal{}) {
+		t.Errorf("Hint.Refuse(no issues) = %+v, want the zero Refusal", r)
 	}
 	var c func(json.RawMessage) error = pass
 	if err := c(nil); err != nil {
@@ -48,7 +47,7 @@ func TestNilErrorIsNil(t *testing.T) {
 // through wrapping, with code -32602 and the data.code of its cause, and
 // marshals as the hint dialect writes it.
 func TestHintErrors(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`))
+	s, err := schemaerr.Compile([]byte(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +59,11 @@ func TestHintErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"unknown parameter", s.Hint(json.RawMessage(`{"qq":"go"}`)),
+		{"unknown parameter", s.Check(json.RawMessage(`{"qq":"go"}`)),
 			`{"code":-32602,"message":"Unknown parameter 'qq'. Did you mean 'q'?","data":{"code":"unknown_parameter"}}`},
-		{"invalid parameter", s.Hint(json.RawMessage(`{"q":1}`)),
+		{"invalid parameter", s.Check(json.RawMessage(`{"q":1}`)),
 			`{"code":-32602,"message":"Invalid value for 'q': must be a string.","data":{"code":"invalid_parameter"}}`},
-		{"a check's own code", s.Hint(json.RawMessage(`{"q":"go"}`), own),
+		{"a check's own code", s.Check(json.RawMessage(`{"q":"go"}`), own),
 			`{"code":-32602,"message":"Unknown signal 'cpu_usge'. Did you mean 'cpu_usage'?","data":{"code":"unknown_signal"}}`},
 		{"invalid", schemaerr.Invalid("out_of_credit", "No credit left."),
 			`{"code":-32602,"message":"No credit left.","data":{"code":"out_of_credit"}}`},
@@ -95,7 +94,7 @@ func TestHintErrors(t *testing.T) {
 // TestRefusalCodes: arguments refused before validation carry the exported
 // codes, so a caller switches on constants rather than strings.
 func TestRefusalCodes(t *testing.T) {
-	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), schemaerr.WithBounds(schemaerr.Bounds{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}))
+	s, err := schemaerr.Compile([]byte(`{"type":"object"}`), &schemaerr.Options{Bounds: schemaerr.Bounds{MaxBytes: 64, MaxDepth: 2, MaxElements: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,8 +98,8 @@ const (
 	refusalPrefix2 = sdktext.ArgumentsRefusedPrefix2
 )
 
-// maxText bounds the bytes the issues of one refusal take in every dialect ([Text], [Text2],
-// [Hints]), so that a small call cannot get an answer thousands of times its size.
+// maxText bounds the bytes the issues of one refusal take in every dialect ([TypeScript],
+// [TypeScriptV2], [Hint]), so that a small call cannot get an answer thousands of times its size.
 const maxText = 64 << 10
 
 // moreText is the words, in every dialect, for n issues left out of a refusal.
@@ -156,18 +156,9 @@ func issueLen(is Issue) int {
 	return n
 }
 
-// Text is the rejection text the TypeScript SDK sends for a tool whose arguments failed
-// validation: "MCP error -32602: Input validation error: Invalid arguments for tool <tool>: "
-// followed by the issues, one per line. Arguments refused whole (for their size, their
-// shape or the work validating them takes) get the SDK's maxToolInputElements wording instead:
-// "MCP error -32602: Invalid arguments for tool <tool>: arguments contain more than the maximum
-// of N elements". Text of no issues is "".
-//
-// The issues take at most 64 KiB: those that do not fit (and those a list cut at
-// Bounds.MaxIssues left out) are counted on a last line, "and N more issues"; a first issue
-// longer alone is cut and ends with "…". The SDK, which has no such bound, writes the same
-// text for every refusal within it.
-func Text(tool string, issues []Issue) string {
+// text is the TypeScript dialect's refusal of issues in the arguments of a call to tool (see
+// [TypeScript]); "" for no issues.
+func text(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
 	}
@@ -201,19 +192,9 @@ func textSize(prefix, tool string, issues []Issue) int {
 	return n
 }
 
-// Text2 is [Text] in the wording of the TypeScript SDK 2.x (@modelcontextprotocol/server), whose
-// isError tool result says "Input validation error: Invalid arguments for tool <tool>: " and then
-// the issues on one line, separated by ", ", each its path first: "<path>: <message>", the path's
-// segments joined by "." (array indices too: "tags.2"), or the message alone for an issue about
-// the arguments as a whole:
-//
-//	Input validation error: Invalid arguments for tool get_values: path: Too big: expected array to have <=8 items, limit: Too big: expected number to be <=100
-//
-// Arguments refused whole (for their size, their shape or the work validating them takes) read
-// "Invalid arguments for tool <tool>: arguments contain more than the maximum of N elements".
-// The issues take at most 64 KiB, as in Text, the count of those left out last: ", and N more
-// issues". Text2 of no issues is "".
-func Text2(tool string, issues []Issue) string {
+// textV2 is the TypeScriptV2 dialect's refusal of issues in the arguments of a call to tool
+// (see [TypeScriptV2]); "" for no issues.
+func textV2(tool string, issues []Issue) string {
 	if len(issues) == 0 {
 		return ""
 	}
@@ -244,10 +225,9 @@ func Text2(tool string, issues []Issue) string {
 	return string(b)
 }
 
-// UnknownTool2 is the TypeScript SDK 2.x's answer to a call to a tool it does not have: not a
-// tool result but a JSON-RPC error, code -32602, message "Tool <tool> not found". The error is a
-// *wire.RPCError, which errors.As finds.
-func UnknownTool2(tool string) error {
+// unknownToolV2 is the TypeScript SDK 2.x's answer to a call to a tool it does not have: a
+// JSON-RPC error, code -32602, message "Tool <tool> not found".
+func unknownToolV2(tool string) *wire.RPCError {
 	return &wire.RPCError{Code: errkind.InvalidParams, Message: sdktext.UnknownToolPrefix2 + tool + sdktext.UnknownToolSuffix}
 }
 
@@ -273,9 +253,9 @@ func appendPath(b []byte, path []any) []byte {
 	return b
 }
 
-// UnknownTool is the text the TypeScript SDK sends for a call to a tool it does not have:
-// "MCP error -32602: Tool <tool> not found".
-func UnknownTool(tool string) string {
+// unknownTool is the TypeScript SDK's text for a call to a tool it does not have: "MCP error
+// -32602: Tool <tool> not found".
+func unknownTool(tool string) string {
 	return sdktext.UnknownTool(tool)
 }
 

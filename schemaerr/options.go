@@ -6,16 +6,21 @@ import (
 	"time"
 )
 
-// ecmaModule is the module that runs, through [WithPatterns], the ECMAScript patterns Go's RE2
-// cannot: lookahead, lookbehind and backreferences.
+// ecmaModule is the module that runs, through [Options].Patterns, the ECMAScript patterns Go's
+// RE2 cannot: lookahead, lookbehind and backreferences.
 const ecmaModule = "github.com/mcperr/mcperr/ecmaregexp"
 
-// Option configures [Compile].
-type Option func(*config)
+// Options configures [Compile]; a [Set] holds the same fields and passes them on. The zero
+// Options, like a nil *Options, is every default.
+type Options struct {
+	// Bounds bound the arguments the Schema validates, and the work it takes; the zero Bounds
+	// is every default.
+	Bounds Bounds
 
-type config struct {
-	patterns PatternEngine
-	limits   Bounds
+	// Patterns runs the patterns RE2 cannot (lookahead, lookbehind, backreferences), such as
+	// ecmaregexp.Engine{}; patterns RE2 runs stay on RE2. Nil leaves a schema with such a
+	// pattern failing to compile with a *[PatternError].
+	Patterns PatternEngine
 }
 
 // Bounds bound the arguments of one call and the work of validating them. Arguments over a
@@ -48,7 +53,7 @@ type Bounds struct {
 	// MaxTime, when set, bounds the wall-clock time of one call: validation that runs past it
 	// stops and the call is refused (codeTooSlow), whatever the work counted. It is an outer
 	// guard, off by default, since a busy machine meets it on valid calls. The work of a
-	// pattern on an ECMAScript engine (WithPatterns) cannot be counted: those matches are
+	// pattern on an ECMAScript engine (Options.Patterns) cannot be counted: those matches are
 	// timed instead, and one call's matches together may take at most MaxTime, or 250 ms
 	// when MaxTime is not set.
 	MaxTime time.Duration
@@ -92,11 +97,6 @@ func (l Bounds) orDefaults() Bounds {
 	return l
 }
 
-// WithBounds has Compile bound the arguments a Schema validates, and the work it takes, by l.
-func WithBounds(l Bounds) Option {
-	return func(c *config) { c.limits = l }
-}
-
 // durationText writes a duration in a refusal: "250 ms", "1.5 s".
 func durationText(d time.Duration) string {
 	if d < time.Second {
@@ -120,11 +120,6 @@ type Matcher interface {
 	// flag it matches UTF-16 code units, so "." is half of an emoji. A match that cannot finish
 	// (a timeout) reports false: the value is refused.
 	MatchString(s string) bool
-}
-
-// WithPatterns has Compile run the patterns RE2 cannot through e. Patterns RE2 runs stay on RE2.
-func WithPatterns(e PatternEngine) Option {
-	return func(c *config) { c.patterns = e }
 }
 
 // engineRegexp is a pattern run by a PatternEngine.

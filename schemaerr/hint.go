@@ -11,13 +11,13 @@ import (
 )
 
 // Reject validates args and returns the TypeScript SDK's rejection of them as an isError tool
-// result (wire.TextError of [Text]), or nil when they are valid.
+// result (wire.TextError of [TypeScript]'s refusal text), or nil when they are valid.
 func (s *Schema) Reject(tool string, args json.RawMessage) *wire.ToolResult {
 	issues := s.Validate(args)
 	if issues == nil {
 		return nil
 	}
-	return wire.TextError(Text(tool, issues))
+	return wire.TextError(text(tool, issues))
 }
 
 // Codes of the hint dialect's data.code for arguments the schema refused.
@@ -31,6 +31,11 @@ const (
 // *wire.RPCError, which errors.As finds, marshalling to exactly
 // {"code":-32602,"message":MESSAGE,"data":{"code":CODE}}.
 func Invalid(code, message string) error {
+	return invalid(code, message)
+}
+
+// invalid is [Invalid]'s error as a *wire.RPCError.
+func invalid(code, message string) *wire.RPCError {
 	return &wire.RPCError{Code: errkind.InvalidParams, Message: message, Data: wire.ErrorData{Code: code}}
 }
 
@@ -40,11 +45,16 @@ func Invalid(code, message string) error {
 // a server checking its own vocabulary uses its own code: Unknown("unknown_signal", "signal",
 // name, published).
 func Unknown(code, noun, name string, known []string) error {
+	return unknown(code, noun, name, known)
+}
+
+// unknown is [Unknown]'s error as a *wire.RPCError.
+func unknown(code, noun, name string, known []string) *wire.RPCError {
 	msg := "Unknown " + noun + " '" + name + "'."
 	if s, ok := Suggest(name, known); ok {
 		msg += " Did you mean '" + s + "'?"
 	}
-	return Invalid(code, msg)
+	return invalid(code, msg)
 }
 
 // Suggest returns the name in known closest to name, when one is close enough to be a likely
@@ -113,15 +123,15 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Hint validates args and answers in the hint dialect: nil when the arguments are valid and
-// every check passes, else a -32602 *wire.RPCError whose data.code is unknown_parameter or
-// invalid_parameter (see [Hints]), or the first failing check's own error. A check is a
-// server's own test of arguments the schema accepted: it returns nil, or the refusal,
-// typically from [Invalid] or [Unknown] with the server's own data.code. Checks run only on
-// arguments the schema accepted.
-func (s *Schema) Hint(args json.RawMessage, checks ...func(args json.RawMessage) error) error {
-	if issues := s.Validate(args); issues != nil {
-		return Hints(issues)
+// Check validates args, then runs the server's own checks, and answers in the hint dialect
+// ([Hint]): nil when the arguments are valid and every check passes, else the -32602
+// *wire.RPCError of Hint.Refuse, whose data.code is unknown_parameter or invalid_parameter, or
+// the first failing check's own error. A check is a server's own test of arguments the schema
+// accepted: it returns nil, or the refusal, typically from [Invalid] or [Unknown] with the
+// server's own data.code. Checks run only on arguments the schema accepted.
+func (s *Schema) Check(args json.RawMessage, checks ...func(args json.RawMessage) error) error {
+	if issues := s.Validate(args); len(issues) > 0 {
+		return hints(issues)
 	}
 	for _, c := range checks {
 		if e := c(args); e != nil {
@@ -131,24 +141,8 @@ func (s *Schema) Hint(args json.RawMessage, checks ...func(args json.RawMessage)
 	return nil
 }
 
-// Hints words issues in the hint dialect, one sentence each, in one -32602 error. Unknown
-// parameters come first, since a misspelt name often explains the rest, and set data.code to
-// unknown_parameter; otherwise it is invalid_parameter. The sentences:
-//
-//	Unknown parameter 'langauge'. Did you mean 'language'?
-//	Unknown parameter 'xyz'.
-//	Missing required parameter 'query'.
-//	Invalid value for 'limit': must be between 1 and 50.
-//	Invalid value for 'limit': must be an integer.
-//	Invalid value for 'order': must be one of 'asc', 'desc'.
-//	Invalid value for 'query': must be between 3 and 20 characters long.
-//	Invalid value for 'path': must have at most 8 items.
-//	Invalid value for 'service': must match the pattern /^[a-z]+$/.
-//	Invalid value for 'environment': must match one of its accepted forms.
-//
-// The sentences take at most 64 KiB, as in [Text]; those left out are counted in a last
-// sentence, "And N more issues.". The error is a *wire.RPCError. Hints of no issues is nil.
-func Hints(issues []Issue) error {
+// hints is the hint dialect's refusal of issues (see [Hint]); nil for no issues.
+func hints(issues []Issue) *wire.RPCError {
 	if len(issues) == 0 {
 		return nil
 	}
@@ -197,7 +191,7 @@ func Hints(issues []Issue) error {
 		w.b = append(w.b, moreText(w.left)[1:]...)
 		w.b = append(w.b, '.')
 	}
-	return Invalid(code, string(w.b))
+	return invalid(code, string(w.b))
 }
 
 // hintWriter joins the hint dialect's sentences, within maxText bytes: the sentences that do
