@@ -6,12 +6,12 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// revision returns the protocol revision a request speaks, for the code
+// httpRevision returns the protocol revision a request speaks, for the code
 // table (errkind.RPCCode.On): the one its params' _meta says (revision
 // 2026-07-28 and later carry it in every request), else its
 // MCP-Protocol-Version header, else "" (an earlier revision).
-func revision(r *http.Request, m *wire.Message) string {
-	if v := version(m.Params); v != "" {
+func httpRevision(r *http.Request, m *wire.Message) string {
+	if v := Revision(m.Params); v != "" {
 		return v
 	}
 	return r.Header.Get("MCP-Protocol-Version")

@@ -116,27 +116,13 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 		return false
 	}
 	if l.Count == ToolCalls && !opens {
-		writeResult(w, m.ID, wire.ErrorResult(e), version(m.Params))
+		writeResult(w, m.ID, wire.ErrorResult(e), Revision(m.Params))
 		return false
 	}
 	wait := *e.Object().RetryAfterSeconds // the wait the data carries; a rate_limited object always has one
-	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined.On(revision(r, m)),
+	wire.WriteRPCError(w, http.StatusTooManyRequests, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined.On(httpRevision(r, m)),
 		Message: "Rate limited: retry after " + strconv.FormatInt(wait, 10) + " seconds.", Data: e})
 	return false
-}
-
-// version returns the protocol revision params say in their _meta, or ""
-// when they say none. Only a refused call reads it.
-func version(params json.RawMessage) string {
-	var p struct {
-		Meta struct {
-			Version string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return ""
-	}
-	return p.Meta.Version
 }
 
 // writeResult writes the JSON-RPC response carrying a tool result; for a

@@ -6,7 +6,7 @@ const (
 	modern = "2026-07-28"
 
 	// appRefused is the application code (outside the JSON-RPC reserved
-	// range) the library's legacy-range refusal answers from revision
+	// range) the library's legacy-range refusals answer from revision
 	// 2026-07-28 on.
 	appRefused RPCCode = -31000
 )
@@ -25,7 +25,9 @@ const (
 //	unknown method (MethodNotFound)      -32601      -32601      -32601
 //	bad params (InvalidParams)           -32602      -32602      -32602
 //	server failure (InternalError)       -32603      -32603      -32603
-//	over an all-message limit            -32000      -32000      -31000
+//	over an all-message limit, or past   -32000      -32000      -31000
+//	  a stdio transport's bound on
+//	  requests in flight
 //	  (ImplementationDefined)
 //	header mismatch (HeaderMismatch)     -32020      -32020      -32020
 //	capability (MissingCapability)       -32021      -32021      -32021
@@ -35,10 +37,14 @@ const (
 // NOT use -32000 to -32019 (legacy), MUST NOT emit a code of -32020 to
 // -32099 that the specification does not define, and SHOULD allocate
 // application codes outside the JSON-RPC reserved range (-32768 to
-// -32000). The library's one code of the legacy range, the refusal of a
-// client over an all-message limit, therefore answers the application code
-// (-31000) from that revision on, its data carrying the rate_limited kind
-// object as before: a client reads the kind, not the number. The codes
+// -32000). The library's one code of the legacy range, that of the refusal
+// of a client over an all-message limit (its data carrying the rate_limited
+// kind object: a client reads the kind, not the number) and of a stdio
+// transport's refusal of a request past its bound on requests in flight
+// (adapter/stdio's Busy), therefore answers the application code (-31000)
+// from that revision on. Every error line the stdio transports write
+// themselves takes its code from this table, for the revision the request
+// names or the session negotiated. The codes
 // -32020 to -32022 are the ones 2026-07-28 defines; the library sends them
 // only for what that revision introduced (its headers and per-request
 // version), so they stand in every column. Earlier revisions keep the

@@ -74,7 +74,7 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 	if c.next == nil {
 		return false // an SDK that composes otherwise: its own path
 	}
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, key)) // for RequestID
 	k := &call{
 		next:   c.next,
 		key:    key,

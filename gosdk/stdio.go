@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -33,6 +34,9 @@ import (
 //     not a JSON-RPC 2.0 message) with -32600 and the id when it can be
 //     read, and the session carries on with the answers in flight;
 //   - a line longer than MaxLine is answered with a parse error;
+//   - every error line it writes itself takes its code from the code table
+//     of the session's protocol revision (errkind.RPCCode.On), and reaches
+//     OnFailure;
 //   - every answer carries its request's id exactly as the client wrote it
 //     ("\u0041" stays "\u0041"); a request whose id is still in flight (its
 //     answer not yet written, or its handler still running after
@@ -42,8 +46,8 @@ import (
 //     answer a cancelled request (package adapter/stdio gives the rule),
 //     where the go-sdk's own transport answers it;
 //   - at most MaxInFlight requests (256) are served at once: one more is
-//     answered at once with a -32000 error (stdio.Busy) and the reading
-//     goes on, so the client's answers to the server's own requests
+//     answered at once with a -32000 error (-31000 from protocol revision
+//     2026-07-28 on: stdio.Busy) and the reading goes on, so the client's answers to the server's own requests
 //     (roots, sampling, elicitation), its cancellations and its
 //     notifications are always read, and a client that sends calls without
 //     reading the answers holds a bounded number of goroutines and buffers
@@ -98,9 +102,10 @@ type StdioTransport struct {
 	// the servers AddTool added a tool to, the same way; a server that has
 	// none is served by the SDK's path. Over the direct path a handler's
 	// context does not carry the SDK's unexported request-id value, which
-	// only its HTTP transport reads. As on the SDK's path, cancelling Run's
-	// context does not cancel the calls in flight: Run returns once they
-	// have returned, and their answers are not written.
+	// only its HTTP transport reads; it carries the call's id for RequestID
+	// instead. As on the SDK's path, cancelling Run's context does not
+	// cancel the calls in flight: Run returns once they have returned, and
+	// their answers are not written.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
@@ -113,8 +118,19 @@ type StdioTransport struct {
 	// MaxInFlight bounds the requests served at once (the SDK's and the
 	// direct path's together); zero means 256 (stdio.DefaultMaxInFlight).
 	// A request read while that many are in flight is answered at once
-	// with a -32000 error (stdio.Busy), and the reading goes on.
+	// with a -32000 error (-31000 from protocol revision 2026-07-28 on:
+	// stdio.Busy), and the reading goes on.
 	MaxInFlight int
+
+	// OnFailure, if set, hears every refusal the transport writes itself,
+	// after writing it, as Stage adapter.Protocol (stdio.Report): a line
+	// that is not JSON, not a JSON-RPC message or longer than MaxLine, a
+	// batch, a request whose id is in flight, and one past MaxInFlight.
+	// What the server answers (arguments, tools, handlers) reaches
+	// Options.OnFailure of gosdk.Validate instead: set the same hook on
+	// both, as on HTTPOptions.OnFailure for HTTP, and one hook hears every
+	// failure (adapter.Log(nil) logs them; telemetry.Failures counts them).
+	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // Connect implements mcp.Transport.
@@ -128,6 +144,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := newConn(in, out, t.Drain, t.MaxLine)
 	c.max = stdio.MaxInFlight(t.MaxInFlight)
+	c.onFailure = t.OnFailure
 	// The direct calls run on a context Run's cancellation does not reach,
 	// as the SDK's handlers do: cancelling Run closes the session, which
 	// ends once the calls in flight have returned (see Close).
@@ -183,6 +200,12 @@ type conn struct {
 	broken  bool          // the output failed; nothing more can be answered
 	changed chan struct{} // signalled when pending or running shrinks, or broken is set
 
+	// version is the protocol revision the session negotiated, from the
+	// SDK's answer to initialize (see Write); "" before. The error lines
+	// the transport writes take their codes from it (stdio.Revision).
+	version   atomic.Pointer[string]
+	onFailure func(ctx context.Context, f adapter.Failure) // StdioTransport.OnFailure
+
 	wmu  sync.Mutex // one writer at a time; guards out and wbuf
 	out  io.Writer
 	wbuf []byte // the line being written; reused
@@ -207,7 +230,8 @@ type conn struct {
 
 // pend is a request in flight: its id as sent, whether the client
 // cancelled it (its answer is then not written), and whether it is an
-// initialize.
+// initialize (direct calls wait for its answer, which says the session's
+// protocol revision).
 type pend struct {
 	sent      string
 	cancelled bool
@@ -351,9 +375,10 @@ func (c *conn) readLoop() {
 			c.end()
 			return
 		}
+		var refused *wire.Message
 		if answer == nil {
 			var msg jsonrpc.Message
-			msg, answer = c.admit(line)
+			msg, refused, answer = c.admit(line)
 			if answer == nil {
 				if msg != nil && !c.send(msg) {
 					return
@@ -362,7 +387,17 @@ func (c *conn) readLoop() {
 			}
 		}
 		c.writeRaw(answer)
+		stdio.Report(c.ctx, c.onFailure, refused, answer)
 	}
+}
+
+// sessionVersion returns the protocol revision the session negotiated, "" before
+// it did.
+func (c *conn) sessionVersion() string {
+	if v := c.version.Load(); v != nil {
+		return *v
+	}
+	return ""
 }
 
 // send hands msg to Read, and reports false when the connection closed
@@ -379,23 +414,23 @@ func (c *conn) send(msg jsonrpc.Message) bool {
 // admit checks one line with the JSON-RPC message rule (package wire) and
 // returns either the message for the SDK or the answer to a line the SDK
 // must not see: one its decoder would refuse, ending the session and losing
-// the answers in flight. It records a request's id, and forgets the one a
-// cancellation names. The line's bytes are not kept: the message holds
-// copies.
-func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
-	m, answer := stdio.Check(line)
+// the answers in flight, with the message it refused (nil for a line that is
+// none). It records a request's id, and forgets the one a cancellation
+// names. The line's bytes are not kept: the message holds copies.
+func (c *conn) admit(line []byte) (jsonrpc.Message, *wire.Message, []byte) {
+	m, answer := stdio.Check(line, c.sessionVersion())
 	if answer != nil {
-		return nil, answer
+		return nil, nil, answer
 	}
 	switch m.Type {
 	case wire.RequestMessage:
 		key := stdio.IDKey(m.ID)
 		// The SDK drops, unanswered, a request whose id is in use.
-		switch c.add(key, m.ID) {
+		switch c.add(key, m.ID, m.Method == "initialize") {
 		case inUse:
-			return nil, stdio.InFlight(m.ID)
+			return nil, m, stdio.InFlight(m.ID, stdio.Revision(m, c.sessionVersion()))
 		case full:
-			return nil, stdio.Busy(m.ID, c.max)
+			return nil, m, stdio.Busy(m.ID, c.max, stdio.Revision(m, c.sessionVersion()))
 		}
 		if m.Method == "initialize" {
 			// The SDK handles no request read after it before its answer is
@@ -408,9 +443,9 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 			c.mu.Unlock()
 		}
 		if m.Method == "tools/call" && c.direct(key, m) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil
+		return &jsonrpc.Request{ID: keyID(key), Method: m.Method, Params: clone(m.Params)}, nil, nil
 	case wire.NotificationMessage:
 		if m.Method == "notifications/cancelled" {
 			var p struct {
@@ -434,11 +469,11 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 					// apart from requests, would cancel a request of its
 					// own that reuses the id by the time it reads this.
 					k.cancel()
-					return nil, nil
+					return nil, nil, nil
 				}
 			}
 		}
-		return &jsonrpc.Request{Method: m.Method, Params: clone(m.Params)}, nil
+		return &jsonrpc.Request{Method: m.Method, Params: clone(m.Params)}, nil, nil
 	case wire.ResponseMessage:
 		// A client's answer to a request of the server's: rare, and read by
 		// the SDK's own decoder, which takes every response the check
@@ -446,12 +481,30 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, []byte) {
 		// answer.
 		msg, err := jsonrpc.DecodeMessage(line)
 		if err != nil {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return msg, nil
+		return msg, nil, nil
 	}
 	// A batch: MCP has none since protocol revision 2025-06-18.
-	return nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+	return nil, nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", c.sessionVersion())
+}
+
+// requestIDKey is the context key of the id's value (idKey) of a call the
+// direct path serves.
+type requestIDKey struct{}
+
+// RequestID returns the JSON-RPC id of the request whose middleware or
+// tool handler has ctx, when a StdioTransport's direct path serves it (a
+// tools/call of a transport whose Server is set; see
+// StdioTransport.Server). The go-sdk tells neither middleware nor handlers a
+// request's id, so ok is false for every request the SDK serves itself.
+// Package telemetry records it as jsonrpc.request.id.
+func RequestID(ctx context.Context) (id jsonrpc.ID, ok bool) {
+	key, ok := ctx.Value(requestIDKey{}).(string)
+	if !ok {
+		return jsonrpc.ID{}, false
+	}
+	return keyID(key), true
 }
 
 // clone copies b, nil for nil.
@@ -502,10 +555,10 @@ const (
 	full  // max requests are in flight
 )
 
-// add records a request's id as sent under its value key, unless a
-// request with an id of the same value is still in flight, or c.max
-// requests are.
-func (c *conn) add(key string, sent []byte) int {
+// add records a request's id as sent under its value key, and whether it
+// is an initialize, unless a request with an id of the same value is still
+// in flight, or c.max requests are.
+func (c *conn) add(key string, sent []byte, init bool) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.pending[key]; ok {
@@ -515,27 +568,37 @@ func (c *conn) add(key string, sent []byte) int {
 		return full
 	}
 	if string(sent) == key {
-		c.pending[key] = pend{sent: key} // an integer: its digits are its value
+		c.pending[key] = pend{sent: key, init: init} // an integer: its digits are its value
 	} else {
-		c.pending[key] = pend{sent: string(sent)}
+		c.pending[key] = pend{sent: string(sent), init: init}
 	}
 	return added
 }
 
 // takeID forgets the request whose id is the SDK's id and returns it (its
 // id as sent is "" if there was none), without making a string of the
-// id's value. Its answer is then written or dropped (see answering).
-func (c *conn) takeID(id jsonrpc.ID) pend {
+// id's value. Its answer is then written or dropped (see answering). The
+// answer to an initialize, result, records the protocol revision it
+// negotiated.
+func (c *conn) takeID(id jsonrpc.ID, result json.RawMessage) pend {
 	var a [64]byte
 	k, ok := appendKey(a[:0], id)
 	if !ok {
 		return pend{}
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	p, ok := c.pending[string(k)]
 	if ok {
 		delete(c.pending, string(k))
+	}
+	c.mu.Unlock()
+	if p.init && len(result) > 0 {
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(result, &r) == nil && r.ProtocolVersion != "" {
+			c.version.Store(&r.ProtocolVersion)
+		}
 	}
 	return p
 }
@@ -592,7 +655,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// jsonrpc.EncodeMessage would write {"jsonrpc":"2.0","id":ID,
 		// "result":RESULT} with RESULT compacted, which it already is: the
 		// SDK made it with a JSON encoder.
-		if p := c.takeID(r.ID); p.cancelled {
+		if p := c.takeID(r.ID, r.Result); p.cancelled {
 			c.answering(p)
 			c.signal()
 			return nil
@@ -618,7 +681,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var p pend
 	id, at, answer := wire.AnswerID(data)
 	if r, ok := msg.(*jsonrpc.Response); ok && answer {
-		if p = c.takeID(r.ID); p.cancelled {
+		if p = c.takeID(r.ID, nil); p.cancelled {
 			c.answering(p)
 			c.signal()
 			return nil

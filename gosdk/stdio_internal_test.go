@@ -357,7 +357,7 @@ func FuzzWriteResult(f *testing.F) {
 		}
 		var out bytes.Buffer
 		c := newConn(strings.NewReader(""), &out, 0, 0)
-		c.add(stdio.IDKey([]byte(sent)), []byte(sent)) // added
+		c.add(stdio.IDKey([]byte(sent)), []byte(sent), false) // added
 		resp := &jsonrpc.Response{ID: id, Result: result}
 		if err := c.Write(context.Background(), resp); err != nil {
 			t.Fatal(err)
@@ -419,5 +419,43 @@ func TestTransportCancel(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after its context was cancelled, with the input still open")
+	}
+}
+
+// keepConn is a StdioTransport that keeps the connection it made.
+type keepConn struct {
+	t *StdioTransport
+	c *conn
+}
+
+func (k *keepConn) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := k.t.Connect(ctx)
+	k.c, _ = c.(*conn)
+	return c, err
+}
+
+// TestSessionVersion: the revision the transport's error lines take their
+// codes from is the one the SDK's answer to initialize negotiated, not the
+// one the client asked for (the go-sdk answers 2025-11-25 to a client asking
+// for 2026-07-28, whose requests name their revision themselves, or for a
+// revision it does not know), and "" before initialize.
+func TestSessionVersion(t *testing.T) {
+	for _, tt := range []struct{ asked, want string }{
+		{"", ""},
+		{"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"},
+		{"2026-07-28", "2025-11-25"},
+		{"1999-01-01", "2025-11-25"},
+	} {
+		in := `{"jsonrpc":"2.0","id":7,"method":"ping"}` + "\n"
+		if tt.asked != "" {
+			in = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + tt.asked + `","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}` + "\n" + in
+		}
+		var out bytes.Buffer
+		k := &keepConn{t: &StdioTransport{In: strings.NewReader(in), Out: &out}}
+		testServer().Run(context.Background(), k)
+		if got := k.c.sessionVersion(); got != tt.want {
+			t.Errorf("asked %q: the session's revision is %q, want %q (output %s)", tt.asked, got, tt.want, out.String())
+		}
 	}
 }

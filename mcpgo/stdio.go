@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/stdio"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
@@ -43,9 +45,19 @@ type StdioOptions struct {
 
 	// MaxInFlight bounds the requests served at once; 0 means 256
 	// (stdio.DefaultMaxInFlight). A request read while that many are in
-	// flight is answered at once with a -32000 error (stdio.Busy), and the
-	// reading goes on.
+	// flight is answered at once with a -32000 error (-31000 from protocol
+	// revision 2026-07-28 on: stdio.Busy), and the reading goes on.
 	MaxInFlight int
+
+	// OnFailure, if set, hears every refusal ServeStdio writes itself,
+	// after writing it, as Stage adapter.Protocol (stdio.Report): a line
+	// that is not JSON, not a JSON-RPC message or longer than MaxLine, a
+	// batch, a request whose id is in flight, and one past MaxInFlight.
+	// Nil means the Validator's Options.OnFailure, which hears what the
+	// Validator answers (arguments, unknown tools) and the failed tool
+	// calls: a hook set once on Validate's options hears every failure of
+	// the session.
+	OnFailure func(ctx context.Context, f adapter.Failure)
 }
 
 // ServeStdio serves s over stdio, one JSON-RPC message a line, until the
@@ -74,9 +86,12 @@ type StdioOptions struct {
 //     says a receiver SHOULD NOT answer a cancelled request; package
 //     adapter/stdio gives the rule); its id stays in flight until its
 //     handler returns;
+//   - every error line it writes itself takes its code from the code table
+//     of the session's protocol revision (errkind.RPCCode.On), and reaches
+//     OnFailure (by default the Validator's);
 //   - requests are served concurrently, at most MaxInFlight (256) at a
-//     time: one more is answered at once with a -32000 error (stdio.Busy)
-//     while the reading goes on, so the client's answers to the server's
+//     time: one more is answered at once with a -32000 error (-31000 from
+//     protocol revision 2026-07-28 on: stdio.Busy) while the reading goes on, so the client's answers to the server's
 //     own requests (roots, sampling, elicitation), its cancellations and
 //     its notifications are always read.
 //
@@ -111,6 +126,10 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 		calls:     make(map[string]*flight),
 		max:       stdio.MaxInFlight(o.MaxInFlight),
 		changed:   make(chan struct{}, 1),
+		onFailure: o.OnFailure,
+	}
+	if c.onFailure == nil && o.Validator != nil {
+		c.onFailure = o.Validator.opts.OnFailure
 	}
 	c.session = &stdioSession{conn: c, notifications: make(chan mcp.JSONRPCNotification, 100), pending: make(map[int64]chan clientAnswer)}
 	if err := s.RegisterSession(ctx, c.session); err != nil {
@@ -152,6 +171,12 @@ type stdioConn struct {
 
 	max int // requests served at once
 
+	// version is the protocol revision the session negotiated at
+	// initialize (stdioSession.SetProtocolVersion); "" before. The error
+	// lines ServeStdio writes take their codes from it (stdio.Revision).
+	version   atomic.Pointer[string]
+	onFailure func(ctx context.Context, f adapter.Failure) // StdioOptions.OnFailure
+
 	mu      sync.Mutex
 	calls   map[string]*flight // requests in flight, by the value of their id (stdio.IDKey)
 	changed chan struct{}      // signalled when calls shrinks
@@ -164,6 +189,7 @@ type stdioConn struct {
 
 // flight is a request in flight.
 type flight struct {
+	key       string // the value of its id (stdio.IDKey)
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // the client cancelled it: it gets no answer
 }
@@ -182,11 +208,13 @@ func (c *stdioConn) read(r *stdio.Reader) error {
 			}
 			return err
 		}
+		var refused *wire.Message
 		if answer == nil {
-			answer = c.admit(line)
+			refused, answer = c.admit(line)
 		}
 		if answer != nil {
 			c.writeLine(answer)
+			stdio.Report(c.ctx, c.onFailure, refused, answer)
 		}
 		if c.ctx.Err() != nil {
 			return nil
@@ -194,13 +222,23 @@ func (c *stdioConn) read(r *stdio.Reader) error {
 	}
 }
 
+// sessionVersion returns the protocol revision the session negotiated, ""
+// before it did.
+func (c *stdioConn) sessionVersion() string {
+	if v := c.version.Load(); v != nil {
+		return *v
+	}
+	return ""
+}
+
 // admit checks one line and serves it: a request on a goroutine of its own,
 // a notification or a client's answer at once. It returns the answer to a
-// line that is refused or that the Validator answers.
-func (c *stdioConn) admit(line []byte) []byte {
-	m, answer := stdio.Check(line)
+// line that is refused, with the message it refused (nil for a line that is
+// none); a refused line's answer, or the Validator's, is written at once.
+func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
+	m, answer := stdio.Check(line, c.sessionVersion())
 	if answer != nil {
-		return answer
+		return nil, answer
 	}
 	switch m.Type {
 	case wire.NotificationMessage:
@@ -208,30 +246,31 @@ func (c *stdioConn) admit(line []byte) []byte {
 			c.cancelled(m.Params)
 		}
 		c.handle(c.ctx, line)
-		return nil
+		return nil, nil
 	case wire.ResponseMessage:
 		c.session.answered(m.ID, line)
-		return nil
+		return nil, nil
 	}
 	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
 		if resp, refused := c.validator.screenCall(c.ctx, m.ID, m.Params); refused {
 			c.answer(resp, m.ID)
-			return nil
+			return nil, nil
 		}
 	}
 	key := stdio.IDKey(m.ID)
-	ctx, cancel := context.WithCancel(c.ctx)
-	f := &flight{cancel: cancel}
+	f := &flight{key: key}
+	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, f)) // for RequestID
+	f.cancel = cancel
 	c.mu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.mu.Unlock()
 		cancel()
-		return stdio.InFlight(m.ID)
+		return m, stdio.InFlight(m.ID, stdio.Revision(m, c.sessionVersion()))
 	}
 	if len(c.calls) >= c.max { // the reading never waits for a slot
 		c.mu.Unlock()
 		cancel()
-		return stdio.Busy(m.ID, c.max)
+		return m, stdio.Busy(m.ID, c.max, stdio.Revision(m, c.sessionVersion()))
 	}
 	c.calls[key] = f
 	c.mu.Unlock()
@@ -254,11 +293,35 @@ func (c *stdioConn) admit(line []byte) []byte {
 		case resp != nil:
 			c.answer(resp, sent)
 		default:
-			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error"))
+			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error", c.sessionVersion()))
 		}
 		c.done(key)
 	}()
-	return nil
+	return nil, nil
+}
+
+// requestIDKey is the context key of the *flight of a request ServeStdio
+// serves.
+type requestIDKey struct{}
+
+// RequestID returns the JSON-RPC id of the request whose tool handler,
+// middleware or hook has ctx, when ServeStdio serves it: mcp-go tells tool
+// middleware no id (its hooks have it). ok is false for a request
+// ServeStdio did not read, such as every request over HTTP. Package
+// telemetry records it as jsonrpc.request.id.
+func RequestID(ctx context.Context) (id mcp.RequestId, ok bool) {
+	f, ok := ctx.Value(requestIDKey{}).(*flight)
+	if !ok {
+		return mcp.RequestId{}, false
+	}
+	if s, ok := strings.CutPrefix(f.key, `"`); ok {
+		return mcp.NewRequestId(s), true
+	}
+	n, err := strconv.ParseInt(f.key, 10, 64)
+	if err != nil {
+		return mcp.RequestId{}, false // an integer past int64, which mcp-go holds as a float64
+	}
+	return mcp.NewRequestId(n), true
 }
 
 // handle is the server's HandleMessage, recovering a handler's panic: a
@@ -335,7 +398,7 @@ func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
 	data, err := json.Marshal(msg)
 	if err != nil {
 		if sent != nil {
-			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded."))
+			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.", c.sessionVersion()))
 		}
 		return err
 	}
@@ -427,6 +490,10 @@ func (s *stdioSession) GetClientCapabilities() mcp.ClientCapabilities {
 	return c
 }
 func (s *stdioSession) SetClientCapabilities(c mcp.ClientCapabilities) { s.caps.Store(c) }
+
+// SetProtocolVersion records the protocol revision initialize negotiated:
+// mcp-go calls it on a session that has it.
+func (s *stdioSession) SetProtocolVersion(v string) { s.conn.version.Store(&v) }
 
 // clientAnswer is the client's answer to a request of the server's.
 type clientAnswer struct {

@@ -27,8 +27,11 @@
 // params._meta (traceparent, tracestate; SEP-414), linked to the ambient
 // span if there is one. Its attributes are the conventions': mcp.method.name,
 // gen_ai.tool.name and gen_ai.operation.name = execute_tool for a tool call,
-// gen_ai.prompt.name, mcp.resource.uri, jsonrpc.request.id (mcp-go only:
-// the go-sdk does not tell middleware the id), mcp.protocol.version,
+// gen_ai.prompt.name, mcp.resource.uri, jsonrpc.request.id (where the SDK
+// or the transport says it: every request an mcp-go server's hooks see, and
+// the tool calls mcpgo.ServeStdio reads; on the go-sdk, which tells
+// middleware no id, the tool calls gosdk.StdioTransport's direct path
+// serves), mcp.protocol.version,
 // mcp.session.id, network.transport (pipe for stdio, tcp for HTTP), and on
 // a failure error.type: the JSON-RPC code ("-32602"), or tool_error for an
 // isError result, and rpc.response.status_code for a JSON-RPC error.

@@ -12,9 +12,11 @@ import (
 
 // Failures returns the OnFailure hook that counts, in
 // mcperr.server.failures, the refusals an SDK never sees and GoSDK and
-// MCPGo cannot record: the HTTP front's (Stage Protocol) and the per-client
-// limits' (Stage Limited). Set it as HTTPOptions.OnFailure beside the one
-// line that instruments the server; every other failure reaches the
+// MCPGo cannot record: the HTTP front's and the stdio transports' (Stage
+// Protocol: a line or a message refused before the SDK reads it) and the
+// per-client limits' (Stage Limited). Set it as HTTPOptions.OnFailure, or
+// gosdk.StdioTransport.OnFailure or mcpgo.StdioOptions.OnFailure, beside
+// the one line that instruments the server; every other failure reaches the
 // server's middleware, which records it with its span. Each point carries
 // mcperr.stage, mcp.method.name (when the message was read), error.type (the
 // JSON-RPC code, or tool_error for a refused tool call answered as a result),

@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/gosdk"
 )
 
 // GoSDK instruments s, a server of the official go-sdk
@@ -23,8 +25,11 @@ import (
 //	s.AddReceivingMiddleware(gosdk.Validate(nil))
 //	telemetry.GoSDK(s, nil)
 //
-// The go-sdk does not tell middleware a request's JSON-RPC id, so
-// jsonrpc.request.id is not recorded.
+// The go-sdk does not tell middleware a request's JSON-RPC id:
+// jsonrpc.request.id is recorded for the tools/call requests that
+// gosdk.StdioTransport's direct path serves, which says it (gosdk.RequestID),
+// and not for the requests the SDK serves itself (the handshake, every call
+// over HTTP).
 func GoSDK(s *mcp.Server, o *Options) {
 	r := newRecorder(o)
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -36,6 +41,9 @@ func GoSDK(s *mcp.Server, o *Options) {
 
 func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
 	c := call{method: method, start: time.Now()}
+	if id, ok := gosdk.RequestID(ctx); ok {
+		c.id = idString(id.Raw())
+	}
 	params := req.GetParams()
 	if v := reflect.ValueOf(params); v.Kind() == reflect.Pointer && v.IsNil() {
 		params = nil // a notification sent without params: a typed nil

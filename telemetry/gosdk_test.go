@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,8 +138,11 @@ func goSDKServer(r *rig, api string) *mcp.Server {
 // problem and anything else with a 500; it records the traceparent each
 // request carried.
 func fakeAPI(t *testing.T, parents *[]string) *httptest.Server {
+	var mu sync.Mutex // a stdio transport serves calls at once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		mu.Lock()
 		*parents = append(*parents, req.Header.Get("Traceparent"))
+		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		switch req.URL.Path {
 		case "/v1/traces/abc":

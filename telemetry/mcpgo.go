@@ -12,6 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcperr/mcperr/mcpgo"
 )
 
 // MCPGo returns the server option that instruments a server of
@@ -62,7 +64,7 @@ func keyOf(ctx context.Context, id any) requestKey {
 }
 
 func (m *mcpgoHooks) before(ctx context.Context, id any, method mcp.MCPMethod, message any) {
-	c := &call{method: string(method), id: fmt.Sprint(id), start: time.Now(), transport: transportPipe}
+	c := &call{method: string(method), id: idString(id), start: time.Now(), transport: transportPipe}
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		c.session = cs.SessionID()
 	}
@@ -151,6 +153,9 @@ func (m *mcpgoHooks) unregister(ctx context.Context, cs server.ClientSession) {
 func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), start: time.Now(), transport: transportPipe}
+		if id, ok := mcpgo.RequestID(ctx); ok {
+			c.id = idString(id)
+		}
 		if req.Header != nil {
 			c.transport, c.protocol = transportTCP, req.Header.Get("Mcp-Protocol-Version")
 		}

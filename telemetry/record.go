@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -90,6 +91,74 @@ type recorder struct {
 	sessDur  metric.Float64Histogram
 	failures metric.Int64Counter
 	live     sync.Map // the go-sdk sessions whose end is awaited: *mcp.ServerSession -> struct{}
+
+	// points holds the attribute sets of the metric points recorded so
+	// far, at most maxPoints of them: a set is sorted and hashed once, not
+	// at every request (the most a request's recording cost).
+	mu     sync.RWMutex
+	points map[pointKey]metric.MeasurementOption
+}
+
+// maxPoints bounds the attribute sets a recorder keeps: past it (a client
+// sending ever new method names), a point's set is made for the point.
+const maxPoints = 1024
+
+// pointKey is what a metric point's attributes are made of.
+type pointKey struct {
+	method, target, protocol, transport string
+	failed                              bool
+	errorType, rpcStatus                string
+	kind                                errkind.Kind
+	expected                            bool
+}
+
+// attrs are the attributes of a point of k: the method, a tool call's tool
+// and operation or a prompt's name, the protocol and transport, and for a
+// failure error.type, the JSON-RPC code, mcperr.kind and mcperr.expected.
+func (k *pointKey) attrs() []attribute.KeyValue {
+	a := make([]attribute.KeyValue, 0, 9)
+	a = append(a, attribute.String(attrMethod, k.method))
+	if k.method == "tools/call" && k.target != "" {
+		a = append(a, attribute.String(attrTool, k.target), attribute.String(attrOperation, executeTool))
+	}
+	if k.method == "prompts/get" && k.target != "" {
+		a = append(a, attribute.String(attrPrompt, k.target))
+	}
+	if k.protocol != "" {
+		a = append(a, attribute.String(attrProtocol, k.protocol))
+	}
+	if k.transport != "" {
+		a = append(a, attribute.String(attrTransport, k.transport))
+	}
+	if k.failed {
+		a = append(a, attribute.String(attrErrorType, k.errorType))
+		if k.rpcStatus != "" {
+			a = append(a, attribute.String(attrRPCStatus, k.rpcStatus))
+		}
+		a = append(a, attribute.String(attrKind, string(k.kind)), attribute.Bool(attrExpected, k.expected))
+	}
+	return a
+}
+
+// point returns the attribute set of the points of k, as a measurement
+// option, made once for each k.
+func (r *recorder) point(k pointKey) metric.MeasurementOption {
+	r.mu.RLock()
+	o, ok := r.points[k]
+	r.mu.RUnlock()
+	if ok {
+		return o
+	}
+	o = metric.WithAttributeSet(attribute.NewSet(k.attrs()...))
+	r.mu.Lock()
+	if r.points == nil {
+		r.points = make(map[pointKey]metric.MeasurementOption)
+	}
+	if len(r.points) < maxPoints {
+		r.points[k] = o
+	}
+	r.mu.Unlock()
+	return o
 }
 
 func newRecorder(o *Options) *recorder {
@@ -209,32 +278,18 @@ type answer struct {
 // end records c's answer on its span and its metrics, and ends the span.
 func (r *recorder) end(ctx context.Context, span trace.Span, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	base := []attribute.KeyValue{attribute.String(attrMethod, c.method)}
-	if c.method == "tools/call" && c.target != "" {
-		base = append(base, attribute.String(attrTool, c.target), attribute.String(attrOperation, executeTool))
-	}
-	if c.method == "prompts/get" && c.target != "" {
-		base = append(base, attribute.String(attrPrompt, c.target))
-	}
-	if c.protocol != "" {
-		base = append(base, attribute.String(attrProtocol, c.protocol))
-	}
-	if c.transport != "" {
-		base = append(base, attribute.String(attrTransport, c.transport))
-	}
+	k := pointKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
 	f, failed := readFailure(a)
 	if failed {
-		fa := f.attrs()
-		span.SetAttributes(fa...)
+		span.SetAttributes(f.attrs()...)
 		span.SetStatus(codes.Error, "")
-		base = append(base, attribute.String(attrErrorType, f.errorType))
-		if f.rpcStatus != "" {
-			base = append(base, attribute.String(attrRPCStatus, f.rpcStatus))
-		}
-		base = append(base, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
-		r.failures.Add(ctx, 1, metric.WithAttributes(base...))
+		k.failed, k.errorType, k.rpcStatus, k.kind, k.expected = true, f.errorType, f.rpcStatus, f.kind, f.expected
 	}
-	r.opDur.Record(ctx, d, metric.WithAttributes(base...))
+	p := r.point(k)
+	if failed {
+		r.failures.Add(ctx, 1, p)
+	}
+	r.opDur.Record(ctx, d, p)
 	span.End()
 }
 
@@ -299,11 +354,12 @@ func (f *failure) fill(r errkind.Reading) {
 
 // attrs are mcperr's attributes of f, for its span.
 func (f *failure) attrs() []attribute.KeyValue {
-	a := []attribute.KeyValue{
+	a := make([]attribute.KeyValue, 0, 8)
+	a = append(a,
 		attribute.String(attrErrorType, f.errorType),
 		attribute.String(attrKind, string(f.kind)),
 		attribute.Bool(attrExpected, f.expected),
-	}
+	)
 	if f.rpcStatus != "" {
 		a = append(a, attribute.String(attrRPCStatus, f.rpcStatus))
 	}
@@ -339,4 +395,20 @@ func (m metaCarrier) Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// idString is a JSON-RPC id's value as jsonrpc.request.id records it: a
+// string id as itself, a number in its digits (7, not "int64:7" or 7.0).
+func idString(id any) string {
+	switch v := id.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case interface{ Value() any }: // mcp-go's mcp.RequestId
+		return idString(v.Value())
+	}
+	return fmt.Sprint(id)
 }

@@ -23,6 +23,11 @@
 //     that reuses it before then is refused, as InFlight says), and a
 //     cancellation that arrives once the answer is written changes nothing.
 //
+// Every error line a transport writes itself takes its code from
+// errkind's code table for the protocol revision of the session
+// (ErrorLine, Revision), and Report hands each such refusal to the
+// adapters' one failure hook (adapter.Failure, Stage adapter.Protocol).
+//
 // The adapters (modules gosdk and mcpgo) build their stdio transports on
 // it; so can a transport for another SDK.
 package stdio
@@ -30,6 +35,7 @@ package stdio
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -38,6 +44,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -65,7 +72,8 @@ func MaxInFlight(max int) int {
 }
 
 // ParseError is the answer to a line that is not JSON, or longer than the
-// bound.
+// bound: -32700 on every protocol revision (errkind.RPCCode.On), so it is
+// the same line whatever the session's revision.
 var ParseError = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
 
 // Reader reads the lines of a stream, each at most a bound long.
@@ -150,48 +158,103 @@ func (r *Reader) readLong(chunk []byte) (line []byte, err error) {
 // transport must not see: not JSON (-32700, id null), refused by the rule
 // (-32600 with the id when it can be read and echoed, null otherwise), or
 // a batch, which MCP has none of since protocol revision 2025-06-18
-// (-32600). The message's raw fields are slices of line.
-func Check(line []byte) (*wire.Message, []byte) {
+// (-32600). The codes are those of the session's protocol revision version
+// (ErrorLine); the message's raw fields are slices of line.
+func Check(line []byte, version string) (*wire.Message, []byte) {
 	m, err := wire.CheckMessage(line)
 	if err != nil {
 		var me *wire.MessageError
 		if !errors.As(err, &me) {
-			return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+			return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", version)
 		}
 		switch me.Err {
 		case wire.ErrNotJSON:
-			return nil, ErrorLine(nil, me.Code, "Parse error")
+			return nil, ErrorLine(nil, me.Code, "Parse error", version)
 		case wire.ErrNotMessage:
-			return nil, ErrorLine(me.ID, me.Code, "Invalid Request")
+			return nil, ErrorLine(me.ID, me.Code, "Invalid Request", version)
 		}
-		return nil, ErrorLine(me.ID, me.Code, "Invalid Request: "+me.Reason)
+		return nil, ErrorLine(me.ID, me.Code, "Invalid Request: "+me.Reason, version)
 	}
 	if m.Type == wire.BatchMessage {
-		return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request")
+		return nil, ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", version)
 	}
 	return m, nil
 }
 
 // InFlight is the answer to a request whose id is the id of a request still
-// in flight.
-func InFlight(id json.RawMessage) []byte {
-	return ErrorLine(id, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight")
+// in flight, on protocol revision version: -32600 on every revision.
+func InFlight(id json.RawMessage, version string) []byte {
+	return ErrorLine(id, errkind.InvalidRequest, "Invalid Request: a request with this id is still in flight", version)
 }
 
 // Busy is the answer to a request read while max requests are already in
-// flight: a JSON-RPC error, code -32000 (the implementation-defined server
-// error the adapters' other refusals carry), with the id as sent. The
-// client may send it again once one of its requests is answered.
-func Busy(id json.RawMessage, max int) []byte {
+// flight, on protocol revision version (Revision): a JSON-RPC error with the
+// id as sent, whose code is the table's for the library's server-range
+// refusal (errkind.ImplementationDefined.On): -32000 before revision
+// 2026-07-28, which says the legacy range -32000 to -32019 SHOULD NOT be
+// used, and the application code -31000 from it on. The client may send the
+// request again once one of its requests is answered.
+func Busy(id json.RawMessage, max int, version string) []byte {
 	return ErrorLine(id, errkind.ImplementationDefined,
-		"Server busy: "+strconv.Itoa(max)+" requests are in flight; send it again once one is answered")
+		"Server busy: "+strconv.Itoa(max)+" requests are in flight; send it again once one is answered", version)
+}
+
+// Revision returns the protocol revision of m, a request a transport
+// refuses, for the code table: the one its params' _meta names (revision
+// 2026-07-28 and later name it in every request: adapter.Revision), else
+// session, the revision the session negotiated ("" before it did: an
+// earlier revision).
+func Revision(m *wire.Message, session string) string {
+	if m != nil {
+		if v := adapter.Revision(m.Params); v != "" {
+			return v
+		}
+	}
+	return session
+}
+
+// Report hands hook, when it is set, the refusal answer a transport wrote
+// itself (a line of Check, InFlight, Busy or ErrorLine, or Reader.Next's
+// ParseError) as an adapter.Failure of Stage adapter.Protocol, read as the
+// client reads it (errkind.Read of its code and message): the one failure
+// hook of the adapters hears a stdio line's refusal as it hears the HTTP
+// front's. m is the refused message, which gives the Failure its method
+// and a tools/call's tool; nil for a line that was none. A transport calls
+// it after writing answer, on the goroutine that read the line.
+func Report(ctx context.Context, hook func(context.Context, adapter.Failure), m *wire.Message, answer []byte) {
+	if hook == nil {
+		return
+	}
+	var a struct {
+		Error struct {
+			Code    errkind.RPCCode `json:"code"`
+			Message string          `json:"message"`
+		} `json:"error"`
+	}
+	json.Unmarshal(answer, &a) // one of the error lines above: it decodes
+	f := adapter.Failure{Stage: adapter.Protocol,
+		Reading: errkind.Read(errkind.Outcome{RPCCode: a.Error.Code, Message: a.Error.Message})}
+	if m != nil {
+		f.Method = m.Method
+		if m.Method == "tools/call" {
+			var p struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(m.Params, &p)
+			f.Tool = p.Name
+		}
+	}
+	hook(ctx, f)
 }
 
 // ErrorLine is a JSON-RPC error answer, one line, as wire.WriteRPCError
-// writes it (the one JSON-RPC error writer); a nil id is written as null.
-func ErrorLine(id json.RawMessage, code errkind.RPCCode, message string) []byte {
+// writes it (the one JSON-RPC error writer), whose code is the one the code
+// table gives code on protocol revision version (errkind.RPCCode.On): every
+// error line of a transport takes its code from that table. A nil id is
+// written as null.
+func ErrorLine(id json.RawMessage, code errkind.RPCCode, message, version string) []byte {
 	var w lineWriter
-	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code, Message: message})
+	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code.On(version), Message: message})
 	return w.b
 }
 

@@ -2,11 +2,15 @@ package stdio
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/errkind"
 )
 
 // A line over the bound is answered with a parse error, whether it ends
@@ -170,4 +174,81 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("lines of %q at bound %d (-want +got):\n%s", input, max, diff)
 		}
 	})
+}
+
+// Every error line takes its code from the code table of its revision
+// (errkind.RPCCode.On): Busy's -32000 is -31000 from 2026-07-28 on, the
+// other codes stand on every revision, and ParseError, which Reader.Next
+// writes without a revision, is the line ErrorLine writes on each.
+func TestCodesByRevision(t *testing.T) {
+	code := func(line []byte) errkind.RPCCode {
+		var a struct {
+			Error struct{ Code errkind.RPCCode }
+		}
+		if err := json.Unmarshal(line, &a); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		return a.Error.Code
+	}
+	for _, tt := range []struct {
+		version                                   string
+		busy, inFlight, notJSON, batch, internalE errkind.RPCCode
+	}{
+		{"", -32000, -32600, -32700, -32600, -32603},
+		{"2025-06-18", -32000, -32600, -32700, -32600, -32603},
+		{"2025-11-25", -32000, -32600, -32700, -32600, -32603},
+		{"2026-07-28", -31000, -32600, -32700, -32600, -32603},
+	} {
+		_, notJSON := Check([]byte("not json"), tt.version)
+		_, batch := Check([]byte(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), tt.version)
+		got := []errkind.RPCCode{code(Busy(json.RawMessage(`1`), 8, tt.version)), code(InFlight(json.RawMessage(`1`), tt.version)),
+			code(notJSON), code(batch), code(ErrorLine(json.RawMessage(`1`), errkind.InternalError, "Internal error", tt.version))}
+		want := []errkind.RPCCode{tt.busy, tt.inFlight, tt.notJSON, tt.batch, tt.internalE}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("revision %q: codes of Busy, InFlight, not JSON, a batch, -32603 (-want +got):\n%s", tt.version, diff)
+		}
+		if p := ErrorLine(nil, errkind.ParseError, "Parse error", tt.version); !bytes.Equal(p, ParseError) {
+			t.Errorf("revision %q: the parse error is %s, want ParseError %s", tt.version, p, ParseError)
+		}
+	}
+}
+
+// Revision is the one a request's _meta names, else the session's.
+func TestRevision(t *testing.T) {
+	for _, tt := range []struct{ line, session, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, "2025-06-18", "2025-06-18"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, "", "2026-07-28"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":1}}}`, "2025-11-25", "2025-11-25"},
+	} {
+		m, answer := Check([]byte(tt.line), "")
+		if answer != nil {
+			t.Fatalf("%s refused: %s", tt.line, answer)
+		}
+		if got := Revision(m, tt.session); got != tt.want {
+			t.Errorf("Revision(%s, %q) = %q, want %q", tt.line, tt.session, got, tt.want)
+		}
+	}
+	if got := Revision(nil, "2025-11-25"); got != "2025-11-25" {
+		t.Errorf("Revision(nil) = %q, want the session's", got)
+	}
+}
+
+// Report hands the hook a refusal as Stage Protocol, read as the client
+// reads the line, with the refused request's method and tool; a nil hook
+// is not called.
+func TestReport(t *testing.T) {
+	m, _ := Check([]byte(`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"get","arguments":{}}}`), "")
+	var got []adapter.Failure
+	hook := func(_ context.Context, f adapter.Failure) { got = append(got, f) }
+	Report(context.Background(), hook, m, Busy(m.ID, 4, "2026-07-28"))
+	Report(context.Background(), hook, nil, ParseError)
+	Report(context.Background(), nil, nil, ParseError)
+	busy := "Server busy: 4 requests are in flight; send it again once one is answered"
+	want := []adapter.Failure{
+		{Stage: adapter.Protocol, Method: "tools/call", Tool: "get", Reading: errkind.Read(errkind.Outcome{RPCCode: -31000, Message: busy})},
+		{Stage: adapter.Protocol, Reading: errkind.Read(errkind.Outcome{RPCCode: errkind.ParseError, Message: "Parse error"})},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }

@@ -6,6 +6,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcperr/mcperr v0.0.0-00010101000000-000000000000
+	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/ecmaregexp v0.0.0-00010101000000-000000000000
 	github.com/mcperr/mcperr/gosdk v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -15,7 +16,6 @@ require (
 	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/mcperr/mcperr/adapter v0.0.0-00010101000000-000000000000 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
