@@ -2,15 +2,20 @@ package adapter
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/mcperr/mcperr/adapter/session"
+	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/ratelimit"
+	"github.com/mcperr/mcperr/ratelimit/header"
 	"github.com/mcperr/mcperr/wire"
 )
 
@@ -31,15 +36,27 @@ type HTTP struct {
 	AllowedHosts, AllowedOrigins []string
 
 	// MaxSessions is how many sessions of a stateful server one client
-	// (Key; an empty key is not bounded) may hold: opening one more ends
-	// its least recently used one. Zero means session.MaxPerClient (100), a
-	// negative value no bound.
-	MaxSessions int
+	// (Key; an empty key has no bound of its own) may hold at once. Zero
+	// means session.MaxPerClient (100), a negative value no bound.
+	// MaxTotalSessions is how many all clients together may hold; zero
+	// means session.MaxTotal (10,000), a negative value no bound. An
+	// initialize past either bound is refused, never an established session
+	// ended: past MaxSessions with HTTP 429 and a rate_limited error, past
+	// MaxTotalSessions with 503 and an unavailable one (see Handler). A
+	// session idle past its timeout is never counted.
+	MaxSessions, MaxTotalSessions int
 
 	// Limiter, if set, limits each client: Count says what takes a token,
-	// and Key names the client's bucket (nil means the source address,
-	// ratelimit.SourceIP; an empty key is not limited). Key also names the
-	// client whose sessions MaxSessions bounds.
+	// and Key names the client's bucket (an empty key is not limited).
+	// Key also names the client whose sessions MaxSessions bounds.
+	//
+	// A client is what the server can trust to tell clients apart. Key nil
+	// means SourceKey: the address the connection came from, an IPv6
+	// address by its /64 prefix (AddrKey), so that one network cannot
+	// take a client's share by sending from many addresses. Behind a
+	// proxy or a shared NAT every client has the proxy's address: a server
+	// there keys on what it trusts, such as an address its own proxy sets
+	// in a header (read with AddrKey) or an authenticated subject.
 	Limiter *ratelimit.Limiter
 	Key     func(*http.Request) string
 	Count   Unit
@@ -111,17 +128,22 @@ type Backend struct {
 }
 
 // Sessions returns the table of live sessions of a stateful endpoint: each
-// client (Key) holds at most MaxSessions, and a session idle for longer than
-// idle ends (zero means session.IdleTimeout, a negative value never).
+// client (Key) holds at most MaxSessions, all of them together at most
+// MaxTotalSessions, and a session idle for longer than idle ends (zero
+// means session.IdleTimeout, a negative value never).
 func (o *HTTP) Sessions(idle time.Duration) *session.Table {
 	if idle == 0 {
 		idle = session.IdleTimeout
 	}
-	max := o.MaxSessions
-	if max == 0 {
-		max = session.MaxPerClient
+	return session.New(bound(o.MaxSessions, session.MaxPerClient), bound(o.MaxTotalSessions, session.MaxTotal), idle)
+}
+
+// bound returns n, or def when n is zero.
+func bound(n, def int) int {
+	if n == 0 {
+		return def
 	}
-	return session.New(max, idle)
+	return n
 }
 
 // Handler returns the handler that serves b behind o, in this order: the
@@ -131,8 +153,28 @@ func (o *HTTP) Sessions(idle time.Duration) *session.Table {
 // b.Screen, Wrap, and the SDK. With b.Sessions, it also keeps the table:
 // each request first ends the sessions left idle, a request naming a
 // session marks it busy until answered, the session an initialize opened is
-// recorded for its client (ending that client's least recently used one
-// past MaxSessions), and a DELETE forgets the session it ends.
+// recorded for its client, and a DELETE forgets the session it ends.
+//
+// An initialize (naming no session) past the sessions' bounds is refused
+// before the SDK sees it, with Retry-After (the time until the idle timeout
+// can end one of the sessions counted, at least a second) and a JSON-RPC
+// error carrying the request's id, code -32000 (-31000 from revision
+// 2026-07-28 on), whose data is a kind object with the same wait:
+//
+//	client at MaxSessions       429, rate_limited:
+//	                            "Too many sessions: this client holds 100, its bound; end one (DELETE) or retry after 600 seconds."
+//	all at MaxTotalSessions     503, unavailable, "server_full":
+//	                            "Server full: it holds 10000 sessions, its bound; retry after 600 seconds."
+//
+// A client over its own bound is told 429, as it is over its rate limit,
+// and the server at its total 503, as a server out of capacity: the status
+// says whose doing it is, and both carry the wait. The MCP specification
+// names no answer for a session refused; the TypeScript client hands its
+// caller any such status with the body, and mcp-go's client the message,
+// and errkind.Read reads the kind and the wait from either, where a 404
+// would tell a client its session ended and have it initialize again at
+// once.
+// OnFailure hears them as Stage Limited.
 func (o *HTTP) Handler(b Backend) http.Handler {
 	maxBytes := b.MaxBytes
 	if maxBytes < 0 {
@@ -149,7 +191,7 @@ func (o *HTTP) Handler(b Backend) http.Handler {
 		key:      o.Key,
 	}
 	if h.key == nil {
-		h.key = ratelimit.SourceIP
+		h.key = SourceKey
 	}
 	if o.Wrap != nil {
 		h.sdk = o.Wrap(h.sdk)
@@ -215,10 +257,48 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 		h.sessions.Begin(id, time.Now())
 		defer func() { h.sessions.Done(id, time.Now()) }()
+		h.sdk.ServeHTTP(w, r)
+		return
 	}
+	if m.Method != "initialize" {
+		h.sdk.ServeHTTP(w, r)
+		return
+	}
+	key := h.key(r)
+	end, err := h.sessions.Reserve(key, time.Now())
+	h.endSessions(r.Context(), end)
+	if err != nil {
+		h.refuse(w, r, m, err)
+		return
+	}
+	defer h.sessions.Release(key)
 	h.sdk.ServeHTTP(w, r)
-	if id := w.Header().Get("Mcp-Session-Id"); id != "" && m.Method == "initialize" { // the session the SDK opened
-		h.endSessions(r.Context(), h.sessions.Open(id, h.key(r), time.Now()))
+	if id := w.Header().Get("Mcp-Session-Id"); id != "" { // the session the SDK opened
+		h.sessions.Open(id, key, time.Now())
+	}
+}
+
+// refuse answers an initialize the sessions' bounds refused (see Handler).
+func (h *handler) refuse(w http.ResponseWriter, r *http.Request, m *wire.Message, err error) {
+	var f *session.Full
+	errors.As(err, &f) // Reserve's only error
+	wait := f.Wait
+	if wait <= 0 { // no idle timeout: no session ends by itself
+		wait = header.DefaultRetryAfter
+	}
+	secs := int64((wait + time.Second - 1) / time.Second)
+	e := &envelope.Error{Kind: errkind.RateLimited, RetryAfter: time.Duration(secs) * time.Second, // the kind object of a limit: its kind and wait
+		Message: fmt.Sprintf("Too many sessions: this client holds %d, its bound; end one (DELETE) or retry after %d seconds.", f.Max, secs)}
+	status := http.StatusTooManyRequests
+	if f.Total {
+		e.Kind, e.Code, status = errkind.Unavailable, "server_full", http.StatusServiceUnavailable
+		e.Message = fmt.Sprintf("Server full: it holds %d sessions, its bound; retry after %d seconds.", f.Max, secs)
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	wire.WriteRPCError(w, status, m.ID, &wire.RPCError{Code: errkind.ImplementationDefined.On(httpRevision(r, m)), Message: e.Message, Data: e})
+	if hook := h.limit.OnFailure; hook != nil {
+		obj, _ := e.Object().MarshalJSON()
+		hook(r.Context(), Failure{Stage: Limited, Method: m.Method, HTTPStatus: status, Reading: errkind.Read(errkind.Outcome{IsError: true, Text: string(obj)})})
 	}
 }
 

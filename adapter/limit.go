@@ -42,8 +42,8 @@ type Limit struct {
 	// Limiter holds the buckets; nil limits nothing.
 	Limiter *ratelimit.Limiter
 
-	// Key names the client's bucket; nil means the source address
-	// (ratelimit.SourceIP). An empty key is not limited.
+	// Key names the client's bucket; nil means SourceKey (the source
+	// address, IPv6 by its /64 prefix). An empty key is not limited.
 	Key func(*http.Request) string
 
 	// Count says what takes a token.
@@ -53,8 +53,8 @@ type Limit struct {
 	// stateful server). An initialize then takes a token whatever Count
 	// says, and a refused one is answered as Messages describes, so a
 	// client opens sessions no faster than its limit allows. (The adapters
-	// also end a session left idle, and bound those one client holds: see
-	// their HTTPOptions.)
+	// also end a session left idle, and bound those one client, and all
+	// clients, hold: see HTTP.MaxSessions.)
 	Sessions bool
 
 	// Refuse, if set, writes a refusal in the server's own envelope, in
@@ -83,7 +83,7 @@ func (l *Limit) Admit(w http.ResponseWriter, r *http.Request, m *wire.Message) b
 	}
 	key := l.Key
 	if key == nil {
-		key = ratelimit.SourceIP
+		key = SourceKey
 	}
 	k := key(r)
 	if k == "" {

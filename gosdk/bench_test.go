@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 )
 
@@ -131,5 +132,21 @@ func BenchmarkValidate(b *testing.B) {
 		if r, err := h(ctx, "tools/call", req); err != nil || r != res {
 			b.Fatal(r, err)
 		}
+	}
+}
+
+// BenchmarkSessionMemory reports the heap one session of a stateful
+// HTTPHandler holds (B/session: the SDK's session and the adapter's table
+// entry), from 2,000 sessions opened and left open; package session's doc
+// gives the figure.
+func BenchmarkSessionMemory(b *testing.B) {
+	for range b.N {
+		_, s := benchServers()
+		h := gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}})
+		per, err := adaptertest.SessionBytes(h, 2000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(per, "B/session")
 	}
 }

@@ -30,8 +30,9 @@ const (
 // at /mcp to loopback Host names, without limits.
 type HTTPOptions struct {
 	// HTTP holds what every adapter's HTTP options share: Path, the Host
-	// and Origin allowlist, MaxSessions, the Limiter with its Key, Count
-	// and Refuse, Gate, Wrap and Public (see adapter.HTTP).
+	// and Origin allowlist, MaxSessions and MaxTotalSessions, the Limiter
+	// with its Key, Count and Refuse, Gate, Wrap and Public (see
+	// adapter.HTTP).
 	adapter.HTTP
 
 	// Streamable configures the SDK's Streamable HTTP handler; nil means
@@ -40,8 +41,10 @@ type HTTPOptions struct {
 	// false) keeps a session per initialize: a client's DELETE ends it,
 	// SessionTimeout zero means ten minutes (session.IdleTimeout; the SDK's
 	// zero would keep an idle session for ever; a negative one still does),
-	// a client (Key) holds at most MaxSessions, and each initialize takes a
-	// token of the Limiter whatever Count says (adapter.Limit.Sessions).
+	// a client (Key) holds at most MaxSessions (100) and all clients at
+	// most MaxTotalSessions (10,000), an initialize past either refused
+	// and no session ended for it, and each initialize takes a token of the
+	// Limiter whatever Count says (adapter.Limit.Sessions).
 	Streamable *mcp.StreamableHTTPOptions
 }
 
@@ -59,6 +62,8 @@ type HTTPOptions struct {
 //	body not JSON                            400, -32700
 //	a batch, or not a JSON-RPC message       400, -32600 (id null unless it was read)
 //	client over its limit                    429, -32000 (-31000 on 2026-07-28; Messages) or a rate_limited result (ToolCalls)
+//	initialize, client at MaxSessions        429, -32000 (-31000 on 2026-07-28), Retry-After (stateful)
+//	initialize, all at MaxTotalSessions      503, -32000 (-31000 on 2026-07-28), Retry-After (stateful)
 //	Wrap's own checks                        as Wrap answers
 //
 // The front (package front) does every check down to the message's: it
@@ -93,8 +98,8 @@ func HTTPHandler(s *mcp.Server, o *HTTPOptions) http.Handler {
 	return o.Handler(b)
 }
 
-// endSessions closes the sessions the table let go (idle, or over a
-// client's bound); the SDK then frees what they hold.
+// endSessions closes the sessions the table let go (idle); the SDK then
+// frees what they hold.
 func endSessions(s *mcp.Server, ids []string) {
 	end := make(map[string]bool, len(ids))
 	for _, id := range ids {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 )
@@ -114,36 +115,28 @@ func TestSessionsIdle(t *testing.T) {
 	}
 }
 
-// TestSessionsBounded: a client (Key) holds at most MaxSessions sessions:
-// opening one more ends its least recently used one in the SDK, and the
-// others, and other clients' sessions, stay live.
+// TestSessionsBounded: a stateful server's sessions are bounded per client
+// (Key; by default the source address, an IPv6 one by its /64) and in total
+// by refusing a new initialize, 429 past the client's bound and 503 past the
+// total, each with Retry-After and a body errkind.Read gets the kind and
+// the wait from; no flood, from the victim's own address or any other,
+// ends the victim's established session.
 func TestSessionsBounded(t *testing.T) {
-	s := testServer(nil, nil, nil)
-	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
-		Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true},
-		HTTP: adapter.HTTP{
-			MaxSessions: 3,
-			Key:         func(r *http.Request) string { return r.URL.Query().Get("client") },
-		},
-	}))
-	defer srv.Close()
-	other := open(t, srv.URL+"/mcp?client=b")
-	url := srv.URL + "/mcp?client=a"
-	var ids []string
-	for range 10 {
-		ids = append(ids, open(t, url))
-	}
-	ids = append(ids, other)
-	if got := waitSessions(s, 4); got != 4 {
-		t.Errorf("%d sessions open, want 4 (3 of client a, 1 of client b)", got)
-	}
-	var got []int
-	for _, id := range ids {
-		status, _, _ := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-		got = append(got, status)
-	}
-	if diff := cmp.Diff([]int{404, 404, 404, 404, 404, 404, 404, 200, 200, 200, 200}, got); diff != "" {
-		t.Errorf("pings in each session (-want +got):\n%s", diff)
+	for _, f := range adaptertest.Floods() {
+		t.Run(f.Name, func(t *testing.T) {
+			s := testServer(nil, nil, nil)
+			h := gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true}, HTTP: f.HTTP})
+			res, err := f.Run(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(f.Want(), res); diff != "" {
+				t.Errorf("the flood (-want +got):\n%s", diff)
+			}
+			if got := sessions(s); got != f.Live {
+				t.Errorf("%d sessions open, want %d", got, f.Live)
+			}
+		})
 	}
 }
 
@@ -182,16 +175,18 @@ func TestSessionsCounted(t *testing.T) {
 }
 
 // A stateful server behind HTTPHandler keeps a session per client, ended
-// by the client's DELETE (the go-sdk client sends it on Close), by
-// SessionTimeout of idleness, or when the client opens more than
-// MaxSessions.
+// by the client's DELETE (the go-sdk client sends it on Close) or by
+// SessionTimeout of idleness; a client holds at most MaxSessions, all
+// clients at most MaxTotalSessions, and an initialize past either is
+// refused (429, 503) without ending a session.
 func ExampleHTTPHandler_sessions() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{
 		Streamable: &mcp.StreamableHTTPOptions{SessionTimeout: 5 * time.Minute}, // zero: session.IdleTimeout
 		HTTP: adapter.HTTP{
-			MaxSessions: 10,
-		}, // zero: session.MaxPerClient
+			MaxSessions:      10,   // zero: session.MaxPerClient
+			MaxTotalSessions: 1000, // zero: session.MaxTotal
+		},
 	}))
 	defer srv.Close()
 

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -178,4 +179,23 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 		{"plain", post(server.NewStreamableHTTPServer(plain, server.WithStateLess(true)))},
 		{"adapter", post(mcpgo.HTTPHandler(adapted, &mcpgo.HTTPOptions{Validator: v}))},
 	})
+}
+
+// BenchmarkSessionMemory reports the heap one session of a stateful
+// HTTPHandler holds (B/session: the SDK's session and the adapter's table
+// entry), from 2,000 sessions opened and left open; package session's doc
+// gives the figure.
+func BenchmarkSessionMemory(b *testing.B) {
+	for range b.N {
+		s := server.NewMCPServer("bench", "1")
+		s.AddTool(benchTool(), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+		h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true})
+		per, err := adaptertest.SessionBytes(h, 2000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(per, "B/session")
+	}
 }

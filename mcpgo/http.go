@@ -39,8 +39,9 @@ type HTTPOptions struct {
 	Validator *Validator
 
 	// HTTP holds what every adapter's HTTP options share: Path, the Host
-	// and Origin allowlist, MaxSessions, the Limiter with its Key, Count
-	// and Refuse, Gate, Wrap and Public (see adapter.HTTP). Wrap's handler
+	// and Origin allowlist, MaxSessions and MaxTotalSessions, the Limiter
+	// with its Key, Count and Refuse, Gate, Wrap and Public (see
+	// adapter.HTTP). Wrap's handler
 	// sees the messages the Validator passed.
 	adapter.HTTP
 
@@ -53,10 +54,12 @@ type HTTPOptions struct {
 	Streamable []server.StreamableHTTPOption
 
 	// Stateful keeps a session per initialize, as server.WithStateful
-	// does, and ends it when the client sends DELETE, when no request has
-	// named it for SessionTimeout, or when its client (Key) opens more
-	// than MaxSessions; each initialize takes a token of the Limiter
-	// whatever Count says (adapter.Limit.Sessions).
+	// does, and ends it when the client sends DELETE or when no request has
+	// named it for SessionTimeout. A client (Key) holds at most MaxSessions
+	// (100) and all clients at most MaxTotalSessions (10,000): an
+	// initialize past either is refused, and no session ends for it. Each
+	// initialize takes a token of the Limiter whatever Count says
+	// (adapter.Limit.Sessions).
 	Stateful bool
 
 	// SessionTimeout is how long a session of a Stateful server may stay
@@ -83,6 +86,8 @@ type HTTPOptions struct {
 //	body not JSON                            400, -32700
 //	a batch, or not a JSON-RPC message       400, -32600 (id null unless it was read)
 //	client over its limit                    429, -32000 (-31000 on 2026-07-28; Messages) or a rate_limited result (ToolCalls)
+//	initialize, client at MaxSessions        429, -32000 (-31000 on 2026-07-28), Retry-After (Stateful)
+//	initialize, all at MaxTotalSessions      503, -32000 (-31000 on 2026-07-28), Retry-After (Stateful)
 //	tools/call the Validator refuses         200, the dialect's answer
 //	Wrap's own checks                        as Wrap answers
 //
@@ -161,8 +166,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(append(b, '\n'))
 }
 
-// endSessions ends sessions the table let go (idle, or over a client's
-// bound) as a client's DELETE to path does, so that mcp-go (sdk) frees all
+// endSessions ends sessions the table let go (idle) as a client's DELETE
+// to path does, so that mcp-go (sdk) frees all
 // it holds for them.
 func endSessions(ctx context.Context, sdk http.Handler, path string, ids []string) {
 	for _, id := range ids {
@@ -190,8 +195,9 @@ type sessions struct{ t *session.Table }
 
 var errNoSession = errors.New("mcpgo: no such session")
 
-// Generate starts a session; the handler records its client once mcp-go
-// has answered the initialize.
+// Generate starts a session, recorded with the empty key (counted in the
+// total beside the place the handler holds for it, until the handler
+// records its client once mcp-go has answered the initialize).
 func (s sessions) Generate() string {
 	id := rand.Text()
 	s.t.Open(id, "", time.Now())

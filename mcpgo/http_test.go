@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 )
@@ -116,29 +117,27 @@ func TestSessionsIdle(t *testing.T) {
 	}
 }
 
-// TestSessionsBounded: a client (the source address by default) holds at
-// most MaxSessions sessions: opening one more ends its least recently used
-// one, in mcp-go too, and the others stay live.
+// TestSessionsBounded: a Stateful server's sessions are bounded per client
+// (Key; by default the source address, an IPv6 one by its /64) and in total
+// by refusing a new initialize, 429 past the client's bound and 503 past the
+// total, each with Retry-After and a body errkind.Read gets the kind and
+// the wait from; no flood, from the victim's own address or any other,
+// ends the victim's established session, in mcp-go either.
 func TestSessionsBounded(t *testing.T) {
-	s, n := counted()
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, HTTP: adapter.HTTP{MaxSessions: 3}}))
-	defer srv.Close()
-	url := srv.URL + "/mcp"
-	var ids []string
-	for range 10 {
-		ids = append(ids, open(t, url))
-	}
-	if got := n.Load(); got != 3 {
-		t.Errorf("%d sessions registered, want 3", got)
-	}
-	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
-	var got []int
-	for _, id := range ids {
-		status, _, _ := request(t, "POST", url, id, ping)
-		got = append(got, status)
-	}
-	if diff := cmp.Diff([]int{404, 404, 404, 404, 404, 404, 404, 200, 200, 200}, got); diff != "" {
-		t.Errorf("pings in each session (-want +got):\n%s", diff)
+	for _, f := range adaptertest.Floods() {
+		t.Run(f.Name, func(t *testing.T) {
+			s, n := counted()
+			res, err := f.Run(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, HTTP: f.HTTP}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(f.Want(), res); diff != "" {
+				t.Errorf("the flood (-want +got):\n%s", diff)
+			}
+			if got := n.Load(); got != int64(f.Live) {
+				t.Errorf("%d sessions registered, want %d", got, f.Live)
+			}
+		})
 	}
 }
 
@@ -213,17 +212,19 @@ func TestHintBody(t *testing.T) {
 }
 
 // A Stateful server behind HTTPHandler keeps a session per client, ended
-// by the client's DELETE, by SessionTimeout of idleness, or when the client
-// opens more than MaxSessions; a request in an ended session is answered
-// 404, and the client starts a new one.
+// by the client's DELETE or by SessionTimeout of idleness; a request in an
+// ended session is answered 404, and the client starts a new one. A client
+// holds at most MaxSessions, all clients at most MaxTotalSessions, and an
+// initialize past either is refused (429, 503) without ending a session.
 func ExampleHTTPHandler_stateful() {
 	s := server.NewMCPServer("traces", "1.0.0")
 	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
 		Stateful:       true,
 		SessionTimeout: 5 * time.Minute, // zero: session.IdleTimeout
 		HTTP: adapter.HTTP{
-			MaxSessions: 10,
-		}, // zero: session.MaxPerClient
+			MaxSessions:      10,   // zero: session.MaxPerClient
+			MaxTotalSessions: 1000, // zero: session.MaxTotal
+		},
 	}))
 	defer srv.Close()
 
