@@ -58,10 +58,7 @@ const maxIdle = 32
 // request read after an initialize before that initialize's answer is
 // written, whatever a middleware does after the session's state is set.
 func (c *conn) direct(key string, m *wire.Message) bool {
-	if c.srv == nil {
-		return false
-	}
-	ss := c.session.Load()
+	ss := c.session.Load() // stored after c.srv: the server is found
 	if ss == nil || ss.InitializeParams() == nil {
 		return false
 	}

@@ -7,8 +7,11 @@
 //     refusal in the MCP TypeScript SDK's text ([TypeScript], the default;
 //     [TypeScriptV2] for its 2.x wording) or as a JSON-RPC -32602 error with
 //     data.code ([Hint]);
-//   - [Handle] (for mcp.AddTool) and [Raw] (for Server.AddTool) turn a handler
-//     that returns a value or an error into a tool result: the value as
+//   - [AddTool] adds a typed tool whose arguments are validated once (by
+//     Validate, or by AddTool itself when Validate did not see the call)
+//     and decoded once, where mcp.AddTool validates and decodes them again;
+//     it, [Handle] (for mcp.AddTool) and [Raw] (for Server.AddTool) turn a
+//     handler that returns a value or an error into a tool result: the value as
 //     structuredContent and text, the error as the JSON kind object, with the
 //     Go error kept for the SDK's middleware (CallToolResult.GetError) and
 //     for [Options].OnError (an error that is a [Renderer] keeps a shape of
@@ -62,9 +65,9 @@
 //
 //	func main() {
 //		s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-//		mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace)) // mcperr
-//		s.AddReceivingMiddleware(gosdk.Validate(nil))                        // mcperr
-//		log.Fatal(http.ListenAndServe(":8080", gosdk.HTTPHandler(s, nil)))   // mcperr
+//		gosdk.AddTool(s, &mcp.Tool{Name: "get_trace"}, getTrace)           // mcperr
+//		s.AddReceivingMiddleware(gosdk.Validate(nil))                      // mcperr
+//		log.Fatal(http.ListenAndServe(":8080", gosdk.HTTPHandler(s, nil))) // mcperr
 //	}
 //
 // A call with bad arguments then gets the TypeScript SDK's text,
@@ -90,6 +93,9 @@
 // The SDK's typed tools (mcp.AddTool) validate their arguments inside the
 // tool's handler, with the SDK's own wording; Validate runs before the
 // handler, so the SDK's check only ever sees arguments schemaerr accepted.
+// A tool of AddTool is not checked again after Validate (the differences
+// from mcp.AddTool's answers are in AddTool's doc), and checks a call
+// Validate did not see itself, with schemaerr in the TypeScript SDK's words.
 // The SDK answers an unknown tool with a JSON-RPC error; Validate answers
 // first, as the dialect says. A typed handler's error becomes a result with
 // the error's text and no structuredContent (a result returned beside a nil
@@ -117,9 +123,13 @@
 // (whatever order they were added in, before or after the transport was
 // made) and the tool's handler, and the result encoded once, where the SDK
 // decodes a call three times, each time with a fresh 32 KiB buffer, and
-// encodes its result three times. The answers are the SDK's byte for byte
-// (the tests compare both paths on every shape of answer, cancellations
-// included). What still takes the SDK's path: a call sent before
+// encodes its result three times (and a tool of mcp.AddTool decodes and
+// validates the arguments twice more; a tool of AddTool, once). The answers
+// are the SDK's byte for byte (the tests compare both paths on every shape
+// of answer, cancellations included). With Server unset, the transport
+// finds the server itself when a tool of it was added with AddTool; the
+// server of tools of mcp.AddTool alone it cannot find, and serves on the
+// SDK's path: write &gosdk.StdioTransport{Server: s}, as above. What still takes the SDK's path: a call sent before
 // initialize, and one whose params carry _meta (a progress token, say) or
 // members other than name and arguments; every other method. A handler's
 // context on the direct path lacks the SDK's unexported request-id value,

@@ -57,7 +57,7 @@ func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, e
 
 func newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, gosdk.Handle(getTrace))
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, getTrace)
 	s.AddReceivingMiddleware(gosdk.Validate(nil)) // the TypeScript SDK's rejection text, before the SDK's own check
 	return s
 }

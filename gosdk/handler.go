@@ -99,13 +99,20 @@ func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mc
 			res.SetError(err)
 			return res, nil
 		}
-		if pe := protocolError(err); pe != nil {
-			return nil, pe
-		}
-		res := Result(wire.ErrorResult(find(err)))
-		res.SetError(err) // keeps the kind object: Content is already set
-		return res, nil
+		return failed(err, find)
 	}
+}
+
+// failed answers a handler's error err as Raw and AddTool answer it: the
+// JSON-RPC error it carries, or isError with the kind object of the upstream
+// failure find finds for it (or a Renderer's result), GetError err.
+func failed(err error, find func(error) error) (*mcp.CallToolResult, error) {
+	if pe := protocolError(err); pe != nil {
+		return nil, pe
+	}
+	res := Result(wire.ErrorResult(find(err)))
+	res.SetError(err) // keeps the kind object: Content is already set
+	return res, nil
 }
 
 // A Renderer is an error that renders itself as a tool result: for a server

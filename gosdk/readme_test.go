@@ -36,7 +36,7 @@ func TestReadmeQuickStart(t *testing.T) {
 		t.Errorf("README quick start and example_test.go differ (-example +README)\n%s", d)
 	}
 	for _, call := range []string{
-		`mcp.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, gosdk.Handle(getTrace))`,
+		`gosdk.AddTool(s, &mcp.Tool{Name: "get_trace", Description: "Get a trace"}, getTrace)`,
 		`s.AddReceivingMiddleware(gosdk.Validate(nil))`,
 		`gosdk.HTTPHandler(newServer(), nil)`,
 	} {

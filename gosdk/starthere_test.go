@@ -37,8 +37,8 @@ func Example_startHere() {
 		return t, upstream.Do(req, &t) // a failure is an *envelope.Error: its kind object is what the agent gets
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace)) // a Go error becomes the kind object
-	s.AddReceivingMiddleware(gosdk.Validate(nil))                        // bad arguments get the TypeScript SDK's text
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace"}, getTrace) // arguments checked once, a Go error becomes the kind object
+	s.AddReceivingMiddleware(gosdk.Validate(nil))            // bad arguments get the TypeScript SDK's text
 	// Serve it on stdio, where no line ends the session:  s.Run(ctx, &gosdk.StdioTransport{Server: s})
 	// or on Streamable HTTP behind the front:           http.ListenAndServe(addr, gosdk.HTTPHandler(s, nil))
 	connectTo(s)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -67,7 +68,9 @@ import (
 // With Server set to the server Run is called on, the transport also
 // answers that session's tools/call requests itself, without the SDK's
 // JSON-RPC layer: see Server. Everything else (the handshake, every other
-// method, notifications) goes to the SDK.
+// method, notifications) goes to the SDK. With Server unset, the transport
+// finds the server itself when a tool of it was added with AddTool; the
+// server of a tool of mcp.AddTool alone, it cannot find. Write Server: s.
 //
 // The connection reads In on a goroutine of its own, so that closing the
 // session does not wait for input; a Read of In that never returns (a
@@ -92,14 +95,17 @@ type StdioTransport struct {
 	// the SDK would (one sent before initialize, one whose params hold
 	// _meta, such as a progress token, or members other than name and
 	// arguments, one whose arguments are not an object) goes to the SDK, as
-	// does every call when Server is not the server Run is called on (or
-	// when another session of Server connects in the same instant as this
-	// one, and the transport cannot tell which is its own). Over
-	// the direct path a handler's context does not carry the SDK's
-	// unexported request-id value, which only its HTTP transport reads; it
-	// carries the call's id for RequestID instead. As on the SDK's path,
-	// cancelling Run's context does not cancel the calls in flight: Run
-	// returns once they have returned, and their answers are not written.
+	// does every call when Server is not the server Run is called on. The
+	// transport tells its own session from another of Server's that
+	// connects in the same instant (its ServerSession.ID answers a probe
+	// only the transport's connection knows). Unset, Server is found among
+	// the servers AddTool added a tool to, the same way; a server that has
+	// none is served by the SDK's path. Over the direct path a handler's
+	// context does not carry the SDK's unexported request-id value, which
+	// only its HTTP transport reads; it carries the call's id for RequestID
+	// instead. As on the SDK's path, cancelling Run's context does not
+	// cancel the calls in flight: Run returns once they have returned, and
+	// their answers are not written.
 	Server *mcp.Server
 
 	// Drain is how long the end of the input waits for answers still in
@@ -143,16 +149,22 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// as the SDK's handlers do: cancelling Run closes the session, which
 	// ends once the calls in flight have returned (see Close).
 	c.ctx, c.stop = context.WithCancel(context.WithoutCancel(ctx))
-	if t.Server != nil {
-		c.srv = t.Server
-		c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
-			c.next = next
-			return next
+	c.capture = func(next mcp.MethodHandler) mcp.MethodHandler {
+		c.next = next
+		return next
+	}
+	// The session the SDK binds to this connection is the one of the
+	// candidates' sessions that is new when it first reads (see Read).
+	c.candidates = []*mcp.Server{t.Server}
+	if t.Server == nil {
+		c.candidates = knownServers()
+	}
+	c.before = make(map[*mcp.ServerSession]bool)
+	for _, s := range c.candidates {
+		if s == nil {
+			continue
 		}
-		// The session the SDK binds to this connection is the one that is
-		// new when it first reads (see Read).
-		c.before = make(map[*mcp.ServerSession]bool)
-		for ss := range c.srv.Sessions() {
+		for ss := range s.Sessions() {
 			c.before[ss] = true
 		}
 	}
@@ -199,19 +211,21 @@ type conn struct {
 	wbuf []byte // the line being written; reused
 
 	// The direct path (see StdioTransport.Server), when srv is non-nil.
-	srv      *mcp.Server
-	before   map[*mcp.ServerSession]bool // srv's sessions before Connect; read once, by Read
-	found    sync.Once
-	session  atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
-	capture  mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
-	next     mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
-	served   atomic.Int64                      // tools/call requests answered on the direct path
-	ctx      context.Context                   // the calls' parent, ended by Close
-	stop     context.CancelFunc
-	calls    map[string]*call // the direct calls in flight, by idKey; guarded by mu
-	jobs     chan *call       // hands a call to a parked goroutine
-	idle     atomic.Int32     // goroutines parked on jobs
-	encoders sync.Pool        // of *encoder
+	srv        *mcp.Server                 // set with session, by Read
+	candidates []*mcp.Server               // Server, or the servers AddTool knows; read once, by Read
+	probe      atomic.Pointer[string]      // SessionID's answer while Read looks for the session
+	before     map[*mcp.ServerSession]bool // the candidates' sessions before Connect; read once, by Read
+	found      sync.Once
+	session    atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
+	capture    mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
+	next       mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
+	served     atomic.Int64                      // tools/call requests answered on the direct path
+	ctx        context.Context                   // the calls' parent, ended by Close
+	stop       context.CancelFunc
+	calls      map[string]*call // the direct calls in flight, by idKey; guarded by mu
+	jobs       chan *call       // hands a call to a parked goroutine
+	idle       atomic.Int32     // goroutines parked on jobs
+	encoders   sync.Pool        // of *encoder
 }
 
 // pend is a request in flight: its id as sent, whether the client
@@ -250,7 +264,7 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 // is over once Read fails (and its own handlers have returned), and that
 // ends Run.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if c.srv != nil {
+	if c.candidates != nil {
 		c.found.Do(c.findSession)
 	}
 	select {
@@ -268,24 +282,32 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// findSession records the SDK's session of this connection: the SDK binds
-// it to the connection before it first reads, so it is the one session of
-// srv that is new since Connect. When there is not exactly one (another
-// session connected in the same instant, or srv is not the server Run was
-// called on), tools/call requests go to the SDK.
+// findSession records the SDK's session of this connection and its server,
+// among the candidates (Server, or when it is unset the servers AddTool
+// added a tool to): the SDK binds the session to the connection before it
+// first reads, so it is new since Connect, and it is the one whose ID is the
+// probe SessionID answers meanwhile. When none is (the server is not a
+// candidate), tools/call requests go to the SDK.
 func (c *conn) findSession() {
-	var found *mcp.ServerSession
-	n := 0
-	for ss := range c.srv.Sessions() {
-		if !c.before[ss] {
-			found = ss
-			n++
+	probe := fmt.Sprintf("mcperr-stdio-%p", c) // unique among the connections alive
+	c.probe.Store(&probe)
+	defer c.probe.Store(nil)
+	for _, s := range c.candidates {
+		if s == nil {
+			continue
+		}
+		for ss := range s.Sessions() {
+			// Only this connection's session answers the probe: a session of
+			// another connection that is new too is told apart.
+			if !c.before[ss] && ss.ID() == probe {
+				c.srv = s // read by the direct path only once it has loaded the session
+				c.session.Store(ss)
+				c.before, c.candidates = nil, nil
+				return
+			}
 		}
 	}
-	c.before = nil
-	if n == 1 {
-		c.session.Store(found)
-	}
+	c.before, c.candidates = nil, nil
 }
 
 // Close implements mcp.Connection. The streams are not the connection's to
@@ -327,8 +349,15 @@ func (c *conn) endIfIdle() {
 	}
 }
 
-// SessionID implements mcp.Connection: a stdio session has no id.
-func (c *conn) SessionID() string { return "" }
+// SessionID implements mcp.Connection: a stdio session has no id. While
+// Read looks for the connection's session (findSession), it is a value only
+// this connection's session returns from ServerSession.ID.
+func (c *conn) SessionID() string {
+	if p := c.probe.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // readLoop reads, checks and decodes each line, answers the lines the SDK
 // must not see, and hands the others to Read. At the end of the input it

@@ -2,8 +2,8 @@
 // the SDK's own examples write a tool: get_trace with the same input and output schemas, a GET of
 // TRACES_API/v1/traces/{id}, the body as structuredContent and text, an upstream error as the kind object; and
 // trace_link, the hosted bench's tool with no upstream call (examples/interop/bench/hosted): the same input, answered
-// at once with where the trace is. Stdio by default; --http HOST:PORT serves stateless Streamable HTTP, and with
-// --stateful a session per initialize. For examples/interop/load.
+// at once with where the trace is; and get_trace_local, get_trace without the GET. Stdio by default; --http
+// HOST:PORT serves stateless Streamable HTTP, and with --stateful a session per initialize. For examples/interop/load.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { get, serve } from './common.mjs';
@@ -29,6 +29,14 @@ function build() {
     outputSchema: { id: z.string(), url: z.string() },
   }, async ({ id }) => {
     const body = { id, url: `${api}/traces/${encodeURIComponent(id)}` };
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  });
+  // get_trace without its upstream: a valid call whose handler returns at once.
+  server.registerTool('get_trace_local', {
+    inputSchema: { id: z.string().describe('the trace id') },
+    outputSchema: { id: z.string(), spans: z.number().int() },
+  }, async ({ id }) => {
+    const body = { id, spans: 3 };
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   });
   return server;

@@ -5,8 +5,9 @@
 // Over stdio it starts vexlo, the local news server, the mcp-go server of
 // the mcpgo package doc (mcpgo/internal/docserver, two of the Vexlo tools)
 // and the server of the gosdk package doc (gosdk/internal/traces, over
-// gosdk.StdioTransport as "traces" and over the go-sdk's mcp.StdioTransport
-// as "traces-sdk"), and their TypeScript twins, one process at a time,
+// gosdk.StdioTransport as "traces", over a zero gosdk.StdioTransport as
+// "traces-zero" and over the go-sdk's mcp.StdioTransport as "traces-sdk"),
+// and their TypeScript twins, one process at a time,
 // alternating Go and TypeScript from round to
 // round, and pipelines tools/call requests (a bounded window in flight). Per
 // row it prints the server's CPU time per call (utime+stime from
@@ -141,7 +142,7 @@ func run() error {
 	}
 	// The server of the gosdk package doc lives in the gosdk module: over
 	// gosdk.StdioTransport and over the go-sdk's own mcp.StdioTransport.
-	for name, transport := range map[string]string{"traces": "gosdk", "traces-sdk": "sdk"} {
+	for name, transport := range map[string]string{"traces": "gosdk", "traces-sdk": "sdk", "traces-zero": "zero"} {
 		if _, err := os.Stat(filepath.Join(*bin, name)); err == nil {
 			continue
 		}
@@ -237,6 +238,18 @@ func run() error {
 			check: wantResult(`"isError":true`, `get_traces`)},
 		{name: "traces success (upstream GET)", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
 			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `"spans"`)},
+		{name: "traces valid call (no upstream)", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace_local","arguments":{"id":"abc"}}` },
+			check: wantResult(`"structuredContent"`, `"spans"`)},
+		{name: "traces-zero schema rejection", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
+			check: wantResult(`"isError":true`, `Input validation error`)},
+		{name: "traces-zero unknown tool", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
+			check: wantResult(`"isError":true`, `get_traces`)},
+		{name: "traces-zero valid call (no upstream)", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
+			req:   func(int) string { return `{"name":"get_trace_local","arguments":{"id":"abc"}}` },
 			check: wantResult(`"structuredContent"`, `"spans"`)},
 		{name: "traces-sdk schema rejection", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
 			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },

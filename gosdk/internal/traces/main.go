@@ -6,7 +6,9 @@
 // server on the TypeScript SDK (examples/interop/bench/traces.mjs).
 //
 // Built with -ldflags '-X main.transport=sdk', it serves over the go-sdk's
-// own mcp.StdioTransport instead, for comparison.
+// own mcp.StdioTransport instead, for comparison; with '-X
+// main.transport=zero', over a zero gosdk.StdioTransport (Server unset).
+// Its second tool, get_trace_local, is get_trace without the upstream GET.
 package main
 
 import (
@@ -44,7 +46,14 @@ func getTrace(ctx context.Context, _ *mcp.CallToolRequest, in TraceIn) (t Trace,
 	return t, upstream.Do(req, &t) // mcperr
 }
 
-// transport is "sdk" to serve over mcp.StdioTransport.
+// localTrace is get_trace without its upstream: a valid call whose handler
+// returns at once, the row where the SDK's own work on a call shows.
+func localTrace(_ context.Context, _ *mcp.CallToolRequest, in TraceIn) (Trace, error) {
+	return Trace{ID: in.ID, Spans: 3}, nil
+}
+
+// transport is "sdk" to serve over mcp.StdioTransport, "zero" over a zero
+// gosdk.StdioTransport (Server unset).
 var transport = "gosdk"
 
 func main() {
@@ -52,11 +61,15 @@ func main() {
 		api = u
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(getTrace)) // mcperr
-	s.AddReceivingMiddleware(gosdk.Validate(nil))                        // mcperr
-	var t mcp.Transport = &gosdk.StdioTransport{Server: s}               // mcperr
-	if transport == "sdk" {
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace"}, getTrace) // mcperr
+	gosdk.AddTool(s, &mcp.Tool{Name: "get_trace_local"}, localTrace)
+	s.AddReceivingMiddleware(gosdk.Validate(nil))          // mcperr
+	var t mcp.Transport = &gosdk.StdioTransport{Server: s} // mcperr
+	switch transport {
+	case "sdk":
 		t = &mcp.StdioTransport{}
+	case "zero":
+		t = &gosdk.StdioTransport{}
 	}
 	if err := s.Run(context.Background(), t); err != nil {
 		log.Fatal(err)
