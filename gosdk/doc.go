@@ -127,8 +127,7 @@
 // validates the arguments twice more; a tool of AddTool, once). The answers
 // are the SDK's byte for byte (the tests compare both paths on every shape
 // of answer, cancellations included). With Server unset, the transport
-// finds the server itself when a tool of it was added with AddTool; the
-// server of tools of mcp.AddTool alone it cannot find, and serves on the
+// cannot learn the server Run is called on and serves every call on the
 // SDK's path: write &gosdk.StdioTransport{Server: s}, as above. What still takes the SDK's path: a call sent before
 // initialize, and one whose params carry _meta (a progress token, say) or
 // members other than name and arguments; every other method. A handler's

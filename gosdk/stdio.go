@@ -68,9 +68,9 @@ import (
 // With Server set to the server Run is called on, the transport also
 // answers that session's tools/call requests itself, without the SDK's
 // JSON-RPC layer: see Server. Everything else (the handshake, every other
-// method, notifications) goes to the SDK. With Server unset, the transport
-// finds the server itself when a tool of it was added with AddTool; the
-// server of a tool of mcp.AddTool alone, it cannot find. Write Server: s.
+// method, notifications) goes to the SDK. With Server unset, every call
+// goes to the SDK, at several times the cost of a call (the transport cannot
+// learn the server Run is called on): write Server: s.
 //
 // The connection reads In on a goroutine of its own, so that closing the
 // session does not wait for input; a Read of In that never returns (a
@@ -98,9 +98,11 @@ type StdioTransport struct {
 	// does every call when Server is not the server Run is called on. The
 	// transport tells its own session from another of Server's that
 	// connects in the same instant (its ServerSession.ID answers a probe
-	// only the transport's connection knows). Unset, Server is found among
-	// the servers AddTool added a tool to, the same way; a server that has
-	// none is served by the SDK's path. Over the direct path a handler's
+	// only the transport's connection knows). Unset, every call goes to the
+	// SDK's path, with the same answers at the SDK's cost (a valid call costs
+	// about ten times as much over stdio): the transport has no way to learn
+	// the server Run is called on, and keeps no list of servers of its own.
+	// Set it. Over the direct path a handler's
 	// context does not carry the SDK's unexported request-id value, which
 	// only its HTTP transport reads; it carries the call's id for RequestID
 	// instead. As on the SDK's path, cancelling Run's context does not
@@ -153,21 +155,7 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		c.next = next
 		return next
 	}
-	// The session the SDK binds to this connection is the one of the
-	// candidates' sessions that is new when it first reads (see Read).
-	c.candidates = []*mcp.Server{t.Server}
-	if t.Server == nil {
-		c.candidates = knownServers()
-	}
-	c.before = make(map[*mcp.ServerSession]bool)
-	for _, s := range c.candidates {
-		if s == nil {
-			continue
-		}
-		for ss := range s.Sessions() {
-			c.before[ss] = true
-		}
-	}
+	c.want = t.Server // its session of this connection is found when Read is first called
 	go c.readLoop()
 	return c, nil
 }
@@ -211,21 +199,20 @@ type conn struct {
 	wbuf []byte // the line being written; reused
 
 	// The direct path (see StdioTransport.Server), when srv is non-nil.
-	srv        *mcp.Server                 // set with session, by Read
-	candidates []*mcp.Server               // Server, or the servers AddTool knows; read once, by Read
-	probe      atomic.Pointer[string]      // SessionID's answer while Read looks for the session
-	before     map[*mcp.ServerSession]bool // the candidates' sessions before Connect; read once, by Read
-	found      sync.Once
-	session    atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
-	capture    mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
-	next       mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
-	served     atomic.Int64                      // tools/call requests answered on the direct path
-	ctx        context.Context                   // the calls' parent, ended by Close
-	stop       context.CancelFunc
-	calls      map[string]*call // the direct calls in flight, by idKey; guarded by mu
-	jobs       chan *call       // hands a call to a parked goroutine
-	idle       atomic.Int32     // goroutines parked on jobs
-	encoders   sync.Pool        // of *encoder
+	srv      *mcp.Server            // set with session, by Read
+	want     *mcp.Server            // StdioTransport.Server; read once, by Read
+	probe    atomic.Pointer[string] // SessionID's answer while Read looks for the session
+	found    sync.Once
+	session  atomic.Pointer[mcp.ServerSession] // the SDK's session of this connection, once found
+	capture  mcp.Middleware                    // sets next; run by srv.AddReceivingMiddleware
+	next     mcp.MethodHandler                 // srv's middleware and dispatch; read and written by readLoop only
+	served   atomic.Int64                      // tools/call requests answered on the direct path
+	ctx      context.Context                   // the calls' parent, ended by Close
+	stop     context.CancelFunc
+	calls    map[string]*call // the direct calls in flight, by idKey; guarded by mu
+	jobs     chan *call       // hands a call to a parked goroutine
+	idle     atomic.Int32     // goroutines parked on jobs
+	encoders sync.Pool        // of *encoder
 }
 
 // pend is a request in flight: its id as sent, whether the client
@@ -264,9 +251,7 @@ func newConn(in io.Reader, out io.Writer, drain time.Duration, maxLine int) *con
 // is over once Read fails (and its own handlers have returned), and that
 // ends Run.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if c.candidates != nil {
-		c.found.Do(c.findSession)
-	}
+	c.found.Do(c.findSession)
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -282,32 +267,27 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// findSession records the SDK's session of this connection and its server,
-// among the candidates (Server, or when it is unset the servers AddTool
-// added a tool to): the SDK binds the session to the connection before it
-// first reads, so it is new since Connect, and it is the one whose ID is the
-// probe SessionID answers meanwhile. When none is (the server is not a
-// candidate), tools/call requests go to the SDK.
+// findSession records the SDK's session of this connection, when Server
+// is set: the SDK binds the session to the connection before it first
+// reads, and it is the one of Server's sessions whose ID is the probe
+// SessionID answers meanwhile, so a session of another connection that
+// connects in the same instant is told apart. When none is (Server is
+// unset, or is not the server Run was called on), tools/call requests go to
+// the SDK.
 func (c *conn) findSession() {
+	if c.want == nil {
+		return
+	}
 	probe := fmt.Sprintf("mcperr-stdio-%p", c) // unique among the connections alive
 	c.probe.Store(&probe)
 	defer c.probe.Store(nil)
-	for _, s := range c.candidates {
-		if s == nil {
-			continue
-		}
-		for ss := range s.Sessions() {
-			// Only this connection's session answers the probe: a session of
-			// another connection that is new too is told apart.
-			if !c.before[ss] && ss.ID() == probe {
-				c.srv = s // read by the direct path only once it has loaded the session
-				c.session.Store(ss)
-				c.before, c.candidates = nil, nil
-				return
-			}
+	for ss := range c.want.Sessions() {
+		if ss.ID() == probe {
+			c.srv = c.want // read by the direct path only once it has loaded the session
+			c.session.Store(ss)
+			return
 		}
 	}
-	c.before, c.candidates = nil, nil
 }
 
 // Close implements mcp.Connection. The streams are not the connection's to

@@ -90,7 +90,6 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, fn func(ctx context.Contex
 		panic(fmt.Sprintf("gosdk.AddTool: tool %q: %v", t.Name, err))
 	}
 	s.AddTool(tt, h)
-	remember(s)
 }
 
 // typed is a tool of AddTool: what a call needs, prepared when the tool is
