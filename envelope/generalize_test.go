@@ -88,7 +88,6 @@ func (c *documented) read() outcome {
 // checks that each still misses, so the list shrinks when a general rule
 // comes to read one.
 var knownMisses = map[string]string{
-	"bedrock_424_model_error":          "ModelErrorException names no kind; 424 is a 4xx: the model's failure needs the vendor's code",
 	"dynamodb_400_unrecognized_client": "UnrecognizedClientException at 400: only AWS's word says the credential",
 	"firebase_auth_400":                "the code EMAIL_NOT_FOUND is the message; errors[0].reason is the generic \"invalid\"",
 	"couchdb_404":                      "CouchDB's reason \"missing\" is one word, read as the code as Kubernetes' reason is",

@@ -390,9 +390,10 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *conditional_check_failed*
 //	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
 //	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
-//	server_error           internal, internal_*, unknown, data_loss, api_error,    500, 501, 505-599  report
-//	                       unimplemented, not_implemented, a SOAP fault
-//	                       *:Server or *:Receiver
+//	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
+//	                       unimplemented, not_implemented, a SOAP fault            505-599
+//	                       *:Server or *:Receiver (a 424: a request this one
+//	                       depended on failed, no argument of the caller)
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, unknown_param*, missing_param*,
@@ -548,6 +549,7 @@ var standardRules = []Rule{
 	{Status: 412, Kind: Conflict},
 	{Status: 423, Kind: Conflict},
 	{Status: 422, Kind: InvalidArguments},
+	{Status: 424, Kind: ServerError},
 	{Status: 429, Kind: RateLimited},
 	{Status: 502, Kind: Unavailable},
 	{Status: 503, Kind: Unavailable},
