@@ -79,6 +79,7 @@ func TestStandardClassify(t *testing.T) {
 		{"503", "", 503, errkind.Unavailable},
 		{"504", "", 504, errkind.Unavailable},
 		{"529", "", 529, errkind.Unavailable},
+		{"424 is a dependency's failure, no argument", "", 424, errkind.ServerError},
 		{"UNAVAILABLE", "UNAVAILABLE", 503, errkind.Unavailable},
 		{"overloaded_error", "overloaded_error", 529, errkind.Unavailable},
 		{"ServiceUnavailable", "ServiceUnavailable", 500, errkind.Unavailable},
