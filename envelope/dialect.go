@@ -41,6 +41,7 @@ type dialect struct {
 
 	anyStatus bool // the body is an error at any status, not only at 400 and above
 	fields    bool // a body of nothing but field errors gives the first as the message
+	find      bool // members the paths miss are found by their names (see doc.find)
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
 	envelope  bool // the Reader's own envelope, whose row its Shape gives (see envelopeRow)
 }
@@ -121,6 +122,7 @@ var common = dialect{
 	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...), inEach(errorObjects, messageMembers)),
 	details: []string{"details", "errors", "error/details", "error/data"},
 	fields:  true,
+	find:    true,
 	wait:    concat(inEach(waitObjects, waitMembers), inEach([]string{"error/", "", "0/error/"}, retryInfos)),
 }
 
@@ -152,21 +154,21 @@ var dialects = indexed(
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
 	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
-		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait},
+		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
 	dialect{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}, wait: common.wait},
 	dialect{name: "a list of errors and no data", evidence: "errors_200_no_data", when: errorsWithoutData, anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
-		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait},
+		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
 
@@ -279,6 +281,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 		if e.Message = messageAt(d, row.message[i]); e.Message != "" {
 			break
 		}
+	}
+	if (e.Code == "" || e.Message == "") && row.find {
+		d.find(e)
 	}
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
