@@ -74,7 +74,7 @@ var (
 	// "errors" object, SOAP-like "fault" objects, an error in "detail",
 	// "meta", "status", "data" or "sys", OData's "odata.error", and the
 	// first element of a top-level array.
-	errorObjects = []string{"error/error/", "error/errors/0/", "errors/", "Fault/Error/0/", "fault/error/0/", "fault/",
+	errorObjects = []string{"error/error/", "error/errors/0/", "error/data/", "errors/", "Fault/Error/0/", "fault/error/0/", "fault/",
 		"fault/detail/", "Fault/", "detail/", "meta/", "status/", "data/", "sys/", "odata.error/",
 		"0/error/", "0/", "errors/0/extensions/", "finance/error/"}
 
@@ -185,7 +185,7 @@ func envelopeRow(s *resolved) dialect {
 	k := s.Key + "/"
 	row := dialect{
 		name: "the Reader's envelope",
-		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]),
+		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]), []string{k + "data/code"},
 			[]string{k + s.Code + "#"}, under(k, numberCodes...)),
 		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
 		details: []string{k + s.Details},
@@ -430,8 +430,8 @@ func codeAt(d *doc, path string) string {
 	}
 	switch last {
 	case "status":
-		if !isStatusName(s) && !(isCodeWord(s, false) && strings.IndexByte(s, '_') > 0) {
-			return ""
+		if !isStatusName(s) && !(isCodeWord(s, false) && strings.IndexByte(s, '_') > 0) || s == "ERROR" {
+			return "" // not a code word, or only a failure's flag
 		}
 	case "type":
 		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") {
@@ -551,7 +551,7 @@ func messageAt(d *doc, path string) string {
 // objectMessages are the members that hold an error object's message
 // when an object stands where a message should be: an error ({"message"},
 // FastAPI's {"loc", "msg"}) or an OData message {"lang", "value"}.
-var objectMessages = []string{"message", "msg", "detail", "description", "title", "value", "text", "error", "reason"}
+var objectMessages = []string{"message", "msg", "detail", "description", "title", "value", "text", "error", "reason", "details"}
 
 // messageOf is the message raw holds: a string; the first of a list that
 // has one; an error object's message (field first, see fieldOf); else the
@@ -587,6 +587,9 @@ func messageOf(raw json.RawMessage, depth int) string {
 			v := obj[m]
 			if len(v) == 0 || v[0] != '"' && v[0] != '{' && (v[0] != '[' || listOfStrings(v)) {
 				continue
+			}
+			if m == "details" && v[0] != '"' {
+				continue // details other than a sentence are no message (Google's list of details)
 			}
 			if s := messageOf(v, depth-1); s != "" {
 				if f := fieldIn(obj); f != "" && v[0] == '"' {

@@ -628,7 +628,8 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) || mayWait(status) && mentionsWait(body) {
+		if nb.Error.Code == "" || nb.Error.Message == "" || repeatsStatus(nb.Error.Code, status) ||
+			mayWait(status) && mentionsWait(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error
@@ -783,24 +784,30 @@ func (hd *heard) parse(r *Reader) *header.Info {
 // code says no more than the status does, the headers decide. A body that
 // said only its status (onlyStatus), with no code, whose status the
 // taxonomy reads as server_error, is a malformed_response: the client
-// could not read it.
+// could not read it. An error body below 400 whose code is an HTTP error
+// status (ArcGIS's {"error": {"code": 404}} on a 200) is read as if it
+// had come with that status.
 func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
+	status := e.HTTPStatus
+	if c := errorStatus(e.Code); status < 400 && c != 0 {
+		status = c // an error body below 400 whose code is an HTTP error status
+	}
 	switch {
 	case e.Kind == "":
-		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
+		e.Kind = r.kindOf(e.Code, status)
 		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
 			break // a code whose kind no status overrides, and no other code
 		}
-		byStatus := r.kindOf("", e.HTTPStatus)
+		byStatus := r.kindOf("", status)
 		if e.Kind == byStatus || !r.names(e.Code) {
 			for _, c := range alts {
-				if k := r.kindOf(c, e.HTTPStatus); k != byStatus && stops(k) && r.names(c) {
+				if k := r.kindOf(c, status); k != byStatus && stops(k) && r.names(c) {
 					e.Code, e.Kind = c, k
 					break
 				}
 			}
 		}
-		if byStatus != e.Kind && yields(e.Kind, byStatus) && e.HTTPStatus != http.StatusPaymentRequired {
+		if byStatus != e.Kind && yields(e.Kind, byStatus) && status != http.StatusPaymentRequired {
 			e.Kind = byStatus
 		}
 		if hd.telling != "" && (e.Code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
@@ -812,6 +819,19 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// errorStatus is code as an HTTP error status (400 to 599), 0 when it is
+// none.
+func errorStatus(code string) int {
+	if len(code) != 3 || code[0] != '4' && code[0] != '5' {
+		return 0
+	}
+	n, err := strconv.Atoi(code)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // stops reports whether k changes the agent's move from the status's
