@@ -434,8 +434,8 @@ func codeAt(d *doc, path string) string {
 			return "" // not a code word, or only a failure's flag
 		}
 	case "type":
-		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") {
-			return ""
+		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") || !isWord(s) {
+			return "" // a type written in words ("Invalid Auth") is a title
 		}
 	case "reason", "error":
 		if !isWord(s) {
