@@ -9,6 +9,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -327,10 +328,12 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	// below 400 that mentions no key of an error shape, decoded into v.
 	shape := r.Envelope.resolve()
 	if status < 400 {
-		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) {
+		// gRPC-Web sends a failure as headers and no body (trailers-only).
+		grpc := len(body) == 0 && grpcFailed(resp.Header)
+		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) && !grpc {
 			return nil
 		}
-		if !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
+		if !grpc && !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
 			if err := decodeData(body, v); err != nil {
 				hd := r.hear(resp, req)
 				return r.finish(malformed(status, err, body), &hd)
@@ -365,7 +368,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	}
 	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
 	if onlyStatus {
-		if status < 400 {
+		if status < 400 && !hd.grpc {
 			return r.finish(notJSON(status, nil), &hd)
 		}
 		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
@@ -719,6 +722,11 @@ type heard struct {
 	// telling is the kind the header gives whatever the body (see hear).
 	telling errkind.Kind
 
+	// grpc reports a gRPC status other than OK in the header, as gRPC-Web
+	// sends a failure with no message (trailers-only): code is its
+	// number, message its grpc-message.
+	grpc bool
+
 	info   header.Info
 	parsed bool
 }
@@ -742,6 +750,11 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 		}
 		hd.message = desc
 	}
+	if grpcFailed(h) {
+		n, _ := strconv.Atoi(h.Get("Grpc-Status"))
+		hd.grpc, hd.code, hd.telling = true, strconv.Itoa(n), r.kindOf(grpcCodes[n], 0)
+		hd.message, _ = url.PathUnescape(h.Get("Grpc-Message"))
+	}
 	switch hd.status {
 	case http.StatusTooManyRequests:
 		hd.telling = errkind.RateLimited
@@ -759,6 +772,23 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	}
 	return hd
 }
+
+// grpcFailed reports whether h carries a gRPC status other than OK (0),
+// one of the seventeen gRPC defines.
+func grpcFailed(h http.Header) bool {
+	v := h["Grpc-Status"]
+	if len(v) == 0 {
+		return false
+	}
+	n, err := strconv.Atoi(v[0])
+	return err == nil && n > 0 && n < len(grpcCodes)
+}
+
+// grpcCodes are the gRPC status codes' names, by number, which the
+// taxonomy reads by their words.
+var grpcCodes = [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+	"ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+	"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
 
 // parse is header.Parse of the header, run once.
 func (hd *heard) parse(r *Reader) *header.Info {
