@@ -354,3 +354,87 @@ func TestReadIssueCauses(t *testing.T) {
 		})
 	}
 }
+
+// TestReadMembersByName: the rules that read a member by what its name
+// says, in any case style, and the shapes the fresh batch's tuned half
+// showed; each case failed on the rules before them, but the gRPC OK
+// one, which keeps the gRPC rule from taking a success.
+func TestReadMembersByName(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	tests := []struct {
+		name   string
+		status int
+		header map[string]string
+		body   string
+		want   outcome
+	}{
+		{"a number named errorNum is the code; code repeats the status", 404, nil,
+			`{"code":404,"error":true,"errorNum":1202,"errorMessage":"document not found"}`,
+			outcome{Kind: "not_found", Code: "1202", Message: "document not found"}},
+		{"status_code and status_message", 401, nil,
+			`{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key.","success":false}`,
+			outcome{Kind: "authentication_failed", Code: "7", Message: "Invalid API key: You must be granted a valid key."}},
+		{"a name with a space", 400, nil, `{"err code":"DRS-M00201","error msg":"The job_id parameter is empty."}`,
+			outcome{Kind: "invalid_arguments", Code: "DRS-M00201", Message: "The job_id parameter is empty."}},
+		{"errorDescription beside an OAuth-like error", 401, nil,
+			`{"errorDescription":"Access token is unknown or invalid","error":"not_authorized"}`,
+			outcome{Kind: "authentication_failed", Code: "not_authorized", Message: "Access token is unknown or invalid"}},
+		{"error_msg", 404, nil, `{"error_msg":"404 Route Not Found"}`, outcome{Kind: "not_found", Message: "404 Route Not Found"}},
+		{"errorText, and the code in an object named for an error", 403, nil,
+			`{"detailedError":{"code":"Forbidden","message":"not allowed"},"errorText":"You are not allowed","httpStatusCode":403}`,
+			outcome{Kind: "permission_denied", Code: "Forbidden", Message: "You are not allowed"}},
+		{"an error object two members deep", 401, nil,
+			`{"requestError":{"serviceException":{"messageId":"UNAUTHORIZED","text":"Invalid login details"}}}`,
+			outcome{Kind: "authentication_failed", Message: "Invalid login details"}},
+		{"_error", 404, nil, `{"_error":{"status":404,"title":"Not found","message":"Unknown conversation"}}`,
+			outcome{Kind: "not_found", Message: "Unknown conversation"}},
+		{"a list of objects with a message under another name", 401, nil,
+			`{"success":false,"processId":"C1","reasons":[{"code":90000011,"message":"Authentication error"}]}`,
+			outcome{Kind: "authentication_failed", Code: "90000011", Message: "Authentication error"}},
+		{"a name that ends in code, and a list of error details", 401, nil,
+			`{"authenticationResultCode":"InvalidCredentials","errorDetails":["Access was denied."],"statusCode":401,"statusDescription":"Unauthorized"}`,
+			outcome{Kind: "authentication_failed", Code: "InvalidCredentials", Message: "Access was denied."}},
+		{"Code in capitals", 401, nil, `{"Code":"Unauthorized","Message":"Api Authorization failed","Reference":"/x"}`,
+			outcome{Kind: "authentication_failed", Code: "Unauthorized", Message: "Api Authorization failed"}},
+		{"a number named error is a code", 429, nil, `{"message":"Rate limit exceeded","error":29}`,
+			outcome{Kind: "rate_limited", Code: "29", Message: "Rate limit exceeded", RetryAfterSeconds: min}},
+		{"an error object's details sentence is its message", 401, nil,
+			`{"errors":[{"id":"authentication_failed","code":401,"details":"No user found for the API key supplied"}]}`,
+			outcome{Kind: "authentication_failed", Code: "authentication_failed", Message: "No user found for the API key supplied"}},
+		{"an error object without a message leaves the fast path", 429, nil,
+			`{"error":{"code":"TOO_MANY_REQUESTS_PER_SECOND","description":"You have exceeded the queries-per-second limit."}}`,
+			outcome{Kind: "rate_limited", Code: "TOO_MANY_REQUESTS_PER_SECOND", Message: "You have exceeded the queries-per-second limit.", RetryAfterSeconds: min}},
+		{"a code that is an HTTP error status on a 200", 200, nil,
+			`{"code":401,"message":"apikey parameter is incorrect","status":"error"}`,
+			outcome{Kind: "authentication_failed", Code: "401", Message: "apikey parameter is incorrect"}},
+		{"an error object's code 404 on a 200", 200, nil, `{"error":{"code":404,"message":"Service not found","details":[]}}`,
+			outcome{Kind: "not_found", Code: "404", Message: "Service not found"}},
+		{"a status that says only ERROR is no code", 401, nil, `{"status":"ERROR","request_id":"a1","error":"Unknown API Key"}`,
+			outcome{Kind: "authentication_failed", Message: "Unknown API Key"}},
+		{"a type written in words is no code", 429, nil,
+			`{"code":429001,"type":"Too Many Calls","message":"The request limit has been reached."}`,
+			outcome{Kind: "rate_limited", Code: "429001", Message: "The request limit has been reached.", RetryAfterSeconds: min}},
+		{"the envelope's data.code ahead of a number", 429, nil,
+			`{"error":{"message":"slow down","code":-32029,"data":{"code":"TOO_MANY_REQUESTS","httpStatus":429}}}`,
+			outcome{Kind: "rate_limited", Code: "TOO_MANY_REQUESTS", Message: "slow down", RetryAfterSeconds: min}},
+		{"a gRPC-Web failure in the header of an empty 200", 200,
+			map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "5", "Grpc-Message": "user%2042%20not%20found"}, "",
+			outcome{Kind: "not_found", Code: "5", Message: "user 42 not found"}},
+		{"a gRPC status OK is a success", 200, map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "0"}, "",
+			outcome{Data: true}},
+		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
+			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.header
+			if h == nil {
+				h = map[string]string{"Content-Type": "application/json"}
+			}
+			c := documented{Status: tt.status, Header: h, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
