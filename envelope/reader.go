@@ -724,8 +724,9 @@ type heard struct {
 
 	// grpc reports a gRPC status other than OK in the header, as gRPC-Web
 	// sends a failure with no message (trailers-only): code is its
-	// number, message its grpc-message.
-	grpc bool
+	// number, message its grpc-message. grpcStatus is the field.
+	grpc       bool
+	grpcStatus string
 
 	info   header.Info
 	parsed bool
@@ -750,8 +751,7 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 		}
 		hd.message = desc
 	}
-	if grpcFailed(h) {
-		n, _ := strconv.Atoi(h.Get("Grpc-Status"))
+	if n := grpcStatus(hd.grpcStatus); n > 0 {
 		hd.grpc, hd.code, hd.telling = true, strconv.Itoa(n), r.kindOf(grpcCodes[n], 0)
 		hd.message, _ = url.PathUnescape(h.Get("Grpc-Message"))
 	}
@@ -777,11 +777,20 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 // one of the seventeen gRPC defines.
 func grpcFailed(h http.Header) bool {
 	v := h["Grpc-Status"]
-	if len(v) == 0 {
-		return false
+	return len(v) > 0 && grpcStatus(v[0]) > 0
+}
+
+// grpcStatus is the gRPC status a grpc-status field holds, 0 (OK) when it
+// holds none of the seventeen.
+func grpcStatus(v string) int {
+	if v == "" || len(v) > 2 {
+		return 0
 	}
-	n, err := strconv.Atoi(v[0])
-	return err == nil && n > 0 && n < len(grpcCodes)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n >= len(grpcCodes) {
+		return 0
+	}
+	return n
 }
 
 // grpcCodes are the gRPC status codes' names, by number, which the
