@@ -13,7 +13,7 @@ import (
 // in "requestError", "detailedError" or "_error".
 
 // messageNames are the names of a member that holds an error's message,
-// normalized (see normalName), the more specific first.
+// normalized (see sameName), the more specific first.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
 	"errorsummary", "title", "reason", "error"}
@@ -55,15 +55,9 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	if len(obj) == 0 {
 		return
 	}
-	names := make(map[string]string, len(obj))
-	for k := range obj {
-		if strings.IndexByte(k, '/') < 0 {
-			names[normalName(k)] = k
-		}
-	}
 	if e.Message == "" {
 		for _, n := range messageNames {
-			if k, ok := names[n]; ok {
+			if k := named(obj, n); k != "" {
 				if m := d.foundMessage(prefix+k, n); m != "" {
 					e.Message = m
 					break
@@ -72,12 +66,18 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 		}
 	}
 	if e.Code == "" {
-		e.Code = d.foundCode(prefix, names)
+		e.Code = d.foundCode(prefix, obj)
 	}
-	for _, n := range sortedKeys(names) {
-		k := names[n]
+	var inner []string
+	for k, v := range obj {
+		if len(v) > 0 && (v[0] == '{' || v[0] == '[') && strings.IndexByte(k, '/') < 0 {
+			inner = append(inner, k)
+		}
+	}
+	slices.Sort(inner) // the same order every time
+	for _, k := range inner {
 		v := obj[k]
-		if len(v) == 0 || !errorName(n) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
+		if !errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
 			continue
 		}
 		switch v[0] {
@@ -89,6 +89,18 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 			}
 		}
 	}
+}
+
+// named is the member of obj whose name, normalized (see sameName), is n;
+// the first in sorted order should several be, "" when none is.
+func named(obj map[string]json.RawMessage, n string) string {
+	found := ""
+	for k := range obj {
+		if sameName(k, n) && (found == "" || k < found) && strings.IndexByte(k, '/') < 0 {
+			found = k
+		}
+	}
+	return found
 }
 
 // foundMessage is the message at path, whose member's normalized name is
@@ -115,32 +127,47 @@ func (d *doc) foundMessage(path, n string) string {
 	return s
 }
 
-// foundCode is the code among the members of the object at prefix,
-// names mapping their normalized names to the names written: a string
-// named as a code is, then a number.
-func (d *doc) foundCode(prefix string, names map[string]string) string {
+// foundCode is the code among the members of obj, the object at prefix:
+// a string named as a code is, then a number.
+func (d *doc) foundCode(prefix string, obj map[string]json.RawMessage) string {
 	for _, n := range codeNames {
-		if k, ok := names[n]; ok {
+		if k := named(obj, n); k != "" {
 			if c := codeAt(d, prefix+k); c != "" {
 				return c
 			}
 		}
 	}
-	for _, n := range sortedKeys(names) {
-		if strings.HasSuffix(n, "code") && !strings.HasSuffix(n, "statuscode") && !strings.HasSuffix(n, "httpcode") {
-			if c := codeAt(d, prefix+names[n]); c != "" {
-				return c
-			}
+	var ends []string
+	for k := range obj {
+		if endsInCode(k) && strings.IndexByte(k, '/') < 0 {
+			ends = append(ends, k)
+		}
+	}
+	slices.Sort(ends)
+	for _, k := range ends {
+		if c := codeAt(d, prefix+k); c != "" {
+			return c
 		}
 	}
 	for _, n := range numberNames {
-		if k, ok := names[n]; ok {
+		if k := named(obj, n); k != "" {
 			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
 				return c
 			}
 		}
 	}
 	return ""
+}
+
+// endsInCode reports whether a member's name ends in "code", in any case
+// style ("authenticationResultCode"), and is no status's code
+// ("statusCode", "httpCode").
+func endsInCode(k string) bool {
+	if len(k) < 5 || !strings.EqualFold(k[len(k)-4:], "code") {
+		return false
+	}
+	body := strings.TrimRight(k[:len(k)-4], "_- ")
+	return !hasSuffixFold(body, "status") && !hasSuffixFold(body, "http")
 }
 
 // listOfErrors reports whether the list at path opens with an object that
@@ -150,45 +177,39 @@ func (d *doc) listOfErrors(path string) bool {
 	if len(el) == 0 || el[0] != '{' {
 		return false
 	}
-	for k := range d.decode(path+"/0/", el).obj {
-		switch normalName(k) {
-		case "message", "msg", "errormessage", "description", "detail":
+	obj := d.decode(path+"/0/", el).obj
+	for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
+		if named(obj, n) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// errorName reports whether a normalized name says its member holds an
-// error: "error", "requesterror", "serviceexception", "fault".
-func errorName(n string) bool {
-	return strings.Contains(n, "error") || strings.Contains(n, "exception") || strings.Contains(n, "fault")
+// errorName reports whether a member's name says it holds an error, in
+// any case style: "error", "requestError", "serviceException", "fault".
+func errorName(k string) bool {
+	return containsFold(k, "error") || containsFold(k, "exception") || containsFold(k, "fault")
 }
 
-// sortedKeys is the keys of names in order, so that find reads members
-// in the same order every time.
-func sortedKeys(names map[string]string) []string {
-	keys := make([]string, 0, len(names))
-	for n := range names {
-		keys = append(keys, n)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// normalName is name in lower case with only its letters and digits:
-// "error_code", "errorCode", "Error-Code" and "error code" are all
-// "errorcode".
-func normalName(name string) string {
-	var b strings.Builder
-	b.Grow(len(name))
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			b.WriteByte(c)
+// sameName reports whether the member name k is n once normalized: in
+// lower case, with only its letters and digits ("error_code",
+// "errorCode", "Error-Code" and "error code" are all "errorcode").
+func sameName(k, n string) bool {
+	j := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
 		case c >= 'A' && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			continue
 		}
+		if j == len(n) || n[j] != c {
+			return false
+		}
+		j++
 	}
-	return b.String()
+	return j == len(n)
 }
