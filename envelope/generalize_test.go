@@ -82,6 +82,20 @@ func (c *documented) read() outcome {
 	return outcomeOf(r.Read(resp, &v))
 }
 
+// asSent writes a documented message as the agent gets it: an agent gets
+// a message with its line breaks and tabs as spaces (the package doc's
+// cleaning of upstream text).
+var asSent = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+// check reads c and reports what it read and whether that is what its
+// documentation says, the message compared as the agent gets it. It sets
+// c.Want's message so.
+func (c *documented) check() (outcome, bool) {
+	got := c.read()
+	c.Want.Message = asSent.Replace(c.Want.Message)
+	return got, cmp.Equal(c.Want, got)
+}
+
 // knownMisses are the cases of the tuned part the rules misread, each with
 // its cause: a rule that would read it would be one vendor's (its field
 // name, its code or its prose), which the rules do not hold. The test
@@ -109,8 +123,9 @@ var knownMisses = map[string]string{
 // heldOutFloor is the share of the held-out cases (in percent) that must
 // read as documented. The held-out part was never looked at case by case
 // while the rules were tuned: only its count was; this floor is the figure
-// reached, rounded down, so that a change that loses ground fails.
-const heldOutFloor = 88
+// reached, rounded down, so that a change that loses ground fails (190 of
+// 215 before the rules of the fresh batch's tuned half, 194 of 215 after).
+const heldOutFloor = 90
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
 // fresh batch's two halves that must read as documented: the figures
@@ -120,10 +135,12 @@ const heldOutFloor = 88
 // time (main at 8a4c2de) were run on it once: the tuned half read 123 of
 // 184 (66.8%), the held-out half 138 of 190 (72.6%), 261 of 374 in all
 // (69.8%). That held-out figure is the honest one for data nobody tuned
-// to.
+// to. The general rules were then tuned on the tuned half (and the tuned
+// part of responses.jsonl) only: the tuned half reads 146 of 184 (79.3%),
+// the held-out half 151 of 190 (79.5%), never looked at case by case.
 const (
-	freshTunedFloor   = 66
-	freshHeldOutFloor = 72
+	freshTunedFloor   = 79
+	freshHeldOutFloor = 79
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
@@ -134,26 +151,14 @@ const (
 // logs the tuned part's known misses (never the held-out part's).
 func TestReadDocumentedCorpus(t *testing.T) {
 	cases := loadDocumented(t)
-	var tuned, tunedOK, held, heldOK int
-	// An agent gets a message with its line breaks and tabs as spaces (the
-	// package doc's cleaning of upstream text), so the documented message is
-	// compared as the agent gets it.
-	asSent := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+	var tuned, held tally
 	for _, c := range cases {
-		got := c.read()
-		c.Want.Message = asSent.Replace(c.Want.Message)
-		ok := cmp.Equal(c.Want, got)
+		got, ok := c.check()
 		if c.heldOut() {
-			held++
-			if ok {
-				heldOK++
-			}
+			held.add(ok)
 			continue
 		}
-		tuned++
-		if ok {
-			tunedOK++
-		}
+		tuned.add(ok)
 		cause, known := knownMisses[c.Name]
 		switch {
 		case ok && known:
@@ -165,10 +170,8 @@ func TestReadDocumentedCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("tuned part: %d of %d read as documented (%d known misses); held-out part: %d of %d",
-		tunedOK, tuned, len(knownMisses), heldOK, held)
-	if heldOK*100 < heldOutFloor*held {
-		t.Errorf("held-out part: %d of %d read right, under the %d%% floor", heldOK, held, heldOutFloor)
-	}
+		tuned.ok, tuned.n, len(knownMisses), held.ok, held.n)
+	held.floor(t, "held-out part", heldOutFloor)
 }
 
 // freshTuned reports whether a case of the fresh batch (fresh.jsonl) is in
@@ -186,32 +189,38 @@ func (c *documented) freshTuned() bool {
 // MCPERR_CORPUS_MISSES=1 logs the tuned half's misses.
 func TestReadFreshCorpus(t *testing.T) {
 	cases := loadCorpus(t, "fresh.jsonl")
-	var tuned, tunedOK, held, heldOK int
-	asSent := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+	var tuned, held tally
 	for _, c := range cases {
-		got := c.read()
-		c.Want.Message = asSent.Replace(c.Want.Message)
-		ok := cmp.Equal(c.Want, got)
+		got, ok := c.check()
 		if !c.freshTuned() {
-			held++
-			if ok {
-				heldOK++
-			}
+			held.add(ok)
 			continue
 		}
-		tuned++
-		if ok {
-			tunedOK++
-		} else if os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+		tuned.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
 			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
 		}
 	}
-	t.Logf("fresh batch: tuned half %d of %d read as documented; held-out half %d of %d", tunedOK, tuned, heldOK, held)
-	if tunedOK*100 < freshTunedFloor*tuned {
-		t.Errorf("fresh tuned half: %d of %d read right, under the %d%% floor", tunedOK, tuned, freshTunedFloor)
+	t.Logf("fresh batch: tuned half %d of %d read as documented; held-out half %d of %d", tuned.ok, tuned.n, held.ok, held.n)
+	tuned.floor(t, "fresh tuned half", freshTunedFloor)
+	held.floor(t, "fresh held-out half", freshHeldOutFloor)
+}
+
+// tally counts the cases of a part of a corpus and those read right.
+type tally struct{ n, ok int }
+
+func (p *tally) add(ok bool) {
+	p.n++
+	if ok {
+		p.ok++
 	}
-	if heldOK*100 < freshHeldOutFloor*held {
-		t.Errorf("fresh held-out half: %d of %d read right, under the %d%% floor", heldOK, held, freshHeldOutFloor)
+}
+
+// floor fails t if fewer than percent of the part's cases read right.
+func (p *tally) floor(t *testing.T, part string, percent int) {
+	t.Helper()
+	if p.ok*100 < percent*p.n {
+		t.Errorf("%s: %d of %d read right, under the %d%% floor", part, p.ok, p.n, percent)
 	}
 }
 
