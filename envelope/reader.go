@@ -204,7 +204,13 @@ func (s Shape) fill() resolved {
 //     message when it is a sentence; a message may be a list of {loc,
 //     msg}, an object {lang, value} or an error object, and names the field
 //     at fault ("field: message"); a sentence or the status's phrase is no
-//     code. A code that names a kind wins over a generic status; a code that
+//     code. Where those members are not, a code and a message are found by
+//     what their names say, in any case style ("errorNum", "status_message",
+//     "err code", "errorText", a name ending in "code"), in the error
+//     object wherever a member named for an error holds it
+//     ("requestError", "detailedError", "_error") or in a list of objects
+//     with a message ("reasons"). A code that is an HTTP error status, in a
+//     body below 400, is read as that status. A code that names a kind wins over a generic status; a code that
 //     says no more than the status yields to a later one of the body that
 //     says to stop or wait (an ErrorInfo reason API_KEY_INVALID under
 //     INVALID_ARGUMENT); a generic code never overrides a status that tells
@@ -227,7 +233,9 @@ func (s Shape) fill() resolved {
 //     each whatever its body says (unless its code names a kind the status
 //     alone would not give).
 //   - Any other body of a status below 400 is data; so is an empty one of
-//     a 2xx or a 304, which leaves v as it is.
+//     a 2xx or a 304, which leaves v as it is, unless its header carries a
+//     gRPC status other than OK (gRPC-Web's trailers-only failure), which
+//     is an error of that status's kind.
 //
 // The error carries the status, the upstream's details, and a wait
 // (RetryAfter) whenever one is known: the longest the response speaks of,
