@@ -210,8 +210,9 @@ func (s Shape) fill() resolved {
 //     object wherever a member named for an error holds it
 //     ("requestError", "detailedError", "_error") or in a list of objects
 //     with a message ("reasons"). A code that is an HTTP error status, in a
-//     body below 400, is read as that status. A code that names a kind wins over a generic status; a code that
-//     says no more than the status yields to a later one of the body that
+//     body below 400, is read as that status. A code that names a kind wins
+//     over a generic status; a code that says no more than the status
+//     yields to a later one of the body that
 //     says to stop or wait (an ErrorInfo reason API_KEY_INVALID under
 //     INVALID_ARGUMENT); a generic code never overrides a status that tells
 //     more (429, 401, 403, 404, 502-504).
