@@ -55,9 +55,17 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	if len(obj) == 0 {
 		return
 	}
+	// The member names, once, in order: a map is costly to range over.
+	keys := make([]string, 0, 16)
+	for k := range obj {
+		if strings.IndexByte(k, '/') < 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
 	if e.Message == "" {
 		for _, n := range messageNames {
-			if k := named(obj, n); k != "" {
+			if k := named(keys, n); k != "" {
 				if m := d.foundMessage(prefix+k, n); m != "" {
 					e.Message = m
 					break
@@ -66,18 +74,11 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 		}
 	}
 	if e.Code == "" {
-		e.Code = d.foundCode(prefix, obj)
+		e.Code = d.foundCode(prefix, keys)
 	}
-	var inner []string
-	for k, v := range obj {
-		if len(v) > 0 && (v[0] == '{' || v[0] == '[') && strings.IndexByte(k, '/') < 0 {
-			inner = append(inner, k)
-		}
-	}
-	slices.Sort(inner) // the same order every time
-	for _, k := range inner {
+	for _, k := range keys {
 		v := obj[k]
-		if !errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
+		if len(v) == 0 || v[0] != '{' && v[0] != '[' || !errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
 			continue
 		}
 		switch v[0] {
@@ -91,16 +92,15 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	}
 }
 
-// named is the member of obj whose name, normalized (see sameName), is n;
-// the first in sorted order should several be, "" when none is.
-func named(obj map[string]json.RawMessage, n string) string {
-	found := ""
-	for k := range obj {
-		if sameName(k, n) && (found == "" || k < found) && strings.IndexByte(k, '/') < 0 {
-			found = k
+// named is the first of keys, an object's member names in order, whose
+// name normalized (see sameName) is n, "" when none is.
+func named(keys []string, n string) string {
+	for _, k := range keys {
+		if sameName(k, n) {
+			return k
 		}
 	}
-	return found
+	return ""
 }
 
 // foundMessage is the message at path, whose member's normalized name is
@@ -127,30 +127,25 @@ func (d *doc) foundMessage(path, n string) string {
 	return s
 }
 
-// foundCode is the code among the members of obj, the object at prefix:
-// a string named as a code is, then a number.
-func (d *doc) foundCode(prefix string, obj map[string]json.RawMessage) string {
+// foundCode is the code among the members of the object at prefix, keys
+// their names in order: a string named as a code is, then a number.
+func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
-		if k := named(obj, n); k != "" {
+		if k := named(keys, n); k != "" {
 			if c := codeAt(d, prefix+k); c != "" {
 				return c
 			}
 		}
 	}
-	var ends []string
-	for k := range obj {
-		if endsInCode(k) && strings.IndexByte(k, '/') < 0 {
-			ends = append(ends, k)
-		}
-	}
-	slices.Sort(ends)
-	for _, k := range ends {
-		if c := codeAt(d, prefix+k); c != "" {
-			return c
+	for _, k := range keys {
+		if endsInCode(k) {
+			if c := codeAt(d, prefix+k); c != "" {
+				return c
+			}
 		}
 	}
 	for _, n := range numberNames {
-		if k := named(obj, n); k != "" {
+		if k := named(keys, n); k != "" {
 			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
 				return c
 			}
@@ -177,10 +172,11 @@ func (d *doc) listOfErrors(path string) bool {
 	if len(el) == 0 || el[0] != '{' {
 		return false
 	}
-	obj := d.decode(path+"/0/", el).obj
-	for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
-		if named(obj, n) != "" {
-			return true
+	for k := range d.decode(path+"/0/", el).obj {
+		for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
+			if sameName(k, n) {
+				return true
+			}
 		}
 	}
 	return false
