@@ -41,6 +41,7 @@ type dialect struct {
 
 	anyStatus bool // the body is an error at any status, not only at 400 and above
 	fields    bool // a body of nothing but field errors gives the first as the message
+	find      bool // members the paths miss are found by their names (see doc.find)
 	rpc       bool // the code is a JSON-RPC code, classified through errkind's catalogue
 	envelope  bool // the Reader's own envelope, whose row its Shape gives (see envelopeRow)
 }
@@ -73,7 +74,7 @@ var (
 	// "errors" object, SOAP-like "fault" objects, an error in "detail",
 	// "meta", "status", "data" or "sys", OData's "odata.error", and the
 	// first element of a top-level array.
-	errorObjects = []string{"error/error/", "error/errors/0/", "errors/", "Fault/Error/0/", "fault/error/0/", "fault/",
+	errorObjects = []string{"error/error/", "error/errors/0/", "error/data/", "errors/", "Fault/Error/0/", "fault/error/0/", "fault/",
 		"fault/detail/", "Fault/", "detail/", "meta/", "status/", "data/", "sys/", "odata.error/",
 		"0/error/", "0/", "errors/0/extensions/", "finance/error/"}
 
@@ -121,6 +122,7 @@ var common = dialect{
 	message: concat(messageMembers, firstErrorMessages, under("error/", messageMembers...), inEach(errorObjects, messageMembers)),
 	details: []string{"details", "errors", "error/details", "error/data"},
 	fields:  true,
+	find:    true,
 	wait:    concat(inEach(waitObjects, waitMembers), inEach([]string{"error/", "", "0/error/"}, retryInfos)),
 }
 
@@ -152,21 +154,21 @@ var dialects = indexed(
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
 	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
-		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait},
+		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
 	dialect{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}, wait: common.wait},
 	dialect{name: "a list of errors and no data", evidence: "errors_200_no_data", when: errorsWithoutData, anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
-		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait},
+		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
-		code: common.code, message: common.message, details: common.details, wait: common.wait},
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
 
@@ -183,7 +185,7 @@ func envelopeRow(s *resolved) dialect {
 	k := s.Key + "/"
 	row := dialect{
 		name: "the Reader's envelope",
-		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]),
+		code: concat([]string{k + s.Code}, under(k, codeMembers...), under(k, errorInfoReasons[1]), []string{k + "data/code"},
 			[]string{k + s.Code + "#"}, under(k, numberCodes...)),
 		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
 		details: []string{k + s.Details},
@@ -279,6 +281,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 		if e.Message = messageAt(d, row.message[i]); e.Message != "" {
 			break
 		}
+	}
+	if (e.Code == "" || e.Message == "") && row.find {
+		d.find(e)
 	}
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
@@ -425,12 +430,12 @@ func codeAt(d *doc, path string) string {
 	}
 	switch last {
 	case "status":
-		if !isStatusName(s) && !(isCodeWord(s, false) && strings.IndexByte(s, '_') > 0) {
-			return ""
+		if !isStatusName(s) && !(isCodeWord(s, false) && strings.IndexByte(s, '_') > 0) || s == "ERROR" {
+			return "" // not a code word, or only a failure's flag
 		}
 	case "type":
-		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") {
-			return ""
+		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") || !isWord(s) {
+			return "" // a type written in words ("Invalid Auth") is a title
 		}
 	case "reason", "error":
 		if !isWord(s) {
@@ -546,7 +551,7 @@ func messageAt(d *doc, path string) string {
 // objectMessages are the members that hold an error object's message
 // when an object stands where a message should be: an error ({"message"},
 // FastAPI's {"loc", "msg"}) or an OData message {"lang", "value"}.
-var objectMessages = []string{"message", "msg", "detail", "description", "title", "value", "text", "error", "reason"}
+var objectMessages = []string{"message", "msg", "detail", "description", "title", "value", "text", "error", "reason", "details"}
 
 // messageOf is the message raw holds: a string; the first of a list that
 // has one; an error object's message (field first, see fieldOf); else the
@@ -582,6 +587,9 @@ func messageOf(raw json.RawMessage, depth int) string {
 			v := obj[m]
 			if len(v) == 0 || v[0] != '"' && v[0] != '{' && (v[0] != '[' || listOfStrings(v)) {
 				continue
+			}
+			if m == "details" && v[0] != '"' {
+				continue // details other than a sentence are no message (Google's list of details)
 			}
 			if s := messageOf(v, depth-1); s != "" {
 				if f := fieldIn(obj); f != "" && v[0] == '"' {

@@ -22,7 +22,8 @@
 // is the kind the taxonomy gives that status, so a gateway's 502, 503 or
 // 504 page, or a Cloudflare 52x, is unavailable whatever its format, and
 // a plain-text 401 is authentication_failed; a status the taxonomy makes
-// server_error leaves it malformed_response. An empty 2xx is data.
+// server_error leaves it malformed_response. An empty 2xx is data, unless
+// its header carries a gRPC status other than OK.
 // Headers decide when the body cannot: a 429, or a 403 with Retry-After
 // or no requests remaining, is rate_limited, and a 503 with Retry-After is
 // unavailable. A body that is none of these is malformed_response with

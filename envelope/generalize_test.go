@@ -42,7 +42,13 @@ func (c *documented) heldOut() bool {
 
 func loadDocumented(t testing.TB) []documented {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "corpus", "responses.jsonl"))
+	return loadCorpus(t, "responses.jsonl")
+}
+
+// loadCorpus reads one JSON-lines file of testdata/corpus.
+func loadCorpus(t testing.TB, name string) []documented {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "corpus", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +82,26 @@ func (c *documented) read() outcome {
 	return outcomeOf(r.Read(resp, &v))
 }
 
+// asSent writes a documented message as the agent gets it: an agent gets
+// a message with its line breaks and tabs as spaces (the package doc's
+// cleaning of upstream text).
+var asSent = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+// check reads c and reports what it read and whether that is what its
+// documentation says, the message compared as the agent gets it. It sets
+// c.Want's message so.
+func (c *documented) check() (outcome, bool) {
+	got := c.read()
+	c.Want.Message = asSent.Replace(c.Want.Message)
+	return got, cmp.Equal(c.Want, got)
+}
+
 // knownMisses are the cases of the tuned part the rules misread, each with
 // its cause: a rule that would read it would be one vendor's (its field
 // name, its code or its prose), which the rules do not hold. The test
 // checks that each still misses, so the list shrinks when a general rule
 // comes to read one.
 var knownMisses = map[string]string{
-	"bedrock_424_model_error":          "ModelErrorException names no kind; 424 is a 4xx: the model's failure needs the vendor's code",
 	"dynamodb_400_unrecognized_client": "UnrecognizedClientException at 400: only AWS's word says the credential",
 	"firebase_auth_400":                "the code EMAIL_NOT_FOUND is the message; errors[0].reason is the generic \"invalid\"",
 	"couchdb_404":                      "CouchDB's reason \"missing\" is one word, read as the code as Kubernetes' reason is",
@@ -104,8 +123,25 @@ var knownMisses = map[string]string{
 // heldOutFloor is the share of the held-out cases (in percent) that must
 // read as documented. The held-out part was never looked at case by case
 // while the rules were tuned: only its count was; this floor is the figure
-// reached, rounded down, so that a change that loses ground fails.
-const heldOutFloor = 88
+// reached, rounded down, so that a change that loses ground fails (190 of
+// 215 before the rules of the fresh batch's tuned half, 194 of 215 after).
+const heldOutFloor = 90
+
+// freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
+// fresh batch's two halves that must read as documented: the figures
+// measured, rounded down, not above.
+//
+// The batch was committed with its expectations, then the rules of the
+// time (main at 8a4c2de) were run on it once: the tuned half read 123 of
+// 184 (66.8%), the held-out half 138 of 190 (72.6%), 261 of 374 in all
+// (69.8%). That held-out figure is the honest one for data nobody tuned
+// to. The general rules were then tuned on the tuned half (and the tuned
+// part of responses.jsonl) only: the tuned half reads 146 of 184 (79.3%),
+// the held-out half 151 of 190 (79.5%), never looked at case by case.
+const (
+	freshTunedFloor   = 79
+	freshHeldOutFloor = 79
+)
 
 // TestReadDocumentedCorpus reads several hundred documented error
 // responses from well over a hundred APIs, gateways and frameworks. Every
@@ -115,26 +151,14 @@ const heldOutFloor = 88
 // logs the tuned part's known misses (never the held-out part's).
 func TestReadDocumentedCorpus(t *testing.T) {
 	cases := loadDocumented(t)
-	var tuned, tunedOK, held, heldOK int
-	// An agent gets a message with its line breaks and tabs as spaces (the
-	// package doc's cleaning of upstream text), so the documented message is
-	// compared as the agent gets it.
-	asSent := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+	var tuned, held tally
 	for _, c := range cases {
-		got := c.read()
-		c.Want.Message = asSent.Replace(c.Want.Message)
-		ok := cmp.Equal(c.Want, got)
+		got, ok := c.check()
 		if c.heldOut() {
-			held++
-			if ok {
-				heldOK++
-			}
+			held.add(ok)
 			continue
 		}
-		tuned++
-		if ok {
-			tunedOK++
-		}
+		tuned.add(ok)
 		cause, known := knownMisses[c.Name]
 		switch {
 		case ok && known:
@@ -146,9 +170,57 @@ func TestReadDocumentedCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("tuned part: %d of %d read as documented (%d known misses); held-out part: %d of %d",
-		tunedOK, tuned, len(knownMisses), heldOK, held)
-	if heldOK*100 < heldOutFloor*held {
-		t.Errorf("held-out part: %d of %d read right, under the %d%% floor", heldOK, held, heldOutFloor)
+		tuned.ok, tuned.n, len(knownMisses), held.ok, held.n)
+	held.floor(t, "held-out part", heldOutFloor)
+}
+
+// freshTuned reports whether a case of the fresh batch (fresh.jsonl) is in
+// the half the rules may be tuned on: the first byte of the SHA-256 of its
+// name is below 0x80. The split was fixed, and the batch committed with its
+// expectations, before any rule was run on it.
+func (c *documented) freshTuned() bool {
+	return sha256.Sum256([]byte(c.Name))[0] < 0x80
+}
+
+// TestReadFreshCorpus reads the fresh batch: documented error responses
+// from APIs, gateways and frameworks that responses.jsonl does not hold,
+// collected after the rules were written. It reports the tuned half and
+// the held-out half apart, and fails if either falls under its floor.
+// MCPERR_CORPUS_MISSES=1 logs the tuned half's misses.
+func TestReadFreshCorpus(t *testing.T) {
+	cases := loadCorpus(t, "fresh.jsonl")
+	var tuned, held tally
+	for _, c := range cases {
+		got, ok := c.check()
+		if !c.freshTuned() {
+			held.add(ok)
+			continue
+		}
+		tuned.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	t.Logf("fresh batch: tuned half %d of %d read as documented; held-out half %d of %d", tuned.ok, tuned.n, held.ok, held.n)
+	tuned.floor(t, "fresh tuned half", freshTunedFloor)
+	held.floor(t, "fresh held-out half", freshHeldOutFloor)
+}
+
+// tally counts the cases of a part of a corpus and those read right.
+type tally struct{ n, ok int }
+
+func (p *tally) add(ok bool) {
+	p.n++
+	if ok {
+		p.ok++
+	}
+}
+
+// floor fails t if fewer than percent of the part's cases read right.
+func (p *tally) floor(t *testing.T, part string, percent int) {
+	t.Helper()
+	if p.ok*100 < percent*p.n {
+		t.Errorf("%s: %d of %d read right, under the %d%% floor", part, p.ok, p.n, percent)
 	}
 }
 
@@ -285,6 +357,90 @@ func TestReadIssueCauses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": tt.ct}, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadMembersByName: the rules that read a member by what its name
+// says, in any case style, and the shapes the fresh batch's tuned half
+// showed; each case failed on the rules before them, but the gRPC OK
+// one, which keeps the gRPC rule from taking a success.
+func TestReadMembersByName(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	tests := []struct {
+		name   string
+		status int
+		header map[string]string
+		body   string
+		want   outcome
+	}{
+		{"a number named errorNum is the code; code repeats the status", 404, nil,
+			`{"code":404,"error":true,"errorNum":1202,"errorMessage":"document not found"}`,
+			outcome{Kind: "not_found", Code: "1202", Message: "document not found"}},
+		{"status_code and status_message", 401, nil,
+			`{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key.","success":false}`,
+			outcome{Kind: "authentication_failed", Code: "7", Message: "Invalid API key: You must be granted a valid key."}},
+		{"a name with a space", 400, nil, `{"err code":"DRS-M00201","error msg":"The job_id parameter is empty."}`,
+			outcome{Kind: "invalid_arguments", Code: "DRS-M00201", Message: "The job_id parameter is empty."}},
+		{"errorDescription beside an OAuth-like error", 401, nil,
+			`{"errorDescription":"Access token is unknown or invalid","error":"not_authorized"}`,
+			outcome{Kind: "authentication_failed", Code: "not_authorized", Message: "Access token is unknown or invalid"}},
+		{"error_msg", 404, nil, `{"error_msg":"404 Route Not Found"}`, outcome{Kind: "not_found", Message: "404 Route Not Found"}},
+		{"errorText, and the code in an object named for an error", 403, nil,
+			`{"detailedError":{"code":"Forbidden","message":"not allowed"},"errorText":"You are not allowed","httpStatusCode":403}`,
+			outcome{Kind: "permission_denied", Code: "Forbidden", Message: "You are not allowed"}},
+		{"an error object two members deep", 401, nil,
+			`{"requestError":{"serviceException":{"messageId":"UNAUTHORIZED","text":"Invalid login details"}}}`,
+			outcome{Kind: "authentication_failed", Message: "Invalid login details"}},
+		{"_error", 404, nil, `{"_error":{"status":404,"title":"Not found","message":"Unknown conversation"}}`,
+			outcome{Kind: "not_found", Message: "Unknown conversation"}},
+		{"a list of objects with a message under another name", 401, nil,
+			`{"success":false,"processId":"C1","reasons":[{"code":90000011,"message":"Authentication error"}]}`,
+			outcome{Kind: "authentication_failed", Code: "90000011", Message: "Authentication error"}},
+		{"a name that ends in code, and a list of error details", 401, nil,
+			`{"authenticationResultCode":"InvalidCredentials","errorDetails":["Access was denied."],"statusCode":401,"statusDescription":"Unauthorized"}`,
+			outcome{Kind: "authentication_failed", Code: "InvalidCredentials", Message: "Access was denied."}},
+		{"Code in capitals", 401, nil, `{"Code":"Unauthorized","Message":"Api Authorization failed","Reference":"/x"}`,
+			outcome{Kind: "authentication_failed", Code: "Unauthorized", Message: "Api Authorization failed"}},
+		{"a number named error is a code", 429, nil, `{"message":"Rate limit exceeded","error":29}`,
+			outcome{Kind: "rate_limited", Code: "29", Message: "Rate limit exceeded", RetryAfterSeconds: min}},
+		{"an error object's details sentence is its message", 401, nil,
+			`{"errors":[{"id":"authentication_failed","code":401,"details":"No user found for the API key supplied"}]}`,
+			outcome{Kind: "authentication_failed", Code: "authentication_failed", Message: "No user found for the API key supplied"}},
+		{"an error object without a message leaves the fast path", 429, nil,
+			`{"error":{"code":"TOO_MANY_REQUESTS_PER_SECOND","description":"You have exceeded the queries-per-second limit."}}`,
+			outcome{Kind: "rate_limited", Code: "TOO_MANY_REQUESTS_PER_SECOND", Message: "You have exceeded the queries-per-second limit.", RetryAfterSeconds: min}},
+		{"a code that is an HTTP error status on a 200", 200, nil,
+			`{"code":401,"message":"apikey parameter is incorrect","status":"error"}`,
+			outcome{Kind: "authentication_failed", Code: "401", Message: "apikey parameter is incorrect"}},
+		{"an error object's code 404 on a 200", 200, nil, `{"error":{"code":404,"message":"Service not found","details":[]}}`,
+			outcome{Kind: "not_found", Code: "404", Message: "Service not found"}},
+		{"a status that says only ERROR is no code", 401, nil, `{"status":"ERROR","request_id":"a1","error":"Unknown API Key"}`,
+			outcome{Kind: "authentication_failed", Message: "Unknown API Key"}},
+		{"a type written in words is no code", 429, nil,
+			`{"code":429001,"type":"Too Many Calls","message":"The request limit has been reached."}`,
+			outcome{Kind: "rate_limited", Code: "429001", Message: "The request limit has been reached.", RetryAfterSeconds: min}},
+		{"the envelope's data.code ahead of a number", 429, nil,
+			`{"error":{"message":"slow down","code":-32029,"data":{"code":"TOO_MANY_REQUESTS","httpStatus":429}}}`,
+			outcome{Kind: "rate_limited", Code: "TOO_MANY_REQUESTS", Message: "slow down", RetryAfterSeconds: min}},
+		{"a gRPC-Web failure in the header of an empty 200", 200,
+			map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "5", "Grpc-Message": "user%2042%20not%20found"}, "",
+			outcome{Kind: "not_found", Code: "5", Message: "user 42 not found"}},
+		{"a gRPC status OK is a success", 200, map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "0"}, "",
+			outcome{Data: true}},
+		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
+			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.header
+			if h == nil {
+				h = map[string]string{"Content-Type": "application/json"}
+			}
+			c := documented{Status: tt.status, Header: h, Body: tt.body}
 			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
 				t.Errorf("Read (-want +got):\n%s", diff)
 			}

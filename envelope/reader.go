@@ -9,6 +9,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,8 +204,15 @@ func (s Shape) fill() resolved {
 //     message when it is a sentence; a message may be a list of {loc,
 //     msg}, an object {lang, value} or an error object, and names the field
 //     at fault ("field: message"); a sentence or the status's phrase is no
-//     code. A code that names a kind wins over a generic status; a code that
-//     says no more than the status yields to a later one of the body that
+//     code. Where those members are not, a code and a message are found by
+//     what their names say, in any case style ("errorNum", "status_message",
+//     "err code", "errorText", a name ending in "code"), in the error
+//     object wherever a member named for an error holds it
+//     ("requestError", "detailedError", "_error") or in a list of objects
+//     with a message ("reasons"). A code that is an HTTP error status, in a
+//     body below 400, is read as that status. A code that names a kind wins
+//     over a generic status; a code that says no more than the status
+//     yields to a later one of the body that
 //     says to stop or wait (an ErrorInfo reason API_KEY_INVALID under
 //     INVALID_ARGUMENT); a generic code never overrides a status that tells
 //     more (429, 401, 403, 404, 502-504).
@@ -226,7 +234,9 @@ func (s Shape) fill() resolved {
 //     each whatever its body says (unless its code names a kind the status
 //     alone would not give).
 //   - Any other body of a status below 400 is data; so is an empty one of
-//     a 2xx or a 304, which leaves v as it is.
+//     a 2xx or a 304, which leaves v as it is, unless its header carries a
+//     gRPC status other than OK (gRPC-Web's trailers-only failure), which
+//     is an error of that status's kind.
 //
 // The error carries the status, the upstream's details, and a wait
 // (RetryAfter) whenever one is known: the longest the response speaks of,
@@ -327,10 +337,12 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	// below 400 that mentions no key of an error shape, decoded into v.
 	shape := r.Envelope.resolve()
 	if status < 400 {
-		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) {
+		// gRPC-Web sends a failure as headers and no body (trailers-only).
+		grpc := len(body) == 0 && grpcFailed(resp.Header)
+		if len(body) == 0 && (status/100 == 2 || status == http.StatusNotModified) && !grpc {
 			return nil
 		}
-		if !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
+		if !grpc && !mentionsErrorKey(body, &shape) && formatOf(body) != formatMarkup {
 			if err := decodeData(body, v); err != nil {
 				hd := r.hear(resp, req)
 				return r.finish(malformed(status, err, body), &hd)
@@ -365,7 +377,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	}
 	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
 	if onlyStatus {
-		if status < 400 {
+		if status < 400 && !hd.grpc {
 			return r.finish(notJSON(status, nil), &hd)
 		}
 		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
@@ -628,7 +640,8 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || repeatsStatus(nb.Error.Code, status) || mayWait(status) && mentionsWait(body) {
+		if nb.Error.Code == "" || nb.Error.Message == "" || repeatsStatus(nb.Error.Code, status) ||
+			mayWait(status) && mentionsWait(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error
@@ -718,6 +731,12 @@ type heard struct {
 	// telling is the kind the header gives whatever the body (see hear).
 	telling errkind.Kind
 
+	// grpc reports a gRPC status other than OK in the header, as gRPC-Web
+	// sends a failure with no message (trailers-only): code is its
+	// number, message its grpc-message. grpcStatus is the field.
+	grpc       bool
+	grpcStatus string
+
 	info   header.Info
 	parsed bool
 }
@@ -741,6 +760,10 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 		}
 		hd.message = desc
 	}
+	if n := grpcStatus(hd.grpcStatus); n > 0 {
+		hd.grpc, hd.code, hd.telling = true, strconv.Itoa(n), r.kindOf(grpcCodes[n], 0)
+		hd.message, _ = url.PathUnescape(h.Get("Grpc-Message"))
+	}
 	switch hd.status {
 	case http.StatusTooManyRequests:
 		hd.telling = errkind.RateLimited
@@ -758,6 +781,32 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 	}
 	return hd
 }
+
+// grpcFailed reports whether h carries a gRPC status other than OK (0),
+// one of the seventeen gRPC defines.
+func grpcFailed(h http.Header) bool {
+	v := h["Grpc-Status"]
+	return len(v) > 0 && grpcStatus(v[0]) > 0
+}
+
+// grpcStatus is the gRPC status a grpc-status field holds, 0 (OK) when it
+// holds none of the seventeen.
+func grpcStatus(v string) int {
+	if v == "" || len(v) > 2 {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n >= len(grpcCodes) {
+		return 0
+	}
+	return n
+}
+
+// grpcCodes are the gRPC status codes' names, by number, which the
+// taxonomy reads by their words.
+var grpcCodes = [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+	"ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+	"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
 
 // parse is header.Parse of the header, run once.
 func (hd *heard) parse(r *Reader) *header.Info {
@@ -783,24 +832,30 @@ func (hd *heard) parse(r *Reader) *header.Info {
 // code says no more than the status does, the headers decide. A body that
 // said only its status (onlyStatus), with no code, whose status the
 // taxonomy reads as server_error, is a malformed_response: the client
-// could not read it.
+// could not read it. An error body below 400 whose code is an HTTP error
+// status (ArcGIS's {"error": {"code": 404}} on a 200) is read as if it
+// had come with that status.
 func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
+	status := e.HTTPStatus
+	if c := errorStatus(e.Code); status < 400 && c != 0 {
+		status = c // an error body below 400 whose code is an HTTP error status
+	}
 	switch {
 	case e.Kind == "":
-		e.Kind = r.kindOf(e.Code, e.HTTPStatus)
+		e.Kind = r.kindOf(e.Code, status)
 		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
 			break // a code whose kind no status overrides, and no other code
 		}
-		byStatus := r.kindOf("", e.HTTPStatus)
+		byStatus := r.kindOf("", status)
 		if e.Kind == byStatus || !r.names(e.Code) {
 			for _, c := range alts {
-				if k := r.kindOf(c, e.HTTPStatus); k != byStatus && stops(k) && r.names(c) {
+				if k := r.kindOf(c, status); k != byStatus && stops(k) && r.names(c) {
 					e.Code, e.Kind = c, k
 					break
 				}
 			}
 		}
-		if byStatus != e.Kind && yields(e.Kind, byStatus) && e.HTTPStatus != http.StatusPaymentRequired {
+		if byStatus != e.Kind && yields(e.Kind, byStatus) && status != http.StatusPaymentRequired {
 			e.Kind = byStatus
 		}
 		if hd.telling != "" && (e.Code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
@@ -812,6 +867,19 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// errorStatus is code as an HTTP error status (400 to 599), 0 when it is
+// none.
+func errorStatus(code string) int {
+	if len(code) != 3 || code[0] != '4' && code[0] != '5' {
+		return 0
+	}
+	n, err := strconv.Atoi(code)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // stops reports whether k changes the agent's move from the status's

@@ -712,6 +712,9 @@ func FuzzRead(f *testing.F) {
 		`<methodResponse><fault><value><struct><member><name>faultCode</name><value><int>4</int></value></member></struct></value></fault></methodResponse>`,
 		`<e:Envelope><e:Body><e:Fault><faultcode>e:Client</faultcode><faultstring>s</faultstring></e:Fault></e:Body></e:Envelope>`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"rate limit exceeded","data":{"backoff_seconds":3}}}`,
+		`{"requestError":{"serviceException":{"messageId":"X","text":"t"}}}`, `{"err code":"A-1","error msg":"m","errorNum":7}`,
+		`{"success":false,"reasons":[{"code":5,"message":"m"}]}`, `{"_error":{"errors":[{"error":{"fault":{}}}]}}`,
+		`{"error":{"code":404,"message":"m"}}`, `{"AuthResultCode":"X","errorDetails":["m"]}`,
 	} {
 		for _, status := range []int{200, 403, 404, 429, 503} {
 			f.Add(status, "Retry-After: 5\nX-RateLimit-Remaining: 0\nContent-Type: text/plain", []byte(s))

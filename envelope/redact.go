@@ -208,6 +208,10 @@ func inspectHeader(hd *heard, names, secrets []string) {
 				if len(k) == 16 && strings.EqualFold(k, "www-authenticate") && len(vs) > 0 {
 					hd.challenge = vs[0]
 				}
+			case 'g', 'G':
+				if len(k) == 11 && strings.EqualFold(k, "grpc-status") && len(vs) > 0 {
+					hd.grpcStatus = vs[0]
+				}
 			}
 		}
 		if hd.clean && (dropField(k, names) || holdsSecret(vs, secrets)) {

@@ -72,6 +72,9 @@ func needsCleaning(s string, max int) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if plainByte[c] {
+			continue // printable ASCII, the common case
+		}
 		switch {
 		case c < 0x20 || c == 0x7f || c == '<':
 			return true
@@ -266,6 +269,15 @@ func cleanJSON(raw json.RawMessage) json.RawMessage {
 	return out.Bytes()
 }
 
+// plainByte marks the bytes no check of needsCleaning and
+// jsonNeedsCleaning stops at: printable ASCII but '<' and DEL.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '<'
+	}
+	return t
+}()
+
 // jsonNeedsCleaning reports whether raw JSON may hold a string cleanText
 // would change: one with an escape other than \", \\ and \/ (which may write
 // a control or hidden character), a '<', a non-ASCII character that is hidden or invalid, or
@@ -274,6 +286,9 @@ func jsonNeedsCleaning(raw []byte) bool {
 	in, start := false, 0
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if plainByte[c] && c != '"' && c != '\\' {
+			continue // printable ASCII that neither opens nor escapes a string
+		}
 		switch {
 		case c == '"':
 			if in && i-start > maxString {

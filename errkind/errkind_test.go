@@ -1,6 +1,7 @@
 package errkind_test
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -79,6 +80,7 @@ func TestStandardClassify(t *testing.T) {
 		{"503", "", 503, errkind.Unavailable},
 		{"504", "", 504, errkind.Unavailable},
 		{"529", "", 529, errkind.Unavailable},
+		{"424 is a dependency's failure, no argument", "", 424, errkind.ServerError},
 		{"UNAVAILABLE", "UNAVAILABLE", 503, errkind.Unavailable},
 		{"overloaded_error", "overloaded_error", 529, errkind.Unavailable},
 		{"ServiceUnavailable", "ServiceUnavailable", 500, errkind.Unavailable},
@@ -500,4 +502,32 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStandardRemembers: the standard rules' remembered answers (a nil or
+// zero taxonomy) agree with the same rules read afresh (Standard's copy),
+// for codes read many times, from many goroutines, at several statuses,
+// codes whose slots collide included; run under -race.
+func TestStandardRemembers(t *testing.T) {
+	var codes []string
+	for i := range 600 { // more codes than slots: slots are replaced
+		codes = append(codes, fmt.Sprintf("code_%d_not_found", i), fmt.Sprintf("Quota%dExceeded", i), fmt.Sprintf("x%d", i))
+	}
+	std := errkind.Standard()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			var zero errkind.Taxonomy
+			for round := range 2 {
+				for i, code := range codes {
+					status := []int{0, 400, 404, 429, 503}[(i+g+round)%5]
+					if got, want := zero.Classify(code, status), std.Classify(code, status); got != want {
+						t.Errorf("Classify(%q, %d) = %q, want %q as the rules say", code, status, got, want)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -243,7 +243,41 @@ func (t *Taxonomy) Classify(code string, status int) Kind {
 // normalized code, a status and a text, and whether one did.
 func (t *Taxonomy) classify(code string, status int, text string) (Kind, bool) {
 	rules, c := t.rules()
+	if c == standardCompiled && text == "" {
+		return remembered(code, status)
+	}
 	return classify(rules, c.patterns, code, status, text)
+}
+
+// memo holds the standard rules' answers for the codes and statuses read
+// last, a slot for each hash: the standard rules never change, and an
+// upstream that fails sends the same few codes again and again. A slot
+// holds an immutable entry, replaced whole; reading one costs a hash and
+// an atomic load, and only a code read for the first time in its slot
+// allocates (the entry and a copy of the code).
+var memo [256]atomic.Pointer[memoEntry]
+
+type memoEntry struct {
+	code   string
+	status int
+	kind   Kind
+	ok     bool
+}
+
+// remembered is classify with the standard rules, through memo.
+func remembered(code string, status int) (Kind, bool) {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(code); i++ {
+		h = (h ^ uint32(code[i])) * 16777619
+	}
+	h = (h ^ uint32(status)) * 16777619
+	slot := &memo[h%uint32(len(memo))]
+	if e := slot.Load(); e != nil && e.status == status && e.code == code {
+		return e.kind, e.ok
+	}
+	k, ok := classify(standardRules, standardCompiled.patterns, code, status, "")
+	slot.Store(&memoEntry{code: strings.Clone(code), status: status, kind: k, ok: ok})
+	return k, ok
 }
 
 // classify returns the kind of the first of rules that matches a
@@ -390,9 +424,10 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *conditional_check_failed*
 //	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
 //	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
-//	server_error           internal, internal_*, unknown, data_loss, api_error,    500, 501, 505-599  report
-//	                       unimplemented, not_implemented, a SOAP fault
-//	                       *:Server or *:Receiver
+//	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
+//	                       unimplemented, not_implemented, a SOAP fault            505-599
+//	                       *:Server or *:Receiver (a 424: a request this one
+//	                       depended on failed, no argument of the caller)
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, unknown_param*, missing_param*,
@@ -548,6 +583,7 @@ var standardRules = []Rule{
 	{Status: 412, Kind: Conflict},
 	{Status: 423, Kind: Conflict},
 	{Status: 422, Kind: InvalidArguments},
+	{Status: 424, Kind: ServerError},
 	{Status: 429, Kind: RateLimited},
 	{Status: 502, Kind: Unavailable},
 	{Status: 503, Kind: Unavailable},

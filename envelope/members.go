@@ -1,0 +1,211 @@
+package envelope
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// This file finds an error's members by what their names say, in any case
+// style, where the dialect table's paths found none: a row's paths name
+// the members most APIs use; the next API writes "errorNum",
+// "status_message", "err code" or "errorText", or nests its error object
+// in "requestError", "detailedError" or "_error".
+
+// messageNames are the names of a member that holds an error's message,
+// normalized (see sameName), the more specific first.
+var messageNames = []string{"message", "errormessage", "msg", "errormsg", "text", "errortext", "description",
+	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
+	"errorsummary", "title", "reason", "error"}
+
+// codeNames are the names of a member that holds an error's code as a
+// string, normalized; any other name that ends in "code" counts too
+// ("authenticationResultCode").
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey"}
+
+// numberNames are the names of a member that holds an error's code as a
+// number, normalized.
+var numberNames = []string{"code", "errorcode", "errcode", "errornum", "errornumber", "errorno", "errno", "errorid",
+	"statuscode", "resultcode", "error"}
+
+// maxFindDepth bounds the nesting find descends into.
+const maxFindDepth = 3
+
+// find fills e's code and message, where the row's paths left them empty,
+// from the members of the error object wherever it sits: the top level;
+// then, in turn, each object (or first element of a list of objects) held
+// by a member whose name says it holds an error ("requestError",
+// "serviceException", "detailedError", "_error", "fault"), and each list
+// whose first element is an object with a message ("reasons"). Names are
+// read in any case style. A code must be what codeAt takes; a number that
+// repeats the status, or 0, is none.
+func (d *doc) find(e *Error) {
+	d.findIn(e, "", d.root, maxFindDepth)
+}
+
+func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
+	if depth == 0 || len(raw) == 0 || raw[0] != '{' || e.Code != "" && e.Message != "" {
+		return
+	}
+	prefix := ""
+	if path != "" {
+		prefix = path + "/"
+	}
+	obj := d.decode(prefix, raw).obj
+	if len(obj) == 0 {
+		return
+	}
+	// The member names, once, in order: a map is costly to range over.
+	keys := make([]string, 0, 16)
+	for k := range obj {
+		if strings.IndexByte(k, '/') < 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if e.Message == "" {
+		for _, n := range messageNames {
+			if k := named(keys, n); k != "" {
+				if m := d.foundMessage(prefix+k, n); m != "" {
+					e.Message = m
+					break
+				}
+			}
+		}
+	}
+	if e.Code == "" {
+		e.Code = d.foundCode(prefix, keys)
+	}
+	for _, k := range keys {
+		v := obj[k]
+		if len(v) == 0 || v[0] != '{' && v[0] != '[' || !errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
+			continue
+		}
+		switch v[0] {
+		case '{':
+			d.findIn(e, prefix+k, v, depth-1)
+		case '[':
+			if el := d.value(prefix + k + "/0"); len(el) > 0 && el[0] == '{' {
+				d.findIn(e, prefix+k+"/0", el, depth-1)
+			}
+		}
+	}
+}
+
+// named is the first of keys, an object's member names in order, whose
+// name normalized (see sameName) is n, "" when none is.
+func named(keys []string, n string) string {
+	for _, k := range keys {
+		if sameName(k, n) {
+			return k
+		}
+	}
+	return ""
+}
+
+// foundMessage is the message at path, whose member's normalized name is
+// n: a string ("reason" and "error" only as a sentence), or the first
+// string of a list of strings ("errorDetails": ["Access was denied."]).
+func (d *doc) foundMessage(path, n string) string {
+	raw := d.value(path)
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	switch raw[0] {
+	case '"':
+		s, _ = stringOf(raw)
+		if (n == "reason" || n == "error") && isWord(s) {
+			return ""
+		}
+	case '[':
+		if !listOfStrings(raw) {
+			return ""
+		}
+		s = firstString(raw)
+	}
+	return s
+}
+
+// foundCode is the code among the members of the object at prefix, keys
+// their names in order: a string named as a code is, then a number.
+func (d *doc) foundCode(prefix string, keys []string) string {
+	for _, n := range codeNames {
+		if k := named(keys, n); k != "" {
+			if c := codeAt(d, prefix+k); c != "" {
+				return c
+			}
+		}
+	}
+	for _, k := range keys {
+		if endsInCode(k) {
+			if c := codeAt(d, prefix+k); c != "" {
+				return c
+			}
+		}
+	}
+	for _, n := range numberNames {
+		if k := named(keys, n); k != "" {
+			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// endsInCode reports whether a member's name ends in "code", in any case
+// style ("authenticationResultCode"), and is no status's code
+// ("statusCode", "httpCode").
+func endsInCode(k string) bool {
+	if len(k) < 5 || !strings.EqualFold(k[len(k)-4:], "code") {
+		return false
+	}
+	body := strings.TrimRight(k[:len(k)-4], "_- ")
+	return !hasSuffixFold(body, "status") && !hasSuffixFold(body, "http")
+}
+
+// listOfErrors reports whether the list at path opens with an object that
+// holds a message.
+func (d *doc) listOfErrors(path string) bool {
+	el := d.value(path + "/0")
+	if len(el) == 0 || el[0] != '{' {
+		return false
+	}
+	for k := range d.decode(path+"/0/", el).obj {
+		for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
+			if sameName(k, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errorName reports whether a member's name says it holds an error, in
+// any case style: "error", "requestError", "serviceException", "fault".
+func errorName(k string) bool {
+	return containsFold(k, "error") || containsFold(k, "exception") || containsFold(k, "fault")
+}
+
+// sameName reports whether the member name k is n once normalized: in
+// lower case, with only its letters and digits ("error_code",
+// "errorCode", "Error-Code" and "error code" are all "errorcode").
+func sameName(k, n string) bool {
+	j := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			continue
+		}
+		if j == len(n) || n[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(n)
+}
