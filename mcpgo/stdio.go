@@ -108,8 +108,8 @@ type StdioOptions struct {
 // sampling, elicitation and roots requests to the client, as mcp-go's own
 // stdio session has. When ctx ends first, the handlers running see their
 // context end, and ServeStdio writes their answers as they return, as
-// server.ServeStdio does, waiting for them up to Drain; it then returns
-// ctx.Err(). It reads In on a goroutine of its own: a Read of In that never
+// server.ServeStdio does, waiting for them up to Drain (not after the
+// output failed); it then returns ctx.Err(). It reads In on a goroutine of its own: a Read of In that never
 // returns keeps that goroutine until the process exits. Unlike
 // server.ServeStdio it does not catch SIGINT and SIGTERM: they end the
 // process, as Go's default, unless the program passes a ctx from
@@ -162,8 +162,11 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 		}
 	case <-ctx.Done():
 		// As server.ServeStdio: the handlers running see their context
-		// end, and their answers are written as they return.
-		c.waitAnswers(drain, nil)
+		// end, and their answers are written as they return; none can be
+		// once the output failed.
+		if !errors.Is(context.Cause(ctx), errOutput) {
+			c.waitAnswers(drain, nil)
+		}
 	}
 	c.wmu.Lock()
 	c.closed = true // answers of handlers still running are dropped
