@@ -121,7 +121,8 @@ type StdioTransport struct {
 	// direct path's together); zero means 256 (stdio.DefaultMaxInFlight).
 	// A request read while that many are in flight is answered at once
 	// with a -32000 error (-31000 from protocol revision 2026-07-28 on:
-	// stdio.Busy), and the reading goes on.
+	// stdio.Busy) whose data, an unavailable kind object, asks for a 1 s
+	// wait, and the reading goes on.
 	MaxInFlight int
 
 	// OnFailure, if set, hears every refusal the transport writes itself,

@@ -24,7 +24,8 @@ import (
 // own requests and its cancellations, which free the slots, are always
 // read; on the SDK's path and on the direct path alike.
 
-const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered"}`
+const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered",` +
+	`"data":{"kind":"unavailable","code":"server_busy","message":"Server busy: 256 requests are in flight; send it again once one is answered","retryAfterSeconds":1}}`
 
 // rootsInit opens a session of a client that has roots.
 const rootsInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"gosdk-test","version":"0"}}}`

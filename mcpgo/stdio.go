@@ -35,8 +35,8 @@ type StdioOptions struct {
 	In  io.Reader
 	Out io.Writer
 
-	// Drain is how long the end of the input waits for the answers still
-	// in flight; 0 means 35 seconds.
+	// Drain is how long the end of the input, or of ctx, waits for the
+	// answers still in flight; 0 means 35 seconds.
 	Drain time.Duration
 
 	// MaxLine bounds one inbound line in bytes; 0 means 16 MiB. A longer
@@ -46,7 +46,8 @@ type StdioOptions struct {
 	// MaxInFlight bounds the requests served at once; 0 means 256
 	// (stdio.DefaultMaxInFlight). A request read while that many are in
 	// flight is answered at once with a -32000 error (-31000 from protocol
-	// revision 2026-07-28 on: stdio.Busy), and the reading goes on.
+	// revision 2026-07-28 on: stdio.Busy) whose data, an unavailable kind
+	// object, asks for a 1 s wait, and the reading goes on.
 	MaxInFlight int
 
 	// OnFailure, if set, hears every refusal ServeStdio writes itself,
@@ -89,6 +90,11 @@ type StdioOptions struct {
 //   - every error line it writes itself takes its code from the code table
 //     of the session's protocol revision (errkind.RPCCode.On), and reaches
 //     OnFailure (by default the Validator's);
+//   - a request read after an initialize is served once that initialize's
+//     answer is written, as the protocol orders them (mcp-go's own stdio
+//     server serves each on a goroutine, in no order): a client that
+//     pipelines its first calls behind initialize gets the initialize
+//     answer first;
 //   - requests are served concurrently, at most MaxInFlight (256) at a
 //     time: one more is answered at once with a -32000 error (-31000 from
 //     protocol revision 2026-07-28 on: stdio.Busy) while the reading goes on, so the client's answers to the server's
@@ -100,8 +106,10 @@ type StdioOptions struct {
 // The session
 // (server.ClientSessionFromContext) has logging, the client's info, and
 // sampling, elicitation and roots requests to the client, as mcp-go's own
-// stdio session has. ServeStdio reads In on a goroutine of its own: when
-// ctx ends first, ServeStdio returns ctx.Err() and a Read of In that never
+// stdio session has. When ctx ends first, the handlers running see their
+// context end, and ServeStdio writes their answers as they return, as
+// server.ServeStdio does, waiting for them up to Drain (not after the
+// output failed); it then returns ctx.Err(). It reads In on a goroutine of its own: a Read of In that never
 // returns keeps that goroutine until the process exits. Unlike
 // server.ServeStdio it does not catch SIGINT and SIGTERM: they end the
 // process, as Go's default, unless the program passes a ctx from
@@ -150,9 +158,15 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, o *StdioOptions) error
 	select {
 	case err = <-ended:
 		if err == nil {
-			c.waitAnswers(drain)
+			c.waitAnswers(drain, ctx.Done())
 		}
 	case <-ctx.Done():
+		// As server.ServeStdio: the handlers running see their context
+		// end, and their answers are written as they return; none can be
+		// once the output failed.
+		if !errors.Is(context.Cause(ctx), errOutput) {
+			c.waitAnswers(drain, nil)
+		}
 	}
 	c.wmu.Lock()
 	c.closed = true // answers of handlers still running are dropped
@@ -174,7 +188,7 @@ type stdioConn struct {
 
 	max     int          // requests served at once
 	work    chan request // to the idle workers
-	workers int          // workers started; read and written by dispatch alone
+	workers atomic.Int64 // workers started
 
 	// version is the protocol revision the session negotiated at
 	// initialize (stdioSession.SetProtocolVersion); "" before. The error
@@ -185,6 +199,8 @@ type stdioConn struct {
 	mu      sync.Mutex
 	calls   map[string]*flight // requests in flight, by the value of their id (stdio.IDKey)
 	changed chan struct{}      // signalled when calls shrinks
+	inits   int                // initialize requests served and not yet answered
+	held    []request          // requests read while inits > 0, in order: served once it is 0 (see initAnswered)
 
 	wmu    sync.Mutex // one writer at a time; guards out, wbuf and closed
 	out    io.Writer
@@ -256,7 +272,12 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		c.session.answered(m.ID, line)
 		return nil, nil
 	}
-	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
+	checked := c.validator != nil && m.Method == string(mcp.MethodToolsCall)
+	screen := checked // the Validator's refusal is written by serve, after an initialize's answer
+	if checked && !c.holding() {
+		// Only this goroutine starts holding: the refusal cannot overtake
+		// an initialize's answer.
+		screen = false
 		if resp, refused := c.validator.screenCall(c.ctx, m); refused {
 			c.answer(resp, m.ID)
 			return nil, nil
@@ -266,20 +287,7 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 	f := &flight{key: key}
 	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, f)) // for RequestID
 	f.cancel = cancel
-	c.mu.Lock()
-	if _, dup := c.calls[key]; dup {
-		c.mu.Unlock()
-		cancel()
-		return m, stdio.InFlight(m.ID, stdio.Revision(m, c.sessionVersion()))
-	}
-	if len(c.calls) >= c.max { // the reading never waits for a slot
-		c.mu.Unlock()
-		cancel()
-		return m, stdio.Busy(m.ID, c.max, stdio.Revision(m, c.sessionVersion()))
-	}
-	c.calls[key] = f
-	c.mu.Unlock()
-	if c.validator != nil && m.Method == string(mcp.MethodToolsCall) {
+	if checked {
 		ctx = context.WithValue(ctx, checkedKey{}, true)
 	}
 	// The line outlives the reader's buffer: one copy, holding the id.
@@ -291,8 +299,76 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 	if !bytes.Equal(sent, m.ID) {
 		sent = bytes.Clone(m.ID)
 	}
-	c.dispatch(request{ctx: ctx, msg: msg, sent: sent, key: key, f: f})
+	r := request{ctx: ctx, msg: msg, sent: sent, key: key, f: f, init: m.Method == string(mcp.MethodInitialize), screen: screen}
+	c.mu.Lock()
+	if c.ctx.Err() != nil { // ServeStdio is returning: waitAnswers counts no more
+		c.mu.Unlock()
+		cancel()
+		return nil, nil
+	}
+	if _, dup := c.calls[key]; dup {
+		c.mu.Unlock()
+		cancel()
+		return m, stdio.InFlight(m.ID, stdio.Revision(m, c.sessionVersion()))
+	}
+	if len(c.calls) >= c.max { // the reading never waits for a slot
+		c.mu.Unlock()
+		cancel()
+		return m, stdio.Busy(m.ID, c.max, stdio.Revision(m, c.sessionVersion()))
+	}
+	c.calls[key] = f
+	if c.inits > 0 { // served once the initialize read before it is answered
+		c.held = append(c.held, r)
+		c.mu.Unlock()
+		return nil, nil
+	}
+	if r.init {
+		c.inits++
+	}
+	c.mu.Unlock()
+	c.dispatch(r)
 	return nil, nil
+}
+
+// holding reports whether a request read now is held behind an
+// initialize.
+func (c *stdioConn) holding() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.inits > 0
+}
+
+// initAnswered is called once the answer to an initialize is written, or
+// dropped: the requests held behind it are served, in the order read, up
+// to and including the next initialize, which holds the rest. A held
+// request the client cancelled, or one the end of the session finds held,
+// is forgotten unserved.
+func (c *stdioConn) initAnswered() {
+	c.mu.Lock()
+	c.inits--
+	var run []request
+	for c.inits == 0 && len(c.held) > 0 {
+		r := c.held[0]
+		c.held = c.held[1:]
+		run = append(run, r)
+		if r.init {
+			c.inits++
+		}
+	}
+	if len(c.held) == 0 {
+		c.held = nil
+	}
+	c.mu.Unlock()
+	for _, r := range run {
+		if r.f.cancelled.Load() || c.ctx.Err() != nil {
+			c.done(r.key)
+			if r.init {
+				c.initAnswered()
+			}
+			continue
+		}
+		c.dispatch(r)
+	}
 }
 
 // requestIDKey is the context key of the *flight of a request ServeStdio
@@ -326,13 +402,19 @@ type request struct {
 	sent []byte // its id, as the client wrote it
 	key  string // its id's value (stdio.IDKey)
 	f    *flight
+	init bool // an initialize: the requests read after it wait for its answer
+
+	// screen says the Validator has yet to screen this tools/call: it was
+	// held behind an initialize, and its refusal is written after that.
+	screen bool
 }
 
 // dispatch hands r to an idle worker, or to a new one when none is idle and
 // fewer than max run. A worker serves requests one after another until the
 // session ends, so the stack that mcp-go's decoding grows is grown once per
 // worker, not once per request (it was a sixth of a valid call's CPU); the
-// reading calls it, and waits only for a worker that has answered its
+// reading calls it, as does the worker that answered an initialize
+// (initAnswered), and waits only for a worker that has answered its
 // request and is on its way back.
 func (c *stdioConn) dispatch(r request) {
 	select {
@@ -340,11 +422,11 @@ func (c *stdioConn) dispatch(r request) {
 		return
 	default:
 	}
-	if c.workers < c.max {
-		c.workers++
+	if c.workers.Add(1) <= int64(c.max) {
 		go c.worker(r)
 		return
 	}
+	c.workers.Add(-1)
 	select {
 	case c.work <- r: // max workers for at most max requests in flight: one is about to take it
 	case <-c.ctx.Done(): // the workers are ending
@@ -367,7 +449,13 @@ func (c *stdioConn) worker(r request) {
 
 // serve answers the request r and forgets it.
 func (c *stdioConn) serve(r request) {
-	resp := c.handle(r.ctx, r.msg)
+	var resp mcp.JSONRPCMessage
+	if r.screen {
+		resp = c.screen(r)
+	}
+	if resp == nil {
+		resp = c.handle(r.ctx, r.msg)
+	}
 	switch {
 	case r.f.cancelled.Load(): // a cancelled request gets no answer
 	case resp != nil:
@@ -376,6 +464,22 @@ func (c *stdioConn) serve(r request) {
 		c.writeLine(stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion()))
 	}
 	c.done(r.key)
+	if r.init {
+		c.initAnswered()
+	}
+}
+
+// screen returns the Validator's refusal of r, a tools/call held behind an
+// initialize; nil when it passes.
+func (c *stdioConn) screen(r request) mcp.JSONRPCMessage {
+	m, bad := stdio.Check(r.msg, "")
+	if bad != nil {
+		return nil // it was checked once: not reached
+	}
+	if resp, refused := c.validator.screenCall(r.ctx, m); refused {
+		return resp
+	}
+	return nil
 }
 
 // handle is the server's HandleMessage, recovering a handler's panic: a
@@ -423,9 +527,9 @@ func (c *stdioConn) done(key string) {
 	}
 }
 
-// waitAnswers blocks until every request read has been answered, the
-// session ended, or the drain time passed.
-func (c *stdioConn) waitAnswers(drain time.Duration) {
+// waitAnswers blocks until every request read has been answered, stop is
+// closed, or the drain time passed.
+func (c *stdioConn) waitAnswers(drain time.Duration, stop <-chan struct{}) {
 	timer := time.NewTimer(drain)
 	defer timer.Stop()
 	for {
@@ -439,7 +543,7 @@ func (c *stdioConn) waitAnswers(drain time.Duration) {
 		case <-c.changed:
 		case <-timer.C:
 			return
-		case <-c.ctx.Done():
+		case <-stop:
 			return
 		}
 	}

@@ -21,7 +21,8 @@ import (
 // never stops the reading: the client's answers to the server's own
 // requests and its cancellations, which free the slots, are always read.
 
-const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered"}`
+const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered",` +
+	`"data":{"kind":"unavailable","code":"server_busy","message":"Server busy: 256 requests are in flight; send it again once one is answered","retryAfterSeconds":1}}`
 
 // flood serves stdioTestServer over pipes and sends lines from a goroutine
 // of its own (a send blocks while the server does not read); client sees

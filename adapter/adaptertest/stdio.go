@@ -50,7 +50,7 @@ var refusals = []refusal{
 	// The legacy range's one code becomes the application code -31000 on
 	// 2026-07-28, which says -32000 to -32019 SHOULD NOT be used.
 	{name: "past MaxInFlight", line: `{"jsonrpc":"2.0","id":"p","method":"ping","params":{"x":1%s}}`,
-		legacy: -32000, modern: -31000, method: "ping", kind: errkind.ServerError},
+		legacy: -32000, modern: -31000, method: "ping", kind: errkind.Unavailable},
 }
 
 // meta is a request's _meta member on revision 2026-07-28, which names the

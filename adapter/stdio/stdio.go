@@ -45,6 +45,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -192,12 +193,20 @@ func InFlight(id json.RawMessage, version string) []byte {
 // id as sent, whose code is the table's for the library's server-range
 // refusal (errkind.ImplementationDefined.On): -32000 before revision
 // 2026-07-28, which says the legacy range -32000 to -32019 SHOULD NOT be
-// used, and the application code -31000 from it on. The client may send the
+// used, and the application code -31000 from it on. Its data is the kind
+// object of the library's other refusals, {"kind":"unavailable",
+// "code":"server_busy",...,"retryAfterSeconds":1}, so that errkind.Read
+// reads a wait and a retry, not a server's failure: the client may send the
 // request again once one of its requests is answered.
 func Busy(id json.RawMessage, max int, version string) []byte {
-	return ErrorLine(id, errkind.ImplementationDefined,
-		"Server busy: "+strconv.Itoa(max)+" requests are in flight; send it again once one is answered", version)
+	msg := "Server busy: " + strconv.Itoa(max) + " requests are in flight; send it again once one is answered"
+	return errorLine(id, &wire.RPCError{Code: errkind.ImplementationDefined.On(version), Message: msg,
+		Data: &envelope.Error{Kind: errkind.Unavailable, Code: "server_busy", Message: msg, RetryAfter: busyWait}})
 }
+
+// busyWait is the wait a Busy answer asks for: about as long as a call
+// takes, short enough that a client retrying on it does not idle.
+const busyWait = time.Second
 
 // Revision returns the protocol revision of m, a request a transport
 // refuses, for the code table: the one its params' _meta names (revision
@@ -216,7 +225,7 @@ func Revision(m *wire.Message, session string) string {
 // Report hands hook, when it is set, the refusal answer a transport wrote
 // itself (a line of Check, InFlight, Busy or ErrorLine, or Reader.Next's
 // ParseError) as an adapter.Failure of Stage adapter.Protocol, read as the
-// client reads it (errkind.Read of its code and message): the one failure
+// client reads it (errkind.Read of its code, message and data): the one failure
 // hook of the adapters hears a stdio line's refusal as it hears the HTTP
 // front's. m is the refused message, which gives the Failure its method
 // and a tools/call's tool; nil for a line that was none. A transport calls
@@ -229,11 +238,12 @@ func Report(ctx context.Context, hook func(context.Context, adapter.Failure), m 
 		Error struct {
 			Code    errkind.RPCCode `json:"code"`
 			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
 		} `json:"error"`
 	}
 	json.Unmarshal(answer, &a) // one of the error lines above: it decodes
 	f := adapter.Failure{Stage: adapter.Protocol,
-		Reading: errkind.Read(errkind.Outcome{RPCCode: a.Error.Code, Message: a.Error.Message})}
+		Reading: errkind.Read(errkind.Outcome{RPCCode: a.Error.Code, Message: a.Error.Message, Data: a.Error.Data})}
 	if m != nil {
 		f.Method = m.Method
 		if m.Method == "tools/call" {
@@ -253,8 +263,13 @@ func Report(ctx context.Context, hook func(context.Context, adapter.Failure), m 
 // error line of a transport takes its code from that table. A nil id is
 // written as null.
 func ErrorLine(id json.RawMessage, code errkind.RPCCode, message, version string) []byte {
+	return errorLine(id, &wire.RPCError{Code: code.On(version), Message: message})
+}
+
+// errorLine is the JSON-RPC error answer carrying e, one line.
+func errorLine(id json.RawMessage, e *wire.RPCError) []byte {
 	var w lineWriter
-	wire.WriteRPCError(&w, 0, id, &wire.RPCError{Code: code.On(version), Message: message})
+	wire.WriteRPCError(&w, 0, id, e)
 	return w.b
 }
 

@@ -234,7 +234,7 @@ func TestRevision(t *testing.T) {
 }
 
 // Report hands the hook a refusal as Stage Protocol, read as the client
-// reads the line, with the refused request's method and tool; a nil hook
+// reads the line (its code, message and data), with the refused request's method and tool; a nil hook
 // is not called.
 func TestReport(t *testing.T) {
 	m, _ := Check([]byte(`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"get","arguments":{}}}`), "")
@@ -245,7 +245,8 @@ func TestReport(t *testing.T) {
 	Report(context.Background(), nil, nil, ParseError)
 	busy := "Server busy: 4 requests are in flight; send it again once one is answered"
 	want := []adapter.Failure{
-		{Stage: adapter.Protocol, Method: "tools/call", Tool: "get", Reading: errkind.Read(errkind.Outcome{RPCCode: -31000, Message: busy})},
+		{Stage: adapter.Protocol, Method: "tools/call", Tool: "get", Reading: errkind.Read(errkind.Outcome{RPCCode: -31000, Message: busy,
+			Data: json.RawMessage(`{"kind":"unavailable","code":"server_busy","message":"` + busy + `","retryAfterSeconds":1}`)})},
 		{Stage: adapter.Protocol, Reading: errkind.Read(errkind.Outcome{RPCCode: errkind.ParseError, Message: "Parse error"})},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
