@@ -340,3 +340,50 @@ func TestGoSDKSessionDuration(t *testing.T) {
 		t.Errorf("mcp.server.session.duration has %d points, want 1", n)
 	}
 }
+
+// TestGoSDKRepeatedCalls: what is made once per tool and failure (a span's
+// name and fixed attributes, a failure's attributes, a metric point's set)
+// carries nothing of one request into the next: a failure and a success,
+// four times over two sessions, give each span the attributes of its own
+// answer, and the failure counter counts every failure.
+func TestGoSDKRepeatedCalls(t *testing.T) {
+	r := newRig()
+	var parents []string
+	s := goSDKServer(r, fakeAPI(t, &parents).URL)
+	ctx := context.Background()
+	sessions := []*mcp.ClientSession{connect(t, s), connect(t, s)}
+	for range 2 {
+		for _, cs := range sessions {
+			for _, id := range []string{"zzz", "abc"} {
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": id}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	var got []map[string]string
+	for _, sp := range r.ended() {
+		if sp.Name == "tools/call get_trace" {
+			delete(sp.Attrs, "mcp.session.id") // the SDK's in-memory sessions have none
+			got = append(got, sp.Attrs)
+		}
+	}
+	ok := map[string]string{
+		"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_trace", "gen_ai.operation.name": "execute_tool",
+		"mcp.protocol.version": sessions[0].InitializeResult().ProtocolVersion, "network.transport": "pipe",
+	}
+	notFound := map[string]string{
+		"error.type": "tool_error", "mcperr.kind": "not_found", "mcperr.move": string(errkind.TryAnotherID),
+		"mcperr.expected": "true", "mcperr.upstream.code": "trace_not_found",
+	}
+	for k, v := range ok {
+		notFound[k] = v
+	}
+	want := []map[string]string{notFound, ok, notFound, ok, notFound, ok, notFound, ok}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool call spans (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]int64{"get_trace not_found expected=true": 4}, r.failures(t)); diff != "" {
+		t.Errorf("failure counter (-want +got):\n%s", diff)
+	}
+}
