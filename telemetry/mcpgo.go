@@ -152,7 +152,7 @@ func (m *mcpgoHooks) unregister(ctx context.Context, cs server.ClientSession) {
 // and the handler.
 func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), start: time.Now(), transport: transportPipe}
+		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), transport: transportPipe}
 		if id, ok := mcpgo.RequestID(ctx); ok {
 			c.id = idString(id)
 		}

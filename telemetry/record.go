@@ -113,11 +113,11 @@ type shapeKey struct {
 }
 
 // shape is what the requests of one shapeKey share: the span name
-// "{mcp.method.name} {target}", the attributes every such span starts
-// with, and the point a success records.
+// "{mcp.method.name} {target}", the options every such span starts with
+// (its kind and fixed attributes), and the point a success records.
 type shape struct {
 	name  string
-	attrs []attribute.KeyValue // read-only: shared by every span of the shape
+	start []trace.SpanStartOption // read-only: shared by every span of the shape
 	ok    metric.MeasurementOption
 }
 
@@ -147,7 +147,7 @@ func newShape(k shapeKey) *shape {
 	if k.transport != "" {
 		a = append(a, attribute.String(attrTransport, k.transport))
 	}
-	sh.attrs = a
+	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(a...)}
 	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.point()...))
 	return sh
 }
@@ -263,8 +263,8 @@ type call struct {
 	session   string
 	transport string
 	meta      map[string]any // the request's params._meta
-	start     time.Time
-	shape     *shape // set by begin
+	start     time.Time // when the request was read; begin sets it if unset
+	shape     *shape    // set by begin
 }
 
 // serverKind is the start option of every server span.
@@ -272,14 +272,23 @@ var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // begin starts c's span: a child of the trace context in the request's
 // _meta when there is one (linked to the ambient span, if any), else of
-// ctx's span.
+// ctx's span. A call whose start is unset starts now.
 func (r *recorder) begin(ctx context.Context, c *call) (context.Context, trace.Span) {
 	k := shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
 	c.shape = cached(r, &r.shapes, k, newShape)
-	opts := make([]trace.SpanStartOption, 2, 4)
-	opts[0], opts[1] = serverKind, trace.WithAttributes(c.attrs()...)
-	if !c.start.IsZero() {
-		opts = append(opts, trace.WithTimestamp(c.start))
+	opts := c.shape.start
+	if dyn := c.attrs(); len(dyn) > 0 || !c.start.IsZero() || len(c.meta) > 0 {
+		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
+		copy(opts, c.shape.start)
+		if len(dyn) > 0 {
+			opts = append(opts, trace.WithAttributes(dyn...))
+		}
+		if !c.start.IsZero() {
+			opts = append(opts, trace.WithTimestamp(c.start))
+		}
+	}
+	if c.start.IsZero() {
+		c.start = time.Now()
 	}
 	if r.carries(c.meta) {
 		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
@@ -308,15 +317,19 @@ func (r *recorder) carries(meta map[string]any) bool {
 	return false
 }
 
-// attrs are the conventions' attributes c has before its answer: its
-// shape's, then the resource, the id and the session when c has them.
+// attrs are the conventions' attributes of c that its shape does not
+// have: the resource, the id and the session, when c has them.
 func (c *call) attrs() []attribute.KeyValue {
-	fixed := c.shape.attrs
-	if c.resource == "" && c.id == "" && c.session == "" {
-		return fixed // the tracer copies what it is given
+	n := 0
+	for _, v := range [...]string{c.resource, c.id, c.session} {
+		if v != "" {
+			n++
+		}
 	}
-	a := make([]attribute.KeyValue, len(fixed), len(fixed)+3)
-	copy(a, fixed)
+	if n == 0 {
+		return nil
+	}
+	a := make([]attribute.KeyValue, 0, n)
 	if c.resource != "" {
 		a = append(a, attribute.String(attrResource, c.resource))
 	}
