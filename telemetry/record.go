@@ -263,8 +263,8 @@ type call struct {
 	session   string
 	transport string
 	meta      map[string]any // the request's params._meta
-	start     time.Time // when the request was read; begin sets it if unset
-	shape     *shape    // set by begin
+	start     time.Time      // when the request was read; begin sets it if unset
+	shape     *shape         // set by begin
 }
 
 // serverKind is the start option of every server span.
