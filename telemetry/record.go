@@ -121,47 +121,30 @@ type shape struct {
 	ok    metric.MeasurementOption
 }
 
-// newShape makes the shape of k: the method, a tool call's tool and
-// operation or a prompt's name, the protocol and transport.
+// newShape makes the shape of k.
 func newShape(k shapeKey) *shape {
 	sh := &shape{name: k.method}
 	if k.target != "" {
 		sh.name += " " + k.target
 	}
-	a := make([]attribute.KeyValue, 0, 5)
-	a = append(a, attribute.String(attrMethod, k.method))
-	switch k.method {
-	case "tools/call":
-		if k.target != "" {
-			a = append(a, attribute.String(attrTool, k.target))
-		}
-		a = append(a, attribute.String(attrOperation, executeTool))
-	case "prompts/get":
-		if k.target != "" {
-			a = append(a, attribute.String(attrPrompt, k.target))
-		}
-	}
-	if k.protocol != "" {
-		a = append(a, attribute.String(attrProtocol, k.protocol))
-	}
-	if k.transport != "" {
-		a = append(a, attribute.String(attrTransport, k.transport))
-	}
-	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(a...)}
-	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.point()...))
+	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(k.attrs(true)...)}
+	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))
 	return sh
 }
 
-// point is the attributes of k's metric points: the method, a tool call's
-// tool and operation or a prompt's name, the protocol and transport (the
-// metric conventions' set, which has no resource, id or session).
-func (k shapeKey) point() []attribute.KeyValue {
+// attrs are the attributes of k: the method, a tool call's tool and
+// operation or a prompt's name, the protocol and transport; for a span,
+// a tool call's operation even without its tool's name, for a metric
+// point only with it.
+func (k shapeKey) attrs(span bool) []attribute.KeyValue {
 	a := make([]attribute.KeyValue, 0, 9)
 	a = append(a, attribute.String(attrMethod, k.method))
-	if k.method == "tools/call" && k.target != "" {
+	switch {
+	case k.method == "tools/call" && k.target != "":
 		a = append(a, attribute.String(attrTool, k.target), attribute.String(attrOperation, executeTool))
-	}
-	if k.method == "prompts/get" && k.target != "" {
+	case k.method == "tools/call" && span:
+		a = append(a, attribute.String(attrOperation, executeTool))
+	case k.method == "prompts/get" && k.target != "":
 		a = append(a, attribute.String(attrPrompt, k.target))
 	}
 	if k.protocol != "" {
@@ -192,7 +175,7 @@ type failShape struct {
 // mcperr.expected.
 func newFailShape(k failKey) *failShape {
 	f := &k.failure
-	p := append(k.shapeKey.point(), attribute.String(attrErrorType, f.errorType()))
+	p := append(k.shapeKey.attrs(false), attribute.String(attrErrorType, f.errorType()))
 	if f.rpc {
 		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
