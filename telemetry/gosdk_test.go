@@ -301,6 +301,57 @@ func TestGoSDKParentFromMeta(t *testing.T) {
 	t.Fatal("no tools/call span")
 }
 
+// extracts counts the Extract calls of the propagator it wraps.
+type extracts struct {
+	propagation.TextMapPropagator
+	mu sync.Mutex
+	n  int
+}
+
+func (e *extracts) Extract(ctx context.Context, c propagation.TextMapCarrier) context.Context {
+	e.mu.Lock()
+	e.n++
+	e.mu.Unlock()
+	return e.TextMapPropagator.Extract(ctx, c)
+}
+
+// TestGoSDKMetaExtract: a request's params._meta reaches the propagator
+// only when it holds a field the propagator reads (traceparent,
+// tracestate): a _meta of other fields (a progress token) is not read for
+// a trace context.
+func TestGoSDKMetaExtract(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		meta map[string]any
+		want int
+	}{
+		{"no _meta", nil, 0},
+		{"progress token only", map[string]any{"progressToken": 1}, 0},
+		{"traceparent", map[string]any{"progressToken": 1, "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}, 1},
+		{"tracestate alone", map[string]any{"tracestate": "k=v"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig()
+			prop := &extracts{TextMapPropagator: propagation.TraceContext{}}
+			r.opts.Propagator = prop
+			var parents []string
+			cs := connect(t, goSDKServer(r, fakeAPI(t, &parents).URL))
+			p := &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": "abc"}}
+			if c.meta != nil {
+				p.SetMeta(c.meta)
+			}
+			if _, err := cs.CallTool(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			prop.mu.Lock()
+			defer prop.mu.Unlock()
+			if diff := cmp.Diff(c.want, prop.n); diff != "" {
+				t.Errorf("Extract calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestGoSDKUnknownTool: a call to a tool the server does not have is a
 // failure of its own span, read as invalid_arguments (expected).
 func TestGoSDKUnknownTool(t *testing.T) {
