@@ -2,11 +2,14 @@ package telemetry_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/telemetry"
@@ -60,6 +63,49 @@ func BenchmarkToolCall(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkSpan is what OpenTelemetry's SDK alone costs for one server
+// span through its batch span processor, exporting to nothing: the floor
+// under any instrumentation that records a span per call. start=N is a span
+// started with N attributes and ended; start=7,end=6 adds six more before
+// the end, as a failed tool call's span does (7 at its start on stdio:
+// method, tool, operation, protocol, transport, id, session). cpu-ns/op is
+// the process's CPU time per span, the processor's goroutine included.
+//
+//	go test -run '^$' -bench Span -cpu 1 -count 6 ./telemetry
+func BenchmarkSpan(b *testing.B) {
+	attrs := make([]attribute.KeyValue, 13)
+	for i := range attrs {
+		attrs[i] = attribute.String("attr."+strconv.Itoa(i), "value "+strconv.Itoa(i))
+	}
+	for _, c := range []struct {
+		name       string
+		start, end int
+	}{
+		{"start=0", 0, 0},
+		{"start=7", 7, 0},
+		{"start=13", 13, 0},
+		{"start=7,end=6", 7, 6},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+			defer tp.Shutdown(context.Background())
+			tr := tp.Tracer("bench")
+			ctx := context.Background()
+			kind := trace.WithSpanKind(trace.SpanKindServer)
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				_, s := tr.Start(ctx, "tools/call get_trace", kind, trace.WithAttributes(attrs[:c.start]...))
+				if c.end > 0 {
+					s.SetAttributes(attrs[c.start : c.start+c.end]...)
+				}
+				s.End()
+			}
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

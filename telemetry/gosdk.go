@@ -40,7 +40,7 @@ func GoSDK(s *mcp.Server, o *Options) {
 }
 
 func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
-	c := call{method: method, start: time.Now()}
+	c := call{method: method}
 	if id, ok := gosdk.RequestID(ctx); ok {
 		c.id = idString(id.Raw())
 	}
@@ -83,6 +83,7 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 			c.protocol = p.ProtocolVersion
 		}
 	}
+	ctx, span := r.begin(ctx, &c)
 	if ss != nil {
 		if _, seen := r.live.LoadOrStore(ss, struct{}{}); !seen {
 			// A session's duration runs from the first request seen in it to
@@ -95,7 +96,6 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 			}(c.start, c.protocol, c.transport)
 		}
 	}
-	ctx, span := r.begin(ctx, &c)
 	defer func() {
 		if p := recover(); p != nil {
 			r.end(ctx, span, &c, answer{panic: true})

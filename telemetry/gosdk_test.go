@@ -301,6 +301,57 @@ func TestGoSDKParentFromMeta(t *testing.T) {
 	t.Fatal("no tools/call span")
 }
 
+// extracts counts the Extract calls of the propagator it wraps.
+type extracts struct {
+	propagation.TextMapPropagator
+	mu sync.Mutex
+	n  int
+}
+
+func (e *extracts) Extract(ctx context.Context, c propagation.TextMapCarrier) context.Context {
+	e.mu.Lock()
+	e.n++
+	e.mu.Unlock()
+	return e.TextMapPropagator.Extract(ctx, c)
+}
+
+// TestGoSDKMetaExtract: a request's params._meta reaches the propagator
+// only when it holds a field the propagator reads (traceparent,
+// tracestate): a _meta of other fields (a progress token) is not read for
+// a trace context.
+func TestGoSDKMetaExtract(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		meta map[string]any
+		want int
+	}{
+		{"no _meta", nil, 0},
+		{"progress token only", map[string]any{"progressToken": 1}, 0},
+		{"traceparent", map[string]any{"progressToken": 1, "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}, 1},
+		{"tracestate alone", map[string]any{"tracestate": "k=v"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig()
+			prop := &extracts{TextMapPropagator: propagation.TraceContext{}}
+			r.opts.Propagator = prop
+			var parents []string
+			cs := connect(t, goSDKServer(r, fakeAPI(t, &parents).URL))
+			p := &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": "abc"}}
+			if c.meta != nil {
+				p.SetMeta(c.meta)
+			}
+			if _, err := cs.CallTool(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			prop.mu.Lock()
+			defer prop.mu.Unlock()
+			if diff := cmp.Diff(c.want, prop.n); diff != "" {
+				t.Errorf("Extract calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestGoSDKUnknownTool: a call to a tool the server does not have is a
 // failure of its own span, read as invalid_arguments (expected).
 func TestGoSDKUnknownTool(t *testing.T) {
@@ -338,5 +389,52 @@ func TestGoSDKSessionDuration(t *testing.T) {
 	}
 	if n := r.histogramCount(t, "mcp.server.session.duration"); n != 1 {
 		t.Errorf("mcp.server.session.duration has %d points, want 1", n)
+	}
+}
+
+// TestGoSDKRepeatedCalls: what is made once per tool and failure (a span's
+// name and fixed attributes, a failure's attributes, a metric point's set)
+// carries nothing of one request into the next: a failure and a success,
+// four times over two sessions, give each span the attributes of its own
+// answer, and the failure counter counts every failure.
+func TestGoSDKRepeatedCalls(t *testing.T) {
+	r := newRig()
+	var parents []string
+	s := goSDKServer(r, fakeAPI(t, &parents).URL)
+	ctx := context.Background()
+	sessions := []*mcp.ClientSession{connect(t, s), connect(t, s)}
+	for range 2 {
+		for _, cs := range sessions {
+			for _, id := range []string{"zzz", "abc"} {
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": id}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	var got []map[string]string
+	for _, sp := range r.ended() {
+		if sp.Name == "tools/call get_trace" {
+			delete(sp.Attrs, "mcp.session.id") // the SDK's in-memory sessions have none
+			got = append(got, sp.Attrs)
+		}
+	}
+	ok := map[string]string{
+		"mcp.method.name": "tools/call", "gen_ai.tool.name": "get_trace", "gen_ai.operation.name": "execute_tool",
+		"mcp.protocol.version": sessions[0].InitializeResult().ProtocolVersion, "network.transport": "pipe",
+	}
+	notFound := map[string]string{
+		"error.type": "tool_error", "mcperr.kind": "not_found", "mcperr.move": string(errkind.TryAnotherID),
+		"mcperr.expected": "true", "mcperr.upstream.code": "trace_not_found",
+	}
+	for k, v := range ok {
+		notFound[k] = v
+	}
+	want := []map[string]string{notFound, ok, notFound, ok, notFound, ok, notFound, ok}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool call spans (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]int64{"get_trace not_found expected=true": 4}, r.failures(t)); diff != "" {
+		t.Errorf("failure counter (-want +got):\n%s", diff)
 	}
 }

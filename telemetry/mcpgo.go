@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -56,15 +55,27 @@ type mcpgoHooks struct {
 type requestKey struct{ session, id string }
 
 func keyOf(ctx context.Context, id any) requestKey {
-	k := requestKey{id: fmt.Sprint(id)}
+	k := requestKey{id: idString(id)}
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		k.session = cs.SessionID()
 	}
 	return k
 }
 
+// before begins a request other than tools/call: a tool call is the tool
+// middleware's to record, or, for a tool the server does not have, failure's.
 func (m *mcpgoHooks) before(ctx context.Context, id any, method mcp.MCPMethod, message any) {
-	c := &call{method: string(method), id: idString(id), start: time.Now(), transport: transportPipe}
+	if method == mcp.MethodToolsCall {
+		return
+	}
+	c := callOf(ctx, id, method, message)
+	c.start = time.Now()
+	m.calls.Store(keyOf(ctx, id), c)
+}
+
+// callOf is the call of an mcp-go request, not yet started.
+func callOf(ctx context.Context, id any, method mcp.MCPMethod, message any) *call {
+	c := &call{method: string(method), id: idString(id), transport: transportPipe}
 	if cs := server.ClientSessionFromContext(ctx); cs != nil {
 		c.session = cs.SessionID()
 	}
@@ -90,7 +101,7 @@ func (m *mcpgoHooks) before(ctx context.Context, id any, method mcp.MCPMethod, m
 			c.transport = transportTCP
 		}
 	}
-	m.calls.Store(keyOf(ctx, id), c)
+	return c
 }
 
 func (m *mcpgoHooks) take(ctx context.Context, id any) *call {
@@ -102,21 +113,30 @@ func (m *mcpgoHooks) take(ctx context.Context, id any) *call {
 }
 
 func (m *mcpgoHooks) success(ctx context.Context, id any, method mcp.MCPMethod, message, result any) {
-	c := m.take(ctx, id)
-	if c == nil || method == mcp.MethodToolsCall {
-		return // a tool call is the tool middleware's to record
+	if method == mcp.MethodToolsCall {
+		return // the tool middleware's to record
 	}
-	_, span := m.r.begin(ctx, c)
-	m.r.end(ctx, span, c, answer{})
+	if c := m.take(ctx, id); c != nil {
+		_, span := m.r.begin(ctx, c)
+		m.r.end(ctx, span, c, answer{})
+	}
 }
 
 func (m *mcpgoHooks) failure(ctx context.Context, id any, method mcp.MCPMethod, message any, err error) {
-	c := m.take(ctx, id)
+	var c *call
+	switch {
+	case method != mcp.MethodToolsCall:
+		c = m.take(ctx, id)
+	case errors.Is(err, server.ErrToolNotFound):
+		// A call to a tool the server does not have never reaches the
+		// tool middleware: its span starts and ends here, the lookup that
+		// refused it being all it took.
+		c = callOf(ctx, id, method, message)
+	default:
+		return // it reached the tool middleware, which recorded it
+	}
 	if c == nil {
 		return
-	}
-	if method == mcp.MethodToolsCall && !errors.Is(err, server.ErrToolNotFound) {
-		return // it reached the tool middleware, which recorded it
 	}
 	_, span := m.r.begin(ctx, c)
 	m.r.end(ctx, span, c, mcpgoError(err))
@@ -152,7 +172,7 @@ func (m *mcpgoHooks) unregister(ctx context.Context, cs server.ClientSession) {
 // and the handler.
 func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), start: time.Now(), transport: transportPipe}
+		c := &call{method: string(mcp.MethodToolsCall), target: req.Params.Name, meta: metaOf(req.Params.Meta), transport: transportPipe}
 		if id, ok := mcpgo.RequestID(ctx); ok {
 			c.id = idString(id)
 		}

@@ -87,41 +87,64 @@ var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 type recorder struct {
 	tracer   trace.Tracer
 	prop     propagation.TextMapPropagator
+	fields   []string // the _meta fields prop reads: no Extract unless a request has one
 	opDur    metric.Float64Histogram
 	sessDur  metric.Float64Histogram
 	failures metric.Int64Counter
 	live     sync.Map // the go-sdk sessions whose end is awaited: *mcp.ServerSession -> struct{}
 
-	// points holds the attribute sets of the metric points recorded so
-	// far, at most maxPoints of them: a set is sorted and hashed once, not
-	// at every request (the most a request's recording cost).
+	// shapes and fails hold what the requests seen so far share, at most
+	// maxShapes of each: a span's name and fixed attributes, a failure's
+	// attributes, and the attribute set of their metric points, sorted and
+	// hashed once, not at every request.
 	mu     sync.RWMutex
-	points map[pointKey]metric.MeasurementOption
+	shapes map[shapeKey]*shape
+	fails  map[failKey]*failShape
 }
 
-// maxPoints bounds the attribute sets a recorder keeps: past it (a client
-// sending ever new method names), a point's set is made for the point.
-const maxPoints = 1024
+// maxShapes bounds the shapes and failures a recorder keeps: past it (a
+// client sending ever new method names), a request's are made for it.
+const maxShapes = 1024
 
-// pointKey is what a metric point's attributes are made of.
-type pointKey struct {
+// shapeKey is what the requests of one span name and one metric point of
+// success share.
+type shapeKey struct {
 	method, target, protocol, transport string
-	failed                              bool
-	errorType, rpcStatus                string
-	kind                                errkind.Kind
-	expected                            bool
 }
 
-// attrs are the attributes of a point of k: the method, a tool call's tool
-// and operation or a prompt's name, the protocol and transport, and for a
-// failure error.type, the JSON-RPC code, mcperr.kind and mcperr.expected.
-func (k *pointKey) attrs() []attribute.KeyValue {
+// shape is what the requests of one shapeKey share: the span name
+// "{mcp.method.name} {target}", the options every such span starts with
+// (its kind and fixed attributes), and the point a success records.
+type shape struct {
+	name  string
+	start []trace.SpanStartOption // read-only: shared by every span of the shape
+	ok    metric.MeasurementOption
+}
+
+// newShape makes the shape of k.
+func newShape(k shapeKey) *shape {
+	sh := &shape{name: k.method}
+	if k.target != "" {
+		sh.name += " " + k.target
+	}
+	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(k.attrs(true)...)}
+	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))
+	return sh
+}
+
+// attrs are the attributes of k: the method, a tool call's tool and
+// operation or a prompt's name, the protocol and transport; for a span,
+// a tool call's operation even without its tool's name, for a metric
+// point only with it.
+func (k shapeKey) attrs(span bool) []attribute.KeyValue {
 	a := make([]attribute.KeyValue, 0, 9)
 	a = append(a, attribute.String(attrMethod, k.method))
-	if k.method == "tools/call" && k.target != "" {
+	switch {
+	case k.method == "tools/call" && k.target != "":
 		a = append(a, attribute.String(attrTool, k.target), attribute.String(attrOperation, executeTool))
-	}
-	if k.method == "prompts/get" && k.target != "" {
+	case k.method == "tools/call" && span:
+		a = append(a, attribute.String(attrOperation, executeTool))
+	case k.method == "prompts/get" && k.target != "":
 		a = append(a, attribute.String(attrPrompt, k.target))
 	}
 	if k.protocol != "" {
@@ -130,35 +153,55 @@ func (k *pointKey) attrs() []attribute.KeyValue {
 	if k.transport != "" {
 		a = append(a, attribute.String(attrTransport, k.transport))
 	}
-	if k.failed {
-		a = append(a, attribute.String(attrErrorType, k.errorType))
-		if k.rpcStatus != "" {
-			a = append(a, attribute.String(attrRPCStatus, k.rpcStatus))
-		}
-		a = append(a, attribute.String(attrKind, string(k.kind)), attribute.Bool(attrExpected, k.expected))
-	}
 	return a
 }
 
-// point returns the attribute set of the points of k, as a measurement
-// option, made once for each k.
-func (r *recorder) point(k pointKey) metric.MeasurementOption {
+// failKey is what the failures of one set of span attributes share.
+type failKey struct {
+	shapeKey
+	failure
+}
+
+// failShape is what the failures of one failKey share: mcperr's
+// attributes for the span, and the point recorded for the duration and
+// the failure counter.
+type failShape struct {
+	attrs []attribute.KeyValue // read-only
+	point metric.MeasurementOption
+}
+
+// newFailShape makes the attributes of k: on the span, f's; on the point,
+// k's shape's, and error.type, the JSON-RPC code, mcperr.kind and
+// mcperr.expected.
+func newFailShape(k failKey) *failShape {
+	f := &k.failure
+	p := append(k.shapeKey.attrs(false), attribute.String(attrErrorType, f.errorType()))
+	if f.rpc {
+		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
+	}
+	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
+	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...))}
+}
+
+// cached returns m[k], made by mk the first time, and kept while m holds
+// fewer than maxShapes.
+func cached[K comparable, V any](r *recorder, m *map[K]V, k K, mk func(K) V) V {
 	r.mu.RLock()
-	o, ok := r.points[k]
+	v, ok := (*m)[k]
 	r.mu.RUnlock()
 	if ok {
-		return o
+		return v
 	}
-	o = metric.WithAttributeSet(attribute.NewSet(k.attrs()...))
+	v = mk(k)
 	r.mu.Lock()
-	if r.points == nil {
-		r.points = make(map[pointKey]metric.MeasurementOption)
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	if len(r.points) < maxPoints {
-		r.points[k] = o
+	if len(*m) < maxShapes {
+		(*m)[k] = v
 	}
 	r.mu.Unlock()
-	return o
+	return v
 }
 
 func newRecorder(o *Options) *recorder {
@@ -177,7 +220,7 @@ func newRecorder(o *Options) *recorder {
 		prop = otel.GetTextMapPropagator()
 	}
 	m := mp.Meter(scope)
-	r := &recorder{tracer: tp.Tracer(scope), prop: prop}
+	r := &recorder{tracer: tp.Tracer(scope), prop: prop, fields: prop.Fields()}
 	// An instrument that cannot be made is a no-op one: the meter returns
 	// a usable instrument beside the error, and telemetry never stops a
 	// server.
@@ -203,22 +246,34 @@ type call struct {
 	session   string
 	transport string
 	meta      map[string]any // the request's params._meta
-	start     time.Time
+	start     time.Time      // when the request was read; begin sets it if unset
+	shape     *shape         // set by begin
 }
+
+// serverKind is the start option of every server span.
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // begin starts c's span: a child of the trace context in the request's
 // _meta when there is one (linked to the ambient span, if any), else of
-// ctx's span.
+// ctx's span. A call whose start is unset starts now.
 func (r *recorder) begin(ctx context.Context, c *call) (context.Context, trace.Span) {
-	name := c.method
-	if c.target != "" {
-		name += " " + c.target
+	k := shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
+	c.shape = cached(r, &r.shapes, k, newShape)
+	opts := c.shape.start
+	if dyn := c.attrs(); len(dyn) > 0 || !c.start.IsZero() || len(c.meta) > 0 {
+		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
+		copy(opts, c.shape.start)
+		if len(dyn) > 0 {
+			opts = append(opts, trace.WithAttributes(dyn...))
+		}
+		if !c.start.IsZero() {
+			opts = append(opts, trace.WithTimestamp(c.start))
+		}
 	}
-	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attrs()...)}
-	if !c.start.IsZero() {
-		opts = append(opts, trace.WithTimestamp(c.start))
+	if c.start.IsZero() {
+		c.start = time.Now()
 	}
-	if len(c.meta) > 0 {
+	if r.carries(c.meta) {
 		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
 		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
 			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
@@ -227,38 +282,45 @@ func (r *recorder) begin(ctx context.Context, c *call) (context.Context, trace.S
 			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 		}
 	}
-	return r.tracer.Start(ctx, name, opts...)
+	return r.tracer.Start(ctx, c.shape.name, opts...)
 }
 
-// attrs are the conventions' attributes c has before its answer.
-func (c *call) attrs() []attribute.KeyValue {
-	a := make([]attribute.KeyValue, 0, 8)
-	a = append(a, attribute.String(attrMethod, c.method))
-	switch c.method {
-	case "tools/call":
-		if c.target != "" {
-			a = append(a, attribute.String(attrTool, c.target))
-		}
-		a = append(a, attribute.String(attrOperation, executeTool))
-	case "prompts/get":
-		if c.target != "" {
-			a = append(a, attribute.String(attrPrompt, c.target))
+// carries reports whether meta has a field the propagator reads
+// (traceparent, with the default one): a request without one has no trace
+// context to extract.
+func (r *recorder) carries(meta map[string]any) bool {
+	if len(meta) == 0 {
+		return false
+	}
+	for _, f := range r.fields {
+		if _, ok := meta[f]; ok {
+			return true
 		}
 	}
+	return false
+}
+
+// attrs are the conventions' attributes of c that its shape does not
+// have: the resource, the id and the session, when c has them.
+func (c *call) attrs() []attribute.KeyValue {
+	n := 0
+	for _, v := range [...]string{c.resource, c.id, c.session} {
+		if v != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	a := make([]attribute.KeyValue, 0, n)
 	if c.resource != "" {
 		a = append(a, attribute.String(attrResource, c.resource))
 	}
 	if c.id != "" {
 		a = append(a, attribute.String(attrRequestID, c.id))
 	}
-	if c.protocol != "" {
-		a = append(a, attribute.String(attrProtocol, c.protocol))
-	}
 	if c.session != "" {
 		a = append(a, attribute.String(attrSession, c.session))
-	}
-	if c.transport != "" {
-		a = append(a, attribute.String(attrTransport, c.transport))
 	}
 	return a
 }
@@ -276,20 +338,21 @@ type answer struct {
 }
 
 // end records c's answer on its span and its metrics, and ends the span.
+// c was begun.
 func (r *recorder) end(ctx context.Context, span trace.Span, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	k := pointKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
 	f, failed := readFailure(a)
-	if failed {
-		span.SetAttributes(f.attrs()...)
-		span.SetStatus(codes.Error, "")
-		k.failed, k.errorType, k.rpcStatus, k.kind, k.expected = true, f.errorType, f.rpcStatus, f.kind, f.expected
+	if !failed {
+		r.opDur.Record(ctx, d, c.shape.ok)
+		span.End()
+		return
 	}
-	p := r.point(k)
-	if failed {
-		r.failures.Add(ctx, 1, p)
-	}
-	r.opDur.Record(ctx, d, p)
+	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
+	fs := cached(r, &r.fails, k, newFailShape)
+	span.SetAttributes(fs.attrs...)
+	span.SetStatus(codes.Error, "")
+	r.failures.Add(ctx, 1, fs.point)
+	r.opDur.Record(ctx, d, fs.point)
 	span.End()
 }
 
@@ -310,31 +373,29 @@ func (r *recorder) session(ctx context.Context, start time.Time, protocol, trans
 
 // failure is mcperr's reading of a failed answer.
 type failure struct {
-	errorType string // the conventions' error.type
-	rpcStatus string // the JSON-RPC code, when one was sent
-	kind      errkind.Kind
-	move      errkind.Move
-	expected  bool
-	status    int
-	code      string
-	wait      time.Duration
-	hasWait   bool
+	panic    bool  // the handler panicked
+	rpc      bool  // a JSON-RPC error was sent
+	rpcCode  int64 // its code
+	kind     errkind.Kind
+	move     errkind.Move
+	expected bool
+	status   int
+	code     string
+	wait     time.Duration
+	hasWait  bool
 }
 
 // readFailure reads a; it reports false for a success.
 func readFailure(a answer) (failure, bool) {
 	switch {
 	case a.panic:
-		return failure{errorType: otherError, kind: errkind.ServerError, move: errkind.Report}, true
+		return failure{panic: true, kind: errkind.ServerError, move: errkind.Report}, true
 	case a.rpc:
-		f := failure{errorType: strconv.FormatInt(a.code, 10), rpcStatus: strconv.FormatInt(a.code, 10)}
-		if a.code == 0 {
-			f.errorType = otherError
-		}
+		f := failure{rpc: true, rpcCode: a.code}
 		f.fill(errkind.Read(errkind.Outcome{RPCCode: errkind.RPCCode(a.code), Message: a.message, Data: a.data}))
 		return f, true
 	case a.isError:
-		f := failure{errorType: toolError}
+		var f failure
 		f.fill(errkind.Read(errkind.Outcome{IsError: true, Text: a.text}))
 		return f, true
 	}
@@ -352,16 +413,29 @@ func (f *failure) fill(r errkind.Reading) {
 	f.expected = adapter.Expected(f.kind)
 }
 
+// errorType is the conventions' error.type of f: the JSON-RPC code, or
+// tool_error for an isError result, or _OTHER for a panic or an error
+// without a code.
+func (f *failure) errorType() string {
+	switch {
+	case f.panic || f.rpc && f.rpcCode == 0:
+		return otherError
+	case f.rpc:
+		return strconv.FormatInt(f.rpcCode, 10)
+	}
+	return toolError
+}
+
 // attrs are mcperr's attributes of f, for its span.
 func (f *failure) attrs() []attribute.KeyValue {
 	a := make([]attribute.KeyValue, 0, 8)
 	a = append(a,
-		attribute.String(attrErrorType, f.errorType),
+		attribute.String(attrErrorType, f.errorType()),
 		attribute.String(attrKind, string(f.kind)),
 		attribute.Bool(attrExpected, f.expected),
 	)
-	if f.rpcStatus != "" {
-		a = append(a, attribute.String(attrRPCStatus, f.rpcStatus))
+	if f.rpc {
+		a = append(a, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
 	if f.move != "" {
 		a = append(a, attribute.String(attrMove, string(f.move)))
