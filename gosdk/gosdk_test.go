@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/front"
@@ -671,10 +672,6 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	}
 }
 
-// modernCall is a tools/call of protocol revision 2026-07-28, with its
-// headers.
-const modernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_values","arguments":{"limit":0},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
-
 // TestModernProtocol: on protocol revision 2026-07-28 a result the adapter
 // answers itself (a refusal, a rate_limited call) says
 // "resultType":"complete", as the SDK's own results do.
@@ -685,7 +682,7 @@ func TestModernProtocol(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 	for i, want := range []string{"MCP error -32602: Input validation error", `rate_limited`} {
-		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(modernCall))
+		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(adaptertest.ModernCall))
 		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
 			"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
 			req.Header.Set(k, v)
