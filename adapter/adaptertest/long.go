@@ -2,6 +2,8 @@ package adaptertest
 
 import (
 	"context"
+	"flag"
+	"log"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -93,5 +95,30 @@ func HandleLong(t *testing.T, s *Slow, call func(ctx context.Context, millis int
 				t.Errorf("tool's context cancelled: %v, want %v", s.cancelled.Load(), tc.wantCancelled)
 			}
 		})
+	}
+}
+
+// ParseLong is the Long the command line's flags -interval, -deadline and
+// -wait set (flag.Parse): the Long of a test server that a client in
+// another language calls.
+func ParseLong() adapter.Long {
+	var l adapter.Long
+	flag.DurationVar(&l.Interval, "interval", 0, "time between progress notifications")
+	flag.DurationVar(&l.Deadline, "deadline", 0, "the call's deadline")
+	flag.DurationVar(&l.Wait, "wait", 0, "the wait the deadline's answer asks for")
+	flag.Parse()
+	return l
+}
+
+// Sleep is the body of such a server's tool "slow": it sleeps for millis
+// milliseconds, or until ctx ends, when it logs the cancellation on the
+// standard error, for the test to see, and returns ctx's error.
+func Sleep(ctx context.Context, millis int) error {
+	select {
+	case <-time.After(time.Duration(millis) * time.Millisecond):
+		return nil
+	case <-ctx.Done():
+		log.Printf("slow: cancelled: %v", ctx.Err())
+		return ctx.Err()
 	}
 }
