@@ -682,19 +682,12 @@ func TestModernProtocol(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 	for i, want := range []string{"MCP error -32602: Input validation error", `rate_limited`} {
-		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(adaptertest.ModernCall))
-		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-			"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
+		status, b, err := adaptertest.PostModern(srv.URL, "2026-07-28")
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(b), want) || !strings.Contains(string(b), `"resultType":"complete"`) {
-			t.Errorf("call %d: %d %s; want %q and resultType complete", i, resp.StatusCode, b, want)
+		if status != 200 || !strings.Contains(b, want) || !strings.Contains(b, `"resultType":"complete"`) {
+			t.Errorf("call %d: %d %s; want %q and resultType complete", i, status, b, want)
 		}
 	}
 }

@@ -31,22 +31,14 @@ func LimitCodeByRevision(t *testing.T, handler func(o adapter.HTTP) http.Handler
 			lim.Now = func() time.Time { return stopped }
 			srv := httptest.NewServer(handler(adapter.HTTP{Limiter: lim, Count: adapter.Messages}))
 			defer srv.Close()
-			body := strings.Replace(ModernCall, "2026-07-28", c.revision, 1)
 			var status int
 			var got string
 			for range 2 {
-				req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
-				for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-					"MCP-Protocol-Version": c.revision, "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
-					req.Header.Set(k, v)
-				}
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
+				var err error
+				if status, got, err = PostModern(srv.URL, c.revision); err != nil {
 					t.Fatal(err)
 				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				status, got = resp.StatusCode, strings.TrimSpace(string(b))
+				got = strings.TrimSpace(got)
 			}
 			want := `{"jsonrpc":"2.0","id":5,"error":{"code":` + c.code + `,"message":"Rate limited: retry after 2 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":2,"limit":1,"remaining":0,"resetSeconds":2}}}`
 			if status != 429 || got != want {
@@ -54,4 +46,27 @@ func LimitCodeByRevision(t *testing.T, handler func(o adapter.HTTP) http.Handler
 			}
 		})
 	}
+}
+
+// PostModern posts ModernCall, on revision (its _meta and its
+// MCP-Protocol-Version header), to the endpoint /mcp of the server at url,
+// with the headers of revision 2026-07-28 (Mcp-Method, Mcp-Name), and
+// returns the answer's status and body.
+func PostModern(url, revision string) (int, string, error) {
+	body := strings.Replace(ModernCall, "2026-07-28", revision, 1)
+	req, err := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"MCP-Protocol-Version": revision, "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
 }
