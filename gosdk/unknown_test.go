@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 )
 
@@ -72,7 +73,7 @@ func TestUnknownMethodStdio(t *testing.T) {
 				srv := mcp.NewServer(&mcp.Implementation{Name: "u", Version: "0"}, nil)
 				in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
 					initialized + "\n" + `{"jsonrpc":"2.0","id":2,"method":"nope/nope"}` + "\n"
-				var out safeBuffer
+				var out adaptertest.SafeBuffer
 				tr := &gosdk.StdioTransport{In: strings.NewReader(in), Out: &out, Drain: time.Second}
 				if direct {
 					tr.Server = srv
