@@ -21,7 +21,9 @@ import (
 // Pipeline benchmarks a stdio server: it runs serve on a pair of pipes,
 // opens the session with init and Initialized and, once init is answered,
 // sends b.N tools/call requests with params, at most 16 in flight, reading
-// every answer. Only the calls are timed.
+// every answer. Only the calls are timed; besides ns/op it reports
+// cpu-ns/op, the process's CPU time per call (on Unix), which counts the
+// server's goroutines and the client's alike.
 func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io.Writer) error, init, params string) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -42,6 +44,7 @@ func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io
 	slots := make(chan struct{}, 16)
 	b.ReportAllocs()
 	b.ResetTimer()
+	c0, cpu := cpuTime()
 	go func() {
 		w := bufio.NewWriter(inW)
 		for i := range b.N {
@@ -58,6 +61,9 @@ func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io
 			b.Fatal(err)
 		}
 		<-slots
+	}
+	if c1, ok := cpuTime(); cpu && ok {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
 
