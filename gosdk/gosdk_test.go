@@ -400,7 +400,7 @@ func post(t *testing.T, url, body string) (int, string, string) {
 }
 
 const (
-	initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	initialize = adaptertest.Initialize
 	listTools  = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 )
 
