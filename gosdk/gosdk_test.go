@@ -28,12 +28,6 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// The schemas of two tools of the TypeScript dialect's captured examples.
-const (
-	valuesSchema = `{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":8},"limit":{"type":"integer","minimum":1,"maximum":100}},"required":["path"]}`
-	searchSchema = `{"type":"object","properties":{"query":{"type":"string","minLength":3,"maxLength":20},"order":{"type":"string","enum":["asc","desc"]},"language":{"type":"string"}},"required":["query"],"additionalProperties":false}`
-)
-
 // FailIn picks the error the fail tool returns.
 type FailIn struct {
 	What string `json:"what" jsonschema:"which error"`
@@ -52,7 +46,7 @@ func failWith(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, 
 	case "envelope":
 		return FailOut{}, &envelope.Error{Kind: errkind.NotFound, Code: "thing_not_found", Message: "no thing"}
 	case "wrapped":
-		return FailOut{}, errorsJoin("listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second})
+		return FailOut{}, adaptertest.Wrapped("listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second})
 	case "foreign":
 		return FailOut{}, errors.New("disk on fire")
 	case "hint":
@@ -60,16 +54,6 @@ func failWith(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, 
 	}
 	return FailOut{ID: "1", Status: "ok"}, nil
 }
-
-type wrapErr struct {
-	msg string
-	err error
-}
-
-func (e *wrapErr) Error() string { return e.msg + e.err.Error() }
-func (e *wrapErr) Unwrap() error { return e.err }
-
-func errorsJoin(msg string, err error) error { return &wrapErr{msg, err} }
 
 // recorder is a middleware that records the Go error of every tool result
 // it sees.
@@ -97,8 +81,8 @@ func testServer(opts *gosdk.Options, inner, outer mcp.Middleware) *mcp.Server {
 	ok := gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
 		return map[string]any{"ok": true}, nil
 	})
-	s.AddTool(&mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(valuesSchema)}, ok)
-	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(searchSchema)}, ok)
+	s.AddTool(&mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(adaptertest.ValuesSchema)}, ok)
+	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(adaptertest.SearchSchema)}, ok)
 	mcp.AddTool(s, &mcp.Tool{Name: "fail"}, gosdk.Handle(failWith))
 	if inner != nil {
 		s.AddReceivingMiddleware(inner)
@@ -125,26 +109,12 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 	return res.Content[0].(*mcp.TextContent).Text
 }
 
-func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
-	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// deep returns an array nested n deep inside the object {"path": ...}.
-func deep(n int) string {
-	return `{"path":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
-}
-
 // TestTypeScriptDialect: every refusal is the isError result whose text is
 // schemaerr's TypeScript-SDK text, byte for byte, bad input included, and the
 // session goes on serving after each.
 func TestTypeScriptDialect(t *testing.T) {
 	cs := session(t, testServer(nil, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema), "search": adaptertest.MustCompile(t, adaptertest.SearchSchema)}
 	huge := `{"path":["` + strings.Repeat("a", 2<<20) + `"]}`
 	for _, tc := range []struct {
 		name, tool, args string
@@ -163,7 +133,7 @@ func TestTypeScriptDialect(t *testing.T) {
 		{"arguments a number", "get_values", `5`, ""},
 		{"arguments null", "get_values", `null`, ""},
 		{"arguments huge", "get_values", huge, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -201,7 +171,7 @@ func refused(t *testing.T, cs *mcp.ClientSession, tool, args, want string) {
 // as the 2.x SDK answers it.
 func TestTypeScriptV2Dialect(t *testing.T) {
 	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.TypeScriptV2}}, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
 		want             string // "" means schemaerr.TypeScriptV2's refusal of the args
@@ -211,7 +181,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 			"Input validation error: Invalid arguments for tool get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100"},
 		{"typed tool, before the SDK's validation", "fail", `{"what":5}`, "Input validation error: Invalid arguments for tool fail: what: Invalid input: expected string, received number"},
 		{"arguments an array", "get_values", `[1]`, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -235,7 +205,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 // whatever the arguments, and the session survives.
 func TestHintDialect(t *testing.T) {
 	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint}}, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema), "search": adaptertest.MustCompile(t, adaptertest.SearchSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
 		want             jsonrpc.Error // the zero value means schemaerr's hint for the args
@@ -252,7 +222,7 @@ func TestHintDialect(t *testing.T) {
 		{"arguments a string", "search", `"x"`, jsonrpc.Error{}},
 		{"arguments null", "search", `null`, jsonrpc.Error{}},
 		{"arguments huge", "get_values", `{"path":["` + strings.Repeat("a", 2<<20) + `"]}`, jsonrpc.Error{}},
-		{"arguments nested 100 deep", "get_values", deep(100), jsonrpc.Error{}},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), jsonrpc.Error{}},
 		{"a handler's own hint", "fail", `{"what":"hint"}`,
 			jsonrpc.Error{Code: -32602, Message: "Unknown signal 'cpu'.", Data: json.RawMessage(`{"code":"unknown_signal"}`)}},
 	} {
@@ -566,26 +536,17 @@ func FuzzHTTPBody(f *testing.F) {
 	})
 }
 
-// prose is a tool error with a shape of its own: prose for the agent and
-// _meta, as a server with its own error contract writes it.
-type prose struct{ msg string }
-
-func (e *prose) Error() string { return "prose: " + e.msg }
-func (e *prose) ToolResult() *wire.ToolResult {
-	r := wire.TextError("Not found: " + e.msg)
-	r.Meta = map[string]any{"example/plan": "free"}
-	return r
-}
-
 // TestRenderer: an error that renders itself keeps its own shape (with
 // _meta on the raw path) and stays the Go error the middleware sees.
 func TestRenderer(t *testing.T) {
 	rec := &recorder{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) { return nil, &prose{"abc"} }))
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			return nil, &adaptertest.Prose{Msg: "abc"}
+		}))
 	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, error) {
-		return FailOut{}, &wrapErr{"calling: ", &prose{"xyz"}}
+		return FailOut{}, adaptertest.Wrapped("calling: ", &adaptertest.Prose{Msg: "xyz"})
 	}))
 	s.AddReceivingMiddleware(rec.middleware, gosdk.Validate(nil))
 	cs := session(t, s)
@@ -605,9 +566,9 @@ func TestRenderer(t *testing.T) {
 		t.Errorf("typed: isError %v, structuredContent %v, text diff %s", res.IsError, res.StructuredContent, d)
 	}
 	for i, err := range rec.errs {
-		var p *prose
+		var p *adaptertest.Prose
 		if !errors.As(err, &p) {
-			t.Errorf("call %d: the middleware saw %v, want the handler's *prose", i, err)
+			t.Errorf("call %d: the middleware saw %v, want the handler's *adaptertest.Prose", i, err)
 		}
 	}
 }

@@ -154,7 +154,7 @@ func TestHintBody(t *testing.T) {
 		{"search", `{"query":"hello","langauge":"en"}`},
 		{"get_values", `{"path":["a"],"limit":0}`},
 		{"search", `[]`},
-		{"get_values", deep(100)},
+		{"get_values", adaptertest.Deep(100)},
 		{"serch", `{}`},
 		{"odd", `{"a<b":"&&"}`},
 	} {
