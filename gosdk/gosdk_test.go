@@ -21,7 +21,6 @@ import (
 	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -658,24 +657,8 @@ func TestModernProtocol(t *testing.T) {
 // after the Host check only, whatever its method.
 func TestHTTPWrapAndPublic(t *testing.T) {
 	var methods []string
-	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
-		HTTP: adapter.HTTP{
-			Wrap: func(sdk http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					m := front.Checked(r)
-					methods = append(methods, m.Method)
-					if m.Method == "tools/list" {
-						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-						return
-					}
-					sdk.ServeHTTP(w, r)
-				})
-			},
-			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.WriteString(w, "ok "+r.Method)
-			})},
-		},
-	}))
+	h := gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adaptertest.WrapAndPublic(&methods)})
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 	if status, _, body := post(t, srv.URL+"/mcp", initialize); status != 200 || !strings.Contains(body, `"id":1,"result"`) {
 		t.Errorf("initialize: %d %s", status, body)
@@ -687,28 +670,5 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	if d := cmp.Diff([]string{"initialize", "tools/list"}, methods); d != "" {
 		t.Errorf("Wrap saw (-want +got)\n%s", d)
 	}
-	for _, tc := range []struct {
-		method, path, host string
-		status             int
-		body               string
-	}{
-		{"GET", "/health", "", 200, "ok GET"},
-		{"DELETE", "/health", "", 200, "ok DELETE"},
-		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
-		{"GET", "/other", "", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
-	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
-		if tc.host != "" {
-			req.Host = tc.host
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || strings.TrimSpace(string(b)) != tc.body {
-			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, resp.StatusCode, b, tc.status, tc.body)
-		}
-	}
+	adaptertest.CheckPublic(t, h)
 }

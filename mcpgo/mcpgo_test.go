@@ -20,7 +20,6 @@ import (
 	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
@@ -578,25 +577,7 @@ func TestModernProtocol(t *testing.T) {
 func TestHTTPWrapAndPublic(t *testing.T) {
 	var methods []string
 	s, v := testServer(nil, nil)
-	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
-		Validator: v,
-		HTTP: adapter.HTTP{
-			Wrap: func(sdk http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					m := front.Checked(r)
-					methods = append(methods, m.Method)
-					if m.Method == "tools/list" {
-						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-						return
-					}
-					sdk.ServeHTTP(w, r)
-				})
-			},
-			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Write([]byte("ok " + r.Method))
-			})},
-		},
-	})
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, HTTP: adaptertest.WrapAndPublic(&methods)})
 	for _, tc := range []struct{ msg, want string }{
 		{`{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"result":{}}`},
 		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"no listing here"}}`},
@@ -611,21 +592,5 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	if d := cmp.Diff([]string{"ping", "tools/list"}, methods); d != "" {
 		t.Errorf("Wrap saw (-want +got)\n%s (the Validator answers the unknown tool first)", d)
 	}
-	for _, tc := range []struct {
-		method, path, host string
-		status             int
-		body               string
-	}{
-		{"GET", "/health", "localhost", 200, "ok GET"},
-		{"DELETE", "/health", "localhost", 200, "ok DELETE"},
-		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
-		{"GET", "/other", "localhost", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
-	} {
-		r := httptest.NewRequest(tc.method, "http://"+tc.host+tc.path, nil)
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		if got := strings.TrimSpace(w.Body.String()); w.Code != tc.status || got != tc.body {
-			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, w.Code, got, tc.status, tc.body)
-		}
-	}
+	adaptertest.CheckPublic(t, h)
 }
