@@ -116,7 +116,7 @@ func BenchmarkToolCall(b *testing.B) {
 // transport or SDK: the lookup of the tool and schemaerr's validation. Compare
 // it with BenchmarkToolCall's cpu-ns/plain, the round trip it is added to.
 func BenchmarkValidate(b *testing.B) {
-	tool := &mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(valuesSchema)}
+	tool := &mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(adaptertest.ValuesSchema)}
 	res := &mcp.CallToolResult{}
 	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "tools/list" {

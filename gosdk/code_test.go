@@ -1,16 +1,12 @@
 package gosdk_test
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
-	"github.com/mcperr/mcperr/ratelimit"
 )
 
 // TestLimitCodeByRevision: behind gosdk.HTTPHandler, a message refused by
@@ -18,34 +14,7 @@ import (
 // with the application code -31000 on 2026-07-28 (errkind.RPCCode.On),
 // data carrying the rate_limited kind object on both.
 func TestLimitCodeByRevision(t *testing.T) {
-	for _, c := range []struct{ revision, code string }{{"2025-11-25", "-32000"}, {"2026-07-28", "-31000"}} {
-		t.Run(c.revision, func(t *testing.T) {
-			lim := ratelimit.NewLimiter(0.5, 1)
-			stopped := time.Now()
-			lim.Now = func() time.Time { return stopped }
-			srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim, Count: gosdk.Messages}}))
-			defer srv.Close()
-			body := strings.Replace(modernCall, "2026-07-28", c.revision, 1)
-			var status int
-			var got string
-			for range 2 {
-				req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(body))
-				for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-					"MCP-Protocol-Version": c.revision, "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
-					req.Header.Set(k, v)
-				}
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				status, got = resp.StatusCode, strings.TrimSpace(string(b))
-			}
-			want := `{"jsonrpc":"2.0","id":5,"error":{"code":` + c.code + `,"message":"Rate limited: retry after 2 seconds.","data":{"kind":"rate_limited","retryAfterSeconds":2,"limit":1,"remaining":0,"resetSeconds":2}}}`
-			if status != 429 || got != want {
-				t.Errorf("got %d %s\nwant 429 %s", status, got, want)
-			}
-		})
-	}
+	adaptertest.LimitCodeByRevision(t, func(o adapter.HTTP) http.Handler {
+		return gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: o})
+	})
 }

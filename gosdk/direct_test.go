@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -373,7 +374,7 @@ func TestDirectMiddlewareOrder(t *testing.T) {
 	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil
 	})
-	var ran safeBuffer // the names of the middleware each call ran through
+	var ran adaptertest.SafeBuffer // the names of the middleware each call ran through
 	mark := func(name string) mcp.Middleware {
 		return func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -432,7 +433,7 @@ func TestDirectOtherServer(t *testing.T) {
 	srv, other := shapesServer(), shapesServer()
 	direct, otherDirect := countDirect(srv), countDirect(other)
 	input := strings.Join([]string{initLine, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}`}, "\n") + "\n"
-	var out safeBuffer
+	var out adaptertest.SafeBuffer
 	srv.Run(context.Background(), &gosdk.StdioTransport{In: strings.NewReader(input), Out: &out, Server: other})
 	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"echo {}"}]}}`) {
 		t.Errorf("the call was not answered:\n%s", out.String())

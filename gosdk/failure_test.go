@@ -6,30 +6,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 )
-
-// failures collects what an OnFailure hook hears.
-type failures struct {
-	mu  sync.Mutex
-	got []adapter.Failure
-}
-
-func (f *failures) hook(ctx context.Context, fl adapter.Failure) {
-	f.mu.Lock()
-	f.got = append(f.got, fl)
-	f.mu.Unlock()
-}
 
 // seen is one failure as the tests compare it.
 type seen struct {
@@ -40,11 +28,10 @@ type seen struct {
 	HasErr bool
 }
 
-func (f *failures) seen() []seen {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// seenOf is what f heard, as the tests compare it.
+func seenOf(f *adaptertest.Failures) []seen {
 	var out []seen
-	for _, fl := range f.got {
+	for _, fl := range f.Got() {
 		out = append(out, seen{fl.Stage, fl.Tool, fl.Reading.Kind, fl.HTTPStatus, fl.Err != nil})
 	}
 	return out
@@ -55,8 +42,8 @@ func (f *failures) seen() []seen {
 // failure (with its Go error, which errors.As opens), and nothing for a
 // call that succeeded.
 func TestOnFailure(t *testing.T) {
-	var f failures
-	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.hook}}, nil, nil))
+	var f adaptertest.Failures
+	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.Hook}}, nil, nil))
 	ctx := context.Background()
 	for _, p := range []*mcp.CallToolParams{
 		{Name: "fail", Arguments: map[string]any{"what": "ok"}},
@@ -73,11 +60,13 @@ func TestOnFailure(t *testing.T) {
 		{Stage: adapter.UnknownToolCall, Tool: "fial", Kind: errkind.InvalidArguments},
 		{Stage: adapter.Handler, Tool: "fail", Kind: errkind.NotFound, HasErr: true},
 	}
-	if diff := cmp.Diff(want, f.seen()); diff != "" {
+	if diff := cmp.Diff(want, seenOf(&f)); diff != "" {
 		t.Errorf("failures heard (-want +got):\n%s", diff)
 	}
 	var e *envelope.Error
-	if last := f.got[len(f.got)-1]; !errors.As(last.Err, &e) || e.Code != "thing_not_found" {
+	if got := f.Got(); len(got) == 0 {
+		t.Error("the hook heard nothing")
+	} else if last := got[len(got)-1]; !errors.As(last.Err, &e) || e.Code != "thing_not_found" {
 		t.Errorf("the handler's failure carries Err %v, want the *envelope.Error it returned", last.Err)
 	}
 }
@@ -86,10 +75,10 @@ func TestOnFailure(t *testing.T) {
 // refusals (with their HTTP status) and the limits', which never reach the
 // SDK.
 func TestOnFailureHTTP(t *testing.T) {
-	var f failures
-	s := testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.hook}}, nil, nil)
+	var f adaptertest.Failures
+	s := testServer(&gosdk.Options{Validation: gosdk.Validation{OnFailure: f.Hook}}, nil, nil)
 	lim := ratelimit.NewLimiter(0.001, 1)
-	h := gosdk.HTTPHandler(s, &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim, Count: adapter.Messages, OnFailure: f.hook}})
+	h := gosdk.HTTPHandler(s, &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim, Count: adapter.Messages, OnFailure: f.Hook}})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	post := func(ctype, body string) int {
@@ -110,7 +99,7 @@ func TestOnFailureHTTP(t *testing.T) {
 		{Stage: adapter.Protocol, Kind: errkind.InvalidArguments, Status: http.StatusUnsupportedMediaType},
 		{Stage: adapter.Limited, Kind: errkind.RateLimited, Status: http.StatusTooManyRequests},
 	}
-	if diff := cmp.Diff(want, f.seen()); diff != "" {
+	if diff := cmp.Diff(want, seenOf(&f)); diff != "" {
 		t.Errorf("failures heard (-want +got):\n%s", diff)
 	}
 }

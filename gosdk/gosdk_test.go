@@ -18,19 +18,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
-)
-
-// The schemas of two tools of the TypeScript dialect's captured examples.
-const (
-	valuesSchema = `{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":8},"limit":{"type":"integer","minimum":1,"maximum":100}},"required":["path"]}`
-	searchSchema = `{"type":"object","properties":{"query":{"type":"string","minLength":3,"maxLength":20},"order":{"type":"string","enum":["asc","desc"]},"language":{"type":"string"}},"required":["query"],"additionalProperties":false}`
 )
 
 // FailIn picks the error the fail tool returns.
@@ -51,7 +45,7 @@ func failWith(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, 
 	case "envelope":
 		return FailOut{}, &envelope.Error{Kind: errkind.NotFound, Code: "thing_not_found", Message: "no thing"}
 	case "wrapped":
-		return FailOut{}, errorsJoin("listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second})
+		return FailOut{}, adaptertest.Wrapped("listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second})
 	case "foreign":
 		return FailOut{}, errors.New("disk on fire")
 	case "hint":
@@ -59,16 +53,6 @@ func failWith(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, 
 	}
 	return FailOut{ID: "1", Status: "ok"}, nil
 }
-
-type wrapErr struct {
-	msg string
-	err error
-}
-
-func (e *wrapErr) Error() string { return e.msg + e.err.Error() }
-func (e *wrapErr) Unwrap() error { return e.err }
-
-func errorsJoin(msg string, err error) error { return &wrapErr{msg, err} }
 
 // recorder is a middleware that records the Go error of every tool result
 // it sees.
@@ -96,8 +80,8 @@ func testServer(opts *gosdk.Options, inner, outer mcp.Middleware) *mcp.Server {
 	ok := gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
 		return map[string]any{"ok": true}, nil
 	})
-	s.AddTool(&mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(valuesSchema)}, ok)
-	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(searchSchema)}, ok)
+	s.AddTool(&mcp.Tool{Name: "get_values", InputSchema: json.RawMessage(adaptertest.ValuesSchema)}, ok)
+	s.AddTool(&mcp.Tool{Name: "search", InputSchema: json.RawMessage(adaptertest.SearchSchema)}, ok)
 	mcp.AddTool(s, &mcp.Tool{Name: "fail"}, gosdk.Handle(failWith))
 	if inner != nil {
 		s.AddReceivingMiddleware(inner)
@@ -124,26 +108,12 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 	return res.Content[0].(*mcp.TextContent).Text
 }
 
-func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
-	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// deep returns an array nested n deep inside the object {"path": ...}.
-func deep(n int) string {
-	return `{"path":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
-}
-
 // TestTypeScriptDialect: every refusal is the isError result whose text is
 // schemaerr's TypeScript-SDK text, byte for byte, bad input included, and the
 // session goes on serving after each.
 func TestTypeScriptDialect(t *testing.T) {
 	cs := session(t, testServer(nil, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema), "search": adaptertest.MustCompile(t, adaptertest.SearchSchema)}
 	huge := `{"path":["` + strings.Repeat("a", 2<<20) + `"]}`
 	for _, tc := range []struct {
 		name, tool, args string
@@ -162,7 +132,7 @@ func TestTypeScriptDialect(t *testing.T) {
 		{"arguments a number", "get_values", `5`, ""},
 		{"arguments null", "get_values", `null`, ""},
 		{"arguments huge", "get_values", huge, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -200,7 +170,7 @@ func refused(t *testing.T, cs *mcp.ClientSession, tool, args, want string) {
 // as the 2.x SDK answers it.
 func TestTypeScriptV2Dialect(t *testing.T) {
 	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.TypeScriptV2}}, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
 		want             string // "" means schemaerr.TypeScriptV2's refusal of the args
@@ -210,7 +180,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 			"Input validation error: Invalid arguments for tool get_values: path.2: Invalid input: expected string, received number, limit: Too big: expected number to be <=100"},
 		{"typed tool, before the SDK's validation", "fail", `{"what":5}`, "Input validation error: Invalid arguments for tool fail: what: Invalid input: expected string, received number"},
 		{"arguments an array", "get_values", `[1]`, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
@@ -234,7 +204,7 @@ func TestTypeScriptV2Dialect(t *testing.T) {
 // whatever the arguments, and the session survives.
 func TestHintDialect(t *testing.T) {
 	cs := session(t, testServer(&gosdk.Options{Validation: gosdk.Validation{Dialect: gosdk.Hint}}, nil, nil))
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema), "search": adaptertest.MustCompile(t, adaptertest.SearchSchema)}
 	for _, tc := range []struct {
 		name, tool, args string
 		want             jsonrpc.Error // the zero value means schemaerr's hint for the args
@@ -251,7 +221,7 @@ func TestHintDialect(t *testing.T) {
 		{"arguments a string", "search", `"x"`, jsonrpc.Error{}},
 		{"arguments null", "search", `null`, jsonrpc.Error{}},
 		{"arguments huge", "get_values", `{"path":["` + strings.Repeat("a", 2<<20) + `"]}`, jsonrpc.Error{}},
-		{"arguments nested 100 deep", "get_values", deep(100), jsonrpc.Error{}},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), jsonrpc.Error{}},
 		{"a handler's own hint", "fail", `{"what":"hint"}`,
 			jsonrpc.Error{Code: -32602, Message: "Unknown signal 'cpu'.", Data: json.RawMessage(`{"code":"unknown_signal"}`)}},
 	} {
@@ -399,7 +369,7 @@ func post(t *testing.T, url, body string) (int, string, string) {
 }
 
 const (
-	initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	initialize = adaptertest.Initialize
 	listTools  = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 )
 
@@ -565,26 +535,17 @@ func FuzzHTTPBody(f *testing.F) {
 	})
 }
 
-// prose is a tool error with a shape of its own: prose for the agent and
-// _meta, as a server with its own error contract writes it.
-type prose struct{ msg string }
-
-func (e *prose) Error() string { return "prose: " + e.msg }
-func (e *prose) ToolResult() *wire.ToolResult {
-	r := wire.TextError("Not found: " + e.msg)
-	r.Meta = map[string]any{"example/plan": "free"}
-	return r
-}
-
 // TestRenderer: an error that renders itself keeps its own shape (with
 // _meta on the raw path) and stays the Go error the middleware sees.
 func TestRenderer(t *testing.T) {
 	rec := &recorder{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) { return nil, &prose{"abc"} }))
+		gosdk.Raw(func(ctx context.Context, req *mcp.CallToolRequest) (any, error) {
+			return nil, &adaptertest.Prose{Msg: "abc"}
+		}))
 	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in FailIn) (FailOut, error) {
-		return FailOut{}, &wrapErr{"calling: ", &prose{"xyz"}}
+		return FailOut{}, adaptertest.Wrapped("calling: ", &adaptertest.Prose{Msg: "xyz"})
 	}))
 	s.AddReceivingMiddleware(rec.middleware, gosdk.Validate(nil))
 	cs := session(t, s)
@@ -604,9 +565,9 @@ func TestRenderer(t *testing.T) {
 		t.Errorf("typed: isError %v, structuredContent %v, text diff %s", res.IsError, res.StructuredContent, d)
 	}
 	for i, err := range rec.errs {
-		var p *prose
+		var p *adaptertest.Prose
 		if !errors.As(err, &p) {
-			t.Errorf("call %d: the middleware saw %v, want the handler's *prose", i, err)
+			t.Errorf("call %d: the middleware saw %v, want the handler's *adaptertest.Prose", i, err)
 		}
 	}
 }
@@ -671,10 +632,6 @@ func TestHTTPRefuseAndGate(t *testing.T) {
 	}
 }
 
-// modernCall is a tools/call of protocol revision 2026-07-28, with its
-// headers.
-const modernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_values","arguments":{"limit":0},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
-
 // TestModernProtocol: on protocol revision 2026-07-28 a result the adapter
 // answers itself (a refusal, a rate_limited call) says
 // "resultType":"complete", as the SDK's own results do.
@@ -685,19 +642,12 @@ func TestModernProtocol(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adapter.HTTP{Limiter: lim}}))
 	defer srv.Close()
 	for i, want := range []string{"MCP error -32602: Input validation error", `rate_limited`} {
-		req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(modernCall))
-		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-			"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_values"} {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
+		status, b, err := adaptertest.PostModern(srv.URL, "2026-07-28")
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(b), want) || !strings.Contains(string(b), `"resultType":"complete"`) {
-			t.Errorf("call %d: %d %s; want %q and resultType complete", i, resp.StatusCode, b, want)
+		if status != 200 || !strings.Contains(b, want) || !strings.Contains(b, `"resultType":"complete"`) {
+			t.Errorf("call %d: %d %s; want %q and resultType complete", i, status, b, want)
 		}
 	}
 }
@@ -707,24 +657,8 @@ func TestModernProtocol(t *testing.T) {
 // after the Host check only, whatever its method.
 func TestHTTPWrapAndPublic(t *testing.T) {
 	var methods []string
-	srv := httptest.NewServer(gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{
-		HTTP: adapter.HTTP{
-			Wrap: func(sdk http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					m := front.Checked(r)
-					methods = append(methods, m.Method)
-					if m.Method == "tools/list" {
-						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-						return
-					}
-					sdk.ServeHTTP(w, r)
-				})
-			},
-			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.WriteString(w, "ok "+r.Method)
-			})},
-		},
-	}))
+	h := gosdk.HTTPHandler(testServer(nil, nil, nil), &gosdk.HTTPOptions{HTTP: adaptertest.WrapAndPublic(&methods)})
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 	if status, _, body := post(t, srv.URL+"/mcp", initialize); status != 200 || !strings.Contains(body, `"id":1,"result"`) {
 		t.Errorf("initialize: %d %s", status, body)
@@ -736,28 +670,5 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	if d := cmp.Diff([]string{"initialize", "tools/list"}, methods); d != "" {
 		t.Errorf("Wrap saw (-want +got)\n%s", d)
 	}
-	for _, tc := range []struct {
-		method, path, host string
-		status             int
-		body               string
-	}{
-		{"GET", "/health", "", 200, "ok GET"},
-		{"DELETE", "/health", "", 200, "ok DELETE"},
-		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
-		{"GET", "/other", "", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
-	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
-		if tc.host != "" {
-			req.Host = tc.host
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || strings.TrimSpace(string(b)) != tc.body {
-			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, resp.StatusCode, b, tc.status, tc.body)
-		}
-	}
+	adaptertest.CheckPublic(t, h)
 }

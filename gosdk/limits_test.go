@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/schemaerr"
 )
@@ -42,15 +42,6 @@ func TestOptionsBounds(t *testing.T) {
 	}
 }
 
-// lookahead stands for ecmaregexp.Engine (which gosdk's tests do not import):
-// it runs every pattern RE2 refuses as "does not start with secret", which
-// is what the schema below means by ^(?!secret).
-type lookahead struct{}
-
-func (lookahead) Compile(string, bool) (schemaerr.Matcher, error) { return lookahead{}, nil }
-
-func (lookahead) MatchString(s string) bool { return !strings.HasPrefix(s, "secret") }
-
 // TestOptionsPatterns: Options.Patterns runs the patterns RE2 cannot, so a
 // tool whose schema uses a lookahead is validated; without it the schema does
 // not compile and no call gets the TypeScript SDK's refusal.
@@ -65,10 +56,10 @@ func TestOptionsPatterns(t *testing.T) {
 		return text(t, res)
 	}
 	refusal := "MCP error -32602: Input validation error: Invalid arguments for tool get_values: Invalid string: must match pattern /^(?!secret)/ at path[0]"
-	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: lookahead{}}}, "secret/key"); got != refusal {
+	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: adaptertest.Lookahead{}}}, "secret/key"); got != refusal {
 		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
 	}
-	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: lookahead{}}}, "public/key"); got != `{"ok":true}` {
+	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas, Patterns: adaptertest.Lookahead{}}}, "public/key"); got != `{"ok":true}` {
 		t.Errorf("with Patterns, an allowed value: %q, want the handler's result", got)
 	}
 	if got := call(&gosdk.Options{Validation: gosdk.Validation{Schemas: schemas}}, "secret/key"); got == refusal || got == `{"ok":true}` {

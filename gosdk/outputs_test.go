@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 )
 
@@ -111,7 +112,11 @@ func TestOutputs(t *testing.T) {
 	}
 	var got strings.Builder
 	for i, n := range names {
-		got.WriteString(n + " " + canonicalResult(t, results[i]) + "\n")
+		c, err := adaptertest.CanonicalResult(results[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.WriteString(n + " " + c + "\n")
 	}
 	if *updateOutputs {
 		if err := os.WriteFile("testdata/outputs.golden", []byte(got.String()), 0o644); err != nil {
@@ -126,41 +131,4 @@ func TestOutputs(t *testing.T) {
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
-}
-
-// canonicalResult is a tool result without _meta and resultType, its keys
-// sorted, <, > and & as themselves, and a text block that holds JSON
-// written as that JSON's value is (the go-sdk escapes <, > and & in it, as
-// \u003c..., mcperr does not: the same value).
-func canonicalResult(t *testing.T, r json.RawMessage) string {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "_meta")
-	delete(m, "resultType")
-	content, _ := m["content"].([]any)
-	for _, c := range content {
-		block, _ := c.(map[string]any)
-		if text, ok := block["text"].(string); ok {
-			var v any
-			if json.Unmarshal([]byte(text), &v) == nil {
-				block["text"] = encodeJSON(t, v)
-			}
-		}
-	}
-	return encodeJSON(t, m)
-}
-
-// encodeJSON is v's JSON, keys sorted, <, > and & as themselves.
-func encodeJSON(t *testing.T, v any) string {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

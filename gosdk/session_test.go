@@ -3,7 +3,6 @@ package gosdk_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -19,38 +18,6 @@ import (
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/ratelimit"
 )
-
-// request makes one request to the endpoint with the session header when
-// session is not "", and returns the status, the session the answer names
-// and the body.
-func request(t *testing.T, method, url, session, body string) (int, string, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
-}
-
-// open starts a session with initialize and returns its id.
-func open(t *testing.T, url string) string {
-	t.Helper()
-	status, id, body := request(t, "POST", url, "", initialize)
-	if status != http.StatusOK || id == "" {
-		t.Fatalf("initialize: status %d, session %q, body %s", status, id, body)
-	}
-	return id
-}
 
 func sessions(s *mcp.Server) int {
 	n := 0
@@ -83,20 +50,20 @@ func TestSessionsEnd(t *testing.T) {
 	url := srv.URL + "/mcp"
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = open(t, url)
+		ids[i] = adaptertest.Open(t, url)
 	}
 	if got := sessions(s); got != n {
 		t.Fatalf("%d sessions open, want %d", got, n)
 	}
 	for _, id := range ids {
-		if status, _, body := request(t, "DELETE", url, id, ""); status != http.StatusNoContent {
+		if status, _, body := adaptertest.Request(t, "DELETE", url, id, ""); status != http.StatusNoContent {
 			t.Fatalf("DELETE: status %d, body %s; want 204", status, body)
 		}
 	}
 	if got := waitSessions(s, 0); got != 0 {
 		t.Errorf("%d sessions left after every one was ended, want 0", got)
 	}
-	status, _, body := request(t, "DELETE", url, ids[0], "")
+	status, _, body := adaptertest.Request(t, "DELETE", url, ids[0], "")
 	if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"session not found"}}`; status != http.StatusNotFound || strings.TrimSpace(body) != want {
 		t.Errorf("DELETE of an ended session: %d %s; want 404 %s", status, body, want)
 	}
@@ -108,7 +75,7 @@ func TestSessionsIdle(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: 50 * time.Millisecond}}))
 	defer srv.Close()
 	for range 20 {
-		open(t, srv.URL+"/mcp")
+		adaptertest.Open(t, srv.URL+"/mcp")
 	}
 	if got := waitSessions(s, 0); got != 0 {
 		t.Errorf("%d idle sessions left, want 0", got)
@@ -161,7 +128,7 @@ func TestSessionsCounted(t *testing.T) {
 			defer srv.Close()
 			var got []int
 			for range c.want {
-				status, _, _ := request(t, "POST", srv.URL+"/mcp", "", initialize)
+				status, _, _ := adaptertest.Request(t, "POST", srv.URL+"/mcp", "", initialize)
 				got = append(got, status)
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
@@ -218,18 +185,18 @@ func TestSessionsBusy(t *testing.T) {
 	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: 50 * time.Millisecond}}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
-	id := open(t, url)
+	id := adaptertest.Open(t, url)
 	done := make(chan int)
 	go func() {
-		status, _, _ := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+		status, _, _ := adaptertest.Request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
 		done <- status
 	}()
 	for stop := time.After(250 * time.Millisecond); ; {
 		select {
 		case <-stop:
 		default:
-			other := open(t, url) // each request looks for idle sessions
-			request(t, "DELETE", url, other, "")
+			other := adaptertest.Open(t, url) // each request looks for idle sessions
+			adaptertest.Request(t, "DELETE", url, other, "")
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
@@ -238,7 +205,7 @@ func TestSessionsBusy(t *testing.T) {
 	if status := <-done; status != http.StatusOK {
 		t.Fatalf("the slow call: status %d", status)
 	}
-	if status, _, body := request(t, "POST", url, id, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); status != http.StatusOK {
+	if status, _, body := adaptertest.Request(t, "POST", url, id, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); status != http.StatusOK {
 		t.Errorf("a ping right after the slow call: %d %s; want 200", status, body)
 	}
 }

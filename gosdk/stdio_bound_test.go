@@ -1,31 +1,25 @@
 package gosdk_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 )
 
 // The bound on calls in flight (StdioTransport.MaxInFlight, 256 by
 // default) never stops the reading: the client's answers to the server's
 // own requests and its cancellations, which free the slots, are always
-// read; on the SDK's path and on the direct path alike.
-
-const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered",` +
-	`"data":{"kind":"unavailable","code":"server_busy","message":"Server busy: 256 requests are in flight; send it again once one is answered","retryAfterSeconds":1}}`
+// read; on the SDK's path and on the direct path alike. The checks are
+// adaptertest's Bound functions.
 
 // rootsInit opens a session of a client that has roots.
 const rootsInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"gosdk-test","version":"0"}}}`
@@ -50,73 +44,16 @@ func boundServer() *mcp.Server {
 	return srv
 }
 
-// flood serves boundServer over pipes (on the direct path when direct) and
-// sends lines from a goroutine of its own (a send blocks while the server
-// does not read); client sees each line the server writes and returns the
-// lines to send back. It returns when stop says so after a line, and fails
-// t after 20 s.
-func flood(t *testing.T, direct bool, lines []string, client func(line string) (reply []string, stop bool)) {
-	t.Helper()
-	srv := boundServer()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	tr := &gosdk.StdioTransport{In: inR, Out: outW}
-	if direct {
-		tr.Server = srv
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- srv.Run(ctx, tr)
-		outW.Close()
-	}()
-	defer func() { cancel(); inW.Close(); outR.Close(); <-done }()
-	var wmu sync.Mutex
-	send := func(ls []string) {
-		wmu.Lock()
-		defer wmu.Unlock()
-		for _, l := range ls {
-			if _, err := io.WriteString(inW, l+"\n"); err != nil {
-				return
-			}
+// boundPipe serves boundServer on the transport (on the direct path when
+// direct).
+func boundPipe(direct bool) adaptertest.StdioPipe {
+	return func(ctx context.Context, in io.Reader, out io.Writer) error {
+		srv := boundServer()
+		tr := &gosdk.StdioTransport{In: in, Out: out}
+		if direct {
+			tr.Server = srv
 		}
-	}
-	go send([]string{rootsInit})
-	out := bufio.NewReader(outR)
-	got := make(chan string)
-	go func() {
-		defer close(got)
-		for {
-			l, err := out.ReadString('\n')
-			if err != nil {
-				return
-			}
-			got <- strings.TrimSuffix(l, "\n")
-		}
-	}()
-	select { // initialize's answer, before the rest: initialize is in flight until then
-	case <-got:
-	case <-time.After(20 * time.Second):
-		t.Fatal("initialize was not answered")
-	}
-	go send(append([]string{initialized}, lines...))
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case l, ok := <-got:
-			if !ok {
-				t.Fatal("the output ended")
-			}
-			reply, stop := client(l)
-			if len(reply) > 0 {
-				go send(reply)
-			}
-			if stop {
-				return
-			}
-		case <-timeout:
-			t.Fatal("no progress within 20 s: the session is stuck")
-		}
+		return srv.Run(ctx, tr)
 	}
 }
 
@@ -126,27 +63,8 @@ func flood(t *testing.T, direct bool, lines []string, client func(line string) (
 func TestStdioBoundClientAnswers(t *testing.T) {
 	for _, direct := range []bool{false, true} {
 		t.Run(fmt.Sprint("direct=", direct), func(t *testing.T) {
-			const n = 257
-			var calls []string
-			for i := range n {
-				calls = append(calls, fmt.Sprintf(`{"jsonrpc":"2.0","id":"c%d","method":"tools/call","params":{"name":"roots"}}`, i))
-			}
-			results, refused := 0, 0
-			flood(t, direct, calls, func(l string) ([]string, bool) {
-				switch {
-				case strings.Contains(l, `"method":"roots/list"`):
-					var m struct{ ID json.RawMessage }
-					json.Unmarshal([]byte(l), &m)
-					return []string{`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":[{"uri":"file:///r"}]}}`}, false
-				case strings.Contains(l, `"text":"file:///r"`):
-					results++
-				case strings.Contains(l, busy):
-					refused++
-				}
-				return nil, results+refused == n
-			})
-			if results != 256 || refused != 1 {
-				t.Errorf("%d results and %d refusals, want 256 and 1", results, refused)
+			if err := adaptertest.BoundClientAnswers(boundPipe(direct), rootsInit); err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -159,34 +77,8 @@ func TestStdioBoundClientAnswers(t *testing.T) {
 func TestStdioBoundCancel(t *testing.T) {
 	for _, direct := range []bool{false, true} {
 		t.Run(fmt.Sprint("direct=", direct), func(t *testing.T) {
-			const n = 257
-			var lines []string
-			for i := range n {
-				lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait"}}`, 10+i))
-			}
-			for i := range n {
-				lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, 10+i))
-			}
-			var got []string
-			pinged := false
-			flood(t, direct, lines, func(l string) ([]string, bool) {
-				if strings.Contains(l, `"id":"after"`) {
-					if strings.Contains(l, busy) { // the cancelled handlers have not all returned yet
-						return []string{`{"jsonrpc":"2.0","id":"after","method":"ping"}`}, false
-					}
-					got = append(got, l)
-					return nil, true
-				}
-				got = append(got, l)
-				if !pinged && strings.Contains(l, busy) {
-					pinged = true
-					return []string{`{"jsonrpc":"2.0","id":"after","method":"ping"}`}, false
-				}
-				return nil, false
-			})
-			want := []string{`{"jsonrpc":"2.0","id":266,` + busy + `}`, `{"jsonrpc":"2.0","id":"after","result":{}}`}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("(-want +got):\n%s", d)
+			if err := adaptertest.BoundCancel(boundPipe(direct), rootsInit); err != nil {
+				t.Error(err)
 			}
 		})
 	}
@@ -206,61 +98,17 @@ func TestStdioBoundUnread(t *testing.T) {
 	for _, direct := range []bool{false, true} {
 		t.Run(fmt.Sprint("direct=", direct), func(t *testing.T) {
 			srv := boundServer()
-			checkUnread(t, func(ctx context.Context, out io.Writer) {
+			most, err := adaptertest.BoundUnread(func(ctx context.Context, out io.Writer) {
 				tr := &gosdk.StdioTransport{In: strings.NewReader(in.String()), Out: out, Drain: time.Millisecond}
 				if direct {
 					tr.Server = srv
 				}
 				srv.Run(ctx, tr)
 			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d goroutines more at most", most)
 		})
 	}
-}
-
-// blocked is an output read until its first line (initialize's answer),
-// whose later writes wait until ctx ends: a client that stopped reading.
-type blocked struct {
-	ctx   context.Context
-	wrote atomic.Bool
-}
-
-func (b *blocked) Write(p []byte) (int, error) {
-	if b.wrote.CompareAndSwap(false, true) {
-		return len(p), nil
-	}
-	<-b.ctx.Done()
-	return 0, b.ctx.Err()
-}
-
-// checkUnread runs serve with an output never read, and fails t when the
-// goroutines grow by more than 600 or the heap by more than 64 MiB before
-// they stop growing (ten looks in a row without a new goroutine).
-func checkUnread(t *testing.T, serve func(ctx context.Context, out io.Writer)) {
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	base := runtime.NumGoroutine()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { serve(ctx, &blocked{ctx: ctx}); close(done) }()
-	defer func() { cancel(); <-done }()
-	most, still := 0, 0
-	for still < 10 {
-		time.Sleep(50 * time.Millisecond)
-		n := runtime.NumGoroutine() - base
-		if n > 600 {
-			t.Fatalf("%d goroutines more with the output unread, want at most 600", n)
-		}
-		if n > most {
-			most, still = n, 0
-		} else {
-			still++
-		}
-	}
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 64<<20 {
-		t.Errorf("the heap grew by %d MiB with the output unread, want at most 64", grew>>20)
-	}
-	t.Logf("%d goroutines more at most", most)
 }

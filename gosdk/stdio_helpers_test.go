@@ -1,12 +1,8 @@
 package gosdk_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"slices"
@@ -19,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -34,10 +31,6 @@ const (
 	initLine    = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gosdk-test","version":"0"}}}`
 	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
-
-// lastPing is sent after a fuzz input: its answer shows the session
-// survived.
-const lastPing = `{"jsonrpc":"2.0","id":"last-ping","method":"ping"}`
 
 // countDirect adds to srv a receiving middleware that counts the tools/call
 // requests the direct path serves (those whose handler runs below the
@@ -89,61 +82,15 @@ func onPath(srv *mcp.Server, path string) (tr *gosdk.StdioTransport, in *io.Pipe
 }
 
 // check runs srv on a StdioTransport (with Server set) over in, followed by
-// a ping, and fails t unless the session survived (the ping is answered),
-// every line written is JSON, and every request whose id the JSON-RPC
-// message rule reads (wire.CheckMessage) got exactly one answer with that
-// id as sent; a request a notifications/cancelled names, at most one (none
-// when the cancellation came first: a cancelled request is not answered).
+// a ping, and fails t unless the session survived, every line written is
+// JSON, and every request got exactly one answer with its id as sent; a
+// request a notifications/cancelled names, at most one
+// (adaptertest.CheckStdio).
 func check(t testing.TB, srv *mcp.Server, in []byte) {
 	t.Helper()
-	want := map[string]int{`"last-ping"`: 1}
-	cancelled := map[string]bool{} // by idValue
-	for l := range bytes.SplitSeq(in, []byte("\n")) {
-		l = bytes.TrimSpace(l)
-		if len(l) == 0 {
-			continue
-		}
-		m, err := wire.CheckMessage(l)
-		var me *wire.MessageError
-		switch {
-		case errors.As(err, &me) && me.ID != nil:
-			want[string(me.ID)]++
-		case err == nil && m.Type == wire.RequestMessage:
-			want[string(m.ID)]++
-		case err == nil && m.Method == "notifications/cancelled":
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil {
-				cancelled[idValue(p.RequestID)] = true
-			}
-		}
-	}
-	var out safeBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+lastPing+"\n"))
-	srv.Run(ctx, &gosdk.StdioTransport{In: input, Out: &out, Drain: 2 * time.Second, Server: srv})
-	got := map[string]int{}
-	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-		if !json.Valid([]byte(l)) {
-			t.Fatalf("output line is not JSON: %q", l)
-		}
-		if id, _, ok := wire.AnswerID([]byte(l)); ok {
-			got[string(id)]++
-		}
-	}
-	for id, n := range want {
-		if cancelled[idValue([]byte(id))] && n == 1 && got[id] == 0 {
-			delete(want, id) // cancelled before it was answered
-		}
-	}
-	if got[`"last-ping"`] == 0 {
-		t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
-	}
+	adaptertest.CheckStdio(t, func(ctx context.Context, in io.Reader, out io.Writer) {
+		srv.Run(ctx, &gosdk.StdioTransport{In: in, Out: out, Drain: 2 * time.Second, Server: srv})
+	}, in, adaptertest.MayGoUnanswered)
 }
 
 // compare serves head and then, once the first answer is written (the
@@ -371,65 +318,10 @@ func (g *gate) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// safeBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type safeBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *safeBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *safeBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// pipeline benchmarks a stdio server: it runs serve on a pair of pipes,
-// initializes the session and, once initialize is answered, sends b.N
-// tools/call requests with params, at most 16 in flight, reading every
-// answer. Only the calls are timed.
+// pipeline benchmarks a stdio server opened with initLine
+// (adaptertest.Pipeline).
 func pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io.Writer) error, params string) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, inR, outW) }()
-	defer func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	}()
-	r := bufio.NewReaderSize(outR, 1<<20)
-	io.WriteString(inW, initLine+"\n"+initialized+"\n")
-	if _, err := r.ReadBytes('\n'); err != nil {
-		b.Fatal(err)
-	}
-	slots := make(chan struct{}, 16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	go func() {
-		w := bufio.NewWriter(inW)
-		for i := range b.N {
-			if len(slots) == cap(slots) {
-				w.Flush()
-			}
-			slots <- struct{}{}
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+2, params)
-		}
-		w.Flush()
-	}()
-	for range b.N {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		<-slots
-	}
+	adaptertest.Pipeline(b, serve, initLine, params)
 }
 
 // mapSeq yields f of each of s.

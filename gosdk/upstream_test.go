@@ -2,7 +2,6 @@ package gosdk_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,32 +18,22 @@ import (
 func TestHandleUpstream(t *testing.T) {
 	api := adaptertest.Server()
 	defer api.Close()
-	host := strings.TrimPrefix(api.URL, "http://")
 	s := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
 	for i, c := range adaptertest.Cases {
-		name := "tool" + string(rune('a'+i))
-		mcp.AddTool(s, &mcp.Tool{Name: name}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (struct{}, error) {
+		mcp.AddTool(s, &mcp.Tool{Name: adaptertest.CaseTool(i)}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (struct{}, error) {
 			return struct{}{}, c.Call(ctx, api.URL)
 		}))
-		raw := name + "_raw"
-		s.AddTool(&mcp.Tool{Name: raw, InputSchema: map[string]any{"type": "object"}}, gosdk.Raw(func(ctx context.Context, _ *mcp.CallToolRequest) (any, error) {
+		s.AddTool(&mcp.Tool{Name: adaptertest.CaseTool(i) + "_raw", InputSchema: map[string]any{"type": "object"}}, gosdk.Raw(func(ctx context.Context, _ *mcp.CallToolRequest) (any, error) {
 			return nil, c.Call(ctx, api.URL)
 		}))
 	}
 	cs, done := connect(s)
 	defer done()
-	for i, c := range adaptertest.Cases {
-		for _, name := range []string{"tool" + string(rune('a'+i)), "tool" + string(rune('a'+i)) + "_raw"} {
-			t.Run(c.Name+"/"+name, func(t *testing.T) {
-				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := strings.ReplaceAll(c.Want, adaptertest.Host, host)
-				if got := res.Content[0].(*mcp.TextContent).Text; !res.IsError || got != want {
-					t.Errorf("isError %v\n got %s\nwant %s", res.IsError, got, want)
-				}
-			})
+	adaptertest.RunCases(t, api.URL, func(ctx context.Context, tool string) (string, bool, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		if err != nil {
+			return "", false, err
 		}
-	}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError, nil
+	})
 }

@@ -95,7 +95,7 @@ func measure(b *testing.B, trips []roundTrip) {
 
 // benchTool is the same tool and schema on every server of the benchmarks.
 func benchTool() mcp.Tool {
-	return mcp.NewToolWithRawSchema("get_values", "", json.RawMessage(valuesSchema))
+	return mcp.NewToolWithRawSchema("get_values", "", json.RawMessage(adaptertest.ValuesSchema))
 }
 
 var benchArgs = json.RawMessage(`{"path":["a","b","c"],"limit":10}`)

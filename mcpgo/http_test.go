@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -24,7 +23,7 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 )
 
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+const initialize = adaptertest.Initialize
 
 // counted is a server that counts the sessions mcp-go registers, through
 // its session hooks.
@@ -34,37 +33,6 @@ func counted() (*server.MCPServer, *atomic.Int64) {
 	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { n.Add(1) })
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { n.Add(-1) })
 	return server.NewMCPServer("t", "1", server.WithHooks(hooks)), &n
-}
-
-// request makes one request to the endpoint with the session header when
-// session is not "", and returns the status, the session the answer names
-// and the body.
-func request(t *testing.T, method, url, session, body string) (int, string, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
-}
-
-// open starts a session with initialize and returns its id.
-func open(t *testing.T, url string) string {
-	t.Helper()
-	status, id, body := request(t, "POST", url, "", initialize)
-	if status != http.StatusOK || id == "" {
-		t.Fatalf("initialize: status %d, session %q, body %s", status, id, body)
-	}
-	return id
 }
 
 // TestSessionsEnd: behind the front, a Stateful server's sessions end: a
@@ -79,20 +47,20 @@ func TestSessionsEnd(t *testing.T) {
 	url := srv.URL + "/mcp"
 	ids := make([]string, many)
 	for i := range ids {
-		ids[i] = open(t, url)
+		ids[i] = adaptertest.Open(t, url)
 	}
 	if got := n.Load(); got != many {
 		t.Fatalf("%d sessions registered, want %d", got, many)
 	}
 	for _, id := range ids {
-		if status, _, body := request(t, "DELETE", url, id, ""); status != http.StatusOK {
+		if status, _, body := adaptertest.Request(t, "DELETE", url, id, ""); status != http.StatusOK {
 			t.Fatalf("DELETE: status %d, body %s; want 200", status, body)
 		}
 	}
 	if got := n.Load(); got != 0 {
 		t.Errorf("%d sessions registered after every one was ended, want 0", got)
 	}
-	if status, _, body := request(t, "POST", url, ids[0], `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusNotFound {
+	if status, _, body := adaptertest.Request(t, "POST", url, ids[0], `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusNotFound {
 		t.Errorf("a ping in an ended session: %d %s; want 404", status, body)
 	}
 }
@@ -105,14 +73,14 @@ func TestSessionsIdle(t *testing.T) {
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	for range 20 {
-		open(t, url)
+		adaptertest.Open(t, url)
 	}
 	time.Sleep(120 * time.Millisecond)
-	kept := open(t, url)
+	kept := adaptertest.Open(t, url)
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d sessions registered, want 1 (the one just opened)", got)
 	}
-	if status, _, body := request(t, "POST", url, kept, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusOK {
+	if status, _, body := adaptertest.Request(t, "POST", url, kept, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); status != http.StatusOK {
 		t.Errorf("a ping in a live session: %d %s; want 200", status, body)
 	}
 }
@@ -162,7 +130,7 @@ func TestSessionsCounted(t *testing.T) {
 			defer srv.Close()
 			var got []int
 			for range c.want {
-				status, _, _ := request(t, "POST", srv.URL+"/mcp", "", initialize)
+				status, _, _ := adaptertest.Request(t, "POST", srv.URL+"/mcp", "", initialize)
 				got = append(got, status)
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
@@ -186,7 +154,7 @@ func TestHintBody(t *testing.T) {
 		{"search", `{"query":"hello","langauge":"en"}`},
 		{"get_values", `{"path":["a"],"limit":0}`},
 		{"search", `[]`},
-		{"get_values", deep(100)},
+		{"get_values", adaptertest.Deep(100)},
 		{"serch", `{}`},
 		{"odd", `{"a<b":"&&"}`},
 	} {

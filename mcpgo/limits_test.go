@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/schemaerr"
 )
@@ -37,15 +38,6 @@ func TestOptionsBounds(t *testing.T) {
 	}
 }
 
-// lookahead stands for ecmaregexp.Engine (which mcpgo's tests do not import):
-// it runs every pattern RE2 refuses as "does not start with secret", which
-// is what the schema below means by ^(?!secret).
-type lookahead struct{}
-
-func (lookahead) Compile(string, bool) (schemaerr.Matcher, error) { return lookahead{}, nil }
-
-func (lookahead) MatchString(s string) bool { return !strings.HasPrefix(s, "secret") }
-
 // TestOptionsPatterns: Options.Patterns runs the patterns RE2 cannot, so a
 // tool whose schema uses a lookahead is validated; without it the schema does
 // not compile and the call does not get the TypeScript SDK's refusal.
@@ -61,10 +53,10 @@ func TestOptionsPatterns(t *testing.T) {
 		}
 		return string(b)
 	}
-	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: lookahead{}}}, "secret/key"); got != refusal {
+	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: adaptertest.Lookahead{}}}, "secret/key"); got != refusal {
 		t.Errorf("with Patterns, a forbidden value: %q, want %q", got, refusal)
 	}
-	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: lookahead{}}}, "public/key"); strings.Contains(got, "pattern") || strings.Contains(got, "compile") {
+	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas, Patterns: adaptertest.Lookahead{}}}, "public/key"); strings.Contains(got, "pattern") || strings.Contains(got, "compile") {
 		t.Errorf("with Patterns, an allowed value: %q, want it to reach the handler", got)
 	}
 	if got := call(&mcpgo.Options{Validation: mcpgo.Validation{Schemas: schemas}}, "secret/key"); got == refusal {

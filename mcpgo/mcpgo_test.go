@@ -17,19 +17,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapter"
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
-	"github.com/mcperr/mcperr/front"
 	"github.com/mcperr/mcperr/mcpgo"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/schemaerr"
 	"github.com/mcperr/mcperr/wire"
-)
-
-// The schemas of two tools of the TypeScript dialect's captured examples.
-const (
-	valuesSchema = `{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":8},"limit":{"type":"integer","minimum":1,"maximum":100}},"required":["path"]}`
-	searchSchema = `{"type":"object","properties":{"query":{"type":"string","minLength":3,"maxLength":20},"order":{"type":"string","enum":["asc","desc"]},"language":{"type":"string"}},"required":["query"],"additionalProperties":false}`
 )
 
 // FailIn picks the error the fail tool returns.
@@ -43,20 +37,12 @@ type FailOut struct {
 	Status string `json:"status"`
 }
 
-type wrapErr struct {
-	msg string
-	err error
-}
-
-func (e *wrapErr) Error() string { return e.msg + e.err.Error() }
-func (e *wrapErr) Unwrap() error { return e.err }
-
 func failWith(ctx context.Context, _ mcp.CallToolRequest, in FailIn) (FailOut, error) {
 	switch in.What {
 	case "envelope":
 		return FailOut{}, &envelope.Error{Kind: errkind.NotFound, Code: "thing_not_found", Message: "no thing"}
 	case "wrapped":
-		return FailOut{}, &wrapErr{"listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second}}
+		return FailOut{}, adaptertest.Wrapped("listing: ", &envelope.Error{Kind: errkind.RateLimited, RetryAfter: 3 * time.Second})
 	case "foreign":
 		return FailOut{}, errors.New("disk on fire")
 	}
@@ -70,27 +56,14 @@ func testServer(opts *mcpgo.Options, mw server.ToolHandlerMiddleware) (*server.M
 	ok := mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) {
 		return map[string]any{"ok": true}, nil
 	})
-	s.AddTool(mcp.NewToolWithRawSchema("get_values", "", json.RawMessage(valuesSchema)), ok)
-	s.AddTool(mcp.NewToolWithRawSchema("search", "", json.RawMessage(searchSchema)), ok)
+	s.AddTool(mcp.NewToolWithRawSchema("get_values", "", json.RawMessage(adaptertest.ValuesSchema)), ok)
+	s.AddTool(mcp.NewToolWithRawSchema("search", "", json.RawMessage(adaptertest.SearchSchema)), ok)
 	s.AddTool(mcp.NewTool("fail", mcp.WithInputSchema[FailIn]()), mcpgo.Handle(failWith))
 	v := mcpgo.Validate(s, opts)
 	if mw != nil {
 		s.Use(mw)
 	}
 	return s, v
-}
-
-func mustCompile(t testing.TB, schema string) *schemaerr.Schema {
-	t.Helper()
-	s, err := schemaerr.Compile([]byte(schema), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func deep(n int) string {
-	return `{"path":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
 }
 
 func body(id int, tool, args string) string {
@@ -166,7 +139,7 @@ var transports = map[string]func(*testing.T, *server.MCPServer, *mcpgo.Validator
 // the TypeScript answer where the Validator sees the message first.
 func TestTypeScriptDialect(t *testing.T) {
 	s, v := testServer(nil, nil)
-	schemas := map[string]*schemaerr.Schema{"get_values": mustCompile(t, valuesSchema), "search": mustCompile(t, searchSchema)}
+	schemas := map[string]*schemaerr.Schema{"get_values": adaptertest.MustCompile(t, adaptertest.ValuesSchema), "search": adaptertest.MustCompile(t, adaptertest.SearchSchema)}
 	huge := `{"path":["` + strings.Repeat("a", 2<<20) + `"]}`
 	for _, tc := range []struct {
 		name, tool, args string
@@ -180,7 +153,7 @@ func TestTypeScriptDialect(t *testing.T) {
 		{"arguments an array", "get_values", `[1]`, ""},
 		{"arguments a string", "get_values", `"x"`, ""},
 		{"arguments huge", "get_values", huge, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		want := tc.want
 		if want == "" {
@@ -256,11 +229,11 @@ func TestHintDialect(t *testing.T) {
 		{"misspelt parameter", "search", `{"query":"hello","langauge":"en"}`, `{"code":-32602,"message":"Unknown parameter 'langauge'. Did you mean 'language'?","data":{"code":"unknown_parameter"}}`},
 		{"out of range", "get_values", `{"path":["a"],"limit":0}`, `{"code":-32602,"message":"Invalid value for 'limit': must be between 1 and 100.","data":{"code":"invalid_parameter"}}`},
 		{"arguments an array", "search", `[]`, ""},
-		{"arguments nested 100 deep", "get_values", deep(100), ""},
+		{"arguments nested 100 deep", "get_values", adaptertest.Deep(100), ""},
 	} {
 		want := tc.want
 		if want == "" {
-			b, _ := json.Marshal(schemaerr.Hint.Refuse(tc.tool, mustCompile(t, map[string]string{"search": searchSchema, "get_values": valuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))).Error)
+			b, _ := json.Marshal(schemaerr.Hint.Refuse(tc.tool, adaptertest.MustCompile(t, map[string]string{"search": adaptertest.SearchSchema, "get_values": adaptertest.ValuesSchema}[tc.tool]).Validate(json.RawMessage(tc.args))).Error)
 			want = string(b)
 		}
 		for tname, send := range transports {
@@ -497,16 +470,6 @@ func FuzzHTTPBody(f *testing.F) {
 	})
 }
 
-// prose is a tool error with a shape of its own.
-type prose struct{ msg string }
-
-func (e *prose) Error() string { return "prose: " + e.msg }
-func (e *prose) ToolResult() *wire.ToolResult {
-	r := wire.TextError("Not found: " + e.msg)
-	r.Meta = map[string]any{"example/plan": "free"}
-	return r
-}
-
 // TestRenderer: an error that renders itself keeps its shape, _meta
 // included, and is still the error OnError sees.
 func TestRenderer(t *testing.T) {
@@ -514,7 +477,7 @@ func TestRenderer(t *testing.T) {
 	s := server.NewMCPServer("test", "1")
 	s.AddTool(mcp.NewToolWithRawSchema("raw", "", json.RawMessage(`{"type":"object"}`)),
 		mcpgo.Raw(func(ctx context.Context, req mcp.CallToolRequest) (any, error) {
-			return nil, &wrapErr{"calling: ", &prose{"abc"}}
+			return nil, adaptertest.Wrapped("calling: ", &adaptertest.Prose{Msg: "abc"})
 		}))
 	v := mcpgo.Validate(s, &mcpgo.Options{OnError: func(ctx context.Context, req mcp.CallToolRequest, err error) { got = append(got, err) }})
 	b, _ := json.Marshal(v.HandleMessage(context.Background(), json.RawMessage(body(1, "raw", `{}`))))
@@ -522,7 +485,7 @@ func TestRenderer(t *testing.T) {
 	if d := cmp.Diff(want, string(b)); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
-	var p *prose
+	var p *adaptertest.Prose
 	if len(got) != 1 || !errors.As(got[0], &p) {
 		t.Errorf("OnError saw %v", got)
 	}
@@ -614,25 +577,7 @@ func TestModernProtocol(t *testing.T) {
 func TestHTTPWrapAndPublic(t *testing.T) {
 	var methods []string
 	s, v := testServer(nil, nil)
-	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{
-		Validator: v,
-		HTTP: adapter.HTTP{
-			Wrap: func(sdk http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					m := front.Checked(r)
-					methods = append(methods, m.Method)
-					if m.Method == "tools/list" {
-						wire.WriteRPCError(w, http.StatusBadRequest, m.ID, &wire.RPCError{Code: errkind.InvalidRequest, Message: "no listing here"})
-						return
-					}
-					sdk.ServeHTTP(w, r)
-				})
-			},
-			Public: map[string]http.Handler{"/health": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Write([]byte("ok " + r.Method))
-			})},
-		},
-	})
+	h := mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Validator: v, HTTP: adaptertest.WrapAndPublic(&methods)})
 	for _, tc := range []struct{ msg, want string }{
 		{`{"jsonrpc":"2.0","id":7,"method":"ping"}`, `{"jsonrpc":"2.0","id":7,"result":{}}`},
 		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":"no listing here"}}`},
@@ -647,21 +592,5 @@ func TestHTTPWrapAndPublic(t *testing.T) {
 	if d := cmp.Diff([]string{"ping", "tools/list"}, methods); d != "" {
 		t.Errorf("Wrap saw (-want +got)\n%s (the Validator answers the unknown tool first)", d)
 	}
-	for _, tc := range []struct {
-		method, path, host string
-		status             int
-		body               string
-	}{
-		{"GET", "/health", "localhost", 200, "ok GET"},
-		{"DELETE", "/health", "localhost", 200, "ok DELETE"},
-		{"GET", "/health", "evil.example", 403, "Forbidden: Host header not allowed"},
-		{"GET", "/other", "localhost", 404, `{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Not found: the MCP endpoint is /mcp"}}`},
-	} {
-		r := httptest.NewRequest(tc.method, "http://"+tc.host+tc.path, nil)
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		if got := strings.TrimSpace(w.Body.String()); w.Code != tc.status || got != tc.body {
-			t.Errorf("%s %s (Host %q): %d %s, want %d %s", tc.method, tc.path, tc.host, w.Code, got, tc.status, tc.body)
-		}
-	}
+	adaptertest.CheckPublic(t, h)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -63,44 +64,13 @@ func TestOutputsAgree(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil || m.Result == nil {
 			t.Fatalf("%s: no result in %s", name, b)
 		}
-		got.WriteString(name + " " + canonicalOutput(t, m.Result) + "\n")
+		c, err := adaptertest.CanonicalResult(m.Result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.WriteString(name + " " + c + "\n")
 	}
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("mcpgo.Handle's results against gosdk.Handle's (-gosdk +mcpgo):\n%s", diff)
 	}
-}
-
-// canonicalOutput is a tool result without _meta and resultType, its keys
-// sorted, <, > and & as themselves, and a text block that holds JSON
-// written as that JSON's value is: the form of gosdk's outputs test.
-func canonicalOutput(t *testing.T, r json.RawMessage) string {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "_meta")
-	delete(m, "resultType")
-	content, _ := m["content"].([]any)
-	for _, c := range content {
-		block, _ := c.(map[string]any)
-		if text, ok := block["text"].(string); ok {
-			var v any
-			if json.Unmarshal([]byte(text), &v) == nil {
-				block["text"] = sortedJSON(t, v)
-			}
-		}
-	}
-	return sortedJSON(t, m)
-}
-
-func sortedJSON(t *testing.T, v any) string {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -1,15 +1,14 @@
 package mcpgo_test
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -39,44 +38,10 @@ func BenchmarkServeStdio(b *testing.B) {
 }
 
 // pipeline serves s with ServeStdio over pipes, and sends b.N tools/call
-// requests with params, at most 16 in flight, reading every answer.
+// requests with params, at most 16 in flight, reading every answer
+// (adaptertest.Pipeline, which reports cpu-ns/op too).
 func pipeline(b *testing.B, s *server.MCPServer, v *mcpgo.Validator, params string) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mcpgo.ServeStdio(ctx, s, &mcpgo.StdioOptions{Validator: v, In: inR, Out: outW}) }()
-	defer func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	}()
-	r := bufio.NewReaderSize(outR, 1<<20)
-	io.WriteString(inW, stdioInit+"\n"+stdioInitialized+"\n")
-	if _, err := r.ReadBytes('\n'); err != nil {
-		b.Fatal(err)
-	}
-	slots := make(chan struct{}, 16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := cpuTime()
-	go func() {
-		w := bufio.NewWriter(inW)
-		for i := range b.N {
-			if len(slots) == cap(slots) {
-				w.Flush()
-			}
-			slots <- struct{}{}
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+2, params)
-		}
-		w.Flush()
-	}()
-	for range b.N {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		<-slots
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+	adaptertest.Pipeline(b, func(ctx context.Context, in io.Reader, out io.Writer) error {
+		return mcpgo.ServeStdio(ctx, s, &mcpgo.StdioOptions{Validator: v, In: in, Out: out})
+	}, stdioInit, params)
 }

@@ -18,6 +18,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/mcperr/mcperr/envelope"
@@ -179,3 +180,31 @@ type statusError int
 
 func (e statusError) Error() string       { return fmt.Sprintf("HTTP %d", int(e)) }
 func (e statusError) HTTPStatusCode() int { return int(e) }
+
+// CaseTool is the name of the tool that runs Cases[i] through an adapter's
+// Handle; the tool that runs it through Raw has the name with "_raw" after
+// it.
+func CaseTool(i int) string { return "tool" + string(rune('a'+i)) }
+
+// RunCases checks, in a subtest of t for each Case and each of its two
+// tools (CaseTool), that the call gets the agent the Case's Want, with the
+// host of apiURL (Server's) for Host, as an error result. call calls the
+// tool of the adapter's server named tool, with no arguments, and returns
+// its first text block and isError.
+func RunCases(t *testing.T, apiURL string, call func(ctx context.Context, tool string) (text string, isError bool, err error)) {
+	host := strings.TrimPrefix(apiURL, "http://")
+	for i, c := range Cases {
+		for _, name := range []string{CaseTool(i), CaseTool(i) + "_raw"} {
+			t.Run(c.Name+"/"+name, func(t *testing.T) {
+				got, isError, err := call(t.Context(), name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := strings.ReplaceAll(c.Want, Host, host)
+				if !isError || got != want {
+					t.Errorf("isError %v\n got %s\nwant %s", isError, got, want)
+				}
+			})
+		}
+	}
+}

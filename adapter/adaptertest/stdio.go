@@ -23,9 +23,6 @@ import (
 // ended.
 type StdioServe func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure))
 
-// revisions are the protocol revisions StdioRefusals opens a session on.
-var revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
-
 // A refusal is one line a stdio transport refuses itself, with the code
 // of its answer on the revisions before 2026-07-28 and from it on, and
 // what the failure hook hears of it.
@@ -75,7 +72,7 @@ func meta(revision string) string {
 // returns an error naming each difference, nil when there is none.
 func StdioRefusals(serve StdioServe) error {
 	var errs []error
-	for _, rev := range revisions {
+	for _, rev := range Revisions {
 		if err := stdioRefusals(serve, rev); err != nil {
 			errs = append(errs, fmt.Errorf("revision %s: %w", rev, err))
 		}

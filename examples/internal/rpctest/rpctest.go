@@ -9,12 +9,10 @@
 package rpctest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +27,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/wire"
 )
@@ -38,98 +37,29 @@ import (
 // answer.
 const (
 	Initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"rpctest","version":"0"}}}`
-	Initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	Initialized = adaptertest.Initialized
 )
-
-// lastPing is sent after the input: its answer shows the session survived.
-const lastPing = `{"jsonrpc":"2.0","id":"rpctest-last-ping","method":"ping"}`
 
 // Check runs server on a gosdk.StdioTransport over in, followed by a ping,
 // with tools/call served by the transport's direct path (Server set), and
 // fails t unless the session survived (the ping is answered), every line
 // written is JSON, and every request whose id the JSON-RPC message rule
 // reads (wire.CheckMessage) got exactly one answer with that id as sent, a
-// cancelled call's included.
+// cancelled call's included (adaptertest.CheckStdio).
 func Check(t testing.TB, server *mcp.Server, in []byte) {
 	t.Helper()
-	want := map[string]int{`"rpctest-last-ping"`: 1}
-	for l := range bytes.SplitSeq(in, []byte("\n")) {
-		l = bytes.TrimSpace(l)
-		if len(l) == 0 {
-			continue
-		}
-		m, err := wire.CheckMessage(l)
-		var me *wire.MessageError
-		switch {
-		case errors.As(err, &me) && me.ID != nil:
-			want[string(me.ID)]++
-		case err == nil && m.Type == wire.RequestMessage:
-			want[string(m.ID)]++
-		}
-	}
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	input := io.MultiReader(bytes.NewReader(in), strings.NewReader("\n"+lastPing+"\n"))
-	server.Run(ctx, &gosdk.StdioTransport{In: input, Out: &out, Drain: 2 * time.Second, Server: server})
-	got := map[string]int{}
-	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-		if !json.Valid([]byte(l)) {
-			t.Fatalf("output line is not JSON: %q", l)
-		}
-		if id, _, ok := wire.AnswerID([]byte(l)); ok {
-			got[string(id)]++
-		}
-	}
-	if got[`"rpctest-last-ping"`] == 0 {
-		t.Fatalf("%q: the session did not survive:\n%s", in, out.String())
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("%q: answers by id (-want +got):\n%s\noutput:\n%s", in, diff, out.String())
-	}
+	adaptertest.CheckStdio(t, func(ctx context.Context, in io.Reader, out io.Writer) {
+		server.Run(ctx, &gosdk.StdioTransport{In: in, Out: out, Drain: 2 * time.Second, Server: server})
+	}, in, adaptertest.Answered)
 }
 
 // Pipeline benchmarks a stdio server: it runs serve on a pair of pipes,
 // initializes the session (Initialize and Initialized) and, once initialize
 // is answered, sends b.N tools/call requests with params, at most 16 in
-// flight, reading every answer. Only the calls are timed.
+// flight, reading every answer. Only the calls are timed
+// (adaptertest.Pipeline).
 func Pipeline(b *testing.B, serve func(ctx context.Context, in io.Reader, out io.Writer) error, params string) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serve(ctx, inR, outW) }()
-	defer func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	}()
-	r := bufio.NewReaderSize(outR, 1<<20)
-	io.WriteString(inW, Initialize+"\n"+Initialized+"\n")
-	if _, err := r.ReadBytes('\n'); err != nil {
-		b.Fatal(err)
-	}
-	slots := make(chan struct{}, 16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	go func() {
-		w := bufio.NewWriter(inW)
-		for i := range b.N {
-			if len(slots) == cap(slots) {
-				w.Flush()
-			}
-			slots <- struct{}{}
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+2, params)
-		}
-		w.Flush()
-	}()
-	for range b.N {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			b.Fatal(err)
-		}
-		<-slots
-	}
+	adaptertest.Pipeline(b, serve, Initialize, params)
 }
 
 // CheckHTTP fails t unless rec, the answer of an MCP endpoint to a POST of

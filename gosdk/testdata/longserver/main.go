@@ -6,12 +6,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"log"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/gosdk"
 )
 
@@ -24,20 +23,13 @@ type out struct {
 }
 
 func main() {
-	var l gosdk.Long
-	flag.DurationVar(&l.Interval, "interval", 0, "time between progress notifications")
-	flag.DurationVar(&l.Deadline, "deadline", 0, "the call's deadline")
-	flag.DurationVar(&l.Wait, "wait", 0, "the wait the deadline's answer asks for")
-	flag.Parse()
+	l := adaptertest.ParseLong()
 	s := mcp.NewServer(&mcp.Implementation{Name: "longserver", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, a in) (out, error) {
-		select {
-		case <-time.After(time.Duration(a.Millis) * time.Millisecond):
-			return out{Slept: a.Millis}, nil
-		case <-ctx.Done():
-			log.Printf("slow: cancelled: %v", ctx.Err()) // on stderr, for the test to see
-			return out{}, ctx.Err()
+		if err := adaptertest.Sleep(ctx, a.Millis); err != nil {
+			return out{}, err
 		}
+		return out{Slept: a.Millis}, nil
 	}, l))
 	if err := s.Run(context.Background(), &gosdk.StdioTransport{Server: s}); err != nil {
 		log.Fatal(err)
