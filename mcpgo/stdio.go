@@ -279,7 +279,7 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		// an initialize's answer.
 		screen = false
 		if resp, refused := c.validator.screenCall(c.ctx, m); refused {
-			c.answer(resp, m.ID)
+			c.answer(resp, m.ID, "")
 			return nil, nil
 		}
 	}
@@ -458,12 +458,15 @@ func (c *stdioConn) serve(r request) {
 	}
 	switch {
 	case r.f.cancelled.Load(): // a cancelled request gets no answer
+		c.done(r.key)
 	case resp != nil:
-		c.answer(resp, r.sent)
+		c.answer(resp, r.sent, r.key)
 	default:
-		c.writeLine(stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion()))
+		c.wmu.Lock()
+		c.done(r.key) // before the line, as answer does
+		c.writeLocked(stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion()))
+		c.wmu.Unlock()
 	}
-	c.done(r.key)
 	if r.init {
 		c.initAnswered()
 	}
@@ -549,31 +552,45 @@ func (c *stdioConn) waitAnswers(drain time.Duration, stop <-chan struct{}) {
 	}
 }
 
-// answer writes msg, one line: with sent, the answer to the request whose
-// id the client wrote as sent, carrying that id. It returns the error of a
-// message that does not encode (a request's answer is then -32603).
-func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte) error {
+// answer writes msg, the answer to a request whose id the client wrote as
+// sent (nil for a notification). key, when not "", is that request's id
+// value: the request is forgotten (done) with the writer's lock held, just
+// before its answer is written, so a client that has read an answer never
+// finds the request still counted among those in flight (one more would be
+// refused as busy), and ServeStdio, which takes the lock after the last
+// request is forgotten, returns after the answer is written.
+func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte, key string) error {
 	c.wmu.Lock()
 	if b, ok := appendAnswer(c.wbuf[:0], msg, sent); ok { // a tool result: encoded without reflection
 		c.keep(b)
+		c.forget(key)
 		c.writeLocked(b)
 		c.wmu.Unlock()
 		return nil
 	}
 	c.wmu.Unlock()
 	data, err := json.Marshal(msg)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.forget(key)
 	if err != nil {
 		if sent != nil {
-			c.writeLine(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.", c.sessionVersion()))
+			c.writeLocked(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.", c.sessionVersion()))
 		}
 		return err
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	b := stdio.AppendAnswer(c.wbuf[:0], data, sent)
 	c.keep(b)
 	c.writeLocked(b)
 	return nil
+}
+
+// forget forgets the request whose id has the value key (done), when key
+// is not "".
+func (c *stdioConn) forget(key string) {
+	if key != "" {
+		c.done(key)
+	}
 }
 
 // keep keeps b, the line being written, as the buffer of the next one,
@@ -609,7 +626,7 @@ func (c *stdioConn) notify(ctx context.Context) {
 	for {
 		select {
 		case n := <-c.session.notifications:
-			c.answer(n, nil)
+			c.answer(n, nil, "")
 		case <-ctx.Done():
 			return
 		}
@@ -715,7 +732,7 @@ func (s *stdioSession) request(ctx context.Context, method mcp.MCPMethod, params
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
 	}{mcp.JSONRPC_VERSION, id, string(method), params}
-	if err := s.conn.answer(req, nil); err != nil {
+	if err := s.conn.answer(req, nil, ""); err != nil {
 		return fmt.Errorf("mcpgo: encoding the %s request: %w", method, err)
 	}
 	select {
