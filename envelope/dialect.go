@@ -153,9 +153,9 @@ var dialects = indexed(
 	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
-	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: okFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
-	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: successFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
@@ -168,6 +168,12 @@ var dialects = indexed(
 	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
 		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `an error flag: "error" true or a number beside a message`, evidence: "error_flag_200_number",
+		when: func(d *doc) bool { return d.spans.errorFlag() }, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `a code other than 0 beside a message and no data`, evidence: "code_200_failed",
+		when: failedCode, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
@@ -350,12 +356,23 @@ func is(path, v string) func(*doc) bool {
 	return func(d *doc) bool { return string(d.value(path)) == v }
 }
 
-// jsendError is JSend's failure: "status" is "error" (with a message or a
-// code) or "fail" (with the data at fault).
+// jsendError is JSend's failure: "status" (or "stat") is "error" (with a
+// message or a code) or "fail" (with the data at fault).
 func jsendError(d *doc) bool {
-	s, _ := stringOf(d.value("status"))
-	return s == "fail" || s == "error"
+	return d.spans.failedWord()
 }
+
+// failedCode is a numeric "code" that says a failure beside a message and
+// no data (see topSpans.failedCode), in a body that is no resource (with
+// an "id"), whose code and message would be its data.
+func failedCode(d *doc) bool {
+	return d.spans.failedCode() && d.value("id") == nil
+}
+
+// okFalse and successFalse are the error flags "ok" and "success" (or
+// "Response") written false in any way: false, 0, "false", "False".
+func okFalse(d *doc) bool      { return isFalse(d.spans.ok) }
+func successFalse(d *doc) bool { return isFalse(d.spans.success) }
 
 // graphQLFailed is a GraphQL response that failed as a whole (see
 // topSpans.graphQLFailed).

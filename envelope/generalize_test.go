@@ -283,6 +283,16 @@ func TestSuccessBodiesStayData(t *testing.T) {
 		`{"id":"pay_1","status":"DECLINED","amount":100}`,
 		`{"id":"s_1","status":"PERMISSION_DENIED"}`,
 		`{"status":"FAILED_PRECONDITION_CHECKED","count":2}`,
+		`{"stat":"ok","photos":{"page":1}}`,
+		`{"Response":"True","Title":"Alien"}`,
+		`{"ok":1,"result":[]}`,
+		`{"error":0,"message":"done"}`,
+		`{"error":false,"message":"saved"}`,
+		`{"code":0,"message":"success","data":{"id":1}}`,
+		`{"code":200,"message":"OK"}`,
+		`{"code":1100,"message":"created","data":{"id":1}}`,
+		`{"id":"c_1","code":42,"message":"Hello"}`,
+		`{"code":"US","message":"United States"}`,
 	} {
 		var v any
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
@@ -367,7 +377,8 @@ func TestReadIssueCauses(t *testing.T) {
 // TestReadMembersByName: the rules that read a member by what its name
 // says, in any case style, and the shapes the fresh batch's tuned half
 // showed; each case failed on the rules before them, but the gRPC OK
-// one, which keeps the gRPC rule from taking a success.
+// one, which keeps the gRPC rule from taking a success, and the 4xx one,
+// which keeps the message's words from overriding a status.
 func TestReadMembersByName(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
 	tests := []struct {
@@ -431,6 +442,22 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "not_found", Code: "5", Message: "user 42 not found"}},
 		{"a gRPC status OK is a success", 200, map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "0"}, "",
 			outcome{Data: true}},
+		{`"stat" is "status": JSend's fail on a 200`, 200, nil, `{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}`,
+			outcome{Kind: "authentication_failed", Code: "100", Message: "Invalid API Key (Key has invalid format)"}},
+		{`an error flag written 0`, 200, nil, `{"ok":0,"message":"channel not found"}`,
+			outcome{Kind: "not_found", Message: "channel not found"}},
+		{`errcode and errmsg on a 200`, 200, nil, `{"errcode":40001,"errmsg":"invalid credential, access_token is invalid or not latest"}`,
+			outcome{Kind: "authentication_failed", Code: "40001", Message: "invalid credential, access_token is invalid or not latest"}},
+		{`"Response": "False" is the success flag down`, 200, nil, `{"Response":"False","Error":"Movie not found!"}`,
+			outcome{Kind: "not_found", Message: "Movie not found!"}},
+		{`"error" a number beside a message on a 200`, 200, nil, `{"message":"Invalid API key - You must be granted a valid key","error":10}`,
+			outcome{Kind: "authentication_failed", Code: "10", Message: "Invalid API key - You must be granted a valid key"}},
+		{`a code other than 0 beside a message and no data on a 200`, 200, nil, `{"code":1100,"message":"invalid parameter[expected=collection name]"}`,
+			outcome{Kind: "invalid_arguments", Code: "1100", Message: "invalid parameter[expected=collection name]"}},
+		{`on a 2xx the words of the message name the kind an unknown code does not`, 200, nil, `{"error":{"code":498,"message":"Invalid token.","details":[]}}`,
+			outcome{Kind: "authentication_failed", Code: "498", Message: "Invalid token."}},
+		{`at 4xx the status speaks, not the message's words`, 400, nil, `{"errorCode":"E0000001","errorSummary":"Api validation failed: login"}`,
+			outcome{Kind: "invalid_arguments", Code: "E0000001", Message: "Api validation failed: login"}},
 		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
 			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
 	}

@@ -14,7 +14,7 @@ import (
 
 // messageNames are the names of a member that holds an error's message,
 // normalized (see sameName), the more specific first.
-var messageNames = []string{"message", "errormessage", "msg", "errormsg", "text", "errortext", "description",
+var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
 	"errorsummary", "title", "reason", "error"}
 

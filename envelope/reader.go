@@ -181,8 +181,11 @@ func (s Shape) fill() resolved {
 //     response, classified through errkind's JSON-RPC catalogue (a code of
 //     an implementation's own by the words of its message, else by the
 //     HTTP status); a body whose error flag is up ({"ok": false},
-//     {"success": false}, JSend's {"status": "error"} and {"status":
-//     "fail"}); a GraphQL response whose errors array is non-empty while
+//     {"success": false} in any writing, false, 0 or "False", and
+//     "Response" for "success"; JSend's {"status": "error"} and
+//     {"status": "fail"}, "stat" for "status"; "error" true or a number
+//     other than 0 beside a message); a numeric "code" other than 0 and
+//     than a success status beside a message and no data; a GraphQL response whose errors array is non-empty while
 //     data is absent, null or all nulls; any other non-empty "errors" list
 //     with no data (read as a REST error, which keeps the field at fault
 //     and the code); a top-level "status" code word that names a failure
@@ -258,8 +261,8 @@ func (s Shape) fill() resolved {
 // "response body is not valid JSON (status 500)".
 //
 // The body is read once, within the bound. A success body that mentions
-// none of the keys "error", "errors", "ok" and "success" (and the
-// envelope's key) is decoded straight into v, with no further work; one
+// none of the keys "error", "errors", "ok", "success", "Response",
+// "stat" and "code" (and the envelope's key) is decoded straight into v, with no further work; one
 // that mentions one is scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
@@ -397,18 +400,23 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 var (
-	quotedOK      = []byte(`"ok"`)
-	quotedSuccess = []byte(`"success"`)
-	errorPrefix   = []byte(`"error`)
+	quotedOK       = []byte(`"ok"`)
+	quotedSuccess  = []byte(`"success"`)
+	quotedStat     = []byte(`"stat"`)
+	quotedResponse = []byte(`"Response"`)
+	quotedCode     = []byte(`"code"`)
+	errorPrefix    = []byte(`"err`)
 )
 
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
 // make it an error shape at any status: the envelope's key, "errors",
-// "ok" or "success" (a JSON-RPC error and JSend's "status": "error" hold
-// `"error`). Most success bodies hold none, and skip the top-level scan.
+// "ok", "success", "Response", "stat" or "code" (a JSON-RPC error and
+// JSend's "status": "error" hold `"error`). Most success bodies hold none,
+// and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
-	// `"error` finds "error" and "errors" in one search.
+	// `"err` finds "error", "errors" and "errcode" in one search.
 	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
+		bytes.Contains(body, quotedCode) || bytes.Contains(body, quotedStat) || bytes.Contains(body, quotedResponse) ||
 		statusWordAhead(body) {
 		return true
 	}
@@ -555,13 +563,29 @@ func (r *Reader) readRPC(e *Error) {
 	}
 	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
 	if rd.Code == "" && own && e.Kind == errkind.ServerError {
-		switch msg := e.Message[:min(len(e.Message), maxPlainMessage)]; {
-		case r.names(msg):
-			e.Kind = r.kindOf(msg, e.HTTPStatus)
-		case e.HTTPStatus >= 400:
+		if k, ok := r.messageKind(e); ok {
+			e.Kind = k
+		} else if e.HTTPStatus >= 400 {
 			e.Kind = r.kindOf("", e.HTTPStatus)
 		}
 	}
+}
+
+// messageKind is the kind the words of e's message name ("Invalid API
+// Key", "Photo not found"), read as a code is; ok is false when they name
+// none.
+func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
+	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
+	if !r.names(msg) {
+		return "", false
+	}
+	return r.kindOf(msg, e.HTTPStatus), true
+}
+
+// generic reports whether k tells the agent no more than that the call
+// failed: server_error, or invalid_arguments.
+func generic(k errkind.Kind) bool {
+	return k == errkind.ServerError || k == errkind.InvalidArguments
 }
 
 // decodeData decodes a success body into v, and checks its shape when v
@@ -840,8 +864,9 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if c := errorStatus(e.Code); status < 400 && c != 0 {
 		status = c // an error body below 400 whose code is an HTTP error status
 	}
+	unread := e.Kind == "" // a JSON-RPC error comes read by the catalogue
 	switch {
-	case e.Kind == "":
+	case unread:
 		e.Kind = r.kindOf(e.Code, status)
 		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
 			break // a code whose kind no status overrides, and no other code
@@ -863,6 +888,17 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		}
 	case hd.telling != "" && e.Kind == errkind.ServerError:
 		e.Kind = hd.telling
+	}
+	// A failure below 400 whose code and header say no more than that it
+	// failed is read by what its message says ({"stat": "fail", "code":
+	// 100, "message": "Invalid API Key"}): any kind its words name but
+	// server_error. At 4xx and 5xx the status speaks, and prose such as
+	// "Api validation failed: login" or "database timeout" does not
+	// override it.
+	if unread && e.HTTPStatus < 400 && generic(e.Kind) && hd.telling == "" && generic(r.kindOf(e.Code, 0)) && e.Message != "" {
+		if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
+			e.Kind = k
+		}
 	}
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
