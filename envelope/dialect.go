@@ -387,6 +387,15 @@ func errorsWithoutData(d *doc) bool {
 	return d.spans.errorsWithoutData()
 }
 
+// knows reports whether the taxonomy (the Reader's, else the standard
+// one) gives code a kind of its own.
+func (d *doc) knows(code string) bool {
+	if d.names == nil {
+		return (*Reader)(nil).names(code)
+	}
+	return d.names(code)
+}
+
 // failedStatusWord is a top-level "status" written as a code word
 // ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
 // taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
@@ -398,11 +407,7 @@ func failedStatusWord(d *doc) bool {
 	if !ok || !isStatusName(s) || d.value("id") != nil {
 		return false
 	}
-	names := d.names
-	if names == nil {
-		names = (*Reader)(nil).names // the standard taxonomy's
-	}
-	if names(s) {
+	if d.knows(s) {
 		return true
 	}
 	return strings.Contains(s, "ERROR")
@@ -426,8 +431,11 @@ func oauthError(d *doc) bool {
 // not as about:blank, "error" or a type tag such as Intercom's
 // "error.list"; "reason" and "error" only as a single word (a sentence
 // there is the message); "name", "id" and "category" only as written as
-// codes are ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError"); AWS's
-// "__type" without its namespace and suffix.
+// codes are ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError"), and
+// "category" only when the taxonomy knows it (eBay's "REQUEST" is a class
+// of errors); a "type" URI that names only the status
+// (".../http-status/401") is none; AWS's "__type" without its namespace
+// and suffix.
 func codeAt(d *doc, path string) string {
 	var s string
 	if p, ok := strings.CutSuffix(path, "#"); ok {
@@ -454,13 +462,20 @@ func codeAt(d *doc, path string) string {
 		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") || !isWord(s) {
 			return "" // a type written in words ("Invalid Auth") is a title
 		}
+		if i := strings.LastIndexByte(s, '/'); i >= 0 && repeatsStatus(s[i+1:], d.status) {
+			return "" // a URI that names only the status (".../http-status/401")
+		}
 	case "reason", "error":
 		if !isWord(s) {
 			return ""
 		}
-	case "name", "category":
+	case "name":
 		if !isCodeWord(s, false) {
 			return ""
+		}
+	case "category":
+		if !isCodeWord(s, false) || !d.knows(s) {
+			return "" // a class of errors ("REQUEST"), unless it names a kind
 		}
 	case "id":
 		if !isCodeWord(s, true) {

@@ -376,9 +376,11 @@ func TestReadIssueCauses(t *testing.T) {
 
 // TestReadMembersByName: the rules that read a member by what its name
 // says, in any case style, and the shapes the fresh batch's tuned half
-// showed; each case failed on the rules before them, but the gRPC OK
-// one, which keeps the gRPC rule from taking a success, and the 4xx one,
-// which keeps the message's words from overriding a status.
+// showed; each case failed on the rules before them, but three guards:
+// the gRPC OK one, which keeps the gRPC rule from taking a success; the
+// 4xx one, which keeps the message's words from overriding a status; and
+// the messageId that is no code word, which keeps a message's id from
+// being read as a code.
 func TestReadMembersByName(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
 	tests := []struct {
@@ -405,7 +407,16 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "permission_denied", Code: "Forbidden", Message: "You are not allowed"}},
 		{"an error object two members deep", 401, nil,
 			`{"requestError":{"serviceException":{"messageId":"UNAUTHORIZED","text":"Invalid login details"}}}`,
-			outcome{Kind: "authentication_failed", Message: "Invalid login details"}},
+			outcome{Kind: "authentication_failed", Code: "UNAUTHORIZED", Message: "Invalid login details"}},
+		{"a messageId that is no code word is no code", 400, nil,
+			`{"requestError":{"serviceException":{"messageId":"2250be2d4219-3af1-78856-aabe-1362af1edfd2","text":"Bad request"}}}`,
+			outcome{Kind: "invalid_arguments", Message: "Bad request"}},
+		{"a category that names no kind is a class, and a numeric errorId the code", 400, nil,
+			`{"errors":[{"errorId":25002,"domain":"API_INVENTORY","category":"REQUEST","message":"Invalid SKU."}]}`,
+			outcome{Kind: "invalid_arguments", Code: "25002", Message: "Invalid SKU."}},
+		{"a type URI that names only the status is no code", 401, map[string]string{"Content-Type": "application/problem+json"},
+			`{"type":"https://httpproblems.com/http-status/401","title":"Unauthorized","status":401,"detail":"Authorization header is missing"}`,
+			outcome{Kind: "authentication_failed", Message: "Authorization header is missing"}},
 		{"_error", 404, nil, `{"_error":{"status":404,"title":"Not found","message":"Unknown conversation"}}`,
 			outcome{Kind: "not_found", Message: "Unknown conversation"}},
 		{"a list of objects with a message under another name", 401, nil,

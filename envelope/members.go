@@ -20,8 +20,10 @@ var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errms
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
-// ("authenticationResultCode").
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey"}
+// ("authenticationResultCode"). "messageid" (the id of an error's
+// message) counts only as a code word in capitals ("UNAUTHORIZED"), not
+// as the id of a message sent.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey", "messageid"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -132,7 +134,7 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) {
 				return c
 			}
 		}
