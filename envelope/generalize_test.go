@@ -293,6 +293,9 @@ func TestSuccessBodiesStayData(t *testing.T) {
 		`{"code":1100,"message":"created","data":{"id":1}}`,
 		`{"id":"c_1","code":42,"message":"Hello"}`,
 		`{"code":"US","message":"United States"}`,
+		`{"status":true,"message":"Authorization URL created","data":{"reference":"r1"}}`,
+		`{"result":"success","msg":"","id":42}`,
+		`{"result":"Not found in cache, fetched","items":[]}`,
 	} {
 		var v any
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
@@ -462,6 +465,12 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "not_found", Message: "channel not found"}},
 		{`errcode and errmsg on a 200`, 200, nil, `{"errcode":40001,"errmsg":"invalid credential, access_token is invalid or not latest"}`,
 			outcome{Kind: "authentication_failed", Code: "40001", Message: "invalid credential, access_token is invalid or not latest"}},
+		{`"status" false is a flag down`, 200, nil, `{"status":false,"message":"Transaction reference not found"}`,
+			outcome{Kind: "not_found", Message: "Transaction reference not found"}},
+		{`"stat" "FAIL" in capitals`, 200, nil, `{"stat":"FAIL","message":"Invalid request parameters"}`,
+			outcome{Kind: "invalid_arguments", Message: "Invalid request parameters"}},
+		{`"result" "error" says the failure`, 200, nil, `{"result":"error","msg":"Stream 'x' does not exist"}`,
+			outcome{Kind: "not_found", Message: "Stream 'x' does not exist"}},
 		{`"Response": "False" is the success flag down`, 200, nil, `{"Response":"False","Error":"Movie not found!"}`,
 			outcome{Kind: "not_found", Message: "Movie not found!"}},
 		{`"error" a number beside a message on a 200`, 200, nil, `{"message":"Invalid API key - You must be granted a valid key","error":10}`,

@@ -183,7 +183,8 @@ func (s Shape) fill() resolved {
 //     HTTP status); a body whose error flag is up ({"ok": false},
 //     {"success": false} in any writing, false, 0 or "False", and
 //     "Response" for "success"; JSend's {"status": "error"} and
-//     {"status": "fail"}, "stat" for "status"; "error" true or a number
+//     {"status": "fail"}, "stat" for "status", "status" false, "result"
+//     "error"; "error" true or a number
 //     other than 0 beside a message); a numeric "code" other than 0 and
 //     than a success status beside a message and no data; a GraphQL response whose errors array is non-empty while
 //     data is absent, null or all nulls; any other non-empty "errors" list
@@ -262,7 +263,7 @@ func (s Shape) fill() resolved {
 //
 // The body is read once, within the bound. A success body that mentions
 // none of the keys "error", "errors", "ok", "success", "Response",
-// "stat" and "code" (and the envelope's key) is decoded straight into v, with no further work; one
+// "stat", "result" and "code" (and the envelope's key) is decoded straight into v, with no further work; one
 // that mentions one is scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
@@ -405,18 +406,20 @@ var (
 	quotedStat     = []byte(`"stat"`)
 	quotedResponse = []byte(`"Response"`)
 	quotedCode     = []byte(`"code"`)
+	quotedResult   = []byte(`"result"`)
 	errorPrefix    = []byte(`"err`)
 )
 
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
 // make it an error shape at any status: the envelope's key, "errors",
-// "ok", "success", "Response", "stat" or "code" (a JSON-RPC error and
-// JSend's "status": "error" hold `"error`). Most success bodies hold none,
-// and skip the top-level scan.
+// "ok", "success", "Response", "stat", "result" or "code" (a JSON-RPC
+// error and JSend's "status": "error" hold `"error`). Most success bodies
+// hold none, and skip the top-level scan.
 func mentionsErrorKey(body []byte, s *resolved) bool {
 	// `"err` finds "error", "errors" and "errcode" in one search.
 	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
 		bytes.Contains(body, quotedCode) || bytes.Contains(body, quotedStat) || bytes.Contains(body, quotedResponse) ||
+		bytes.Contains(body, quotedResult) ||
 		statusWordAhead(body) {
 		return true
 	}
@@ -427,7 +430,7 @@ var quotedStatus = []byte(`"status"`)
 
 // statusWordAhead reports whether body holds a "status" member whose value
 // is a string that opens with a capital letter ("REQUEST_DENIED"), which
-// may name a failure (see failedStatusWord).
+// may name a failure (see failedStatusWord), or is false (a flag down).
 func statusWordAhead(body []byte) bool {
 	for i := 0; ; {
 		j := bytes.Index(body[i:], quotedStatus)
@@ -438,7 +441,7 @@ func statusWordAhead(body []byte) bool {
 		k := jsonscan.Space(body, i)
 		if k < len(body) && body[k] == ':' {
 			k = jsonscan.Space(body, k+1)
-			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' {
+			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f' {
 				return true
 			}
 		}

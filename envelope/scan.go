@@ -46,10 +46,15 @@ func isFalse(v []byte) bool {
 	return len(v) == 7 && v[0] == '"' && strings.EqualFold(string(v[1:6]), "false")
 }
 
-// failedWord reports whether "status" (or "stat") says JSend's failure:
-// "error" or "fail".
+// failedWord reports whether "status" (or "stat", or "result" when it
+// says so) says a failure: JSend's "error" or "fail" ("FAIL" too), or
+// the flag false ({"status": false, "message": "Invalid key"}).
 func (s *topSpans) failedWord() bool {
-	return string(s.status) == `"error"` || string(s.status) == `"fail"`
+	switch string(s.status) {
+	case `"error"`, `"fail"`, `"FAIL"`, "false":
+		return true
+	}
+	return false
 }
 
 // errorFlag reports whether "error" is a flag that says a failure, true
@@ -166,6 +171,8 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		case keyEqual(q, "success"), keyEqual(q, "Response") && s.success == nil:
 			s.success = v
 		case keyEqual(q, "status"), keyEqual(q, "stat") && s.status == nil:
+			s.status = v
+		case keyEqual(q, "result") && s.status == nil && (string(v) == `"error"` || string(v) == `"fail"`):
 			s.status = v
 		case keyEqual(q, "code"), s.code == nil && (keyEqual(q, "errcode") || keyEqual(q, "error_code")):
 			s.code = v
