@@ -400,52 +400,80 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-var (
-	quotedOK       = []byte(`"ok"`)
-	quotedSuccess  = []byte(`"success"`)
-	quotedStat     = []byte(`"stat"`)
-	quotedResponse = []byte(`"Response"`)
-	quotedCode     = []byte(`"code"`)
-	quotedResult   = []byte(`"result"`)
-	errorPrefix    = []byte(`"err`)
-)
-
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
-// make it an error shape at any status: the envelope's key, "errors",
-// "ok", "success", "Response", "stat", "result" or "code" (a JSON-RPC
-// error and JSend's "status": "error" hold `"error`). Most success bodies
-// hold none, and skip the top-level scan.
+// make it an error shape at any status: the envelope's key, "error",
+// "errors" or another that opens with "err", "ok", "success", "Response",
+// "stat", "result", "code", or "status" holding a code word or false (a
+// JSON-RPC error and JSend's "status": "error" hold `"error`). Most
+// success bodies hold none, and skip the top-level scan. It looks at what
+// follows each quote once, in one pass: a search per key would pass over
+// the body's quotes once per key.
 func mentionsErrorKey(body []byte, s *resolved) bool {
-	// `"err` finds "error", "errors" and "errcode" in one search.
-	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
-		bytes.Contains(body, quotedCode) || bytes.Contains(body, quotedStat) || bytes.Contains(body, quotedResponse) ||
-		bytes.Contains(body, quotedResult) ||
-		statusWordAhead(body) {
-		return true
+	for i := 1; i < len(body); i++ {
+		if keyStart[body[i]] && body[i-1] == '"' && flagKeyAt(body, i) {
+			return true
+		}
 	}
 	return s.Key != "error" && bytes.Contains(body, s.quotedKey)
 }
 
-var quotedStatus = []byte(`"status"`)
-
-// statusWordAhead reports whether body holds a "status" member whose value
-// is a string that opens with a capital letter ("REQUEST_DENIED"), which
-// may name a failure (see failedStatusWord), or is false (a flag down).
-func statusWordAhead(body []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(body[i:], quotedStatus)
-		if j < 0 {
-			return false
-		}
-		i += j + len(quotedStatus)
-		k := jsonscan.Space(body, i)
-		if k < len(body) && body[k] == ':' {
-			k = jsonscan.Space(body, k+1)
-			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f' {
-				return true
-			}
+// flagKeyAt reports whether body at i, just after a quote, opens one of
+// the keys mentionsErrorKey looks for.
+func flagKeyAt(body []byte, i int) bool {
+	if i >= len(body) {
+		return false
+	}
+	rest := body[i:]
+	switch rest[0] {
+	case 'e':
+		return bytes.HasPrefix(rest, keyErr)
+	case 'o':
+		return bytes.HasPrefix(rest, keyOK)
+	case 'c':
+		return bytes.HasPrefix(rest, keyCode)
+	case 'r':
+		return bytes.HasPrefix(rest, keyResult)
+	case 'R':
+		return bytes.HasPrefix(rest, keyResponse)
+	case 's':
+		switch {
+		case bytes.HasPrefix(rest, keySuccess), bytes.HasPrefix(rest, keyStat):
+			return true
+		case bytes.HasPrefix(rest, keyStatus):
+			return statusWordAt(body, i+len(keyStatus))
 		}
 	}
+	return false
+}
+
+// keyStart marks the first letters of the keys mentionsErrorKey looks
+// for.
+var keyStart = [256]bool{'e': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true}
+
+// The keys mentionsErrorKey looks for, each as it follows its opening
+// quote.
+var (
+	keyErr      = []byte(`err`)
+	keyOK       = []byte(`ok"`)
+	keyCode     = []byte(`code"`)
+	keyResult   = []byte(`result"`)
+	keyResponse = []byte(`Response"`)
+	keySuccess  = []byte(`success"`)
+	keyStat     = []byte(`stat"`)
+	keyStatus   = []byte(`status"`)
+)
+
+// statusWordAt reports whether the value of the "status" member whose
+// name ends before body[i] is a string that opens with a capital letter
+// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), or
+// is false (a flag down).
+func statusWordAt(body []byte, i int) bool {
+	k := jsonscan.Space(body, i)
+	if k >= len(body) || body[k] != ':' {
+		return false
+	}
+	k = jsonscan.Space(body, k+1)
+	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f'
 }
 
 // format is how a body is written, as far as reading an error goes.
