@@ -351,11 +351,6 @@ func has(paths ...string) func(*doc) bool {
 	}
 }
 
-// is is a row's when: the member at path is the JSON value v, as written.
-func is(path, v string) func(*doc) bool {
-	return func(d *doc) bool { return string(d.value(path)) == v }
-}
-
 // jsendError is JSend's failure: "status" (or "stat") is "error" (with a
 // message or a code) or "fail" (with the data at fault).
 func jsendError(d *doc) bool {

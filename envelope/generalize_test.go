@@ -138,9 +138,13 @@ const heldOutFloor = 90
 // to. The general rules were then tuned on the tuned half (and the tuned
 // part of responses.jsonl) only: the tuned half reads 146 of 184 (79.3%),
 // the held-out half 151 of 190 (79.5%), never looked at case by case.
+// The second round (error flags in other writings, a non-zero code beside
+// a message, the message's words on a 2xx, codes under other names, the
+// error wrapped in an object of any name), tuned the same way: the tuned
+// half reads 159 of 184 (86.4%), the held-out half 153 of 190 (80.5%).
 const (
-	freshTunedFloor   = 79
-	freshHeldOutFloor = 79
+	freshTunedFloor   = 86
+	freshHeldOutFloor = 80
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
