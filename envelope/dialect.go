@@ -153,9 +153,9 @@ var dialects = indexed(
 	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
-	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: is("ok", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: okFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
-	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: is("success", "false"), anyStatus: true,
+	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: successFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
@@ -168,6 +168,12 @@ var dialects = indexed(
 	dialect{name: `a status word that names a failure ({"status": "REQUEST_DENIED"})`, evidence: "status_word_200_request_denied",
 		when: failedStatusWord, anyStatus: true, code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an OAuth 2 error ({"error", "error_description"})`, evidence: "oauth2_200_error", when: oauthError, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `an error flag: "error" true or a number beside a message`, evidence: "error_flag_200_number",
+		when: func(d *doc) bool { return d.spans.errorFlag() }, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `a code other than 0 beside a message and no data`, evidence: "code_200_failed",
+		when: failedCode, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
@@ -345,17 +351,23 @@ func has(paths ...string) func(*doc) bool {
 	}
 }
 
-// is is a row's when: the member at path is the JSON value v, as written.
-func is(path, v string) func(*doc) bool {
-	return func(d *doc) bool { return string(d.value(path)) == v }
+// jsendError is JSend's failure: "status" (or "stat") is "error" (with a
+// message or a code) or "fail" (with the data at fault).
+func jsendError(d *doc) bool {
+	return d.spans.failedWord()
 }
 
-// jsendError is JSend's failure: "status" is "error" (with a message or a
-// code) or "fail" (with the data at fault).
-func jsendError(d *doc) bool {
-	s, _ := stringOf(d.value("status"))
-	return s == "fail" || s == "error"
+// failedCode is a numeric "code" that says a failure beside a message and
+// no data (see topSpans.failedCode), in a body that is no resource (with
+// an "id"), whose code and message would be its data.
+func failedCode(d *doc) bool {
+	return d.spans.failedCode() && d.value("id") == nil
 }
+
+// okFalse and successFalse are the error flags "ok" and "success" (or
+// "Response") written false in any way: false, 0, "false", "False".
+func okFalse(d *doc) bool      { return isFalse(d.spans.ok) }
+func successFalse(d *doc) bool { return isFalse(d.spans.success) }
 
 // graphQLFailed is a GraphQL response that failed as a whole (see
 // topSpans.graphQLFailed).
@@ -370,6 +382,15 @@ func errorsWithoutData(d *doc) bool {
 	return d.spans.errorsWithoutData()
 }
 
+// knows reports whether the taxonomy (the Reader's, else the standard
+// one) gives code a kind of its own.
+func (d *doc) knows(code string) bool {
+	if d.names == nil {
+		return (*Reader)(nil).names(code)
+	}
+	return d.names(code)
+}
+
 // failedStatusWord is a top-level "status" written as a code word
 // ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
 // taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
@@ -381,11 +402,7 @@ func failedStatusWord(d *doc) bool {
 	if !ok || !isStatusName(s) || d.value("id") != nil {
 		return false
 	}
-	names := d.names
-	if names == nil {
-		names = (*Reader)(nil).names // the standard taxonomy's
-	}
-	if names(s) {
+	if d.knows(s) {
 		return true
 	}
 	return strings.Contains(s, "ERROR")
@@ -409,8 +426,11 @@ func oauthError(d *doc) bool {
 // not as about:blank, "error" or a type tag such as Intercom's
 // "error.list"; "reason" and "error" only as a single word (a sentence
 // there is the message); "name", "id" and "category" only as written as
-// codes are ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError"); AWS's
-// "__type" without its namespace and suffix.
+// codes are ("RESOURCE_NOT_FOUND", "not_found", "NotFoundError"), and
+// "category" only when the taxonomy knows it (eBay's "REQUEST" is a class
+// of errors); a "type" URI that names only the status
+// (".../http-status/401") is none; AWS's "__type" without its namespace
+// and suffix.
 func codeAt(d *doc, path string) string {
 	var s string
 	if p, ok := strings.CutSuffix(path, "#"); ok {
@@ -437,13 +457,20 @@ func codeAt(d *doc, path string) string {
 		if s == "about:blank" || strings.EqualFold(s, "error") || strings.HasPrefix(s, "error.") || !isWord(s) {
 			return "" // a type written in words ("Invalid Auth") is a title
 		}
+		if i := strings.LastIndexByte(s, '/'); i >= 0 && repeatsStatus(s[i+1:], d.status) {
+			return "" // a URI that names only the status (".../http-status/401")
+		}
 	case "reason", "error":
 		if !isWord(s) {
 			return ""
 		}
-	case "name", "category":
+	case "name":
 		if !isCodeWord(s, false) {
 			return ""
+		}
+	case "category":
+		if !isCodeWord(s, false) || !d.knows(s) {
+			return "" // a class of errors ("REQUEST"), unless it names a kind
 		}
 	case "id":
 		if !isCodeWord(s, true) {

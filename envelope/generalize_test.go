@@ -138,9 +138,13 @@ const heldOutFloor = 90
 // to. The general rules were then tuned on the tuned half (and the tuned
 // part of responses.jsonl) only: the tuned half reads 146 of 184 (79.3%),
 // the held-out half 151 of 190 (79.5%), never looked at case by case.
+// The second round (error flags in other writings, a non-zero code beside
+// a message, the message's words on a 2xx, codes under other names, the
+// error wrapped in an object of any name), tuned the same way: the tuned
+// half reads 159 of 184 (86.4%), the held-out half 153 of 190 (80.5%).
 const (
-	freshTunedFloor   = 79
-	freshHeldOutFloor = 79
+	freshTunedFloor   = 86
+	freshHeldOutFloor = 80
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
@@ -283,6 +287,19 @@ func TestSuccessBodiesStayData(t *testing.T) {
 		`{"id":"pay_1","status":"DECLINED","amount":100}`,
 		`{"id":"s_1","status":"PERMISSION_DENIED"}`,
 		`{"status":"FAILED_PRECONDITION_CHECKED","count":2}`,
+		`{"stat":"ok","photos":{"page":1}}`,
+		`{"Response":"True","Title":"Alien"}`,
+		`{"ok":1,"result":[]}`,
+		`{"error":0,"message":"done"}`,
+		`{"error":false,"message":"saved"}`,
+		`{"code":0,"message":"success","data":{"id":1}}`,
+		`{"code":200,"message":"OK"}`,
+		`{"code":1100,"message":"created","data":{"id":1}}`,
+		`{"id":"c_1","code":42,"message":"Hello"}`,
+		`{"code":"US","message":"United States"}`,
+		`{"status":true,"message":"Authorization URL created","data":{"reference":"r1"}}`,
+		`{"result":"success","msg":"","id":42}`,
+		`{"result":"Not found in cache, fetched","items":[]}`,
 	} {
 		var v any
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
@@ -366,8 +383,11 @@ func TestReadIssueCauses(t *testing.T) {
 
 // TestReadMembersByName: the rules that read a member by what its name
 // says, in any case style, and the shapes the fresh batch's tuned half
-// showed; each case failed on the rules before them, but the gRPC OK
-// one, which keeps the gRPC rule from taking a success.
+// showed; each case failed on the rules before them, but three guards:
+// the gRPC OK one, which keeps the gRPC rule from taking a success; the
+// 4xx one, which keeps the message's words from overriding a status; and
+// the messageId that is no code word, which keeps a message's id from
+// being read as a code.
 func TestReadMembersByName(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
 	tests := []struct {
@@ -394,7 +414,19 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "permission_denied", Code: "Forbidden", Message: "You are not allowed"}},
 		{"an error object two members deep", 401, nil,
 			`{"requestError":{"serviceException":{"messageId":"UNAUTHORIZED","text":"Invalid login details"}}}`,
-			outcome{Kind: "authentication_failed", Message: "Invalid login details"}},
+			outcome{Kind: "authentication_failed", Code: "UNAUTHORIZED", Message: "Invalid login details"}},
+		{"a messageId that is no code word is no code", 400, nil,
+			`{"requestError":{"serviceException":{"messageId":"2250be2d4219-3af1-78856-aabe-1362af1edfd2","text":"Bad request"}}}`,
+			outcome{Kind: "invalid_arguments", Message: "Bad request"}},
+		{"a category that names no kind is a class, and a numeric errorId the code", 400, nil,
+			`{"errors":[{"errorId":25002,"domain":"API_INVENTORY","category":"REQUEST","message":"Invalid SKU."}]}`,
+			outcome{Kind: "invalid_arguments", Code: "25002", Message: "Invalid SKU."}},
+		{"an object that holds the errors list, whatever its name", 504, nil,
+			`{"root":{"id":"toplevel","fields":{"totalCount":0},"errors":[{"code":12,"summary":"Timed out","message":"Timeout while waiting for music"}]}}`,
+			outcome{Kind: "unavailable", Code: "12", Message: "Timeout while waiting for music"}},
+		{"a type URI that names only the status is no code", 401, map[string]string{"Content-Type": "application/problem+json"},
+			`{"type":"https://httpproblems.com/http-status/401","title":"Unauthorized","status":401,"detail":"Authorization header is missing"}`,
+			outcome{Kind: "authentication_failed", Message: "Authorization header is missing"}},
 		{"_error", 404, nil, `{"_error":{"status":404,"title":"Not found","message":"Unknown conversation"}}`,
 			outcome{Kind: "not_found", Message: "Unknown conversation"}},
 		{"a list of objects with a message under another name", 401, nil,
@@ -431,6 +463,28 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "not_found", Code: "5", Message: "user 42 not found"}},
 		{"a gRPC status OK is a success", 200, map[string]string{"Content-Type": "application/grpc-web+proto", "Grpc-Status": "0"}, "",
 			outcome{Data: true}},
+		{`"stat" is "status": JSend's fail on a 200`, 200, nil, `{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}`,
+			outcome{Kind: "authentication_failed", Code: "100", Message: "Invalid API Key (Key has invalid format)"}},
+		{`an error flag written 0`, 200, nil, `{"ok":0,"message":"channel not found"}`,
+			outcome{Kind: "not_found", Message: "channel not found"}},
+		{`errcode and errmsg on a 200`, 200, nil, `{"errcode":40001,"errmsg":"invalid credential, access_token is invalid or not latest"}`,
+			outcome{Kind: "authentication_failed", Code: "40001", Message: "invalid credential, access_token is invalid or not latest"}},
+		{`"status" false is a flag down`, 200, nil, `{"status":false,"message":"Transaction reference not found"}`,
+			outcome{Kind: "not_found", Message: "Transaction reference not found"}},
+		{`"stat" "FAIL" in capitals`, 200, nil, `{"stat":"FAIL","message":"Invalid request parameters"}`,
+			outcome{Kind: "invalid_arguments", Message: "Invalid request parameters"}},
+		{`"result" "error" says the failure`, 200, nil, `{"result":"error","msg":"Stream 'x' does not exist"}`,
+			outcome{Kind: "not_found", Message: "Stream 'x' does not exist"}},
+		{`"Response": "False" is the success flag down`, 200, nil, `{"Response":"False","Error":"Movie not found!"}`,
+			outcome{Kind: "not_found", Message: "Movie not found!"}},
+		{`"error" a number beside a message on a 200`, 200, nil, `{"message":"Invalid API key - You must be granted a valid key","error":10}`,
+			outcome{Kind: "authentication_failed", Code: "10", Message: "Invalid API key - You must be granted a valid key"}},
+		{`a code other than 0 beside a message and no data on a 200`, 200, nil, `{"code":1100,"message":"invalid parameter[expected=collection name]"}`,
+			outcome{Kind: "invalid_arguments", Code: "1100", Message: "invalid parameter[expected=collection name]"}},
+		{`on a 2xx the words of the message name the kind an unknown code does not`, 200, nil, `{"error":{"code":498,"message":"Invalid token.","details":[]}}`,
+			outcome{Kind: "authentication_failed", Code: "498", Message: "Invalid token."}},
+		{`at 4xx the status speaks, not the message's words`, 400, nil, `{"errorCode":"E0000001","errorSummary":"Api validation failed: login"}`,
+			outcome{Kind: "invalid_arguments", Code: "E0000001", Message: "Api validation failed: login"}},
 		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
 			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
 	}

@@ -14,14 +14,16 @@ import (
 
 // messageNames are the names of a member that holds an error's message,
 // normalized (see sameName), the more specific first.
-var messageNames = []string{"message", "errormessage", "msg", "errormsg", "text", "errortext", "description",
+var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
 	"errorsummary", "title", "reason", "error"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
-// ("authenticationResultCode").
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey"}
+// ("authenticationResultCode"). "messageid" (the id of an error's
+// message) counts only as a code word in capitals ("UNAUTHORIZED"), not
+// as the id of a message sent.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey", "messageid"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -35,8 +37,9 @@ const maxFindDepth = 3
 // from the members of the error object wherever it sits: the top level;
 // then, in turn, each object (or first element of a list of objects) held
 // by a member whose name says it holds an error ("requestError",
-// "serviceException", "detailedError", "_error", "fault"), and each list
-// whose first element is an object with a message ("reasons"). Names are
+// "serviceException", "detailedError", "_error", "fault"), each list
+// whose first element is an object with a message ("reasons"), and each
+// object that holds an "error" or "errors" member ("root"). Names are
 // read in any case style. A code must be what codeAt takes; a number that
 // repeats the status, or 0, is none.
 func (d *doc) find(e *Error) {
@@ -78,7 +81,8 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	}
 	for _, k := range keys {
 		v := obj[k]
-		if len(v) == 0 || v[0] != '{' && v[0] != '[' || !errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) {
+		if len(v) == 0 || v[0] != '{' && v[0] != '[' ||
+			!errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
 			continue
 		}
 		switch v[0] {
@@ -132,7 +136,7 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) {
 				return c
 			}
 		}
@@ -163,6 +167,18 @@ func endsInCode(k string) bool {
 	}
 	body := strings.TrimRight(k[:len(k)-4], "_- ")
 	return !hasSuffixFold(body, "status") && !hasSuffixFold(body, "http")
+}
+
+// holdsErrors reports whether the object at path holds an error object
+// or a list of errors, "error" or "errors" ({"root": {"errors": [...]}}):
+// the object wraps the error, whatever its name.
+func (d *doc) holdsErrors(path string) bool {
+	for _, m := range []string{"/errors", "/error"} {
+		if v := d.value(path + m); len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+			return true
+		}
+	}
+	return false
 }
 
 // listOfErrors reports whether the list at path opens with an object that

@@ -181,8 +181,12 @@ func (s Shape) fill() resolved {
 //     response, classified through errkind's JSON-RPC catalogue (a code of
 //     an implementation's own by the words of its message, else by the
 //     HTTP status); a body whose error flag is up ({"ok": false},
-//     {"success": false}, JSend's {"status": "error"} and {"status":
-//     "fail"}); a GraphQL response whose errors array is non-empty while
+//     {"success": false} in any writing, false, 0 or "False", and
+//     "Response" for "success"; JSend's {"status": "error"} and
+//     {"status": "fail"}, "stat" for "status", "status" false, "result"
+//     "error"; "error" true or a number
+//     other than 0 beside a message); a numeric "code" other than 0 and
+//     than a success status beside a message and no data; a GraphQL response whose errors array is non-empty while
 //     data is absent, null or all nulls; any other non-empty "errors" list
 //     with no data (read as a REST error, which keeps the field at fault
 //     and the code); a top-level "status" code word that names a failure
@@ -258,8 +262,8 @@ func (s Shape) fill() resolved {
 // "response body is not valid JSON (status 500)".
 //
 // The body is read once, within the bound. A success body that mentions
-// none of the keys "error", "errors", "ok" and "success" (and the
-// envelope's key) is decoded straight into v, with no further work; one
+// none of the keys "error", "errors", "ok", "success", "Response",
+// "stat", "result" and "code" (and the envelope's key) is decoded straight into v, with no further work; one
 // that mentions one is scanned once at its top level first.
 func (r *Reader) Read(resp *http.Response, v any) error {
 	if resp == nil {
@@ -396,45 +400,80 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-var (
-	quotedOK      = []byte(`"ok"`)
-	quotedSuccess = []byte(`"success"`)
-	errorPrefix   = []byte(`"error`)
-)
-
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
-// make it an error shape at any status: the envelope's key, "errors",
-// "ok" or "success" (a JSON-RPC error and JSend's "status": "error" hold
-// `"error`). Most success bodies hold none, and skip the top-level scan.
+// make it an error shape at any status: the envelope's key, "error",
+// "errors" or another that opens with "err", "ok", "success", "Response",
+// "stat", "result", "code", or "status" holding a code word or false (a
+// JSON-RPC error and JSend's "status": "error" hold `"error`). Most
+// success bodies hold none, and skip the top-level scan. It looks at what
+// follows each quote once, in one pass: a search per key would pass over
+// the body's quotes once per key.
 func mentionsErrorKey(body []byte, s *resolved) bool {
-	// `"error` finds "error" and "errors" in one search.
-	if bytes.Contains(body, errorPrefix) || bytes.Contains(body, quotedOK) || bytes.Contains(body, quotedSuccess) ||
-		statusWordAhead(body) {
-		return true
+	for i := 1; i < len(body); i++ {
+		if keyStart[body[i]] && body[i-1] == '"' && flagKeyAt(body, i) {
+			return true
+		}
 	}
 	return s.Key != "error" && bytes.Contains(body, s.quotedKey)
 }
 
-var quotedStatus = []byte(`"status"`)
-
-// statusWordAhead reports whether body holds a "status" member whose value
-// is a string that opens with a capital letter ("REQUEST_DENIED"), which
-// may name a failure (see failedStatusWord).
-func statusWordAhead(body []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(body[i:], quotedStatus)
-		if j < 0 {
-			return false
-		}
-		i += j + len(quotedStatus)
-		k := jsonscan.Space(body, i)
-		if k < len(body) && body[k] == ':' {
-			k = jsonscan.Space(body, k+1)
-			if k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' {
-				return true
-			}
+// flagKeyAt reports whether body at i, just after a quote, opens one of
+// the keys mentionsErrorKey looks for.
+func flagKeyAt(body []byte, i int) bool {
+	if i >= len(body) {
+		return false
+	}
+	rest := body[i:]
+	switch rest[0] {
+	case 'e':
+		return bytes.HasPrefix(rest, keyErr)
+	case 'o':
+		return bytes.HasPrefix(rest, keyOK)
+	case 'c':
+		return bytes.HasPrefix(rest, keyCode)
+	case 'r':
+		return bytes.HasPrefix(rest, keyResult)
+	case 'R':
+		return bytes.HasPrefix(rest, keyResponse)
+	case 's':
+		switch {
+		case bytes.HasPrefix(rest, keySuccess), bytes.HasPrefix(rest, keyStat):
+			return true
+		case bytes.HasPrefix(rest, keyStatus):
+			return statusWordAt(body, i+len(keyStatus))
 		}
 	}
+	return false
+}
+
+// keyStart marks the first letters of the keys mentionsErrorKey looks
+// for.
+var keyStart = [256]bool{'e': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true}
+
+// The keys mentionsErrorKey looks for, each as it follows its opening
+// quote.
+var (
+	keyErr      = []byte(`err`)
+	keyOK       = []byte(`ok"`)
+	keyCode     = []byte(`code"`)
+	keyResult   = []byte(`result"`)
+	keyResponse = []byte(`Response"`)
+	keySuccess  = []byte(`success"`)
+	keyStat     = []byte(`stat"`)
+	keyStatus   = []byte(`status"`)
+)
+
+// statusWordAt reports whether the value of the "status" member whose
+// name ends before body[i] is a string that opens with a capital letter
+// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), or
+// is false (a flag down).
+func statusWordAt(body []byte, i int) bool {
+	k := jsonscan.Space(body, i)
+	if k >= len(body) || body[k] != ':' {
+		return false
+	}
+	k = jsonscan.Space(body, k+1)
+	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f'
 }
 
 // format is how a body is written, as far as reading an error goes.
@@ -555,13 +594,29 @@ func (r *Reader) readRPC(e *Error) {
 	}
 	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
 	if rd.Code == "" && own && e.Kind == errkind.ServerError {
-		switch msg := e.Message[:min(len(e.Message), maxPlainMessage)]; {
-		case r.names(msg):
-			e.Kind = r.kindOf(msg, e.HTTPStatus)
-		case e.HTTPStatus >= 400:
+		if k, ok := r.messageKind(e); ok {
+			e.Kind = k
+		} else if e.HTTPStatus >= 400 {
 			e.Kind = r.kindOf("", e.HTTPStatus)
 		}
 	}
+}
+
+// messageKind is the kind the words of e's message name ("Invalid API
+// Key", "Photo not found"), read as a code is; ok is false when they name
+// none.
+func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
+	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
+	if !r.names(msg) {
+		return "", false
+	}
+	return r.kindOf(msg, e.HTTPStatus), true
+}
+
+// generic reports whether k tells the agent no more than that the call
+// failed: server_error, or invalid_arguments.
+func generic(k errkind.Kind) bool {
+	return k == errkind.ServerError || k == errkind.InvalidArguments
 }
 
 // decodeData decodes a success body into v, and checks its shape when v
@@ -840,8 +895,9 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if c := errorStatus(e.Code); status < 400 && c != 0 {
 		status = c // an error body below 400 whose code is an HTTP error status
 	}
+	unread := e.Kind == "" // a JSON-RPC error comes read by the catalogue
 	switch {
-	case e.Kind == "":
+	case unread:
 		e.Kind = r.kindOf(e.Code, status)
 		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
 			break // a code whose kind no status overrides, and no other code
@@ -863,6 +919,17 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		}
 	case hd.telling != "" && e.Kind == errkind.ServerError:
 		e.Kind = hd.telling
+	}
+	// A failure below 400 whose code and header say no more than that it
+	// failed is read by what its message says ({"stat": "fail", "code":
+	// 100, "message": "Invalid API Key"}): any kind its words name but
+	// server_error. At 4xx and 5xx the status speaks, and prose such as
+	// "Api validation failed: login" or "database timeout" does not
+	// override it.
+	if unread && e.HTTPStatus < 400 && generic(e.Kind) && hd.telling == "" && generic(r.kindOf(e.Code, 0)) && e.Message != "" {
+		if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
+			e.Kind = k
+		}
 	}
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)

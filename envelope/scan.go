@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/mcperr/mcperr/internal/jsonscan"
 )
@@ -12,12 +13,15 @@ import (
 
 // topSpans locates the members of a top-level JSON object that decide
 // whether a body is an error at any status: the envelope's key, "ok",
-// "success", "status", "jsonrpc", "errors" and "data". Each span is the
+// "success" (or "Response"), "status" (or "stat"), "jsonrpc", "errors",
+// "data", "error", "code" (or "errcode", "error_code") and "message" (or
+// "msg", "errmsg", "error_msg"). Each span is the
 // member's value as written; nil when absent. other records a member
 // besides "data", "errors" and "extensions", which a GraphQL response
 // never has.
 type topSpans struct {
 	env, ok, success, status, jsonrpc, errors, data, desc []byte
+	flag, code, msg                                       []byte
 	other                                                 bool
 }
 
@@ -27,9 +31,62 @@ type topSpans struct {
 // word (the dialect table decides whether it names a failure), or an
 // OAuth 2 error.
 func (s *topSpans) errorShape() bool {
-	return s.jsonrpc != nil || string(s.ok) == "false" || string(s.success) == "false" ||
-		string(s.status) == `"error"` || string(s.status) == `"fail"` || s.graphQLFailed() || s.errorsWithoutData() ||
-		s.statusWord() || len(s.env) > 1 && s.env[0] == '"' && len(s.desc) > 2 && s.desc[0] == '"'
+	return s.jsonrpc != nil || isFalse(s.ok) || isFalse(s.success) || s.failedWord() || s.graphQLFailed() ||
+		s.errorsWithoutData() || s.statusWord() || len(s.env) > 1 && s.env[0] == '"' && len(s.desc) > 2 && s.desc[0] == '"' ||
+		s.errorFlag() || s.failedCode()
+}
+
+// isFalse reports whether a flag's value, as written, says no: false, 0,
+// or "false" in any case ("ok": 0, "Response": "False").
+func isFalse(v []byte) bool {
+	switch string(v) {
+	case "false", "0":
+		return true
+	}
+	return len(v) == 7 && v[0] == '"' && strings.EqualFold(string(v[1:6]), "false")
+}
+
+// failedWord reports whether "status" (or "stat", or "result" when it
+// says so) says a failure: JSend's "error" or "fail" ("FAIL" too), or
+// the flag false ({"status": false, "message": "Invalid key"}).
+func (s *topSpans) failedWord() bool {
+	switch string(s.status) {
+	case `"error"`, `"fail"`, `"FAIL"`, "false":
+		return true
+	}
+	return false
+}
+
+// errorFlag reports whether "error" is a flag that says a failure, true
+// or a number other than 0, beside a message ({"error": 6, "message":
+// "User not found"}).
+func (s *topSpans) errorFlag() bool {
+	if len(s.msg) < 3 || s.msg[0] != '"' || len(s.flag) == 0 {
+		return false
+	}
+	if string(s.flag) == "true" {
+		return true
+	}
+	n, ok := numberOf(s.flag)
+	return ok && n != "0"
+}
+
+// failedCode reports whether a top-level numeric "code" says a failure
+// beside a message and no data ({"code": 1100, "message": "invalid
+// parameter"}): a code other than 0 and than a status below 400 (200, or
+// 0, is a success in the APIs that write their outcome so).
+func (s *topSpans) failedCode() bool {
+	if len(s.msg) < 3 || s.msg[0] != '"' || s.data != nil && string(s.data) != "null" {
+		return false
+	}
+	n, ok := numberOf(s.code)
+	if !ok || n == "0" {
+		return false
+	}
+	if len(n) == 3 && n[0] >= '1' && n[0] <= '3' {
+		return false // a success status
+	}
+	return true
 }
 
 // statusWord reports whether "status" is a string written in upper case
@@ -103,15 +160,24 @@ func scanTop(body []byte, key string, start byte) topSpans {
 			return s
 		}
 		v := body[i:vend]
+		if keyEqual(q, "error") {
+			s.flag = v
+		}
 		switch {
 		case isKey:
 			s.env = v
 		case keyEqual(q, "ok"):
 			s.ok = v
-		case keyEqual(q, "success"):
+		case keyEqual(q, "success"), keyEqual(q, "Response") && s.success == nil:
 			s.success = v
-		case keyEqual(q, "status"):
+		case keyEqual(q, "status"), keyEqual(q, "stat") && s.status == nil:
 			s.status = v
+		case keyEqual(q, "result") && s.status == nil && (string(v) == `"error"` || string(v) == `"fail"`):
+			s.status = v
+		case keyEqual(q, "code"), s.code == nil && (keyEqual(q, "errcode") || keyEqual(q, "error_code")):
+			s.code = v
+		case keyEqual(q, "message"), s.msg == nil && (keyEqual(q, "msg") || keyEqual(q, "errmsg") || keyEqual(q, "error_msg")):
+			s.msg = v
 		case keyEqual(q, "jsonrpc"):
 			s.jsonrpc = v
 		case keyEqual(q, "errors"):
