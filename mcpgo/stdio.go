@@ -326,7 +326,7 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		c.inits++
 	}
 	c.mu.Unlock()
-	c.dispatch(r)
+	c.dispatch(r, false)
 	return nil, nil
 }
 
@@ -367,7 +367,7 @@ func (c *stdioConn) initAnswered() {
 			}
 			continue
 		}
-		c.dispatch(r)
+		c.dispatch(r, true)
 	}
 }
 
@@ -412,17 +412,21 @@ type request struct {
 // dispatch hands r to an idle worker, or to a new one when none is idle and
 // fewer than max run. A worker serves requests one after another until the
 // session ends, so the stack that mcp-go's decoding grows is grown once per
-// worker, not once per request (it was a sixth of a valid call's CPU); the
-// reading calls it, as does the worker that answered an initialize
-// (initAnswered), and waits only for a worker that has answered its
-// request and is on its way back.
-func (c *stdioConn) dispatch(r request) {
+// worker, not once per request (it was a sixth of a valid call's CPU). The
+// reading calls it, and waits only for a worker that has answered its
+// request and is on its way back. The worker that answered an initialize
+// calls it too (initAnswered, with worker set), for the requests held
+// behind that initialize: it must not wait for a worker, since it may be
+// the one it would wait for (with max workers busy, itself among them), so
+// it starts a new one when none is idle. Workers stay within max + 1: a new
+// one starts only when none is idle, and at most max requests are in flight.
+func (c *stdioConn) dispatch(r request, worker bool) {
 	select {
 	case c.work <- r:
 		return
 	default:
 	}
-	if c.workers.Add(1) <= int64(c.max) {
+	if c.workers.Add(1) <= int64(c.max) || worker {
 		go c.worker(r)
 		return
 	}
