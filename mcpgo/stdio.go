@@ -100,8 +100,9 @@ type StdioOptions struct {
 //     protocol revision 2026-07-28 on: stdio.Busy) while the reading goes on, so the client's answers to the server's
 //     own requests (roots, sampling, elicitation), its cancellations and
 //     its notifications are always read. They are served by at most
-//     MaxInFlight goroutines, each serving one request after another
-//     until ServeStdio returns.
+//     MaxInFlight goroutines (one more while requests held behind an
+//     initialize start), each serving one request after another until
+//     ServeStdio returns.
 //
 // The session
 // (server.ClientSessionFromContext) has logging, the client's info, and
