@@ -84,6 +84,8 @@ func FuzzScrubURLs(f *testing.F) {
 	f.Add("Get \"", "/v1/x", "\": context deadline exceeded")
 	f.Add("see <", "", ">")
 	f.Add("", "/a?b=c&", "#frag")
+	f.Add("WS://", "0", "0")  // a URL inside another's authority
+	f.Add("", "/r?next=", "") // a URL inside another's query
 	f.Fuzz(func(t *testing.T, before, path, after string) {
 		const secret = "SECRETVALUE42"
 		if strings.Contains(before+path+after, "SECRET") {
@@ -116,6 +118,23 @@ func TestErrorOfAllocatesNothing(t *testing.T) {
 	for _, err := range []error{errors.New("boom"), fmt.Errorf("x: %w", io.EOF), errors.Join(io.EOF, context.Canceled)} {
 		if n := testing.AllocsPerRun(100, func() { ErrorOf(err) }); n != 0 {
 			t.Errorf("ErrorOf(%v) allocates %v times", err, n)
+		}
+	}
+}
+
+// TestNestedURLSecretsRedacted checks that a URL written inside another
+// one (in its query, or right after its scheme) has its own userinfo
+// redacted: a URL ends where the next one's scheme starts.
+func TestNestedURLSecretsRedacted(t *testing.T) {
+	for _, s := range []string{
+		"WS://https://user:pw-nested-1@api.example.com/x",
+		"see https://a.example.com/login?next=https://bob:pw-nested-1@b.example.com/ for more",
+		"http://h.example.com/p/wss://eve:pw-nested-1@c.example.com",
+	} {
+		for _, hostOnly := range []bool{false, true} {
+			if got := scrubURLs(s, nil, hostOnly); strings.Contains(got, "pw-nested-1") {
+				t.Errorf("scrubURLs(%q, %v) = %q", s, hostOnly, got)
+			}
 		}
 	}
 }

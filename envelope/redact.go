@@ -427,6 +427,15 @@ func scrubURLs(s string, secrets []string, hostOnly bool) string {
 		}
 		end := i + 3
 		for end < len(rest) && !isURLEnd(rest[end]) {
+			// A URL ends where the scheme of the next one starts, so
+			// the userinfo of a URL written inside another (a query
+			// value, or "ws://https://u:p@h") is scrubbed as its own.
+			if strings.HasPrefix(rest[end:], "://") {
+				if p := schemeStart(rest[:end]); p >= i+3 {
+					end = p
+					break
+				}
+			}
 			end++
 		}
 		start := schemeStart(rest[:i])
