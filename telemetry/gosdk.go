@@ -83,7 +83,7 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 			c.protocol = p.ProtocolVersion
 		}
 	}
-	ctx, span := r.begin(ctx, &c)
+	ctx = r.begin(ctx, &c)
 	if ss != nil {
 		if _, seen := r.live.LoadOrStore(ss, struct{}{}); !seen {
 			// A session's duration runs from the first request seen in it to
@@ -98,10 +98,10 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			r.end(ctx, span, &c, answer{panic: true})
+			r.end(ctx, &c, answer{panic: true})
 			panic(p)
 		}
-		r.end(ctx, span, &c, goSDKAnswer(res, err))
+		r.end(ctx, &c, goSDKAnswer(res, err))
 	}()
 	return next(ctx, method, req)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcperr/mcperr/mcpgo"
 )
@@ -117,8 +116,7 @@ func (m *mcpgoHooks) success(ctx context.Context, id any, method mcp.MCPMethod, 
 		return // the tool middleware's to record
 	}
 	if c := m.take(ctx, id); c != nil {
-		_, span := m.r.begin(ctx, c)
-		m.r.end(ctx, span, c, answer{})
+		m.r.end(m.r.begin(ctx, c), c, answer{})
 	}
 }
 
@@ -138,8 +136,7 @@ func (m *mcpgoHooks) failure(ctx context.Context, id any, method mcp.MCPMethod, 
 	if c == nil {
 		return
 	}
-	_, span := m.r.begin(ctx, c)
-	m.r.end(ctx, span, c, mcpgoError(err))
+	m.r.end(m.r.begin(ctx, c), c, mcpgoError(err))
 }
 
 // mcpgoError is the JSON-RPC error mcp-go sends for err.
@@ -182,14 +179,13 @@ func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if cs := server.ClientSessionFromContext(ctx); cs != nil {
 			c.session = cs.SessionID()
 		}
-		var span trace.Span
-		ctx, span = m.r.begin(ctx, c)
+		ctx = m.r.begin(ctx, c)
 		defer func() {
 			if p := recover(); p != nil {
-				m.r.end(ctx, span, c, answer{panic: true})
+				m.r.end(ctx, c, answer{panic: true})
 				panic(p)
 			}
-			m.r.end(ctx, span, c, mcpgoAnswer(res, err))
+			m.r.end(ctx, c, mcpgoAnswer(res, err))
 		}()
 		return next(ctx, req)
 	}
