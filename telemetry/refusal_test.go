@@ -68,24 +68,10 @@ func callTool(t *testing.T, r *rig, sdk, tool string, args, meta map[string]any)
 // recorded for tools/call.
 func (r *rig) toolPoints(t *testing.T) uint64 {
 	t.Helper()
-	var rm metricdata.ResourceMetrics
-	if err := r.reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
-	var n uint64
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			if m.Name != "mcp.server.operation.duration" {
-				continue
-			}
-			for _, p := range m.Data.(metricdata.Histogram[float64]).DataPoints {
-				if v, _ := p.Attributes.Value("mcp.method.name"); v.AsString() == "tools/call" {
-					n += p.Count
-				}
-			}
-		}
-	}
-	return n
+	return r.histogramCount(t, "mcp.server.operation.duration", func(a attribute.Set) bool {
+		v, _ := a.Value("mcp.method.name")
+		return v.AsString() == "tools/call"
+	})
 }
 
 // toolSpans is the number of tools/call spans ended.
