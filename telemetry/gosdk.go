@@ -121,6 +121,11 @@ func goSDKAnswer(res mcp.Result, err error) answer {
 	if !ok || tr == nil || !tr.IsError {
 		return answer{}
 	}
+	if len(tr.Content) == 1 { // one text block, as mcperr's refusals and errors send: no copy
+		if t, ok := tr.Content[0].(*mcp.TextContent); ok {
+			return answer{isError: true, text: t.Text}
+		}
+	}
 	var b strings.Builder
 	for i, c := range tr.Content {
 		if t, ok := c.(*mcp.TextContent); ok {

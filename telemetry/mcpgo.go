@@ -199,6 +199,11 @@ func mcpgoAnswer(res *mcp.CallToolResult, err error) answer {
 	if res == nil || !res.IsError {
 		return answer{}
 	}
+	if len(res.Content) == 1 { // one text block, as mcperr's refusals and errors send: no copy
+		if t, ok := mcp.AsTextContent(res.Content[0]); ok {
+			return answer{isError: true, text: t.Text}
+		}
+	}
 	var b strings.Builder
 	for i, c := range res.Content {
 		if t, ok := mcp.AsTextContent(c); ok {

@@ -118,6 +118,7 @@ type meters struct {
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
 	stages map[stageKey]*counted // Failures' points
+	texts  map[string]failure    // the reading of an isError result's text, of at most maxText bytes
 
 	// overflow counts the failures of the shapes past maxShapes, under
 	// the attribute the metric SDK gives its own overflow.
@@ -477,7 +478,7 @@ type answer struct {
 // metrics alone.
 func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	f, failed := readFailure(a)
+	f, failed := r.read(a)
 	if !failed {
 		r.opDur.Record(ctx, d, c.shape.ok)
 		if c.span == nil {
@@ -528,6 +529,26 @@ type failure struct {
 	code     string
 	wait     time.Duration
 	hasWait  bool
+}
+
+// maxText bounds the isError texts whose reading is kept.
+const maxText = 512
+
+// read reads a, as readFailure does; the reading of an isError result's
+// text (a refusal's, a handler error's: the same few texts again and
+// again) is made once, for a text of at most maxText bytes.
+func (r *recorder) read(a answer) (failure, bool) {
+	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
+		return readFailure(a)
+	}
+	f, _ := cached(r.meters, &r.texts, a.text, readText)
+	return f, true
+}
+
+// readText is the reading of an isError result whose text is text.
+func readText(text string) failure {
+	f, _ := readFailure(answer{isError: true, text: text})
+	return f
 }
 
 // readFailure reads a; it reports false for a success.
