@@ -274,20 +274,31 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		c.session.answered(m.ID, line)
 		return nil, nil
 	}
-	key := stdio.IDKey(m.ID)
-	f := &flight{key: key, read: time.Now()}
-	ctx := context.WithValue(c.ctx, requestIDKey{}, f) // for RequestID and Received, the Validator's hook too
+	read := time.Now()
+	var f *flight
+	var ctx context.Context // for RequestID and Received
 	checked := c.validator != nil && m.Method == string(mcp.MethodToolsCall)
 	screen := checked // the Validator's refusal is written by serve, after an initialize's answer
 	if checked && !c.holding() {
 		// Only this goroutine starts holding: the refusal cannot overtake
 		// an initialize's answer.
 		screen = false
-		if resp, refused := c.validator.screenCall(ctx, m); refused {
+		sctx := c.ctx
+		if c.validator.opts.OnFailure != nil { // the hook has the id and the read time too
+			f = &flight{key: stdio.IDKey(m.ID), read: read}
+			ctx = context.WithValue(c.ctx, requestIDKey{}, f)
+			sctx = ctx
+		}
+		if resp, refused := c.validator.screenCall(sctx, m); refused {
 			c.answer(resp, m.ID, "")
 			return nil, nil
 		}
 	}
+	if f == nil {
+		f = &flight{key: stdio.IDKey(m.ID), read: read}
+		ctx = context.WithValue(c.ctx, requestIDKey{}, f)
+	}
+	key := f.key
 	ctx, cancel := context.WithCancel(ctx)
 	f.cancel = cancel
 	if checked {
