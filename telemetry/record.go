@@ -43,11 +43,12 @@ type Options struct {
 	// otel.GetTextMapPropagator().
 	Propagator propagation.TextMapPropagator
 
-	// RefusalSpans records a span for every refusal too. By default a
-	// tools/call refused before any handler runs, of an expected kind (its
-	// arguments, a tool the server does not have, a limit), records its
-	// metric points alone, unless its _meta carries a sampled parent: the
-	// caller is tracing it.
+	// RefusalSpans records a span for every refusal the middleware sees
+	// too. By default a tools/call refused before any handler runs, of an
+	// expected kind (its arguments, a tool the server does not have),
+	// records its metric points alone, unless its _meta carries a sampled
+	// parent: the caller is tracing it. (The refusals of a transport or a
+	// limit, which Failures counts, never have a span.)
 	RefusalSpans bool
 }
 
