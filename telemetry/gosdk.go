@@ -18,7 +18,9 @@ import (
 // (github.com/modelcontextprotocol/go-sdk): a server span and a point of
 // mcp.server.operation.duration for every request and notification s
 // receives, a point of mcp.server.session.duration when a session ends, and
-// mcperr's reading of every failure (see the package doc). Call it after
+// mcperr's reading of every failure (see the package doc); a tools/call
+// that gosdk.Validate or the SDK refuses before its handler runs, of an
+// expected kind, has its points and no span (Options.RefusalSpans). Call it after
 // every other receiving middleware (gosdk.Validate among them), so that it
 // is the outermost one and sees their refusals:
 //

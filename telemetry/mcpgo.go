@@ -25,7 +25,12 @@ import (
 //
 // A tool call is recorded by a tool handler middleware, so an upstream
 // call the handler makes is a child of its span; every other request, and a
-// call to a tool the server does not have, by the server's hooks.
+// call to a tool the server does not have, by the server's hooks. A tool
+// call refused before its handler runs (by mcpgo.Validate, or a tool the
+// server does not have), of an expected kind, has its points and no span
+// (Options.RefusalSpans); the refusals ServeStdio's Validator answers
+// before mcp-go reads the message are recorded by Failures, set as the
+// Validator's OnFailure.
 func MCPGo(o *Options) server.ServerOption {
 	r := newRecorder(o)
 	m := &mcpgoHooks{r: r}
