@@ -35,7 +35,9 @@ import (
 // (mcpgo.Received; none when no transport says it), and one of the failure
 // counter, by mcp.method.name, gen_ai.tool.name, gen_ai.operation.name,
 // network.transport, error.type, rpc.response.status_code, mcperr.kind and
-// mcperr.expected. The refusals made inside a recorded call are left to
+// mcperr.expected. For those, set it as mcpgo.Validate's
+// Options.OnFailure: ServeStdio hands its own refusals to that hook too
+// when StdioOptions.OnFailure is nil. The refusals made inside a recorded call are left to
 // its recorder, so a hook set on the validation's options too counts each
 // once.
 //
