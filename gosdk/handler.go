@@ -48,7 +48,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 		l = long[0]
 	}
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		ctx, find := envelope.Track(ctx)
+		ctx, find := envelope.Track(adapter.Enter(ctx))
 		out, err := adapter.RunLong(ctx, l, progress(req), func(ctx context.Context) (Out, error) { return fn(ctx, req, in) })
 		if err == nil {
 			return nil, out, nil
@@ -82,7 +82,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req *mcp.CallToolRequest, 
 //     err.
 func Raw(fn func(ctx context.Context, req *mcp.CallToolRequest) (any, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, find := envelope.Track(ctx)
+		ctx, find := envelope.Track(adapter.Enter(ctx))
 		v, err := fn(ctx, req)
 		if err == nil {
 			switch v := v.(type) {

@@ -295,7 +295,7 @@ func (t *typed[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 		res.SetError(err) // as mcp.AddTool answers it
 		return res, nil
 	}
-	ctx, find := envelope.Track(ctx)
+	ctx, find := envelope.Track(adapter.Enter(ctx))
 	out, err := adapter.RunLong(ctx, t.long, progress(req), func(ctx context.Context) (Out, error) { return t.fn(ctx, req, in) })
 	if err != nil {
 		return failed(err, find)

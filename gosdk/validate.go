@@ -115,8 +115,9 @@ func (v *validator) call(ctx context.Context, next mcp.MethodHandler, req *mcp.C
 	if issues := s.Validate(args); issues != nil {
 		return v.report(ctx, adapter.Arguments, name, nil)(refuse(req.Session, v.opts.Dialect.Refuse(name, issues)))
 	}
-	// A tool of AddTool does not check the arguments again.
-	res, err := next(markValidated(ctx, req.Params), "tools/call", req)
+	// A tool of AddTool does not check the arguments again; the handler is
+	// entered (adapter.Enter: telemetry starts the call's span there).
+	res, err := next(adapter.Enter(markValidated(ctx, req.Params)), "tools/call", req)
 	if err != nil {
 		var we *jsonrpc.Error
 		if errors.As(err, &we) && we.Code == jsonrpc.CodeInvalidParams {

@@ -60,7 +60,7 @@ func Handle[In, Out any](fn func(ctx context.Context, req mcp.CallToolRequest, i
 				return fail(ctx, errors.New("decoding arguments the schema accepted: "+err.Error()), nil), nil
 			}
 		}
-		ctx, find := envelope.Track(ctx)
+		ctx, find := envelope.Track(adapter.Enter(ctx))
 		out, err := adapter.RunLong(ctx, l, progress(ctx, req), func(ctx context.Context) (Out, error) { return fn(ctx, req, in) })
 		if err != nil {
 			return fail(ctx, err, find), nil
@@ -133,7 +133,7 @@ func encodeJSON(v any) ([]byte, error) {
 // Handle renders it.
 func Raw(fn func(ctx context.Context, req mcp.CallToolRequest) (any, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, find := envelope.Track(ctx)
+		ctx, find := envelope.Track(adapter.Enter(ctx))
 		v, err := fn(ctx, req)
 		if err != nil {
 			return fail(ctx, err, find), nil

@@ -211,7 +211,8 @@ type stdioConn struct {
 
 // flight is a request in flight.
 type flight struct {
-	key       string // the value of its id (stdio.IDKey)
+	key       string    // the value of its id (stdio.IDKey)
+	read      time.Time // when its line was read (Received)
 	cancel    context.CancelFunc
 	cancelled atomic.Bool // the client cancelled it: it gets no answer
 }
@@ -273,20 +274,32 @@ func (c *stdioConn) admit(line []byte) (*wire.Message, []byte) {
 		c.session.answered(m.ID, line)
 		return nil, nil
 	}
+	read := time.Now()
+	var f *flight
+	var ctx context.Context // for RequestID and Received
 	checked := c.validator != nil && m.Method == string(mcp.MethodToolsCall)
 	screen := checked // the Validator's refusal is written by serve, after an initialize's answer
 	if checked && !c.holding() {
 		// Only this goroutine starts holding: the refusal cannot overtake
 		// an initialize's answer.
 		screen = false
-		if resp, refused := c.validator.screenCall(c.ctx, m); refused {
+		sctx := c.ctx
+		if c.validator.opts.OnFailure != nil { // the hook has the id and the read time too
+			f = &flight{key: stdio.IDKey(m.ID), read: read}
+			ctx = context.WithValue(c.ctx, requestIDKey{}, f)
+			sctx = ctx
+		}
+		if resp, refused := c.validator.screenCall(sctx, m); refused {
 			c.answer(resp, m.ID, "")
 			return nil, nil
 		}
 	}
-	key := stdio.IDKey(m.ID)
-	f := &flight{key: key}
-	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, f)) // for RequestID
+	if f == nil {
+		f = &flight{key: stdio.IDKey(m.ID), read: read}
+		ctx = context.WithValue(c.ctx, requestIDKey{}, f)
+	}
+	key := f.key
+	ctx, cancel := context.WithCancel(ctx)
 	f.cancel = cancel
 	if checked {
 		ctx = context.WithValue(ctx, checkedKey{}, true)
@@ -396,6 +409,18 @@ func RequestID(ctx context.Context) (id mcp.RequestId, ok bool) {
 	return mcp.NewRequestId(n), true
 }
 
+// Received returns when ServeStdio read the line of the request whose
+// tool handler, middleware, hook or Validator's OnFailure has ctx; ok is
+// false for a request ServeStdio did not read. Package telemetry measures
+// the duration of a call the Validator refuses from it.
+func Received(ctx context.Context) (t time.Time, ok bool) {
+	f, ok := ctx.Value(requestIDKey{}).(*flight)
+	if !ok {
+		return time.Time{}, false
+	}
+	return f.read, true
+}
+
 // request is a request admitted, for a worker to serve.
 type request struct {
 	ctx  context.Context
@@ -465,16 +490,31 @@ func (c *stdioConn) serve(r request) {
 	case r.f.cancelled.Load(): // a cancelled request gets no answer
 		c.done(r.key)
 	case resp != nil:
-		c.answer(resp, r.sent, r.key)
+		if line, _ := c.answer(resp, r.sent, r.key); line != nil {
+			c.internal(r, line)
+		}
 	default:
+		line := stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion())
 		c.wmu.Lock()
 		c.done(r.key) // before the line, as answer does
-		c.writeLocked(stdio.ErrorLine(r.sent, errkind.InternalError, "Internal error", c.sessionVersion()))
+		c.writeLocked(line)
 		c.wmu.Unlock()
+		c.internal(r, line)
 	}
 	if r.init {
 		c.initAnswered()
 	}
+}
+
+// internal hands OnFailure the -32603 line ServeStdio wrote for r itself
+// (a handler's panic, an answer it could not encode), as it hands the
+// lines it refuses, after writing it.
+func (c *stdioConn) internal(r request, line []byte) {
+	if c.onFailure == nil {
+		return
+	}
+	m, _ := stdio.Check(r.msg, "") // it was checked once: it parses
+	stdio.Report(r.ctx, c.onFailure, m, line)
 }
 
 // screen returns the Validator's refusal of r, a tools/call held behind an
@@ -558,20 +598,22 @@ func (c *stdioConn) waitAnswers(drain time.Duration, stop <-chan struct{}) {
 }
 
 // answer writes msg, the answer to a request whose id the client wrote as
-// sent (nil for a notification). key, when not "", is that request's id
+// sent (nil for a notification). When msg cannot be encoded, it writes a
+// -32603 error in its place and returns that line (none for a
+// notification, which gets no line) and the encoding's error. key, when not "", is that request's id
 // value: the request is forgotten (done) with the writer's lock held, just
 // before its answer is written, so a client that has read an answer never
 // finds the request still counted among those in flight (one more would be
 // refused as busy), and ServeStdio, which takes the lock after the last
 // request is forgotten, returns after the answer is written.
-func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte, key string) error {
+func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte, key string) (internal []byte, err error) {
 	c.wmu.Lock()
 	if b, ok := appendAnswer(c.wbuf[:0], msg, sent); ok { // a tool result: encoded without reflection
 		c.keep(b)
 		c.forget(key)
 		c.writeLocked(b)
 		c.wmu.Unlock()
-		return nil
+		return nil, nil
 	}
 	c.wmu.Unlock()
 	data, err := json.Marshal(msg)
@@ -580,14 +622,15 @@ func (c *stdioConn) answer(msg mcp.JSONRPCMessage, sent []byte, key string) erro
 	c.forget(key)
 	if err != nil {
 		if sent != nil {
-			c.writeLocked(stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.", c.sessionVersion()))
+			internal = stdio.ErrorLine(sent, errkind.InternalError, "Internal error: the answer could not be encoded.", c.sessionVersion())
+			c.writeLocked(internal)
 		}
-		return err
+		return internal, err
 	}
 	b := stdio.AppendAnswer(c.wbuf[:0], data, sent)
 	c.keep(b)
 	c.writeLocked(b)
-	return nil
+	return nil, nil
 }
 
 // forget forgets the request whose id has the value key (done), when key
@@ -737,7 +780,7 @@ func (s *stdioSession) request(ctx context.Context, method mcp.MCPMethod, params
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
 	}{mcp.JSONRPC_VERSION, id, string(method), params}
-	if err := s.conn.answer(req, nil, ""); err != nil {
+	if _, err := s.conn.answer(req, nil, ""); err != nil {
 		return fmt.Errorf("mcpgo: encoding the %s request: %w", method, err)
 	}
 	select {

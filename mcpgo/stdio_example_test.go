@@ -2,9 +2,16 @@ package mcpgo_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -33,4 +40,25 @@ func ExampleServeStdio() {
 	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool get_span not found"}],"isError":true}}
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get_trace: Invalid input: expected string, received number at id"}],"isError":true}}
 	// {"jsonrpc":"2.0","id":"<&>","result":{"content":[{"type":"text","text":"{\"id\":\"abc\",\"spans\":3}"}],"structuredContent":{"id":"abc","spans":3}}}
+}
+
+// Received tells a failure hook when ServeStdio read the line of the call
+// the Validator refused, and RequestID its id: what a hook needs to time
+// the refusal (package telemetry records its duration from it).
+func ExampleReceived() {
+	s := server.NewMCPServer("traces", "1.0.0")
+	s.AddTool(mcp.NewTool("get_trace"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	})
+	hook := func(ctx context.Context, f adapter.Failure) {
+		read, ok := mcpgo.Received(ctx)
+		id, _ := mcpgo.RequestID(ctx)
+		fmt.Printf("%s of %s, id %v: read by ServeStdio: %v, within the last second: %v\n",
+			f.Stage, f.Tool, id.Value(), ok, time.Since(read) < time.Second)
+	}
+	v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{OnFailure: hook}})
+	input := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_span","arguments":{}}}`
+	mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v, In: strings.NewReader(input), Out: io.Discard})
+	// Output:
+	// unknown_tool of get_span, id 4: read by ServeStdio: true, within the last second: true
 }

@@ -2,14 +2,20 @@ package mcpgo_test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/adapter/adaptertest"
+	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/mcpgo"
 )
 
@@ -52,5 +58,41 @@ func TestServeStdioRefusals(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+}
+
+// TestServeStdioInternalErrorReachesHook: the -32603 line ServeStdio
+// writes itself for a handler's panic reaches the failure hook, as the
+// lines it refuses do (Stage Protocol, the method and tool of the call),
+// without the panic's value.
+func TestServeStdioInternalErrorReachesHook(t *testing.T) {
+	type seen struct {
+		Stage        adapter.Stage
+		Method, Tool string
+		RPCCode      errkind.RPCCode
+		Expected     bool
+		Secret       bool // the panic's value reached the hook
+	}
+	got := make(chan seen, 4)
+	hook := func(_ context.Context, f adapter.Failure) {
+		got <- seen{f.Stage, f.Method, f.Tool, f.Reading.RPCCode, adapter.Expected(f.Reading.Kind),
+			strings.Contains(fmt.Sprint(f), "secret detail")}
+	}
+	p := servePipes(t, stdioTestServer(), mcpgo.StdioOptions{OnFailure: hook})
+	p.send(t, stdioInit)
+	p.next(t)
+	p.send(t, stdioInitialized)
+	p.send(t, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"panic"}}`)
+	if l := p.next(t); !strings.Contains(l, `"code":-32603`) {
+		t.Fatalf("panicking handler answered %s, want -32603", l)
+	}
+	want := seen{Stage: adapter.Protocol, Method: "tools/call", Tool: "panic", RPCCode: errkind.InternalError}
+	select {
+	case s := <-got:
+		if diff := cmp.Diff(want, s); diff != "" {
+			t.Errorf("failure hook (-want +got):\n%s", diff)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the -32603 line did not reach the failure hook")
 	}
 }

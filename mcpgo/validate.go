@@ -95,7 +95,7 @@ func (v *Validator) middleware(next server.ToolHandlerFunc) server.ToolHandlerFu
 				}
 			}
 		}
-		c := &callContext{Context: ctx}
+		c := &callContext{Context: adapter.Enter(ctx)} // the handler is entered: telemetry's span starts
 		res, err := next(c, req)
 		if c.slot.err != nil && v.opts.OnError != nil {
 			v.opts.OnError(c, req, c.slot.err)

@@ -25,7 +25,14 @@
 // "{mcp.method.name} {target}" ("tools/call get_trace", "prompts/get
 // review", "initialize"), a child of the trace context the client put in
 // params._meta (traceparent, tracestate; SEP-414), linked to the ambient
-// span if there is one. Its attributes are the conventions': mcp.method.name,
+// span if there is one; but a tools/call refused before any handler runs,
+// of an expected kind (its arguments, a tool the server does not have),
+// is its metric points alone, unless the client is tracing it (a sampled
+// parent in its _meta) or Options.RefusalSpans is set. A tools/call's span
+// starts when its handler is entered, which gosdk.Validate, mcpgo.Validate
+// and both adapters' Handle and Raw tell it (adapter.Enter); one whose
+// handler none of them wraps gets its span when it ends, so the handler's
+// own spans are not its children. Its attributes are the conventions': mcp.method.name,
 // gen_ai.tool.name and gen_ai.operation.name = execute_tool for a tool call,
 // gen_ai.prompt.name, mcp.resource.uri, jsonrpc.request.id (where the SDK
 // or the transport says it: every request an mcp-go server's hooks see, and
@@ -72,7 +79,9 @@
 // pages when more than 5% of a tool's calls fail unexpectedly for five
 // minutes; the expected ones (mcperr_expected="true") belong on a
 // dashboard, where a rise in rate_limited or not_found says something about
-// the agents, not about the server.
+// the agents, not about the server. The expected refusals made before any
+// handler runs are counted, and have no span unless Options.RefusalSpans
+// is set or the client traces the call.
 //
 // # Cost
 //
@@ -81,15 +90,16 @@
 // failure's attributes, the attribute sets of its metric points) is made
 // once; per request come only its id, session and the reading of its
 // answer, and a request's params._meta is handed to the propagator only
-// when it holds a field the propagator reads (traceparent). What remains
-// is mostly OpenTelemetry's SDK: a span through its batch processor costs
-// about 2 us of CPU with a success's 7 attributes and 3.2 us with a
-// failure's 13 (BenchmarkSpan), half of what a refused tools/call costs a
-// go-sdk server over stdio (6 us). Measured in-process (BenchmarkStdio),
-// telemetry adds about 8 us to such a refusal, 7.5 us (+15%) to a go-sdk
-// success and 4.5 us (+34%) to an mcp-go one; BENCHMARKS.md has the
-// figures, and those of the example servers as processes exporting over
-// OTLP.
+// when it holds a field the propagator reads (traceparent). A failure is
+// counted with an atomic add (the counter is observed when the reader
+// collects). What remains is mostly OpenTelemetry's SDK: a span through its
+// batch processor costs about 2 us of CPU with a success's 7 attributes and
+// 3.2 us with a failure's 13 (BenchmarkSpan), and a point of the duration
+// histogram about 0.7 us, the SDK checking its attribute set at every
+// measurement. So a refusal without a span costs about 2 us more than
+// uninstrumented (6 us over a go-sdk's stdio, in-process), and a success
+// what its span and point cost: BENCHMARKS.md has the figures, in-process
+// and as processes exporting over OTLP.
 //
 // # Install
 //

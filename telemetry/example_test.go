@@ -69,9 +69,34 @@ func ExampleGoSDK() {
 	defer cs.Close()
 	cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": "zzz"}})
 	cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": 7}})
-	printSpans(rec)
+	printSpans(rec) // the refused arguments (id 7) are a metric point, not a span
 	// Output:
 	// tools/call get_trace [error.type=tool_error mcperr.expected=true mcperr.kind=not_found mcperr.move=try_another_id]
+}
+
+// With RefusalSpans, a call refused before any handler runs, of an
+// expected kind, has a span too, not only its metric points.
+func ExampleOptions_refusalSpans() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in traceIn) (trace1, error) {
+		return trace1(in), nil
+	}))
+	s.AddReceivingMiddleware(gosdk.Validate(nil))
+
+	rec := tracetest.NewSpanRecorder()
+	telemetry.GoSDK(s, &telemetry.Options{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)),
+		RefusalSpans:   true,
+	})
+
+	ct, st := mcp.NewInMemoryTransports()
+	ss, _ := s.Connect(context.Background(), st, nil)
+	defer ss.Close()
+	cs, _ := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	defer cs.Close()
+	cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_trace", Arguments: map[string]any{"id": 7}})
+	printSpans(rec)
+	// Output:
 	// tools/call get_trace [error.type=tool_error mcperr.expected=true mcperr.kind=invalid_arguments mcperr.move=fix_argument]
 }
 

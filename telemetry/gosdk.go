@@ -18,7 +18,9 @@ import (
 // (github.com/modelcontextprotocol/go-sdk): a server span and a point of
 // mcp.server.operation.duration for every request and notification s
 // receives, a point of mcp.server.session.duration when a session ends, and
-// mcperr's reading of every failure (see the package doc). Call it after
+// mcperr's reading of every failure (see the package doc); a tools/call
+// that gosdk.Validate or the SDK refuses before its handler runs, of an
+// expected kind, has its points and no span (Options.RefusalSpans). Call it after
 // every other receiving middleware (gosdk.Validate among them), so that it
 // is the outermost one and sees their refusals:
 //
@@ -83,7 +85,7 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 			c.protocol = p.ProtocolVersion
 		}
 	}
-	ctx, span := r.begin(ctx, &c)
+	ctx = r.begin(ctx, &c)
 	if ss != nil {
 		if _, seen := r.live.LoadOrStore(ss, struct{}{}); !seen {
 			// A session's duration runs from the first request seen in it to
@@ -98,10 +100,10 @@ func (r *recorder) goSDK(ctx context.Context, next mcp.MethodHandler, method str
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			r.end(ctx, span, &c, answer{panic: true})
+			r.end(ctx, &c, answer{panic: true})
 			panic(p)
 		}
-		r.end(ctx, span, &c, goSDKAnswer(res, err))
+		r.end(ctx, &c, goSDKAnswer(res, err))
 	}()
 	return next(ctx, method, req)
 }
@@ -120,6 +122,11 @@ func goSDKAnswer(res mcp.Result, err error) answer {
 	tr, ok := res.(*mcp.CallToolResult)
 	if !ok || tr == nil || !tr.IsError {
 		return answer{}
+	}
+	if len(tr.Content) == 1 { // one text block, as mcperr's refusals and errors send: no copy
+		if t, ok := tr.Content[0].(*mcp.TextContent); ok {
+			return answer{isError: true, text: t.Text}
+		}
 	}
 	var b strings.Builder
 	for i, c := range tr.Content {

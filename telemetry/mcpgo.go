@@ -10,7 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcperr/mcperr/mcpgo"
 )
@@ -26,7 +25,12 @@ import (
 //
 // A tool call is recorded by a tool handler middleware, so an upstream
 // call the handler makes is a child of its span; every other request, and a
-// call to a tool the server does not have, by the server's hooks.
+// call to a tool the server does not have, by the server's hooks. A tool
+// call refused before its handler runs (by mcpgo.Validate, or a tool the
+// server does not have), of an expected kind, has its points and no span
+// (Options.RefusalSpans); the refusals ServeStdio's Validator answers
+// before mcp-go reads the message are recorded by Failures, set as the
+// Validator's OnFailure.
 func MCPGo(o *Options) server.ServerOption {
 	r := newRecorder(o)
 	m := &mcpgoHooks{r: r}
@@ -117,8 +121,7 @@ func (m *mcpgoHooks) success(ctx context.Context, id any, method mcp.MCPMethod, 
 		return // the tool middleware's to record
 	}
 	if c := m.take(ctx, id); c != nil {
-		_, span := m.r.begin(ctx, c)
-		m.r.end(ctx, span, c, answer{})
+		m.r.end(m.r.begin(ctx, c), c, answer{})
 	}
 }
 
@@ -138,8 +141,7 @@ func (m *mcpgoHooks) failure(ctx context.Context, id any, method mcp.MCPMethod, 
 	if c == nil {
 		return
 	}
-	_, span := m.r.begin(ctx, c)
-	m.r.end(ctx, span, c, mcpgoError(err))
+	m.r.end(m.r.begin(ctx, c), c, mcpgoError(err))
 }
 
 // mcpgoError is the JSON-RPC error mcp-go sends for err.
@@ -182,14 +184,13 @@ func (m *mcpgoHooks) tool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if cs := server.ClientSessionFromContext(ctx); cs != nil {
 			c.session = cs.SessionID()
 		}
-		var span trace.Span
-		ctx, span = m.r.begin(ctx, c)
+		ctx = m.r.begin(ctx, c)
 		defer func() {
 			if p := recover(); p != nil {
-				m.r.end(ctx, span, c, answer{panic: true})
+				m.r.end(ctx, c, answer{panic: true})
 				panic(p)
 			}
-			m.r.end(ctx, span, c, mcpgoAnswer(res, err))
+			m.r.end(ctx, c, mcpgoAnswer(res, err))
 		}()
 		return next(ctx, req)
 	}
@@ -202,6 +203,11 @@ func mcpgoAnswer(res *mcp.CallToolResult, err error) answer {
 	}
 	if res == nil || !res.IsError {
 		return answer{}
+	}
+	if len(res.Content) == 1 { // one text block, as mcperr's refusals and errors send: no copy
+		if t, ok := mcp.AsTextContent(res.Content[0]); ok {
+			return answer{isError: true, text: t.Text}
+		}
 	}
 	var b strings.Builder
 	for i, c := range res.Content {

@@ -30,8 +30,10 @@ func mcpgoServer(r *rig, api string) *server.MCPServer {
 }
 
 // TestMCPGoSpans: the same calls as TestGoSDKSpans, on mcp-go, give the
-// same failures, spans named "tools/call <tool>", and a span for the other
-// requests (initialize, tools/list) from the server's hooks.
+// same failures, spans named "tools/call <tool>" for the calls that reach
+// the handler (the refusals are counted, with no span: TestRefusalSpans),
+// and a span for the other requests (initialize, tools/list) from the
+// server's hooks.
 func TestMCPGoSpans(t *testing.T) {
 	r := newRig()
 	var parents []string
@@ -61,8 +63,8 @@ func TestMCPGoSpans(t *testing.T) {
 	for _, s := range r.ended() {
 		names[s.Name]++
 	}
-	if names["tools/call get_trace"] != 4 || names["tools/call get_trac"] != 1 || names["initialize"] != 1 {
-		t.Errorf("span names %v, want 4 of tools/call get_trace, 1 of tools/call get_trac and initialize", names)
+	if names["tools/call get_trace"] != 3 || names["tools/call get_trac"] != 0 || names["initialize"] != 1 {
+		t.Errorf("span names %v, want 3 of tools/call get_trace, none of tools/call get_trac, and initialize", names)
 	}
 	want := map[string]int64{
 		"get_trace not_found expected=true":         1,

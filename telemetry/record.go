@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -40,6 +42,14 @@ type Options struct {
 	// params._meta (traceparent, tracestate, baggage); nil means
 	// otel.GetTextMapPropagator().
 	Propagator propagation.TextMapPropagator
+
+	// RefusalSpans records a span for every refusal the middleware sees
+	// too. By default a tools/call refused before any handler runs, of an
+	// expected kind (its arguments, a tool the server does not have),
+	// records its metric points alone, unless its _meta carries a sampled
+	// parent: the caller is tracing it. (The refusals of a transport or a
+	// limit, which Failures counts, never have a span.)
+	RefusalSpans bool
 }
 
 // Names of the attributes this package records beyond OpenTelemetry's
@@ -85,13 +95,21 @@ var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 
 // recorder holds the instruments one instrumented server records with.
 type recorder struct {
-	tracer   trace.Tracer
-	prop     propagation.TextMapPropagator
-	fields   []string // the _meta fields prop reads: no Extract unless a request has one
+	*meters
+	tracer       trace.Tracer
+	prop         propagation.TextMapPropagator
+	fields       []string // the _meta fields prop reads: no Extract unless a request has one
+	live         sync.Map // the go-sdk sessions whose end is awaited: *mcp.ServerSession -> struct{}
+	refusalSpans bool     // Options.RefusalSpans
+}
+
+// meters are the instruments of one MeterProvider, and what the requests
+// seen so far share, made once for every recorder of that provider (a
+// server built per request included).
+type meters struct {
 	opDur    metric.Float64Histogram
 	sessDur  metric.Float64Histogram
-	failures metric.Int64Counter
-	live     sync.Map // the go-sdk sessions whose end is awaited: *mcp.ServerSession -> struct{}
+	failures metric.Int64ObservableCounter // observes the counts of fails, stages and overflow
 
 	// shapes and fails hold what the requests seen so far share, at most
 	// maxShapes of each: a span's name and fixed attributes, a failure's
@@ -100,6 +118,45 @@ type recorder struct {
 	mu     sync.RWMutex
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
+	stages map[stageKey]*counted // Failures' points
+	texts  map[string]failure    // the reading of an isError result's text, of at most maxText bytes
+
+	// overflow counts the failures of the shapes past maxShapes, under
+	// the attribute the metric SDK gives its own overflow.
+	overflow atomic.Int64
+}
+
+// counted is one point of the failure counter: its attribute set, and
+// the failures counted under it. A failure costs an atomic add; the
+// counter's callback observes n when the reader collects.
+type counted struct {
+	point metric.MeasurementOption
+	n     atomic.Int64
+}
+
+// overflowSet is the attribute set of the failures counted past
+// maxShapes, the one the metric SDK gives a point past its cardinality
+// limit.
+var overflowSet = metric.WithAttributeSet(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
+
+// observe reports the failure counts to the counter's reader.
+func (r *meters) observe(_ context.Context, o metric.Observer) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, fs := range r.fails {
+		if n := fs.n.Load(); n > 0 {
+			o.ObserveInt64(r.failures, n, fs.point)
+		}
+	}
+	for _, c := range r.stages {
+		if n := c.n.Load(); n > 0 {
+			o.ObserveInt64(r.failures, n, c.point)
+		}
+	}
+	if n := r.overflow.Load(); n > 0 {
+		o.ObserveInt64(r.failures, n, overflowSet)
+	}
+	return nil
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -168,6 +225,7 @@ type failKey struct {
 type failShape struct {
 	attrs []attribute.KeyValue // read-only
 	point metric.MeasurementOption
+	n     *atomic.Int64 // the failures counted under point, or overflow's
 }
 
 // newFailShape makes the attributes of k: on the span, f's; on the point,
@@ -180,28 +238,42 @@ func newFailShape(k failKey) *failShape {
 		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
 	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
-	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...))}
+	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...)), n: new(atomic.Int64)}
+}
+
+// failShape returns the shape of k; past maxShapes, one whose failures
+// are counted as overflow.
+func (r *recorder) failShape(k failKey) *failShape {
+	fs, kept := cached(r.meters, &r.fails, k, newFailShape)
+	if !kept {
+		fs.n = &r.overflow
+	}
+	return fs
 }
 
 // cached returns m[k], made by mk the first time, and kept while m holds
-// fewer than maxShapes.
-func cached[K comparable, V any](r *recorder, m *map[K]V, k K, mk func(K) V) V {
+// fewer than maxShapes; kept is false for one made and not kept.
+func cached[K comparable, V any](r *meters, m *map[K]V, k K, mk func(K) V) (v V, kept bool) {
 	r.mu.RLock()
 	v, ok := (*m)[k]
 	r.mu.RUnlock()
 	if ok {
-		return v
+		return v, true
 	}
 	v = mk(k)
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := (*m)[k]; ok { // made meanwhile: one count for both
+		return old, true
+	}
 	if *m == nil {
 		*m = map[K]V{}
 	}
-	if len(*m) < maxShapes {
-		(*m)[k] = v
+	if len(*m) >= maxShapes {
+		return v, false
 	}
-	r.mu.Unlock()
-	return v
+	(*m)[k] = v
+	return v, true
 }
 
 func newRecorder(o *Options) *recorder {
@@ -219,8 +291,35 @@ func newRecorder(o *Options) *recorder {
 	if prop == nil {
 		prop = otel.GetTextMapPropagator()
 	}
+	return &recorder{meters: metersOf(mp), tracer: tp.Tracer(scope), prop: prop, fields: prop.Fields(), refusalSpans: opts.RefusalSpans}
+}
+
+var (
+	byProviderMu sync.Mutex
+	byProvider   = map[metric.MeterProvider]*meters{} // kept for the life of the program
+)
+
+// metersOf returns the meters of mp, made the first time. One made for
+// each recorder would register a callback each, which lives as long as
+// mp: a server built per request would add one a request.
+func metersOf(mp metric.MeterProvider) *meters {
+	if !reflect.TypeOf(mp).Comparable() {
+		return newMeters(mp) // no map key: a provider of a type nobody uses
+	}
+	byProviderMu.Lock()
+	defer byProviderMu.Unlock()
+	m := byProvider[mp]
+	if m == nil {
+		m = newMeters(mp)
+		byProvider[mp] = m
+	}
+	return m
+}
+
+// newMeters makes the instruments of mp.
+func newMeters(mp metric.MeterProvider) *meters {
 	m := mp.Meter(scope)
-	r := &recorder{tracer: tp.Tracer(scope), prop: prop, fields: prop.Fields()}
+	r := &meters{}
 	// An instrument that cannot be made is a no-op one: the meter returns
 	// a usable instrument beside the error, and telemetry never stops a
 	// server.
@@ -230,8 +329,9 @@ func newRecorder(o *Options) *recorder {
 	r.sessDur, _ = m.Float64Histogram(sessionMetric, metric.WithUnit("s"),
 		metric.WithDescription("The duration of the MCP session as observed on the MCP server."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	r.failures, _ = m.Int64Counter(failureMetric, metric.WithUnit("{failure}"),
+	r.failures, _ = m.Int64ObservableCounter(failureMetric, metric.WithUnit("{failure}"),
 		metric.WithDescription("Failed MCP requests, by mcperr's kind and whether the failure is expected."))
+	m.RegisterCallback(r.observe, r.failures)
 	return r
 }
 
@@ -247,42 +347,77 @@ type call struct {
 	transport string
 	meta      map[string]any // the request's params._meta
 	start     time.Time      // when the request was read; begin sets it if unset
-	shape     *shape         // set by begin
+
+	// Set by begin.
+	r      *recorder
+	shape  *shape
+	stamp  bool       // the span starts later than the request: it takes start as its timestamp
+	link   trace.Link // the ambient span, when the span's parent is the one in _meta
+	linked bool       // link is set
+	span   trace.Span // nil until the span starts (Enter)
 }
 
 // serverKind is the start option of every server span.
 var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
-// begin starts c's span: a child of the trace context in the request's
-// _meta when there is one (linked to the ambient span, if any), else of
-// ctx's span. A call whose start is unset starts now.
-func (r *recorder) begin(ctx context.Context, c *call) (context.Context, trace.Span) {
+// begin begins c. Its span is a child of the trace context in the
+// request's _meta when there is one (linked to the ambient span, if any),
+// else of ctx's span. A tools/call's span starts only when its handler is
+// entered (adapter.Enter, which the returned context carries c for): a
+// call refused before any handler runs, of an expected kind, records its
+// metric points and no span (see end), unless the _meta's parent is
+// sampled or Options.RefusalSpans is set, when it starts now as every other
+// request's does. A call whose start is unset starts now.
+func (r *recorder) begin(ctx context.Context, c *call) context.Context {
 	k := shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
-	c.shape = cached(r, &r.shapes, k, newShape)
+	c.r = r
+	c.shape, _ = cached(r.meters, &r.shapes, k, newShape)
+	c.stamp = !c.start.IsZero()
+	if !c.stamp {
+		c.start = time.Now()
+	}
+	sampled := false
+	if r.carries(c.meta) {
+		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
+		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
+			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
+				c.link, c.linked = trace.Link{SpanContext: ambient}, true
+			}
+			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+			sampled = sc.IsSampled()
+		}
+	}
+	if c.method == "tools/call" && !sampled && !r.refusalSpans {
+		c.stamp = true // a span started later keeps the request's start
+		return adapter.WithEntry(ctx, c)
+	}
+	return c.Enter(ctx)
+}
+
+// Enter starts c's span, a child of ctx's, once; it returns ctx with the
+// span. The adapters call it (adapter.Enter) when the handler of a call
+// begun with an entry is about to run, before the call's end.
+func (c *call) Enter(ctx context.Context) context.Context {
+	if c.span != nil {
+		return ctx
+	}
 	opts := c.shape.start
-	if dyn := c.attrs(); len(dyn) > 0 || !c.start.IsZero() || len(c.meta) > 0 {
+	dyn := c.attrs()
+	if len(dyn) > 0 || c.stamp || c.linked {
 		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
 		copy(opts, c.shape.start)
 		if len(dyn) > 0 {
 			opts = append(opts, trace.WithAttributes(dyn...))
 		}
-		if !c.start.IsZero() {
+		if c.stamp {
 			opts = append(opts, trace.WithTimestamp(c.start))
 		}
-	}
-	if c.start.IsZero() {
-		c.start = time.Now()
-	}
-	if r.carries(c.meta) {
-		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
-		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
-			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
-				opts = append(opts, trace.WithLinks(trace.Link{SpanContext: ambient}))
-			}
-			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+		if c.linked {
+			opts = append(opts, trace.WithLinks(c.link))
 		}
 	}
-	return r.tracer.Start(ctx, c.shape.name, opts...)
+	ctx, c.span = c.r.tracer.Start(ctx, c.shape.name, opts...)
+	return ctx
 }
 
 // carries reports whether meta has a field the propagator reads
@@ -337,23 +472,35 @@ type answer struct {
 	panic   bool // the handler panicked
 }
 
-// end records c's answer on its span and its metrics, and ends the span.
-// c was begun.
-func (r *recorder) end(ctx context.Context, span trace.Span, c *call, a answer) {
+// end records c's answer on its metrics and its span, and ends the span;
+// ctx is the one begin returned. A call whose span has not started (its
+// handler was not entered) gets one now, from its start, unless its
+// answer is a refusal of an expected kind: that is recorded in the
+// metrics alone.
+func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	f, failed := readFailure(a)
+	f, failed := r.read(a)
 	if !failed {
 		r.opDur.Record(ctx, d, c.shape.ok)
-		span.End()
+		if c.span == nil {
+			c.Enter(ctx)
+		}
+		c.span.End()
 		return
 	}
 	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
-	fs := cached(r, &r.fails, k, newFailShape)
-	span.SetAttributes(fs.attrs...)
-	span.SetStatus(codes.Error, "")
-	r.failures.Add(ctx, 1, fs.point)
+	fs := r.failShape(k)
+	fs.n.Add(1)
 	r.opDur.Record(ctx, d, fs.point)
-	span.End()
+	if c.span == nil {
+		if f.expected {
+			return
+		}
+		c.Enter(ctx)
+	}
+	c.span.SetAttributes(fs.attrs...)
+	c.span.SetStatus(codes.Error, "")
+	c.span.End()
 }
 
 // session records the end of a session that began at start.
@@ -383,6 +530,26 @@ type failure struct {
 	code     string
 	wait     time.Duration
 	hasWait  bool
+}
+
+// maxText bounds the isError texts whose reading is kept.
+const maxText = 512
+
+// read reads a, as readFailure does; the reading of an isError result's
+// text (a refusal's, a handler error's: the same few texts again and
+// again) is made once, for a text of at most maxText bytes.
+func (r *recorder) read(a answer) (failure, bool) {
+	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
+		return readFailure(a)
+	}
+	f, _ := cached(r.meters, &r.texts, a.text, readText)
+	return f, true
+}
+
+// readText is the reading of an isError result whose text is text.
+func readText(text string) failure {
+	f, _ := readFailure(answer{isError: true, text: text})
+	return f
 }
 
 // readFailure reads a; it reports false for a success.

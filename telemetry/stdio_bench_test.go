@@ -57,7 +57,8 @@ func cpuTime() time.Duration {
 // doc builds it (gosdk: mcp.AddTool with gosdk.Handle, gosdk.Validate,
 // s.Run on gosdk.StdioTransport{Server: s}; mcpgo: mcpgo.Handle,
 // mcpgo.Validate, mcpgo.ServeStdio with the Validator), over pipes, one call
-// at a time, with telemetry off and on: GoSDK or MCPGo through the SDK's
+// at a time, with telemetry off and on: GoSDK, or MCPGo and Failures as the
+// Validator's OnFailure, through the SDK's
 // batch span processor and a periodic metric reader (every second), both
 // exporting to nothing, so the figure is the instrumentation's own cost.
 // cpu-ns/op is the process's CPU time (getrusage) per call, the exporters'
@@ -115,7 +116,11 @@ func benchStdio(b *testing.B, sdk, line string, on bool) {
 			s.AddTool(mcpgomcp.NewTool("get_trace", mcpgomcp.WithInputSchema[traceIn]()), mcpgo.Handle(func(ctx context.Context, _ mcpgomcp.CallToolRequest, in traceIn) (trace1, error) {
 				return trace1(in), nil
 			}))
-			mcpgo.ServeStdio(ctx, s, &mcpgo.StdioOptions{Validator: mcpgo.Validate(s, nil), In: inR, Out: outW})
+			var vo *mcpgo.Options
+			if on { // the Validator's refusals, which mcp-go never sees, recorded as GoSDK records them
+				vo = &mcpgo.Options{Validation: mcpgo.Validation{OnFailure: telemetry.Failures(o)}}
+			}
+			mcpgo.ServeStdio(ctx, s, &mcpgo.StdioOptions{Validator: mcpgo.Validate(s, vo), In: inR, Out: outW})
 		}
 		outW.Close()
 	}()
