@@ -51,7 +51,7 @@ func Failures(o *Options) func(ctx context.Context, f adapter.Failure) {
 	return func(ctx context.Context, f adapter.Failure) {
 		switch f.Stage {
 		case adapter.Protocol, adapter.Limited:
-			r.stageFailure(f)
+			r.stageFailure(ctx, f)
 		case adapter.Arguments, adapter.UnknownToolCall:
 			if _, recorded := adapter.EntryOf(ctx); !recorded {
 				r.refusal(ctx, f)
@@ -69,7 +69,7 @@ type stageKey struct {
 }
 
 // stageFailure counts f, a refusal of Stage Protocol or Limited.
-func (r *recorder) stageFailure(f adapter.Failure) {
+func (r *recorder) stageFailure(ctx context.Context, f adapter.Failure) {
 	k := stageKey{stage: f.Stage, method: f.Method, tool: f.Tool, etype: toolError, kind: f.Reading.Kind}
 	if k.kind == "" {
 		k.kind = errkind.ServerError
@@ -77,12 +77,8 @@ func (r *recorder) stageFailure(f adapter.Failure) {
 	if f.Reading.RPCCode != 0 {
 		k.etype = strconv.Itoa(int(f.Reading.RPCCode))
 	}
-	c, kept := cached(r.meters, &r.stages, k, newStagePoint)
-	if !kept {
-		r.overflow.Add(1)
-		return
-	}
-	c.n.Add(1)
+	c, _ := cached(r.meters, &r.stages, k, newStagePoint)
+	r.failures.Add(ctx, 1, c.point)
 }
 
 // newStagePoint is the point of k: mcperr.stage, mcp.method.name and
@@ -114,7 +110,7 @@ func (r *recorder) refusal(ctx context.Context, f adapter.Failure) {
 		k.transport = transportPipe
 	}
 	fs := r.failShape(k)
-	fs.n.Add(1)
+	r.failures.Add(ctx, 1, fs.point)
 	if stdio {
 		r.opDur.Record(ctx, time.Since(read).Seconds(), fs.point)
 	}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -103,13 +101,15 @@ type recorder struct {
 	refusalSpans bool     // Options.RefusalSpans
 }
 
-// meters are the instruments of one MeterProvider, and what the requests
-// seen so far share, made once for every recorder of that provider (a
-// server built per request included).
+// meters are a recorder's instruments, and what the requests it has seen
+// so far share. Each recorder has its own: the SDK hands every recorder of
+// a MeterProvider the same instruments, and no state outlives the server
+// that made it (no callback registered with the provider, no map of
+// providers in the package).
 type meters struct {
 	opDur    metric.Float64Histogram
 	sessDur  metric.Float64Histogram
-	failures metric.Int64ObservableCounter // observes the counts of fails, stages and overflow
+	failures metric.Int64Counter
 
 	// shapes and fails hold what the requests seen so far share, at most
 	// maxShapes of each: a span's name and fixed attributes, a failure's
@@ -120,43 +120,11 @@ type meters struct {
 	fails  map[failKey]*failShape
 	stages map[stageKey]*counted // Failures' points
 	texts  map[string]failure    // the reading of an isError result's text, of at most maxText bytes
-
-	// overflow counts the failures of the shapes past maxShapes, under
-	// the attribute the metric SDK gives its own overflow.
-	overflow atomic.Int64
 }
 
-// counted is one point of the failure counter: its attribute set, and
-// the failures counted under it. A failure costs an atomic add; the
-// counter's callback observes n when the reader collects.
+// counted is one point of the failure counter: its attribute set.
 type counted struct {
 	point metric.MeasurementOption
-	n     atomic.Int64
-}
-
-// overflowSet is the attribute set of the failures counted past
-// maxShapes, the one the metric SDK gives a point past its cardinality
-// limit.
-var overflowSet = metric.WithAttributeSet(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
-
-// observe reports the failure counts to the counter's reader.
-func (r *meters) observe(_ context.Context, o metric.Observer) error {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, fs := range r.fails {
-		if n := fs.n.Load(); n > 0 {
-			o.ObserveInt64(r.failures, n, fs.point)
-		}
-	}
-	for _, c := range r.stages {
-		if n := c.n.Load(); n > 0 {
-			o.ObserveInt64(r.failures, n, c.point)
-		}
-	}
-	if n := r.overflow.Load(); n > 0 {
-		o.ObserveInt64(r.failures, n, overflowSet)
-	}
-	return nil
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -225,7 +193,6 @@ type failKey struct {
 type failShape struct {
 	attrs []attribute.KeyValue // read-only
 	point metric.MeasurementOption
-	n     *atomic.Int64 // the failures counted under point, or overflow's
 }
 
 // newFailShape makes the attributes of k: on the span, f's; on the point,
@@ -238,16 +205,12 @@ func newFailShape(k failKey) *failShape {
 		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
 	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
-	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...)), n: new(atomic.Int64)}
+	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...))}
 }
 
-// failShape returns the shape of k; past maxShapes, one whose failures
-// are counted as overflow.
+// failShape returns the shape of k, kept while fewer than maxShapes are.
 func (r *recorder) failShape(k failKey) *failShape {
-	fs, kept := cached(r.meters, &r.fails, k, newFailShape)
-	if !kept {
-		fs.n = &r.overflow
-	}
+	fs, _ := cached(r.meters, &r.fails, k, newFailShape)
 	return fs
 }
 
@@ -291,29 +254,7 @@ func newRecorder(o *Options) *recorder {
 	if prop == nil {
 		prop = otel.GetTextMapPropagator()
 	}
-	return &recorder{meters: metersOf(mp), tracer: tp.Tracer(scope), prop: prop, fields: prop.Fields(), refusalSpans: opts.RefusalSpans}
-}
-
-var (
-	byProviderMu sync.Mutex
-	byProvider   = map[metric.MeterProvider]*meters{} // kept for the life of the program
-)
-
-// metersOf returns the meters of mp, made the first time. One made for
-// each recorder would register a callback each, which lives as long as
-// mp: a server built per request would add one a request.
-func metersOf(mp metric.MeterProvider) *meters {
-	if !reflect.TypeOf(mp).Comparable() {
-		return newMeters(mp) // no map key: a provider of a type nobody uses
-	}
-	byProviderMu.Lock()
-	defer byProviderMu.Unlock()
-	m := byProvider[mp]
-	if m == nil {
-		m = newMeters(mp)
-		byProvider[mp] = m
-	}
-	return m
+	return &recorder{meters: newMeters(mp), tracer: tp.Tracer(scope), prop: prop, fields: prop.Fields(), refusalSpans: opts.RefusalSpans}
 }
 
 // newMeters makes the instruments of mp.
@@ -329,9 +270,8 @@ func newMeters(mp metric.MeterProvider) *meters {
 	r.sessDur, _ = m.Float64Histogram(sessionMetric, metric.WithUnit("s"),
 		metric.WithDescription("The duration of the MCP session as observed on the MCP server."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	r.failures, _ = m.Int64ObservableCounter(failureMetric, metric.WithUnit("{failure}"),
+	r.failures, _ = m.Int64Counter(failureMetric, metric.WithUnit("{failure}"),
 		metric.WithDescription("Failed MCP requests, by mcperr's kind and whether the failure is expected."))
-	m.RegisterCallback(r.observe, r.failures)
 	return r
 }
 
@@ -490,7 +430,7 @@ func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	}
 	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
 	fs := r.failShape(k)
-	fs.n.Add(1)
+	r.failures.Add(ctx, 1, fs.point)
 	r.opDur.Record(ctx, d, fs.point)
 	if c.span == nil {
 		if f.expected {
