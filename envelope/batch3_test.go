@@ -1,0 +1,87 @@
+package envelope_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcperr/mcperr/errkind"
+)
+
+// thirdBatchFloor is the share (in percent) of the third batch
+// (testdata/corpus/batch3.jsonl) that must read as documented: the figure
+// measured, rounded down, not above.
+//
+// The batch was collected from public sources only: vendors' error
+// references, the recorded responses of client test suites and fixtures,
+// and bodies quoted in issue threads and write-ups, each case's source
+// naming where. Every API in it is one that neither responses.jsonl nor
+// fresh.jsonl holds. The file was committed with its expectations before
+// any rule was run on it (205 cases from 148 APIs); the rules of main at
+// 9d86257 then read it: 144 of 205 as documented (70.2%).
+//
+// The whole batch is held out: no rule is to be tuned on it, and the test
+// logs only the count, never which cases miss, so that it stays a measure
+// of data nobody tuned to.
+const thirdBatchFloor = 70
+
+// TestReadThirdBatch reads the third batch, documented responses of APIs
+// the other corpora do not hold, and fails if the share read as
+// documented falls under thirdBatchFloor. It logs the count only.
+func TestReadThirdBatch(t *testing.T) {
+	var all tally
+	for _, c := range loadCorpus(t, "batch3.jsonl") {
+		_, ok := c.check()
+		all.add(ok)
+	}
+	t.Logf("third batch: %d of %d read as documented", all.ok, all.n)
+	all.floor(t, "third batch", thirdBatchFloor)
+}
+
+// TestThirdBatchShape keeps the third batch what its commit says: at least
+// 200 cases from at least 100 APIs, none of them an API of responses.jsonl
+// or fresh.jsonl, each case with a one-word unique name, a source and a
+// status, and a want that is data or one of the standard kinds.
+func TestThirdBatchShape(t *testing.T) {
+	api := func(c documented) string { return strings.SplitN(c.API, " (", 2)[0] }
+	seen := map[string]bool{}
+	for _, file := range []string{"responses.jsonl", "fresh.jsonl"} {
+		for _, c := range loadCorpus(t, file) {
+			seen[api(c)] = true
+		}
+	}
+	standard := map[string]bool{}
+	for _, k := range []errkind.Kind{
+		errkind.InvalidArguments, errkind.AuthenticationFailed, errkind.PermissionDenied,
+		errkind.NotFound, errkind.Conflict, errkind.RateLimited, errkind.Unavailable,
+		errkind.ServerError, errkind.MalformedResponse, errkind.NetworkError,
+	} {
+		standard[string(k)] = true
+	}
+	cases := loadCorpus(t, "batch3.jsonl")
+	apis, names := map[string]bool{}, map[string]bool{}
+	for _, c := range cases {
+		if seen[api(c)] {
+			t.Errorf("%s: %s is an API of the earlier corpora", c.Name, api(c))
+		}
+		apis[api(c)] = true
+		if names[c.Name] {
+			t.Errorf("%s: name used twice", c.Name)
+		}
+		names[c.Name] = true
+		if c.Name == "" || strings.ContainsAny(c.Name, " \t\n") {
+			t.Errorf("%q: a name is one word", c.Name)
+		}
+		if c.Source == "" || c.Status == 0 {
+			t.Errorf("%s: no source or no status", c.Name)
+		}
+		switch {
+		case c.Want.Data == (c.Want.Kind != ""):
+			t.Errorf("%s: want %+v is neither data nor a kind", c.Name, c.Want)
+		case c.Want.Kind != "" && !standard[c.Want.Kind]:
+			t.Errorf("%s: %q is no standard kind", c.Name, c.Want.Kind)
+		}
+	}
+	if len(cases) < 200 || len(apis) < 100 {
+		t.Errorf("%d cases from %d APIs; the batch needs 200 from 100", len(cases), len(apis))
+	}
+}
