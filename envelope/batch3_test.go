@@ -28,13 +28,21 @@ const thirdBatchFloor = 70
 // the other corpora do not hold, and fails if the share read as
 // documented falls under thirdBatchFloor. It logs the count only.
 func TestReadThirdBatch(t *testing.T) {
+	readHeldOutBatch(t, "batch3.jsonl", "third batch", thirdBatchFloor)
+}
+
+// readHeldOutBatch reads a held-out batch (file), logs only the count read
+// as documented, never which cases miss, and fails if the share falls
+// under floor percent.
+func readHeldOutBatch(t *testing.T, file, part string, floor int) {
+	t.Helper()
 	var all tally
-	for _, c := range loadCorpus(t, "batch3.jsonl") {
+	for _, c := range loadCorpus(t, file) {
 		_, ok := c.check()
 		all.add(ok)
 	}
-	t.Logf("third batch: %d of %d read as documented", all.ok, all.n)
-	all.floor(t, "third batch", thirdBatchFloor)
+	t.Logf("%s: %d of %d read as documented", part, all.ok, all.n)
+	all.floor(t, part, floor)
 }
 
 // TestThirdBatchShape keeps the third batch what its commit says: at least
@@ -42,10 +50,19 @@ func TestReadThirdBatch(t *testing.T) {
 // or fresh.jsonl, each case with a one-word unique name, a source and a
 // status, and a want that is data or one of the standard kinds.
 func TestThirdBatchShape(t *testing.T) {
+	checkBatchShape(t, "batch3.jsonl", "responses.jsonl", "fresh.jsonl")
+}
+
+// checkBatchShape checks that the batch in file holds at least 200 cases
+// from at least 100 APIs, none of them an API of the earlier files, each
+// case with a one-word unique name, a source and a status, and a want that
+// is data or one of the standard kinds.
+func checkBatchShape(t *testing.T, file string, earlier ...string) {
+	t.Helper()
 	api := func(c documented) string { return strings.SplitN(c.API, " (", 2)[0] }
 	seen := map[string]bool{}
-	for _, file := range []string{"responses.jsonl", "fresh.jsonl"} {
-		for _, c := range loadCorpus(t, file) {
+	for _, f := range earlier {
+		for _, c := range loadCorpus(t, f) {
 			seen[api(c)] = true
 		}
 	}
@@ -57,7 +74,7 @@ func TestThirdBatchShape(t *testing.T) {
 	} {
 		standard[string(k)] = true
 	}
-	cases := loadCorpus(t, "batch3.jsonl")
+	cases := loadCorpus(t, file)
 	apis, names := map[string]bool{}, map[string]bool{}
 	for _, c := range cases {
 		if seen[api(c)] {
@@ -82,6 +99,6 @@ func TestThirdBatchShape(t *testing.T) {
 		}
 	}
 	if len(cases) < 200 || len(apis) < 100 {
-		t.Errorf("%d cases from %d APIs; the batch needs 200 from 100", len(cases), len(apis))
+		t.Errorf("%s: %d cases from %d APIs; a batch needs 200 from 100", file, len(cases), len(apis))
 	}
 }

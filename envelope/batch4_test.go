@@ -1,0 +1,35 @@
+package envelope_test
+
+import "testing"
+
+// fourthBatchFloor is the share (in percent) of the fourth batch
+// (testdata/corpus/batch4.jsonl) that must read as documented: the figure
+// measured on main's rules, rounded down, not above.
+//
+// The batch was collected from public sources only: vendors' error
+// references and error schemas, SDK error types and framework docs, each
+// case's source naming where; a body built from a documented schema and
+// its example values names the page it was built from. Every API in it is
+// one that none of responses.jsonl, fresh.jsonl and batch3.jsonl holds.
+// The file was committed with its expectations before any rule was run on
+// it (365 cases from 203 APIs); the rules of main at 7f89df9 then read it:
+// 295 of 365 as documented (80.8%).
+//
+// The whole batch is held out: no rule is to be tuned on it, and the test
+// logs only the count, never which cases miss, so that it stays a measure
+// of data nobody tuned to.
+const fourthBatchFloor = 80
+
+// TestReadFourthBatch reads the fourth batch, documented responses of APIs
+// the other corpora do not hold, and fails if the share read as
+// documented falls under fourthBatchFloor. It logs the count only.
+func TestReadFourthBatch(t *testing.T) {
+	readHeldOutBatch(t, "batch4.jsonl", "fourth batch", fourthBatchFloor)
+}
+
+// TestFourthBatchShape keeps the fourth batch what its commit says: at
+// least 200 cases from at least 100 APIs, none of them an API of the three
+// earlier files, names unique, sources present, kinds standard.
+func TestFourthBatchShape(t *testing.T) {
+	checkBatchShape(t, "batch4.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl")
+}
