@@ -438,8 +438,8 @@ func codeAt(d *doc, path string) string {
 	} else {
 		s, _ = stringOf(d.value(path))
 	}
-	if s == "" || repeatsStatus(s, d.status) {
-		return ""
+	if s == "" || opensWithStatus(s, d.status) || placeholder(s) {
+		return "" // no code, or the status again ("400 BadRequest")
 	}
 	if path[len(path)-1] == '#' {
 		return s
@@ -480,6 +480,20 @@ func codeAt(d *doc, path string) string {
 		return awsType(s)
 	}
 	return s
+}
+
+// placeholder reports whether s stands for no value: a language's nil
+// written as text ("None", "null", "undefined", as Python's str(None) and
+// JavaScript's String(undefined) write it; LiteLLM, and servers that
+// format a missing code so) or the bare word "error" (Vertesia, and the
+// JSend-like bodies whose code only says that it failed).
+func placeholder(s string) bool {
+	switch len(s) {
+	case 3, 4, 5, 9:
+		return strings.EqualFold(s, "none") || strings.EqualFold(s, "null") || strings.EqualFold(s, "nil") ||
+			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined")
+	}
+	return false
 }
 
 // isPhrase reports whether s, the value of member, is the status's reason
@@ -875,6 +889,12 @@ func repeatsStatus(s string, status int) bool {
 		return false
 	}
 	return int(s[0]-'0') == status/100 && int(s[1]-'0') == status/10%10 && int(s[2]-'0') == status%10
+}
+
+// opensWithStatus reports whether s is the status written in decimal,
+// alone or followed by a space and more ("400 BadRequest").
+func opensWithStatus(s string, status int) bool {
+	return repeatsStatus(s, status) || len(s) > 4 && s[3] == ' ' && repeatsStatus(s[:3], status)
 }
 
 // isWord reports whether s is one word, as a code is ("NotFound",

@@ -483,6 +483,12 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "authentication_failed", Code: "498", Message: "Invalid token."}},
 		{`at 4xx the status speaks, not the message's words`, 400, nil, `{"errorCode":"E0000001","errorSummary":"Api validation failed: login"}`,
 			outcome{Kind: "invalid_arguments", Code: "E0000001", Message: "Api validation failed: login"}},
+		{"a code written None is no code", 429, nil, `{"error":{"message":"Max parallel request limit reached.","type":"None","param":"None","code":"429"}}`,
+			outcome{Kind: "rate_limited", Message: "Max parallel request limit reached.", RetryAfterSeconds: min}},
+		{"a code that says only error is no code", 429, nil, `{"code":"error","message":"Rate limit reached for gpt-4."}`,
+			outcome{Kind: "rate_limited", Message: "Rate limit reached for gpt-4.", RetryAfterSeconds: min}},
+		{"a code that opens with the status is the status", 400, nil, `{"error":{"code":"400 BadRequest","message":"The provided coordinates are invalid"}}`,
+			outcome{Kind: "invalid_arguments", Message: "The provided coordinates are invalid"}},
 		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
 			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
 	}

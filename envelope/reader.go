@@ -704,7 +704,7 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || nb.Error.Message == "" || repeatsStatus(nb.Error.Code, status) ||
+		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
 			mayWait(status) && mentionsWait(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
