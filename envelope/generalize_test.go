@@ -109,6 +109,7 @@ var knownMisses = map[string]string{
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
+	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found, and \"not found\" at a 400 is as often an argument's",
 	"slack_not_authed":                 "not_authed is Slack's own word",
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
@@ -512,7 +513,9 @@ func TestReadMembersByName(t *testing.T) {
 // HTTP reason phrase), the words of the message name the kind; each case
 // failed on the rules before them, but the guards: a code word of the
 // API's own, a parameter not found, a message that opens with its
-// status's phrase, a message that names two kinds.
+// status's phrase, a message that names two kinds, "not found" at a 400,
+// a quota at a 402, a reason-phrase code that names a kind other than
+// the status's refusal.
 func TestReadMessageWords(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
 	tests := []struct {
@@ -527,8 +530,14 @@ func TestReadMessageWords(t *testing.T) {
 			outcome{Kind: "authentication_failed", Message: "Invalid project token."}},
 		{"a quota at 403", 403, `{"error":"Quota exceeded"}`,
 			outcome{Kind: "rate_limited", Message: "Quota exceeded", RetryAfterSeconds: min}},
-		{"not found at 400 with a numeric code", 400, `{"message":"\"Channel\" not found.","code":400201,"error":true}`,
-			outcome{Kind: "not_found", Code: "400201", Message: `"Channel" not found.`}},
+		{"a permission at 400", 400, `{"code":"BAD_REQUEST","msg":"User not authorized for this query","result":"error"}`,
+			outcome{Kind: "permission_denied", Code: "BAD_REQUEST", Message: "User not authorized for this query"}},
+		{"guard: not found at a 400 stays an argument", 400, `{"error":"table does not exist [table=trades2]"}`,
+			outcome{Kind: "invalid_arguments", Message: "table does not exist [table=trades2]"}},
+		{"guard: a quota at a 402 is the payment", 402, `{"status":{"code":402,"message":"quota exceeded"}}`,
+			outcome{Kind: "permission_denied", Message: "quota exceeded"}},
+		{"guard: Not Found at a 400 still names not_found", 400, `{"statusCode":"404","error":"not_found","message":"Object not found"}`,
+			outcome{Kind: "not_found", Code: "not_found", Message: "Object not found"}},
 		{"a reason-phrase code says no more than the status", 400, `{"code":400,"message":"Invalid authentication information","name":"BadRequest"}`,
 			outcome{Kind: "authentication_failed", Code: "BadRequest", Message: "Invalid authentication information"}},
 		{"Unauthorized at a 403 is the 403", 403, `{"errors":[{"code":"Unauthorized","message":"Access to requested resource is denied.","details":""}]}`,

@@ -139,16 +139,19 @@ func opaque(code string) bool {
 }
 
 // proseOverrides reports whether a kind the message names (k) replaces
-// the kind the status gave (byStatus), at 4xx: any kind replaces a
-// generic invalid_arguments, the status that says no more than that the
-// request was refused; only a credential or a limit replaces
-// permission_denied, which APIs send for a bad key and a spent quota
-// alike (a 403 "Invalid token", "Quota exceeded").
-func proseOverrides(k, byStatus errkind.Kind) bool {
-	switch byStatus {
-	case errkind.InvalidArguments:
-		return k != errkind.ServerError
-	case errkind.PermissionDenied:
+// the kind a 4xx status gave (byStatus): a credential, a limit or a
+// permission replaces a generic invalid_arguments, the status that says
+// no more than that the request was refused; a credential or a limit
+// replaces a 403's permission_denied, which APIs send for a bad key and
+// a spent quota alike (a 403 "Invalid token", "Quota exceeded"). "Not
+// found" at a 400 does not: APIs write it of an argument as often as of
+// a thing (a table, an index, a channel type the request named), and a
+// 402 says more than any words (a quota that a person must pay for).
+func proseOverrides(k, byStatus errkind.Kind, status int) bool {
+	switch {
+	case byStatus == errkind.InvalidArguments:
+		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied
+	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited
 	}
 	return false

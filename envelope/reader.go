@@ -612,12 +612,9 @@ func (r *Reader) readRPC(e *Error) {
 // Key", "Photo not found"), read as a code is; ok is false when they name
 // none.
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
-	if k, ok := proseKind(e.Message); ok {
-		return k, true
-	}
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
 	if !r.names(msg) {
-		return "", false
+		return proseKind(msg)
 	}
 	return r.kindOf(msg, e.HTTPStatus), true
 }
@@ -904,14 +901,20 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if c := errorStatus(e.Code); status < 400 && c != 0 {
 		status = c // an error body below 400 whose code is an HTTP error status
 	}
-	// A code that is an HTTP reason phrase ("Unauthorized" at a 403,
-	// "ServiceUnavailable", "BadRequest") says no more than a status, and
-	// the response's own status says it: the kind is read as if no code
-	// had come (Amazon's SP-API, AccuWeather, Didomi, Gotify and the
-	// frameworks that write the phrase as the code).
+	// A code that is an HTTP reason phrase and says no more than that the
+	// request was refused ("BadRequest", "Internal Server Error"), or
+	// "Unauthorized" or "Forbidden" at a 401 or a 403, which APIs write
+	// for either, says no more than a status, and the response's own
+	// status says it: the kind is read as if no code had come (Amazon's
+	// SP-API, Didomi, Gotify and the frameworks that write the phrase as
+	// the code). "Not Found" at a 400 still says not_found.
 	code := e.Code
 	if status >= 400 && isReasonPhrase(code) {
-		code = ""
+		k := r.kindOf(code, 0)
+		if generic(k) || (k == errkind.AuthenticationFailed || k == errkind.PermissionDenied) &&
+			(status == http.StatusUnauthorized || status == http.StatusForbidden) {
+			code = ""
+		}
 	}
 	unread := e.Kind == "" // a JSON-RPC error comes read by the catalogue
 	switch {
@@ -954,7 +957,7 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 				e.Kind = k
 			}
 		case e.HTTPStatus < 500 && opaque(code) && !opensWithPhrase(e.Message, e.HTTPStatus):
-			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind) {
+			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
 				e.Kind = k
 			}
 		}
