@@ -288,11 +288,24 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 			break
 		}
 	}
+	// A message that is only a label, an HTTP reason phrase or a code
+	// word ({"error": "Unauthorized", "errorDescription": "you need to
+	// provide a valid access token"}: Gotify, and the frameworks that put
+	// the phrase or the exception's name first), yields to a member that
+	// says more, found by its name or in the field errors; it stays when
+	// none does.
+	label := e.Message
+	if label != "" && (row.find || row.fields) && isLabel(label) {
+		e.Message = ""
+	}
 	if (e.Code == "" || e.Message == "") && row.find {
 		d.find(e)
 	}
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
+	}
+	if e.Message == "" {
+		e.Message = label
 	}
 	for _, p := range row.details {
 		if v := d.value(p); len(v) > 0 && string(v) != "null" {
@@ -889,6 +902,13 @@ func repeatsStatus(s string, status int) bool {
 		return false
 	}
 	return int(s[0]-'0') == status/100 && int(s[1]-'0') == status/10%10 && int(s[2]-'0') == status%10
+}
+
+// isLabel reports whether a message is only a label: an HTTP reason
+// phrase ("Unauthorized", "Not Found") or one word written as codes are
+// ("ValidationError", "NOT_FOUND").
+func isLabel(msg string) bool {
+	return isReasonPhrase(msg) || isCodeWord(msg, false)
 }
 
 // opensWithStatus reports whether s is the status written in decimal,

@@ -490,6 +490,11 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "rate_limited", Message: "Rate limit reached for gpt-4.", RetryAfterSeconds: min}},
 		{"a code that opens with the status is the status", 400, nil, `{"error":{"code":"400 BadRequest","message":"The provided coordinates are invalid"}}`,
 			outcome{Kind: "invalid_arguments", Message: "The provided coordinates are invalid"}},
+		{"a message that is only the reason phrase yields to one that says more", 401, nil,
+			`{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token"}`,
+			outcome{Kind: "authentication_failed", Message: "you need to provide a valid access token"}},
+		{"a message that is only the reason phrase stays when nothing says more", 401, nil, `{"error":"Unauthorized"}`,
+			outcome{Kind: "authentication_failed", Message: "Unauthorized"}},
 		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
 			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
 	}
