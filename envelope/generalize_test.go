@@ -555,6 +555,10 @@ func TestReadMessageWords(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "Bad Request: chat not found"}},
 		{"guard: a message that names two kinds", 422, `{"code":"002003","message":"Object 'NOPE' does not exist or not authorized."}`,
 			outcome{Kind: "invalid_arguments", Code: "002003", Message: "Object 'NOPE' does not exist or not authorized."}},
+		{"guard: a quota named as an argument", 400, `{"message":"quota must be a positive integer"}`,
+			outcome{Kind: "invalid_arguments", Message: "quota must be a positive integer"}},
+		{"guard: a password is an argument", 400, `{"message":"Invalid password: use at least 8 characters"}`,
+			outcome{Kind: "invalid_arguments", Message: "Invalid password: use at least 8 characters"}},
 		{"guard: a code word of the API's own", 400, `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
 			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The refresh token has expired."}},
 	}

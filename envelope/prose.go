@@ -14,8 +14,11 @@ import (
 // phrase is one that APIs at large write, not one vendor's: the fresh
 // batch alone holds each family in several APIs (an invalid key or token
 // at 400 or 403: Parse, Didomi, Last.fm, Figma, Blockfrost, 3scale; a
-// quota at 403: WeatherAPI, Tyk; "not found" at 400: Triton, Sendbird,
-// WeatherAPI).
+// quota at 403: WeatherAPI, Tyk; a permission at 400: Zulip, and the
+// "not authorized" of many; below 400, "hasn't authenticated", "login
+// first", "could not be found": Milvus, Casdoor, Last.fm). A password is
+// no credential noun here: "Invalid password" at a sign-up is an
+// argument.
 
 // prose is a family of phrases and the kind they name.
 type prose struct {
@@ -27,7 +30,8 @@ type prose struct {
 // tried: a limit, the credential, a permission, a missing thing. A
 // message that names two kinds names none.
 var proseKinds = [...]prose{
-	{errkind.RateLimited, []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl", "quota"}},
+	{errkind.RateLimited, []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
+		"quota exceeded", "quota reached", "out of quota"}},
 	{errkind.AuthenticationFailed, []string{"authentication failed", "authentication information", "not authenticated",
 		"hasn't authenticated", "has not authenticated", "unauthenticated", "login first", "log in first",
 		"sign in first", "login required", "authentication required", "token required", "token has expired",
@@ -45,7 +49,7 @@ var proseKinds = [...]prose{
 var (
 	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked"}
 	credentialNouns      = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
-		"session", "signature", "password"}
+		"session", "signature"}
 )
 
 // proseKind is the kind the words of msg name, and whether they name one.
@@ -73,8 +77,17 @@ func proseKind(msg string) (errkind.Kind, bool) {
 
 // says reports whether low holds one of p's phrases.
 func (p *prose) says(low string) bool {
-	if p.kind == errkind.AuthenticationFailed && refusedCredential(low) {
-		return true
+	switch p.kind {
+	case errkind.AuthenticationFailed:
+		if refusedCredential(low) {
+			return true
+		}
+	case errkind.RateLimited:
+		// "API key has exceeded calls per month quota"; a quota alone
+		// may be an argument ("quota must be positive").
+		if strings.Contains(low, "quota") && strings.Contains(low, "exceed") {
+			return true
+		}
 	}
 	for _, ph := range p.phrases {
 		if strings.Contains(low, ph) {
