@@ -141,9 +141,19 @@ const heldOutFloor = 90
 // a message, the message's words on a 2xx, codes under other names, the
 // error wrapped in an object of any name), tuned the same way: the tuned
 // half reads 159 of 184 (86.4%), the held-out half 153 of 190 (80.5%).
+// The third round was tuned on both halves (a new batch, never seen here,
+// is now the held-out measure) and on the tuned part of responses.jsonl:
+// the words of a message name the kind where the code and a generic 4xx
+// or a 403 say no more than a refusal; a reason-phrase code yields to the
+// status; None, null, "error" and "400 BadRequest" are no codes; a
+// message that is only a label yields to one that says more; a code that
+// ends in _scope is a permission. The half once held out reads 162 of
+// 190 (85.3%, from 153), the tuned half 169 of 184 (91.8%, from 159);
+// responses.jsonl's tuned part 415 of 430 (from 414) and its held-out
+// part 194 of 215 (unchanged).
 const (
-	freshTunedFloor   = 86
-	freshHeldOutFloor = 80
+	freshTunedFloor   = 91
+	freshHeldOutFloor = 85
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
@@ -188,8 +198,9 @@ func (c *documented) freshTuned() bool {
 // TestReadFreshCorpus reads the fresh batch: documented error responses
 // from APIs, gateways and frameworks that responses.jsonl does not hold,
 // collected after the rules were written. It reports the tuned half and
-// the held-out half apart, and fails if either falls under its floor.
-// MCPERR_CORPUS_MISSES=1 logs the tuned half's misses.
+// the half once held out apart, and fails if either falls under its
+// floor. MCPERR_CORPUS_MISSES=1 logs the misses of both halves, which
+// the rules were tuned on from the third round.
 func TestReadFreshCorpus(t *testing.T) {
 	cases := loadCorpus(t, "fresh.jsonl")
 	var tuned, held tally
