@@ -321,17 +321,38 @@ func TestSuccessBodiesStayData(t *testing.T) {
 	}
 }
 
+// readCase is a response to read and what it must read as; ct is its
+// Content-Type, application/json when empty.
+type readCase struct {
+	name   string
+	status int
+	ct     string
+	body   string
+	want   outcome
+}
+
+// runReadCases reads each case as a subtest of t.
+func runReadCases(t *testing.T, tests []readCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct := tt.ct
+			if ct == "" {
+				ct = "application/json"
+			}
+			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": ct}, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestReadIssueCauses: each cause of misreading that issue 27 lists reads
 // right (every case failed on the rules before it).
 func TestReadIssueCauses(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
-	tests := []struct {
-		name   string
-		status int
-		ct     string
-		body   string
-		want   outcome
-	}{
+	runReadCases(t, []readCase{
 		{"a lone error string is the message", 404, "application/json", `{"error":"model \"x\" not found"}`,
 			outcome{Kind: "not_found", Message: `model "x" not found`}},
 		{"errcode and error", 400, "application/json", `{"errcode":"M_INVALID_PARAM","error":"limit must be an integer"}`,
@@ -380,15 +401,7 @@ func TestReadIssueCauses(t *testing.T) {
 			outcome{Kind: "not_found", Code: "-5", Message: "No such mempool transaction"}},
 		{"JSON-RPC -32601 at 404 as the catalogue says", 404, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
 			outcome{Kind: "invalid_arguments", Code: "-32601", Message: "Method not found"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": tt.ct}, Body: tt.body}
-			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
-				t.Errorf("Read (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // TestReadMembersByName: the rules that read a member by what its name
@@ -534,51 +547,38 @@ func TestReadMembersByName(t *testing.T) {
 // the status's refusal.
 func TestReadMessageWords(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
-	tests := []struct {
-		name   string
-		status int
-		body   string
-		want   outcome
-	}{
-		{"an invalid session token at 400", 400, `{"code":209,"error":"Invalid session token"}`,
+	runReadCases(t, []readCase{
+		{"an invalid session token at 400", 400, "", `{"code":209,"error":"Invalid session token"}`,
 			outcome{Kind: "authentication_failed", Code: "209", Message: "Invalid session token"}},
-		{"an invalid token two words after its adjective at 403", 403, `{"status_code":403,"error":"Forbidden","message":"Invalid project token."}`,
+		{"an invalid token two words after its adjective at 403", 403, "", `{"status_code":403,"error":"Forbidden","message":"Invalid project token."}`,
 			outcome{Kind: "authentication_failed", Message: "Invalid project token."}},
-		{"a quota at 403", 403, `{"error":"Quota exceeded"}`,
+		{"a quota at 403", 403, "", `{"error":"Quota exceeded"}`,
 			outcome{Kind: "rate_limited", Message: "Quota exceeded", RetryAfterSeconds: min}},
-		{"a permission at 400", 400, `{"code":"BAD_REQUEST","msg":"User not authorized for this query","result":"error"}`,
+		{"a permission at 400", 400, "", `{"code":"BAD_REQUEST","msg":"User not authorized for this query","result":"error"}`,
 			outcome{Kind: "permission_denied", Code: "BAD_REQUEST", Message: "User not authorized for this query"}},
-		{"guard: not found at a 400 stays an argument", 400, `{"error":"table does not exist [table=trades2]"}`,
+		{"guard: not found at a 400 stays an argument", 400, "", `{"error":"table does not exist [table=trades2]"}`,
 			outcome{Kind: "invalid_arguments", Message: "table does not exist [table=trades2]"}},
-		{"guard: a quota at a 402 is the payment", 402, `{"status":{"code":402,"message":"quota exceeded"}}`,
+		{"guard: a quota at a 402 is the payment", 402, "", `{"status":{"code":402,"message":"quota exceeded"}}`,
 			outcome{Kind: "permission_denied", Message: "quota exceeded"}},
-		{"guard: Not Found at a 400 still names not_found", 400, `{"statusCode":"404","error":"not_found","message":"Object not found"}`,
+		{"guard: Not Found at a 400 still names not_found", 400, "", `{"statusCode":"404","error":"not_found","message":"Object not found"}`,
 			outcome{Kind: "not_found", Code: "not_found", Message: "Object not found"}},
-		{"a reason-phrase code says no more than the status", 400, `{"code":400,"message":"Invalid authentication information","name":"BadRequest"}`,
+		{"a reason-phrase code says no more than the status", 400, "", `{"code":400,"message":"Invalid authentication information","name":"BadRequest"}`,
 			outcome{Kind: "authentication_failed", Code: "BadRequest", Message: "Invalid authentication information"}},
-		{"Unauthorized at a 403 is the 403", 403, `{"errors":[{"code":"Unauthorized","message":"Access to requested resource is denied.","details":""}]}`,
+		{"Unauthorized at a 403 is the 403", 403, "", `{"errors":[{"code":"Unauthorized","message":"Access to requested resource is denied.","details":""}]}`,
 			outcome{Kind: "permission_denied", Code: "Unauthorized", Message: "Access to requested resource is denied."}},
-		{"not authenticated on a 200", 200, `{"code":1800,"message":"user hasn't authenticated"}`,
+		{"not authenticated on a 200", 200, "", `{"code":1800,"message":"user hasn't authenticated"}`,
 			outcome{Kind: "authentication_failed", Code: "1800", Message: "user hasn't authenticated"}},
-		{"guard: a parameter not found is an argument", 400, `{"message":"dst parameter not found"}`,
+		{"guard: a parameter not found is an argument", 400, "", `{"message":"dst parameter not found"}`,
 			outcome{Kind: "invalid_arguments", Message: "dst parameter not found"}},
-		{"guard: a message that opens with its status's phrase", 400, `{"ok":false,"description":"Bad Request: chat not found"}`,
+		{"guard: a message that opens with its status's phrase", 400, "", `{"ok":false,"description":"Bad Request: chat not found"}`,
 			outcome{Kind: "invalid_arguments", Message: "Bad Request: chat not found"}},
-		{"guard: a message that names two kinds", 422, `{"code":"002003","message":"Object 'NOPE' does not exist or not authorized."}`,
+		{"guard: a message that names two kinds", 422, "", `{"code":"002003","message":"Object 'NOPE' does not exist or not authorized."}`,
 			outcome{Kind: "invalid_arguments", Code: "002003", Message: "Object 'NOPE' does not exist or not authorized."}},
-		{"guard: a quota named as an argument", 400, `{"message":"quota must be a positive integer"}`,
+		{"guard: a quota named as an argument", 400, "", `{"message":"quota must be a positive integer"}`,
 			outcome{Kind: "invalid_arguments", Message: "quota must be a positive integer"}},
-		{"guard: a password is an argument", 400, `{"message":"Invalid password: use at least 8 characters"}`,
+		{"guard: a password is an argument", 400, "", `{"message":"Invalid password: use at least 8 characters"}`,
 			outcome{Kind: "invalid_arguments", Message: "Invalid password: use at least 8 characters"}},
-		{"guard: a code word of the API's own", 400, `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
+		{"guard: a code word of the API's own", 400, "", `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
 			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The refresh token has expired."}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": "application/json"}, Body: tt.body}
-			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
-				t.Errorf("Read (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
