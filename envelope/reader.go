@@ -952,13 +952,14 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	// and a credential or a limit replaces a 403's permission_denied. At
 	// 5xx the status speaks, and prose such as "database timeout" does not
 	// override it.
-	if unread && hd.telling == "" && generic(r.kindOf(code, 0)) && e.Message != "" {
+	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || e.HTTPStatus < 500 && opaque(code)) &&
+		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
 			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
 				e.Kind = k
 			}
-		case e.HTTPStatus < 500 && opaque(code) && !opensWithPhrase(e.Message, e.HTTPStatus):
+		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
 			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
 				e.Kind = k
 			}
@@ -970,12 +971,12 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 }
 
 // reasonPhrases are the reason phrases of the HTTP error statuses,
-// normalized (see sameName): "unauthorized", "serviceunavailable".
-var reasonPhrases = func() []string {
-	var p []string
+// normalized (see sameName), by their first letter: "unauthorized" under
+// 'u', "serviceunavailable" under 's'.
+var reasonPhrases = func() (p [26][]string) {
 	for s := 400; s < 600; s++ {
-		if t := http.StatusText(s); t != "" {
-			p = append(p, strings.ToLower(strings.NewReplacer(" ", "", "-", "").Replace(t)))
+		if t := strings.ToLower(strings.NewReplacer(" ", "", "-", "", "'", "").Replace(http.StatusText(s))); t != "" {
+			p[t[0]-'a'] = append(p[t[0]-'a'], t)
 		}
 	}
 	return p
@@ -985,10 +986,14 @@ var reasonPhrases = func() []string {
 // error status in any case style ("Unauthorized", "SERVICE_UNAVAILABLE",
 // "BadRequest", "Not Found").
 func isReasonPhrase(code string) bool {
-	if len(code) < 8 || len(code) > 40 || code[0] >= '0' && code[0] <= '9' {
+	if len(code) < 8 || len(code) > 40 {
 		return false
 	}
-	for _, p := range reasonPhrases {
+	first := code[0] | 0x20 // a phrase opens with a letter: its lower case
+	if first < 'a' || first > 'z' {
+		return false
+	}
+	for _, p := range reasonPhrases[first-'a'] {
 		if sameName(code, p) {
 			return true
 		}
