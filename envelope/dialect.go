@@ -288,11 +288,24 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 			break
 		}
 	}
+	// A message that is only a label, an HTTP reason phrase or a code
+	// word ({"error": "Unauthorized", "errorDescription": "you need to
+	// provide a valid access token"}: Gotify, and the frameworks that put
+	// the phrase or the exception's name first), yields to a member that
+	// says more, found by its name or in the field errors; it stays when
+	// none does.
+	label := e.Message
+	if label != "" && (row.find || row.fields) && isLabel(label) {
+		e.Message = ""
+	}
 	if (e.Code == "" || e.Message == "") && row.find {
 		d.find(e)
 	}
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
+	}
+	if e.Message == "" {
+		e.Message = label
 	}
 	for _, p := range row.details {
 		if v := d.value(p); len(v) > 0 && string(v) != "null" {
@@ -438,8 +451,8 @@ func codeAt(d *doc, path string) string {
 	} else {
 		s, _ = stringOf(d.value(path))
 	}
-	if s == "" || repeatsStatus(s, d.status) {
-		return ""
+	if s == "" || opensWithStatus(s, d.status) || placeholder(s) {
+		return "" // no code, or the status again ("400 BadRequest")
 	}
 	if path[len(path)-1] == '#' {
 		return s
@@ -480,6 +493,20 @@ func codeAt(d *doc, path string) string {
 		return awsType(s)
 	}
 	return s
+}
+
+// placeholder reports whether s stands for no value: a language's nil
+// written as text ("None", "null", "undefined", as Python's str(None) and
+// JavaScript's String(undefined) write it; LiteLLM, and servers that
+// format a missing code so) or the bare word "error" (Vertesia, and the
+// JSend-like bodies whose code only says that it failed).
+func placeholder(s string) bool {
+	switch len(s) {
+	case 3, 4, 5, 9:
+		return strings.EqualFold(s, "none") || strings.EqualFold(s, "null") || strings.EqualFold(s, "nil") ||
+			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined")
+	}
+	return false
 }
 
 // isPhrase reports whether s, the value of member, is the status's reason
@@ -875,6 +902,19 @@ func repeatsStatus(s string, status int) bool {
 		return false
 	}
 	return int(s[0]-'0') == status/100 && int(s[1]-'0') == status/10%10 && int(s[2]-'0') == status%10
+}
+
+// isLabel reports whether a message is only a label: an HTTP reason
+// phrase ("Unauthorized", "Not Found") or one word written as codes are
+// ("ValidationError", "NOT_FOUND").
+func isLabel(msg string) bool {
+	return isReasonPhrase(msg) || isCodeWord(msg, false)
+}
+
+// opensWithStatus reports whether s is the status written in decimal,
+// alone or followed by a space and more ("400 BadRequest").
+func opensWithStatus(s string, status int) bool {
+	return repeatsStatus(s, status) || len(s) > 4 && s[3] == ' ' && repeatsStatus(s[:3], status)
 }
 
 // isWord reports whether s is one word, as a code is ("NotFound",

@@ -109,14 +109,13 @@ var knownMisses = map[string]string{
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
-	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found",
+	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found, and \"not found\" at a 400 is as often an argument's",
 	"slack_not_authed":                 "not_authed is Slack's own word",
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
 	"whatsapp_131047":                  "as meta_graph_190",
 	"mailchimp_transactional_500":      "Invalid_Key at 500: only the vendor's word says the credential",
 	"pusher_403":                       "a text 403 \"Unknown auth_key\": only the prose says the credential",
-	"cloudinary_420":                   "420 is Cloudinary's own status for a limit",
 	"xmlrpc_fault":                     "an XML-RPC fault code 4 on a 200 names no kind: the documented fallback, server_error",
 }
 
@@ -142,9 +141,19 @@ const heldOutFloor = 90
 // a message, the message's words on a 2xx, codes under other names, the
 // error wrapped in an object of any name), tuned the same way: the tuned
 // half reads 159 of 184 (86.4%), the held-out half 153 of 190 (80.5%).
+// The third round was tuned on both halves (a new batch, never seen here,
+// is now the held-out measure) and on the tuned part of responses.jsonl:
+// the words of a message name the kind where the code and a generic 4xx
+// or a 403 say no more than a refusal; a reason-phrase code yields to the
+// status; None, null, "error" and "400 BadRequest" are no codes; a
+// message that is only a label yields to one that says more; a code that
+// ends in _scope is a permission. The half once held out reads 162 of
+// 190 (85.3%, from 153), the tuned half 169 of 184 (91.8%, from 159);
+// responses.jsonl's tuned part 415 of 430 (from 414) and its held-out
+// part 194 of 215 (unchanged).
 const (
-	freshTunedFloor   = 86
-	freshHeldOutFloor = 80
+	freshTunedFloor   = 91
+	freshHeldOutFloor = 85
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
@@ -189,18 +198,19 @@ func (c *documented) freshTuned() bool {
 // TestReadFreshCorpus reads the fresh batch: documented error responses
 // from APIs, gateways and frameworks that responses.jsonl does not hold,
 // collected after the rules were written. It reports the tuned half and
-// the held-out half apart, and fails if either falls under its floor.
-// MCPERR_CORPUS_MISSES=1 logs the tuned half's misses.
+// the half once held out apart, and fails if either falls under its
+// floor. MCPERR_CORPUS_MISSES=1 logs the misses of both halves, which
+// the rules were tuned on from the third round.
 func TestReadFreshCorpus(t *testing.T) {
 	cases := loadCorpus(t, "fresh.jsonl")
 	var tuned, held tally
 	for _, c := range cases {
 		got, ok := c.check()
-		if !c.freshTuned() {
+		if c.freshTuned() {
+			tuned.add(ok)
+		} else {
 			held.add(ok)
-			continue
 		}
-		tuned.add(ok)
 		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
 			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
 		}
@@ -311,17 +321,38 @@ func TestSuccessBodiesStayData(t *testing.T) {
 	}
 }
 
+// readCase is a response to read and what it must read as; ct is its
+// Content-Type, application/json when empty.
+type readCase struct {
+	name   string
+	status int
+	ct     string
+	body   string
+	want   outcome
+}
+
+// runReadCases reads each case as a subtest of t.
+func runReadCases(t *testing.T, tests []readCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct := tt.ct
+			if ct == "" {
+				ct = "application/json"
+			}
+			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": ct}, Body: tt.body}
+			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
+				t.Errorf("Read (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestReadIssueCauses: each cause of misreading that issue 27 lists reads
 // right (every case failed on the rules before it).
 func TestReadIssueCauses(t *testing.T) {
 	const min = 60 // the default wait of a rate limit that names none
-	tests := []struct {
-		name   string
-		status int
-		ct     string
-		body   string
-		want   outcome
-	}{
+	runReadCases(t, []readCase{
 		{"a lone error string is the message", 404, "application/json", `{"error":"model \"x\" not found"}`,
 			outcome{Kind: "not_found", Message: `model "x" not found`}},
 		{"errcode and error", 400, "application/json", `{"errcode":"M_INVALID_PARAM","error":"limit must be an integer"}`,
@@ -370,15 +401,7 @@ func TestReadIssueCauses(t *testing.T) {
 			outcome{Kind: "not_found", Code: "-5", Message: "No such mempool transaction"}},
 		{"JSON-RPC -32601 at 404 as the catalogue says", 404, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
 			outcome{Kind: "invalid_arguments", Code: "-32601", Message: "Method not found"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := documented{Status: tt.status, Header: map[string]string{"Content-Type": tt.ct}, Body: tt.body}
-			if diff := cmp.Diff(tt.want, c.read()); diff != "" {
-				t.Errorf("Read (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // TestReadMembersByName: the rules that read a member by what its name
@@ -485,6 +508,17 @@ func TestReadMembersByName(t *testing.T) {
 			outcome{Kind: "authentication_failed", Code: "498", Message: "Invalid token."}},
 		{`at 4xx the status speaks, not the message's words`, 400, nil, `{"errorCode":"E0000001","errorSummary":"Api validation failed: login"}`,
 			outcome{Kind: "invalid_arguments", Code: "E0000001", Message: "Api validation failed: login"}},
+		{"a code written None is no code", 429, nil, `{"error":{"message":"Max parallel request limit reached.","type":"None","param":"None","code":"429"}}`,
+			outcome{Kind: "rate_limited", Message: "Max parallel request limit reached.", RetryAfterSeconds: min}},
+		{"a code that says only error is no code", 429, nil, `{"code":"error","message":"Rate limit reached for gpt-4."}`,
+			outcome{Kind: "rate_limited", Message: "Rate limit reached for gpt-4.", RetryAfterSeconds: min}},
+		{"a code that opens with the status is the status", 400, nil, `{"error":{"code":"400 BadRequest","message":"The provided coordinates are invalid"}}`,
+			outcome{Kind: "invalid_arguments", Message: "The provided coordinates are invalid"}},
+		{"a message that is only the reason phrase yields to one that says more", 401, nil,
+			`{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token"}`,
+			outcome{Kind: "authentication_failed", Message: "you need to provide a valid access token"}},
+		{"a message that is only the reason phrase stays when nothing says more", 401, nil, `{"error":"Unauthorized"}`,
+			outcome{Kind: "authentication_failed", Message: "Unauthorized"}},
 		{"a 424 is the dependency's failure", 424, nil, `{"error":"Request failed during generation","error_type":"generation"}`,
 			outcome{Kind: "server_error", Code: "generation", Message: "Request failed during generation"}},
 	}
@@ -500,4 +534,51 @@ func TestReadMembersByName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadMessageWords: at a status that says no more than that the
+// request was refused (400, 422, a 403 for a credential or a limit), or
+// on a 200, with a code that says nothing of its own (none, a number, an
+// HTTP reason phrase), the words of the message name the kind; each case
+// failed on the rules before them, but the guards: a code word of the
+// API's own, a parameter not found, a message that opens with its
+// status's phrase, a message that names two kinds, "not found" at a 400,
+// a quota at a 402, a reason-phrase code that names a kind other than
+// the status's refusal.
+func TestReadMessageWords(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	runReadCases(t, []readCase{
+		{"an invalid session token at 400", 400, "", `{"code":209,"error":"Invalid session token"}`,
+			outcome{Kind: "authentication_failed", Code: "209", Message: "Invalid session token"}},
+		{"an invalid token two words after its adjective at 403", 403, "", `{"status_code":403,"error":"Forbidden","message":"Invalid project token."}`,
+			outcome{Kind: "authentication_failed", Message: "Invalid project token."}},
+		{"a quota at 403", 403, "", `{"error":"Quota exceeded"}`,
+			outcome{Kind: "rate_limited", Message: "Quota exceeded", RetryAfterSeconds: min}},
+		{"a permission at 400", 400, "", `{"code":"BAD_REQUEST","msg":"User not authorized for this query","result":"error"}`,
+			outcome{Kind: "permission_denied", Code: "BAD_REQUEST", Message: "User not authorized for this query"}},
+		{"guard: not found at a 400 stays an argument", 400, "", `{"error":"table does not exist [table=trades2]"}`,
+			outcome{Kind: "invalid_arguments", Message: "table does not exist [table=trades2]"}},
+		{"guard: a quota at a 402 is the payment", 402, "", `{"status":{"code":402,"message":"quota exceeded"}}`,
+			outcome{Kind: "permission_denied", Message: "quota exceeded"}},
+		{"guard: Not Found at a 400 still names not_found", 400, "", `{"statusCode":"404","error":"not_found","message":"Object not found"}`,
+			outcome{Kind: "not_found", Code: "not_found", Message: "Object not found"}},
+		{"a reason-phrase code says no more than the status", 400, "", `{"code":400,"message":"Invalid authentication information","name":"BadRequest"}`,
+			outcome{Kind: "authentication_failed", Code: "BadRequest", Message: "Invalid authentication information"}},
+		{"Unauthorized at a 403 is the 403", 403, "", `{"errors":[{"code":"Unauthorized","message":"Access to requested resource is denied.","details":""}]}`,
+			outcome{Kind: "permission_denied", Code: "Unauthorized", Message: "Access to requested resource is denied."}},
+		{"not authenticated on a 200", 200, "", `{"code":1800,"message":"user hasn't authenticated"}`,
+			outcome{Kind: "authentication_failed", Code: "1800", Message: "user hasn't authenticated"}},
+		{"guard: a parameter not found is an argument", 400, "", `{"message":"dst parameter not found"}`,
+			outcome{Kind: "invalid_arguments", Message: "dst parameter not found"}},
+		{"guard: a message that opens with its status's phrase", 400, "", `{"ok":false,"description":"Bad Request: chat not found"}`,
+			outcome{Kind: "invalid_arguments", Message: "Bad Request: chat not found"}},
+		{"guard: a message that names two kinds", 422, "", `{"code":"002003","message":"Object 'NOPE' does not exist or not authorized."}`,
+			outcome{Kind: "invalid_arguments", Code: "002003", Message: "Object 'NOPE' does not exist or not authorized."}},
+		{"guard: a quota named as an argument", 400, "", `{"message":"quota must be a positive integer"}`,
+			outcome{Kind: "invalid_arguments", Message: "quota must be a positive integer"}},
+		{"guard: a password is an argument", 400, "", `{"message":"Invalid password: use at least 8 characters"}`,
+			outcome{Kind: "invalid_arguments", Message: "Invalid password: use at least 8 characters"}},
+		{"guard: a code word of the API's own", 400, "", `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The refresh token has expired."}},
+	})
 }

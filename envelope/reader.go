@@ -213,7 +213,15 @@ func (s Shape) fill() resolved {
 //     "err code", "errorText", a name ending in "code"), in the error
 //     object wherever a member named for an error holds it
 //     ("requestError", "detailedError", "_error") or in a list of objects
-//     with a message ("reasons"). A code that is an HTTP error status, in a
+//     with a message ("reasons"). A code that is an HTTP reason phrase
+//     ("Unauthorized", "BadRequest") says no more than the status, which
+//     decides. Where the code says nothing of its own (none, a number, a
+//     phrase), the message's words name a refused credential, a limit or a
+//     permission at 400, 422 and the other generic 4xx ("Invalid session
+//     token", "User not authorized for this query"), and a credential or a
+//     limit at a 403 ("Invalid token", "Quota exceeded"); "not found" at a
+//     400 does not override the status, nor do any words a 402 or a 5xx.
+//     A code that is an HTTP error status, in a
 //     body below 400, is read as that status. A code that names a kind wins
 //     over a generic status; a code that says no more than the status
 //     yields to a later one of the body that
@@ -608,7 +616,7 @@ func (r *Reader) readRPC(e *Error) {
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
 	if !r.names(msg) {
-		return "", false
+		return proseKind(msg)
 	}
 	return r.kindOf(msg, e.HTTPStatus), true
 }
@@ -695,7 +703,7 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 			return nil, err
 		}
-		if nb.Error.Code == "" || nb.Error.Message == "" || repeatsStatus(nb.Error.Code, status) ||
+		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
 			mayWait(status) && mentionsWait(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
@@ -895,18 +903,33 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if c := errorStatus(e.Code); status < 400 && c != 0 {
 		status = c // an error body below 400 whose code is an HTTP error status
 	}
+	// A code that is an HTTP reason phrase and says no more than that the
+	// request was refused ("BadRequest", "Internal Server Error"), or
+	// "Unauthorized" or "Forbidden" at a 401 or a 403, which APIs write
+	// for either, says no more than a status, and the response's own
+	// status says it: the kind is read as if no code had come (Amazon's
+	// SP-API, Didomi, Gotify and the frameworks that write the phrase as
+	// the code). "Not Found" at a 400 still says not_found.
+	code := e.Code
+	if status >= 400 && isReasonPhrase(code) {
+		k := r.kindOf(code, 0)
+		if generic(k) || (k == errkind.AuthenticationFailed || k == errkind.PermissionDenied) &&
+			(status == http.StatusUnauthorized || status == http.StatusForbidden) {
+			code = ""
+		}
+	}
 	unread := e.Kind == "" // a JSON-RPC error comes read by the catalogue
 	switch {
 	case unread:
-		e.Kind = r.kindOf(e.Code, status)
-		if e.Code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
+		e.Kind = r.kindOf(code, status)
+		if code != "" && len(alts) == 0 && hd.telling == "" && !yields(e.Kind, errkind.RateLimited) {
 			break // a code whose kind no status overrides, and no other code
 		}
 		byStatus := r.kindOf("", status)
-		if e.Kind == byStatus || !r.names(e.Code) {
+		if e.Kind == byStatus || !r.names(code) {
 			for _, c := range alts {
 				if k := r.kindOf(c, status); k != byStatus && stops(k) && r.names(c) {
-					e.Code, e.Kind = c, k
+					e.Code, e.Kind, code = c, k, c
 					break
 				}
 			}
@@ -914,26 +937,68 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		if byStatus != e.Kind && yields(e.Kind, byStatus) && status != http.StatusPaymentRequired {
 			e.Kind = byStatus
 		}
-		if hd.telling != "" && (e.Code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
+		if hd.telling != "" && (code == "" || e.Kind == byStatus || yields(e.Kind, hd.telling)) {
 			e.Kind = hd.telling
 		}
 	case hd.telling != "" && e.Kind == errkind.ServerError:
 		e.Kind = hd.telling
 	}
-	// A failure below 400 whose code and header say no more than that it
-	// failed is read by what its message says ({"stat": "fail", "code":
+	// A failure whose code and header say no more than that it failed is
+	// read by what its message says. Below 400 ({"stat": "fail", "code":
 	// 100, "message": "Invalid API Key"}): any kind its words name but
-	// server_error. At 4xx and 5xx the status speaks, and prose such as
-	// "Api validation failed: login" or "database timeout" does not
+	// server_error. At 4xx, when the code says nothing of its own (none, a
+	// number, a reason phrase) and the message does not open with the
+	// status's phrase: the phrases of proseKind replace invalid_arguments,
+	// and a credential or a limit replaces a 403's permission_denied. At
+	// 5xx the status speaks, and prose such as "database timeout" does not
 	// override it.
-	if unread && e.HTTPStatus < 400 && generic(e.Kind) && hd.telling == "" && generic(r.kindOf(e.Code, 0)) && e.Message != "" {
-		if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
-			e.Kind = k
+	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || e.HTTPStatus < 500 && opaque(code)) &&
+		generic(r.kindOf(code, 0)) {
+		switch {
+		case e.HTTPStatus < 400 && generic(e.Kind):
+			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
+				e.Kind = k
+			}
+		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
+			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
+				e.Kind = k
+			}
 		}
 	}
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// reasonPhrases are the reason phrases of the HTTP error statuses,
+// normalized (see sameName), by their first letter: "unauthorized" under
+// 'u', "serviceunavailable" under 's'.
+var reasonPhrases = func() (p [26][]string) {
+	for s := 400; s < 600; s++ {
+		if t := strings.ToLower(strings.NewReplacer(" ", "", "-", "", "'", "").Replace(http.StatusText(s))); t != "" {
+			p[t[0]-'a'] = append(p[t[0]-'a'], t)
+		}
+	}
+	return p
+}()
+
+// isReasonPhrase reports whether code is the reason phrase of an HTTP
+// error status in any case style ("Unauthorized", "SERVICE_UNAVAILABLE",
+// "BadRequest", "Not Found").
+func isReasonPhrase(code string) bool {
+	if len(code) < 8 || len(code) > 40 {
+		return false
+	}
+	first := code[0] | 0x20 // a phrase opens with a letter: its lower case
+	if first < 'a' || first > 'z' {
+		return false
+	}
+	for _, p := range reasonPhrases[first-'a'] {
+		if sameName(code, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // errorStatus is code as an HTTP error status (400 to 599), 0 when it is

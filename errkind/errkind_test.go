@@ -42,6 +42,9 @@ func TestStandardClassify(t *testing.T) {
 		{"403", "", 403, errkind.PermissionDenied},
 		{"PERMISSION_DENIED", "PERMISSION_DENIED", 403, errkind.PermissionDenied},
 		{"permission_error", "permission_error", 403, errkind.PermissionDenied},
+		{"a scope the credential lacks, at a 401", "general_unauthorized_scope", 401, errkind.PermissionDenied},
+		{"MISSING_REQUIRED_SCOPE", "MISSING_REQUIRED_SCOPE", 400, errkind.PermissionDenied},
+		{"OAuth invalid_scope is an argument", "invalid_scope", 400, errkind.InvalidArguments},
 		{"AccessDenied", "AccessDenied", 403, errkind.PermissionDenied},
 		{"AccessDeniedException", "AccessDeniedException", 400, errkind.PermissionDenied},
 

@@ -410,7 +410,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       authentication*, *invalid_auth*, *credentials*,
 //	                       *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
-//	                       insufficient_scope*, missing_scope*
+//	                       insufficient_scope*, missing_scope*, *_scope (but
+//	                       invalid_scope, an argument)
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
 //	                       *non_existent*, *inexistent*, *_unknown
 //	unavailable            *capacity*                                                                 wait_then_retry
@@ -503,6 +504,12 @@ var standardRules = []Rule{
 	{Code: "*forbidden*", Kind: PermissionDenied},
 	{Code: "insufficient_scope*", Kind: PermissionDenied},
 	{Code: "missing_scope*", Kind: PermissionDenied},
+	// A scope the credential lacks, in any API's words (OAuth's
+	// insufficient_scope, Slack's missing_scope, Ecwid's
+	// MISSING_REQUIRED_SCOPE, Appwrite's general_unauthorized_scope);
+	// OAuth's invalid_scope is a request that asked for a scope wrongly.
+	{Code: "invalid_scope", Kind: InvalidArguments},
+	{Code: "*_scope", Kind: PermissionDenied},
 
 	{Code: "*not_found*", Kind: NotFound},
 	{Code: "resource_missing", Kind: NotFound},
