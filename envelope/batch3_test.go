@@ -17,12 +17,14 @@ import (
 // naming where. Every API in it is one that neither responses.jsonl nor
 // fresh.jsonl holds. The file was committed with its expectations before
 // any rule was run on it (205 cases from 148 APIs); the rules of main at
-// 9d86257 then read it: 144 of 205 as documented (70.2%).
+// 9d86257 then read it: 144 of 205 as documented (70.2%); after the
+// third round of general rules (tuned on fresh.jsonl and responses.jsonl
+// only), 151 of 205 (73.7%).
 //
 // The whole batch is held out: no rule is to be tuned on it, and the test
 // logs only the count, never which cases miss, so that it stays a measure
 // of data nobody tuned to.
-const thirdBatchFloor = 70
+const thirdBatchFloor = 73
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
