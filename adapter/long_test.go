@@ -8,16 +8,17 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcperr/mcperr/adapter"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// TestRunLong: RunLong returns fn's answer when fn finishes first, with a
-// progress call every Interval meanwhile; past Deadline it cancels fn's
-// context and answers unavailable with Wait (Deadline when Wait is zero);
-// the zero Long, and a nil progress, send nothing and set no deadline.
+// TestRunLong: RunLong returns fn's answer when fn finishes first; past
+// Deadline it cancels fn's context and answers unavailable with Wait
+// (Deadline when Wait is zero); the zero Long, and a nil progress, send
+// nothing and set no deadline. TestRunLongProgress counts the progress.
 func TestRunLong(t *testing.T) {
 	errUp := errors.New("upstream said no")
 	for _, c := range []struct {
@@ -33,12 +34,8 @@ func TestRunLong(t *testing.T) {
 	}{
 		{"zero Long: fn's answer, nothing sent", adapter.Long{}, false, 30 * time.Millisecond, nil, nil, 0, 0, false},
 		{"fn's error passes through", adapter.Long{Interval: time.Hour}, false, 0, errUp, nil, 0, 0, false},
-		{"progress while fn runs", adapter.Long{Interval: 10 * time.Millisecond}, false, 120 * time.Millisecond, nil, nil, 3, 13, false},
 		{"no progressToken: no progress", adapter.Long{Interval: 10 * time.Millisecond}, true, 60 * time.Millisecond, nil, nil, 0, 0, false},
 		{"fn within the deadline", adapter.Long{Deadline: time.Second}, false, 10 * time.Millisecond, nil, nil, 0, 0, false},
-		{"past the deadline: unavailable with Wait, fn cancelled",
-			adapter.Long{Interval: 10 * time.Millisecond, Deadline: 80 * time.Millisecond, Wait: 7 * time.Second}, false, time.Hour, nil,
-			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}, 3, 9, true},
 		{"Wait zero means Deadline", adapter.Long{Deadline: 50 * time.Millisecond}, true, time.Hour, nil,
 			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 50 * time.Millisecond}, 0, 0, true},
 	} {
@@ -84,6 +81,90 @@ func TestRunLong(t *testing.T) {
 			}
 			if n := int(ticks.Load()); n < c.minTicks || n > c.maxTicks {
 				t.Errorf("%d progress notifications, want %d to %d", n, c.minTicks, c.maxTicks)
+			}
+		})
+	}
+}
+
+// TestRunLongProgress: each tick of the Interval while fn runs is one
+// progress call, numbered 1, 2, 3 and so on, until fn returns (its answer
+// is RunLong's) or Deadline passes (fn's context is cancelled and the
+// answer is unavailable with Wait). The test's clock decides how many
+// ticks come first, so the count does not depend on the scheduler.
+func TestRunLongProgress(t *testing.T) {
+	long := adapter.Long{Interval: 10 * time.Millisecond, Deadline: 80 * time.Millisecond, Wait: 7 * time.Second}
+	for _, c := range []struct {
+		name     string
+		ticks    int
+		deadline bool // the deadline passes after the ticks; else fn returns
+		wantErr  *envelope.Error
+	}{
+		{"progress while fn runs", 3, false, nil},
+		{"past the deadline: unavailable with Wait, fn cancelled", 3, true,
+			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
+		{"deadline before any tick", 0, true,
+			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tick, expire := make(chan time.Time), make(chan time.Time)
+			adapter.SetClock(t, tick, expire)
+			type result struct {
+				v   string
+				err error
+			}
+			finish := make(chan struct{})
+			sawCancel := make(chan bool, 1)
+			var got []float64 // appended by RunLong's goroutine, read after its result
+			ran := make(chan result, 1)
+			go func() {
+				progress := func(_ context.Context, n float64) { got = append(got, n) }
+				v, err := adapter.RunLong(context.Background(), long, progress, func(ctx context.Context) (string, error) {
+					select {
+					case <-finish:
+						sawCancel <- false
+						return "done", nil
+					case <-ctx.Done():
+						sawCancel <- true
+						return "late", ctx.Err()
+					}
+				})
+				ran <- result{v, err}
+			}()
+			for i := range c.ticks {
+				select {
+				case tick <- time.Time{}:
+				case r := <-ran:
+					t.Fatalf("RunLong returned %q, %v before tick %d", r.v, r.err, i+1)
+				}
+			}
+			if c.deadline {
+				expire <- time.Time{}
+			} else {
+				close(finish)
+			}
+			r := <-ran
+			if c.wantErr == nil {
+				if r.v != "done" || r.err != nil {
+					t.Errorf("got %q, %v; want fn's answer", r.v, r.err)
+				}
+			} else {
+				var e *envelope.Error
+				if !errors.As(r.err, &e) || r.v != "" {
+					t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", r.v, r.err)
+				}
+				if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
+					t.Errorf("kind and wait (-want +got):\n%s", d)
+				}
+			}
+			if cancelled := <-sawCancel; cancelled != c.deadline { // also waits for fn: no goroutine is left behind
+				t.Errorf("fn saw its context cancelled: %v, want %v", cancelled, c.deadline)
+			}
+			want := []float64{}
+			for i := range c.ticks {
+				want = append(want, float64(i+1))
+			}
+			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("progress calls (-want +got):\n%s", d)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -90,29 +91,16 @@ func TestOutputs(t *testing.T) {
 	cs.Close()
 	ss.Wait()
 
-	// The answers to the calls, in order: the requests after initialize
-	// are the calls.
-	var results []json.RawMessage
-	sc := bufio.NewScanner(strings.NewReader(wire.b.String()))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "write: ")
-		if !ok {
-			continue
-		}
-		var m struct {
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal([]byte(line), &m) == nil && bytes.Contains(m.Result, []byte(`"content"`)) {
-			results = append(results, m.Result)
-		}
+	results, err := callResults(wire.b.String())
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(results) != len(names) {
 		t.Fatalf("found %d tool results on the wire, want %d:\n%s", len(results), len(names), wire.b.String())
 	}
 	var got strings.Builder
-	for i, n := range names {
-		c, err := adaptertest.CanonicalResult(results[i])
+	for _, n := range names {
+		c, err := adaptertest.CanonicalResult(results[n])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,5 +118,71 @@ func TestOutputs(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), got.String()); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
+
+// callResults returns the result of each tools/call in a LoggingTransport's
+// log, by the name of the tool called. An answer is paired with its call by
+// the JSON-RPC id, not by its place in the log: the transport logs a write
+// after it is sent, so the answer to the next call can be logged first.
+func callResults(log string) (map[string]json.RawMessage, error) {
+	type message struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+		Result json.RawMessage `json:"result"`
+	}
+	calls := map[string]string{}            // request id -> tool name
+	answers := map[string]json.RawMessage{} // request id -> result
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		dir, line, ok := strings.Cut(sc.Text(), ": ")
+		if !ok || dir != "read" && dir != "write" {
+			continue
+		}
+		var m message
+		if err := json.Unmarshal([]byte(line), &m); err != nil || len(m.ID) == 0 {
+			continue
+		}
+		switch {
+		case dir == "read" && m.Method == "tools/call":
+			calls[string(m.ID)] = m.Params.Name
+		case dir == "write" && m.Result != nil:
+			answers[string(m.ID)] = m.Result
+		}
+	}
+	results := map[string]json.RawMessage{}
+	for id, name := range calls {
+		r, ok := answers[id]
+		if !ok {
+			return nil, fmt.Errorf("no answer to the call of %s (id %s)", name, id)
+		}
+		results[name] = r
+	}
+	return results, sc.Err()
+}
+
+// TestCallResultsPairsAnswersByID checks that callResults pairs an answer
+// with its call by id when the log holds the answers in another order than
+// the calls (as it does when the answer to the next call is logged first).
+func TestCallResultsPairsAnswersByID(t *testing.T) {
+	log := `read: {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"number"}}
+read: {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nil_pointer"}}
+write: {"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":null}}
+write: {"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":2.5}}
+`
+	got, err := callResults(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]json.RawMessage{
+		"number":      json.RawMessage(`{"content":[],"structuredContent":2.5}`),
+		"nil_pointer": json.RawMessage(`{"content":[],"structuredContent":null}`),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("callResults (-want +got):\n%s", diff)
 	}
 }

@@ -147,7 +147,10 @@ func differ(t testing.TB, srv *mcp.Server, direct *atomic.Int64, sent string, in
 		out := &firstLine{ready: make(chan struct{})}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		srv.Run(ctx, &gosdk.StdioTransport{In: in(ctx, out), Out: out, Drain: time.Second, Server: server})
+		// The drain ends once every request read is answered; its bound
+		// is the run's own, as at 1 s a loaded machine's -race run ended
+		// before initialize's answer was written (an empty output).
+		srv.Run(ctx, &gosdk.StdioTransport{In: in(ctx, out), Out: out, Drain: 5 * time.Second, Server: server})
 		text := strings.TrimRight(out.String(), "\n")
 		if text == "" {
 			return nil

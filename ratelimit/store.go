@@ -215,6 +215,9 @@ type MemoryStore struct {
 type memBucket struct {
 	lim *rate.Limiter
 	cfg atomic.Pointer[Bucket] // the configuration lim was last set to
+
+	mu      sync.Mutex // held to take a token, and by rebuild to drop the bucket
+	dropped bool       // under mu: rebuild dropped it, so a take looks the key up again
 }
 
 // memCounter is one counter of a MemoryStore.
@@ -272,14 +275,24 @@ func (s *MemoryStore) Take(_ context.Context, key string, t time.Time, b Bucket)
 
 // take is Take, filling in *d (which is zero) to spare copies.
 func (s *MemoryStore) take(key string, t time.Time, b Bucket, d *Decision) {
-	var e *memBucket
-	if m := s.read.Load(); m != nil {
-		e = (*m)[key]
+	for {
+		var e *memBucket
+		if m := s.read.Load(); m != nil {
+			e = (*m)[key]
+		}
+		if e == nil || *e.cfg.Load() != b {
+			e = s.slowBucket(key, t, b)
+		}
+		e.mu.Lock()
+		if !e.dropped {
+			takeToken(e.lim, t, b, d)
+			e.mu.Unlock()
+			return
+		}
+		// A rebuild dropped it after the lookup: a token taken from it
+		// would be lost, and the key's next bucket would start full.
+		e.mu.Unlock()
 	}
-	if e == nil || *e.cfg.Load() != b {
-		e = s.slowBucket(key, t, b)
-	}
-	takeToken(e.lim, t, b, d)
 }
 
 // slowBucket returns key's bucket, set to b: a full new one if there is
@@ -333,8 +346,9 @@ func (s *MemoryStore) slowBucket(key string, t time.Time, b Bucket) *memBucket {
 // rebuild replaces read with the buckets of read and dirty that are not
 // full at t, then, when full is set (MaxKeys is reached) and more than
 // half of MaxKeys remain, forgets arbitrary others down to half; s.bmu is
-// held. A take racing with the rebuild on a bucket it drops may be
-// forgotten: at worst, one token too many.
+// held. A bucket is dropped under its own mu, so that a take racing with
+// the rebuild takes its token either before (and the bucket is kept, as
+// no longer full) or from the key's next bucket.
 func (s *MemoryStore) rebuild(t time.Time, full bool) {
 	old := s.read.Load()
 	n := len(s.dirty)
@@ -343,7 +357,13 @@ func (s *MemoryStore) rebuild(t time.Time, full bool) {
 	}
 	max := s.maxKeys()
 	keep := func(e *memBucket) bool {
-		return e.lim.TokensAt(t) < float64(e.cfg.Load().Burst)
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.lim.TokensAt(t) < float64(e.cfg.Load().Burst) {
+			return true
+		}
+		e.dropped = true
+		return false
 	}
 	m := make(map[string]*memBucket, min(n, max))
 	add := func(src map[string]*memBucket) {
@@ -363,6 +383,10 @@ func (s *MemoryStore) rebuild(t time.Time, full bool) {
 			if drop <= 0 {
 				break
 			}
+			e := m[k]
+			e.mu.Lock()
+			e.dropped = true
+			e.mu.Unlock()
 			delete(m, k)
 			drop--
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -159,5 +160,33 @@ func TestMemoryStoreConcurrent(t *testing.T) {
 	}
 	if sum != 8*2000 {
 		t.Errorf("counters sum to %d, want %d", sum, 8*2000)
+	}
+}
+
+// TestMemoryStoreRebuildKeepsTakes: a token taken while a rebuild drops
+// the bucket as full is not lost, so no key gives more than its burst:
+// here, goroutines take the one token of each of many new keys, whose
+// misses rebuild the read map again and again.
+func TestMemoryStoreRebuildKeepsTakes(t *testing.T) {
+	var s MemoryStore
+	ctx := context.Background()
+	const keys, goroutines = 20000, 8
+	var oks atomic.Int64
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range keys {
+				key := strconv.Itoa((i + g*keys/goroutines) % keys)
+				if d, _ := s.Take(ctx, key, limiterT0, Bucket{Rate: 1e-9, Burst: 1}); d.OK {
+					oks.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := oks.Load(); n != keys {
+		t.Errorf("%d tokens taken from %d buckets of 1, want %d", n, keys, keys)
 	}
 }

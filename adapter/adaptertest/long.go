@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,32 +29,93 @@ type SlowOut struct {
 type Slow struct {
 	progress  atomic.Int32
 	cancelled atomic.Bool
+
+	mu    sync.Mutex
+	until int32         // when > 0, Run returns once the client got this many notifications
+	more  chan struct{} // closed at the next Progress
+	ran   chan struct{} // closed when Run returns
 }
 
 // Run is the tool's body: it returns SlowOut{Done: true} after in.Millis
-// milliseconds, or ctx's error once ctx ends first.
+// milliseconds, or sooner when HandleLong's case waits for a number of
+// progress notifications and the client has got them; it returns ctx's
+// error once ctx ends first.
 func (s *Slow) Run(ctx context.Context, in SlowIn) (SlowOut, error) {
-	select {
-	case <-time.After(time.Duration(in.Millis) * time.Millisecond):
-		return SlowOut{Done: true}, nil
-	case <-ctx.Done():
-		s.cancelled.Store(true)
-		return SlowOut{}, ctx.Err()
+	defer s.returned()
+	after := time.NewTimer(time.Duration(in.Millis) * time.Millisecond)
+	defer after.Stop()
+	for {
+		s.mu.Lock()
+		if s.until > 0 && s.progress.Load() >= s.until {
+			s.mu.Unlock()
+			return SlowOut{Done: true}, nil
+		}
+		if s.more == nil {
+			s.more = make(chan struct{})
+		}
+		more := s.more
+		s.mu.Unlock()
+		select {
+		case <-more:
+		case <-after.C:
+			return SlowOut{Done: true}, nil
+		case <-ctx.Done():
+			s.cancelled.Store(true)
+			return SlowOut{}, ctx.Err()
+		}
 	}
 }
 
 // Progress counts one notifications/progress the client got.
-func (s *Slow) Progress() { s.progress.Add(1) }
+func (s *Slow) Progress() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.progress.Add(1)
+	if s.more != nil {
+		close(s.more)
+		s.more = nil
+	}
+}
+
+// returned tells the case waiting for Run (reset made ran) that it returned.
+func (s *Slow) returned() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ran != nil {
+		close(s.ran)
+		s.ran = nil
+	}
+}
+
+// reset starts a case: no progress counted, the context not cancelled,
+// and Run waiting for until notifications (0: for its Millis alone). The
+// channel it returns is closed when Run returns.
+func (s *Slow) reset(until int32) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.progress.Store(0)
+	s.cancelled.Store(false)
+	s.until = until
+	s.ran = make(chan struct{})
+	return s.ran
+}
 
 // SlowLong is the Long HandleLong's server serves the tool "slow" with:
-// progress every 20 ms, stopped at 400 ms with a wait of 30 s.
-var SlowLong = adapter.Long{Interval: 20 * time.Millisecond, Deadline: 400 * time.Millisecond, Wait: 30 * time.Second}
+// progress every 20 ms, stopped at 2 s with a wait of 30 s. The deadline
+// leaves a loaded machine time: at 400 ms, a tool of 60 ms under -race on
+// two busy cores was answered by the deadline.
+var SlowLong = adapter.Long{Interval: 20 * time.Millisecond, Deadline: 2 * time.Second, Wait: 30 * time.Second}
 
 // HandleLong checks, in a subtest of t for each case, that a Handle with
 // SlowLong sends notifications/progress while the tool runs to a request
 // that carried a progressToken (and none to one that did not), and past
 // the deadline answers the unavailable kind object with the chosen wait,
-// the tool's context cancelled. call calls the tool "slow", whose body is
+// the tool's context cancelled. The tool that runs while progress is sent
+// returns once the client has got three notifications, not after a fixed
+// time, so that a loaded machine's scheduler cannot make it miss them;
+// how many come before the deadline is the scheduler's, and is not
+// checked here (adapter's TestRunLongProgress counts them with a test
+// clock). call calls the tool "slow", whose body is
 // s.Run, with {"millis": millis} and, when token is not "", that
 // progressToken, through a client that calls s.Progress for each progress
 // notification it gets.
@@ -64,29 +126,35 @@ func HandleLong(t *testing.T, s *Slow, call func(ctx context.Context, millis int
 		token         bool
 		wantKind      errkind.Kind // "" for data
 		wantWait      time.Duration
-		minProgress   int32
+		minProgress   int32 // Run returns once the client got this many
 		wantCancelled bool
 	}{
-		{"progress while it runs", 200, true, "", 0, 3, false},
-		{"no progressToken, no progress", 200, false, "", 0, 0, false},
-		{"past the deadline: unavailable, wait 30 s", 5000, true, errkind.Unavailable, 30 * time.Second, 5, true},
+		// First, as a notification of a case before it could still be on
+		// its way. The tool runs three Intervals, far from the deadline: a
+		// loaded machine that runs RunLong late must not find both ready.
+		{"no progressToken, no progress", 60, false, "", 0, 0, false},
+		{"progress while it runs", 10000, true, "", 0, 3, false},
+		{"past the deadline: unavailable, wait 30 s", 10000, true, errkind.Unavailable, 30 * time.Second, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s.progress.Store(0)
-			s.cancelled.Store(false)
+			ran := s.reset(tc.minProgress)
 			token := ""
 			if tc.token {
 				token = "tok-" + tc.name
 			}
 			start := time.Now()
 			r := errkind.Read(call(t.Context(), tc.millis, token))
-			if took := time.Since(start); took > 2*time.Second {
+			if took := time.Since(start); took > SlowLong.Deadline+2*time.Second { // the deadline, not the tool, ended it
 				t.Errorf("the call took %v", took)
 			}
 			if r.Kind != tc.wantKind || r.Wait != tc.wantWait {
 				t.Errorf("got kind %q wait %v, want %q %v (%+v)", r.Kind, r.Wait, tc.wantKind, tc.wantWait, r)
 			}
-			time.Sleep(20 * time.Millisecond) // a client may forward notifications on a goroutine of its own; the tool returns once cancelled
+			select { // the tool returns once cancelled, maybe after the answer
+			case <-ran:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the tool did not return in 5 s")
+			}
 			n := s.progress.Load()
 			if tc.token && n < tc.minProgress || !tc.token && n != 0 {
 				t.Errorf("%d progress notifications, want at least %d (token %v)", n, tc.minProgress, tc.token)

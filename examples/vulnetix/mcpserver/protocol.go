@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
@@ -164,6 +165,14 @@ func check(h http.Header, m *wire.Message) (*admitted, *refusal) {
 		if _, problem := vulnID(a.name); problem != "" {
 			return a, refuse(id, errkind.InvalidParams, problem, map[string]string{"uri": wire.Printable(a.name)})
 		}
+	}
+	// The SDK writes its "Resource not found" data with Go's %q, which is
+	// not JSON for a URI with a control character (but \b \f \n \r \t),
+	// DEL or an unprintable rune beyond U+FFFF: its answer was an empty
+	// 200. No resource here has such a URI, so the answer is the SDK's,
+	// written as JSON.
+	if method == "resources/read" && !json.Valid([]byte(strconv.Quote(a.name))) {
+		return a, refuse(id, errkind.InvalidParams, "Resource not found", map[string]string{"uri": wire.Printable(a.name)})
 	}
 	return a, nil
 }

@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -123,4 +125,18 @@ func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
 	req.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(req)
+}
+
+// TestReadUnquotableURINotFound: a resources/read of a URI that Go's %q
+// does not write as JSON (a control character, DEL, an unprintable rune
+// beyond U+FFFF) is answered "Resource not found" as JSON, as any unknown
+// URI is, not with the SDK's empty 200.
+func TestReadUnquotableURINotFound(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, uri := range []string{"\x7f", "skill://vulnetix/a\x01.md", "x\U000E0001", "\x1b[0m"} {
+		body, _ := json.Marshal(uri)
+		name := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(uri)) + "?="
+		x := e.post(t, rpc(1, "resources/read", `"uri":`+string(body)), map[string]string{"Mcp-Name": name})
+		same(t, fmt.Sprintf("%q", uri), want{Status: 400, Code: -32602, ID: "1", Message: "Resource not found"}, gotOf(t, x))
+	}
 }
