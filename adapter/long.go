@@ -65,15 +65,15 @@ func RunLong[T any](ctx context.Context, l Long, progress func(ctx context.Conte
 	}()
 	var tick <-chan time.Time
 	if l.Interval > 0 && progress != nil {
-		c, stop := clock.every(l.Interval)
-		defer stop()
-		tick = c
+		t := time.NewTicker(l.Interval)
+		defer t.Stop()
+		tick = t.C
 	}
 	var expired <-chan time.Time
 	if l.Deadline > 0 {
-		c, stop := clock.after(l.Deadline)
-		defer stop()
-		expired = c
+		t := time.NewTimer(l.Deadline)
+		defer t.Stop()
+		expired = t.C
 	}
 	var zero T
 	n := 0.0
@@ -95,22 +95,4 @@ func RunLong[T any](ctx context.Context, l Long, progress func(ctx context.Conte
 			return zero, ctx.Err()
 		}
 	}
-}
-
-// clock makes the channels RunLong waits on: one that receives every d
-// (with the stop that ends it) and one that receives once after d. The
-// tests replace it (export_test.go) to count progress without the
-// scheduler's timing.
-var clock = struct {
-	every func(d time.Duration) (<-chan time.Time, func())
-	after func(d time.Duration) (<-chan time.Time, func())
-}{
-	every: func(d time.Duration) (<-chan time.Time, func()) {
-		t := time.NewTicker(d)
-		return t.C, t.Stop
-	},
-	after: func(d time.Duration) (<-chan time.Time, func()) {
-		t := time.NewTimer(d)
-		return t.C, func() { t.Stop() }
-	},
 }

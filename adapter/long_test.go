@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,83 +90,65 @@ func TestRunLong(t *testing.T) {
 // TestRunLongProgress: each tick of the Interval while fn runs is one
 // progress call, numbered 1, 2, 3 and so on, until fn returns (its answer
 // is RunLong's) or Deadline passes (fn's context is cancelled and the
-// answer is unavailable with Wait). The test's clock decides how many
-// ticks come first, so the count does not depend on the scheduler.
+// answer is unavailable with Wait). The test runs in a synctest bubble,
+// whose clock moves only when every goroutine in it waits, so the count
+// does not depend on the scheduler.
 func TestRunLongProgress(t *testing.T) {
-	long := adapter.Long{Interval: 10 * time.Millisecond, Deadline: 80 * time.Millisecond, Wait: 7 * time.Second}
 	for _, c := range []struct {
-		name     string
-		ticks    int
-		deadline bool // the deadline passes after the ticks; else fn returns
-		wantErr  *envelope.Error
+		name    string
+		long    adapter.Long
+		runs    time.Duration // fn returns after this; 0: only when its context is cancelled
+		ticks   int
+		wantErr *envelope.Error
 	}{
-		{"progress while fn runs", 3, false, nil},
-		{"past the deadline: unavailable with Wait, fn cancelled", 3, true,
-			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
-		{"deadline before any tick", 0, true,
-			&envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
+		{"progress while fn runs", adapter.Long{Interval: 10 * time.Millisecond, Deadline: time.Second},
+			35 * time.Millisecond, 3, nil},
+		{"past the deadline: unavailable with Wait, fn cancelled",
+			adapter.Long{Interval: 10 * time.Millisecond, Deadline: 85 * time.Millisecond, Wait: 7 * time.Second},
+			0, 8, &envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
+		{"deadline before any tick",
+			adapter.Long{Interval: 100 * time.Millisecond, Deadline: 85 * time.Millisecond, Wait: 7 * time.Second},
+			0, 0, &envelope.Error{Kind: errkind.Unavailable, RetryAfter: 7 * time.Second}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tick, expire := make(chan time.Time), make(chan time.Time)
-			adapter.SetClock(t, tick, expire)
-			type result struct {
-				v   string
-				err error
-			}
-			finish := make(chan struct{})
-			sawCancel := make(chan bool, 1)
-			var got []float64 // appended by RunLong's goroutine, read after its result
-			ran := make(chan result, 1)
-			go func() {
+			synctest.Test(t, func(t *testing.T) {
+				var got []float64
 				progress := func(_ context.Context, n float64) { got = append(got, n) }
-				v, err := adapter.RunLong(context.Background(), long, progress, func(ctx context.Context) (string, error) {
-					select {
-					case <-finish:
-						sawCancel <- false
+				sawCancel := make(chan bool, 1)
+				v, err := adapter.RunLong(context.Background(), c.long, progress, func(ctx context.Context) (string, error) {
+					if c.runs > 0 {
+						time.Sleep(c.runs)
+						sawCancel <- ctx.Err() != nil
 						return "done", nil
-					case <-ctx.Done():
-						sawCancel <- true
-						return "late", ctx.Err()
 					}
+					<-ctx.Done()
+					sawCancel <- true
+					return "late", ctx.Err()
 				})
-				ran <- result{v, err}
-			}()
-			for i := range c.ticks {
-				select {
-				case tick <- time.Time{}:
-				case r := <-ran:
-					t.Fatalf("RunLong returned %q, %v before tick %d", r.v, r.err, i+1)
+				if c.wantErr == nil {
+					if v != "done" || err != nil {
+						t.Errorf("got %q, %v; want fn's answer", v, err)
+					}
+				} else {
+					var e *envelope.Error
+					if !errors.As(err, &e) || v != "" {
+						t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", v, err)
+					}
+					if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
+						t.Errorf("kind and wait (-want +got):\n%s", d)
+					}
 				}
-			}
-			if c.deadline {
-				expire <- time.Time{}
-			} else {
-				close(finish)
-			}
-			r := <-ran
-			if c.wantErr == nil {
-				if r.v != "done" || r.err != nil {
-					t.Errorf("got %q, %v; want fn's answer", r.v, r.err)
+				if cancelled := <-sawCancel; cancelled != (c.wantErr != nil) { // also waits for fn: no goroutine is left behind
+					t.Errorf("fn saw its context cancelled: %v, want %v", cancelled, c.wantErr != nil)
 				}
-			} else {
-				var e *envelope.Error
-				if !errors.As(r.err, &e) || r.v != "" {
-					t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", r.v, r.err)
+				want := []float64{}
+				for i := range c.ticks {
+					want = append(want, float64(i+1))
 				}
-				if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
-					t.Errorf("kind and wait (-want +got):\n%s", d)
+				if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+					t.Errorf("progress calls (-want +got):\n%s", d)
 				}
-			}
-			if cancelled := <-sawCancel; cancelled != c.deadline { // also waits for fn: no goroutine is left behind
-				t.Errorf("fn saw its context cancelled: %v, want %v", cancelled, c.deadline)
-			}
-			want := []float64{}
-			for i := range c.ticks {
-				want = append(want, float64(i+1))
-			}
-			if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("progress calls (-want +got):\n%s", d)
-			}
+			})
 		})
 	}
 }
