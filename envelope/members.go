@@ -41,12 +41,18 @@ const maxFindDepth = 3
 // whose first element is an object with a message ("reasons"), and each
 // object that holds an "error" or "errors" member ("root"). Names are
 // read in any case style. A code must be what codeAt takes; a number that
-// repeats the status, or 0, is none.
+// repeats the status, or 0, is none. A message that is only a label (see
+// isLabel: {"message": "Bad Request", "detail": "no such command"}) yields
+// to one beside it that says more, but not to a headline ("title",
+// "summary": RFC 9457's title summarizes the type, its detail the
+// occurrence); it stays when none does, and the error objects nested
+// below do not override it.
 func (d *doc) find(e *Error) {
-	d.findIn(e, "", d.root, maxFindDepth)
+	var label string
+	d.findIn(e, "", d.root, maxFindDepth, &label)
 }
 
-func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
+func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, label *string) {
 	if depth == 0 || len(raw) == 0 || raw[0] != '{' || e.Code != "" && e.Message != "" {
 		return
 	}
@@ -69,11 +75,25 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	if e.Message == "" {
 		for _, n := range messageNames {
 			if k := named(keys, n); k != "" {
-				if m := d.foundMessage(prefix+k, n); m != "" {
+				m := d.foundMessage(prefix+k, n)
+				switch {
+				case m == "":
+				case isLabel(m):
+					if *label == "" {
+						*label = m
+					}
+				case *label != "" && (n == "title" || n == "summary"):
+					// A headline says no more than the label.
+				default:
 					e.Message = m
+				}
+				if e.Message != "" {
 					break
 				}
 			}
+		}
+		if e.Message == "" {
+			e.Message = *label
 		}
 	}
 	if e.Code == "" {
@@ -87,10 +107,10 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 		}
 		switch v[0] {
 		case '{':
-			d.findIn(e, prefix+k, v, depth-1)
+			d.findIn(e, prefix+k, v, depth-1, label)
 		case '[':
 			if el := d.value(prefix + k + "/0"); len(el) > 0 && el[0] == '{' {
-				d.findIn(e, prefix+k+"/0", el, depth-1)
+				d.findIn(e, prefix+k+"/0", el, depth-1, label)
 			}
 		}
 	}
