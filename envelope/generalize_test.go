@@ -599,3 +599,17 @@ func TestReadLabelYields(t *testing.T) {
 			outcome{Kind: "not_found", Code: "not_found", Message: "Not Found"}},
 	})
 }
+
+// TestReadMessageSuffix: a member whose name ends in "message" or "msg",
+// in any case style, holds the message where no listed name does; not
+// over a label a listed name holds.
+func TestReadMessageSuffix(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a developer-message", 404, "", `{"response-code":404,"developer-message":"No record 0000-0001"}`,
+			outcome{Kind: "not_found", Message: "No record 0000-0001"}},
+		{"a userMsg", 403, "", `{"userMsg":"You cannot edit this board"}`,
+			outcome{Kind: "permission_denied", Message: "You cannot edit this board"}},
+		{"guard: not over a label a listed name holds", 404, "", `{"message":"not found","long_message":"User not found"}`,
+			outcome{Kind: "not_found", Message: "not found"}},
+	})
+}

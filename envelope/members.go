@@ -13,7 +13,9 @@ import (
 // in "requestError", "detailedError" or "_error".
 
 // messageNames are the names of a member that holds an error's message,
-// normalized (see sameName), the more specific first.
+// normalized (see sameName), the more specific first; any other name that
+// ends in "message" or "msg" counts after them ("developer-message"),
+// where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
 	"errorsummary", "title", "reason", "error"}
@@ -89,6 +91,13 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 				}
 				if e.Message != "" {
 					break
+				}
+			}
+		}
+		for i := 0; e.Message == "" && *label == "" && i < len(keys); i++ {
+			if endsInMessage(keys[i]) {
+				if m := d.foundMessage(prefix+keys[i], "message"); m != "" && !isLabel(m) {
+					e.Message = m
 				}
 			}
 		}
@@ -176,6 +185,13 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// endsInMessage reports whether a member's name ends in "message" or
+// "msg", in any case style ("developer-message", "status_msg",
+// "userMessage"): a message under a name no list holds.
+func endsInMessage(k string) bool {
+	return hasSuffixFold(k, "message") || hasSuffixFold(k, "msg")
 }
 
 // endsInCode reports whether a member's name ends in "code", in any case
