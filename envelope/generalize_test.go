@@ -540,7 +540,8 @@ func TestReadMembersByName(t *testing.T) {
 // request was refused (400, 422, a 403 for a credential or a limit), or
 // on a 200, with a code that says nothing of its own (none, a number, an
 // HTTP reason phrase), the words of the message name the kind; each case
-// failed on the rules before them, but the guards: a code word of the
+// failed on the rules before them (a thing that already exists at a 400
+// since the fourth round), but the guards: a code word of the
 // API's own, a parameter not found, a message that opens with its
 // status's phrase, a message that names two kinds, "not found" at a 400,
 // a quota at a 402, a reason-phrase code that names a kind other than
@@ -578,6 +579,12 @@ func TestReadMessageWords(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "quota must be a positive integer"}},
 		{"guard: a password is an argument", 400, "", `{"message":"Invalid password: use at least 8 characters"}`,
 			outcome{Kind: "invalid_arguments", Message: "Invalid password: use at least 8 characters"}},
+		{"a thing that already exists at 400", 400, "", `{"status":"BAD_REQUEST","message":"Customer has already been assigned with same email id"}`,
+			outcome{Kind: "conflict", Code: "BAD_REQUEST", Message: "Customer has already been assigned with same email id"}},
+		{"guard: a taken name at a 422 stays an argument", 422, "", `{"message":"Name is already in use in your account."}`,
+			outcome{Kind: "invalid_arguments", Message: "Name is already in use in your account."}},
+		{"guard: a state already reached is an argument", 400, "", `{"message":"The order has already been cancelled."}`,
+			outcome{Kind: "invalid_arguments", Message: "The order has already been cancelled."}},
 		{"guard: a code word of the API's own", 400, "", `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
 			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The refresh token has expired."}},
 	})
