@@ -620,3 +620,17 @@ func TestReadMessageSuffix(t *testing.T) {
 			outcome{Kind: "not_found", Message: "not found"}},
 	})
 }
+
+// TestReadExceptionMembers: the exception's type is the code ("exceptionType",
+// "exc_type") and its sentence the message ("exception"); an "exception"
+// that is a class name is no message.
+func TestReadExceptionMembers(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"exceptionType is the code", 404, "", `{"exceptionType":"EntityNotFoundException","httpStatusCode":404,"message":"The following road id is not recognised: A1"}`,
+			outcome{Kind: "not_found", Code: "EntityNotFoundException", Message: "The following road id is not recognised: A1"}},
+		{"exc_type is the code, exception the message", 403, "", `{"exc_type":"PermissionError","exception":"Insufficient Permission for Note"}`,
+			outcome{Kind: "permission_denied", Code: "PermissionError", Message: "Insufficient Permission for Note"}},
+		{"guard: an exception that is a class name is no message", 500, "", `{"exception":"java.lang.IllegalStateException","error":"Internal Server Error"}`,
+			outcome{Kind: "server_error", Message: "Internal Server Error"}},
+	})
+}

@@ -18,14 +18,15 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error"}
+	"errorsummary", "title", "reason", "error", "exception"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
 // ("authenticationResultCode"). "messageid" (the id of an error's
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
-// as the id of a message sent.
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey", "messageid"}
+// as the id of a message sent. The exception's type is the code too
+// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type").
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -137,8 +138,9 @@ func named(keys []string, n string) string {
 }
 
 // foundMessage is the message at path, whose member's normalized name is
-// n: a string ("reason" and "error" only as a sentence), or the first
-// string of a list of strings ("errorDetails": ["Access was denied."]).
+// n: a string ("reason", "error" and "exception" only as a sentence, not
+// a class name), or the first string of a list of strings
+// ("errorDetails": ["Access was denied."]).
 func (d *doc) foundMessage(path, n string) string {
 	raw := d.value(path)
 	if len(raw) == 0 {
@@ -148,7 +150,7 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error") && isWord(s) {
+		if (n == "reason" || n == "error" || n == "exception") && isWord(s) {
 			return ""
 		}
 	case '[':
