@@ -634,3 +634,17 @@ func TestReadExceptionMembers(t *testing.T) {
 			outcome{Kind: "server_error", Message: "Internal Server Error"}},
 	})
 }
+
+// TestReadOnlyMemberWraps: an object that is its parent's only member
+// wraps the error, whatever its name (OpenStack's faults); an object
+// beside other members is read only when its name says it holds an error.
+func TestReadOnlyMemberWraps(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a fault named for its kind", 404, "", `{"itemNotFound":{"code":404,"message":"Instance srv-1 could not be found."}}`,
+			outcome{Kind: "not_found", Message: "Instance srv-1 could not be found."}},
+		{"a fault named for its status", 403, "", `{"forbidden":{"code":403,"message":"Policy does not allow this."}}`,
+			outcome{Kind: "permission_denied", Message: "Policy does not allow this."}},
+		{"guard: an object beside others is not the error", 404, "", `{"id":"x","page":{"message":"page 1 of 1"}}`,
+			outcome{Kind: "not_found"}},
+	})
+}

@@ -40,7 +40,8 @@ const maxFindDepth = 3
 // from the members of the error object wherever it sits: the top level;
 // then, in turn, each object (or first element of a list of objects) held
 // by a member whose name says it holds an error ("requestError",
-// "serviceException", "detailedError", "_error", "fault"), each list
+// "serviceException", "detailedError", "_error", "fault") or that is the
+// object's only member (OpenStack's {"itemNotFound": {...}}), each list
 // whose first element is an object with a message ("reasons"), and each
 // object that holds an "error" or "errors" member ("root"). Names are
 // read in any case style. A code must be what codeAt takes; a number that
@@ -112,7 +113,7 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 	for _, k := range keys {
 		v := obj[k]
 		if len(v) == 0 || v[0] != '{' && v[0] != '[' ||
-			!errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
+			!errorName(k) && !(v[0] == '{' && len(keys) == 1) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
 			continue
 		}
 		switch v[0] {
