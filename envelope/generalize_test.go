@@ -648,3 +648,17 @@ func TestReadOnlyMemberWraps(t *testing.T) {
 			outcome{Kind: "not_found"}},
 	})
 }
+
+// TestReadTypeURI: a code that is a URI names its kind by its last path
+// segment or fragment, not by its host or the path before it.
+func TestReadTypeURI(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	runReadCases(t, []readCase{
+		{"the host's words do not name the kind", 429, "application/problem+json",
+			`{"type":"https://signatureapi.com/docs/v1/errors/too-many-requests","title":"Too Many Requests","status":429,"detail":"Too many requests for this user."}`,
+			outcome{Kind: "rate_limited", Code: "https://signatureapi.com/docs/v1/errors/too-many-requests", Message: "Too many requests for this user.", RetryAfterSeconds: min}},
+		{"the last segment names it", 400, "application/problem+json",
+			`{"type":"https://api.example.com/problems/token-expired","title":"Token expired","status":400}`,
+			outcome{Kind: "authentication_failed", Code: "https://api.example.com/problems/token-expired", Message: "Token expired"}},
+	})
+}
