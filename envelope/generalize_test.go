@@ -662,3 +662,18 @@ func TestReadTypeURI(t *testing.T) {
 			outcome{Kind: "authentication_failed", Code: "https://api.example.com/problems/token-expired", Message: "Token expired"}},
 	})
 }
+
+// TestReadLoneOAuthError: a body whose only member is "error", a code
+// word, is RFC 6749's error response (error_description is optional),
+// at a 200 too; an "error" beside other members, or a sentence, is not
+// that.
+func TestReadLoneOAuthError(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"error alone at a 200", 200, "", `{"error":"invalid_grant"}`,
+			outcome{Kind: "server_error", Code: "invalid_grant"}},
+		{"guard: error beside data at a 200", 200, "", `{"error":"none","items":[]}`,
+			outcome{Data: true}},
+		{"guard: an empty error at a 200", 200, "", `{"error":""}`,
+			outcome{Data: true}},
+	})
+}
