@@ -24,8 +24,9 @@ import (
 //
 // The batch was held out through the third round. From the fourth round
 // on it is tuned on like fresh.jsonl (batch4.jsonl is the held-out
-// measure now): 151 of 205 before the fourth round.
-const thirdBatchFloor = 73
+// measure now): 151 of 205 before the fourth round, 161 of 205 (78.5%)
+// after it.
+const thirdBatchFloor = 78
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
