@@ -1,6 +1,7 @@
 package envelope_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -21,16 +22,27 @@ import (
 // third round of general rules (tuned on fresh.jsonl and responses.jsonl
 // only), 151 of 205 (73.7%).
 //
-// The whole batch is held out: no rule is to be tuned on it, and the test
-// logs only the count, never which cases miss, so that it stays a measure
-// of data nobody tuned to.
-const thirdBatchFloor = 73
+// The batch was held out through the third round. From the fourth round
+// on it is tuned on like fresh.jsonl (batch4.jsonl is the held-out
+// measure now): 151 of 205 before the fourth round, 161 of 205 (78.5%)
+// after it.
+const thirdBatchFloor = 78
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
-// documented falls under thirdBatchFloor. It logs the count only.
+// documented falls under thirdBatchFloor. MCPERR_CORPUS_MISSES=1 logs its
+// misses, as for the fresh batch: it is no longer held out.
 func TestReadThirdBatch(t *testing.T) {
-	readHeldOutBatch(t, "batch3.jsonl", "third batch", thirdBatchFloor)
+	var all tally
+	for _, c := range loadCorpus(t, "batch3.jsonl") {
+		got, ok := c.check()
+		all.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	t.Logf("third batch: %d of %d read as documented", all.ok, all.n)
+	all.floor(t, "third batch", thirdBatchFloor)
 }
 
 // readHeldOutBatch reads a held-out batch (file), logs only the count read

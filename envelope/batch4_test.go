@@ -18,12 +18,14 @@ import "testing"
 // The file was committed with its expectations before any rule was run on
 // it (365 cases from 203 APIs); the rules of main at 7f89df9 then read it:
 // 295 of 365 as documented (80.8%); after the third round of general
-// rules (tuned without this batch and batch3), 297 of 365 (81.4%).
+// rules (tuned without this batch and batch3), 297 of 365 (81.4%); after
+// the fourth round (tuned on batch3, fresh.jsonl and responses.jsonl,
+// not on this batch), 301 of 365 (82.5%).
 //
 // The whole batch is held out: no rule is to be tuned on it, and the test
 // logs only the count, never which cases miss, so that it stays a measure
 // of data nobody tuned to.
-const fourthBatchFloor = 81
+const fourthBatchFloor = 82
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

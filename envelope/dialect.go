@@ -422,8 +422,12 @@ func failedStatusWord(d *doc) bool {
 }
 
 // oauthError is RFC 6749's error response, which some servers send with a
-// 200: "error" a code word and "error_description" beside it.
+// 200: "error" a code word and "error_description" beside it, or "error"
+// alone (the description is optional).
 func oauthError(d *doc) bool {
+	if d.spans.loneError() {
+		return true
+	}
 	e, _ := stringOf(d.value("error"))
 	desc, _ := stringOf(d.value("error_description"))
 	return isWord(e) && desc != ""

@@ -540,7 +540,8 @@ func TestReadMembersByName(t *testing.T) {
 // request was refused (400, 422, a 403 for a credential or a limit), or
 // on a 200, with a code that says nothing of its own (none, a number, an
 // HTTP reason phrase), the words of the message name the kind; each case
-// failed on the rules before them, but the guards: a code word of the
+// failed on the rules before them (a thing that already exists at a 400
+// since the fourth round), but the guards: a code word of the
 // API's own, a parameter not found, a message that opens with its
 // status's phrase, a message that names two kinds, "not found" at a 400,
 // a quota at a 402, a reason-phrase code that names a kind other than
@@ -578,7 +579,101 @@ func TestReadMessageWords(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "quota must be a positive integer"}},
 		{"guard: a password is an argument", 400, "", `{"message":"Invalid password: use at least 8 characters"}`,
 			outcome{Kind: "invalid_arguments", Message: "Invalid password: use at least 8 characters"}},
+		{"a thing that already exists at 400", 400, "", `{"status":"BAD_REQUEST","message":"Customer has already been assigned with same email id"}`,
+			outcome{Kind: "conflict", Code: "BAD_REQUEST", Message: "Customer has already been assigned with same email id"}},
+		{"guard: a taken name at a 422 stays an argument", 422, "", `{"message":"Name is already in use in your account."}`,
+			outcome{Kind: "invalid_arguments", Message: "Name is already in use in your account."}},
+		{"guard: a state already reached is an argument", 400, "", `{"message":"The order has already been cancelled."}`,
+			outcome{Kind: "invalid_arguments", Message: "The order has already been cancelled."}},
 		{"guard: a code word of the API's own", 400, "", `{"error":"invalid_grant","error_description":"The refresh token has expired."}`,
 			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The refresh token has expired."}},
+	})
+}
+
+// TestReadLabelYields: a message that is only a label (a reason phrase, a
+// code word) yields to a member beside it that says more, in any order of
+// the names; not to a headline (title, summary), and not to the error
+// objects nested below it.
+func TestReadLabelYields(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a reason-phrase message yields to the detail beside it", 400, "", `{"detail":"no such command","error":400,"message":"Bad Request"}`,
+			outcome{Kind: "invalid_arguments", Message: "no such command"}},
+		{"a code-word message yields to the description beside it", 404, "", `{"message":"NOT_FOUND","description":"No pet with id 7"}`,
+			outcome{Kind: "not_found", Message: "No pet with id 7"}},
+		{"guard: a label detail does not yield to a title", 404, "application/problem+json", `{"title":"An error occurred","status":404,"detail":"Not Found"}`,
+			outcome{Kind: "not_found", Message: "Not Found"}},
+		{"guard: a label does not yield to a nested error", 404, "", `{"code":"not_found","context_info":{"errors":[{"name":"folder","message":"Invalid value 'f_1'."}]},"message":"Not Found"}`,
+			outcome{Kind: "not_found", Code: "not_found", Message: "Not Found"}},
+	})
+}
+
+// TestReadMessageSuffix: a member whose name ends in "message" or "msg",
+// in any case style, holds the message where no listed name does; not
+// over a label a listed name holds.
+func TestReadMessageSuffix(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a developer-message", 404, "", `{"response-code":404,"developer-message":"No record 0000-0001"}`,
+			outcome{Kind: "not_found", Message: "No record 0000-0001"}},
+		{"a userMsg", 403, "", `{"userMsg":"You cannot edit this board"}`,
+			outcome{Kind: "permission_denied", Message: "You cannot edit this board"}},
+		{"guard: not over a label a listed name holds", 404, "", `{"message":"not found","long_message":"User not found"}`,
+			outcome{Kind: "not_found", Message: "not found"}},
+	})
+}
+
+// TestReadExceptionMembers: the exception's type is the code ("exceptionType",
+// "exc_type") and its sentence the message ("exception"); an "exception"
+// that is a class name is no message.
+func TestReadExceptionMembers(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"exceptionType is the code", 404, "", `{"exceptionType":"EntityNotFoundException","httpStatusCode":404,"message":"The following road id is not recognised: A1"}`,
+			outcome{Kind: "not_found", Code: "EntityNotFoundException", Message: "The following road id is not recognised: A1"}},
+		{"exc_type is the code, exception the message", 403, "", `{"exc_type":"PermissionError","exception":"Insufficient Permission for Note"}`,
+			outcome{Kind: "permission_denied", Code: "PermissionError", Message: "Insufficient Permission for Note"}},
+		{"guard: an exception that is a class name is no message", 500, "", `{"exception":"java.lang.IllegalStateException","error":"Internal Server Error"}`,
+			outcome{Kind: "server_error", Message: "Internal Server Error"}},
+	})
+}
+
+// TestReadOnlyMemberWraps: an object that is its parent's only member
+// wraps the error, whatever its name (OpenStack's faults); an object
+// beside other members is read only when its name says it holds an error.
+func TestReadOnlyMemberWraps(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a fault named for its kind", 404, "", `{"itemNotFound":{"code":404,"message":"Instance srv-1 could not be found."}}`,
+			outcome{Kind: "not_found", Message: "Instance srv-1 could not be found."}},
+		{"a fault named for its status", 403, "", `{"forbidden":{"code":403,"message":"Policy does not allow this."}}`,
+			outcome{Kind: "permission_denied", Message: "Policy does not allow this."}},
+		{"guard: an object beside others is not the error", 404, "", `{"id":"x","page":{"message":"page 1 of 1"}}`,
+			outcome{Kind: "not_found"}},
+	})
+}
+
+// TestReadTypeURI: a code that is a URI names its kind by its last path
+// segment or fragment, not by its host or the path before it.
+func TestReadTypeURI(t *testing.T) {
+	const min = 60 // the default wait of a rate limit that names none
+	runReadCases(t, []readCase{
+		{"the host's words do not name the kind", 429, "application/problem+json",
+			`{"type":"https://signatureapi.com/docs/v1/errors/too-many-requests","title":"Too Many Requests","status":429,"detail":"Too many requests for this user."}`,
+			outcome{Kind: "rate_limited", Code: "https://signatureapi.com/docs/v1/errors/too-many-requests", Message: "Too many requests for this user.", RetryAfterSeconds: min}},
+		{"the last segment names it", 400, "application/problem+json",
+			`{"type":"https://api.example.com/problems/token-expired","title":"Token expired","status":400}`,
+			outcome{Kind: "authentication_failed", Code: "https://api.example.com/problems/token-expired", Message: "Token expired"}},
+	})
+}
+
+// TestReadLoneOAuthError: a body whose only member is "error", a code
+// word, is RFC 6749's error response (error_description is optional),
+// at a 200 too; an "error" beside other members, or a sentence, is not
+// that.
+func TestReadLoneOAuthError(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"error alone at a 200", 200, "", `{"error":"invalid_grant"}`,
+			outcome{Kind: "server_error", Code: "invalid_grant"}},
+		{"guard: error beside data at a 200", 200, "", `{"error":"none","items":[]}`,
+			outcome{Data: true}},
+		{"guard: an empty error at a 200", 200, "", `{"error":""}`,
+			outcome{Data: true}},
 	})
 }

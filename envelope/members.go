@@ -13,17 +13,20 @@ import (
 // in "requestError", "detailedError" or "_error".
 
 // messageNames are the names of a member that holds an error's message,
-// normalized (see sameName), the more specific first.
+// normalized (see sameName), the more specific first; any other name that
+// ends in "message" or "msg" counts after them ("developer-message"),
+// where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error"}
+	"errorsummary", "title", "reason", "error", "exception"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
 // ("authenticationResultCode"). "messageid" (the id of an error's
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
-// as the id of a message sent.
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "errorname", "errorkey", "messageid"}
+// as the id of a message sent. The exception's type is the code too
+// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type").
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -37,16 +40,23 @@ const maxFindDepth = 3
 // from the members of the error object wherever it sits: the top level;
 // then, in turn, each object (or first element of a list of objects) held
 // by a member whose name says it holds an error ("requestError",
-// "serviceException", "detailedError", "_error", "fault"), each list
+// "serviceException", "detailedError", "_error", "fault") or that is the
+// object's only member (OpenStack's {"itemNotFound": {...}}), each list
 // whose first element is an object with a message ("reasons"), and each
 // object that holds an "error" or "errors" member ("root"). Names are
 // read in any case style. A code must be what codeAt takes; a number that
-// repeats the status, or 0, is none.
+// repeats the status, or 0, is none. A message that is only a label (see
+// isLabel: {"message": "Bad Request", "detail": "no such command"}) yields
+// to one beside it that says more, but not to a headline ("title",
+// "summary": RFC 9457's title summarizes the type, its detail the
+// occurrence); it stays when none does, and the error objects nested
+// below do not override it.
 func (d *doc) find(e *Error) {
-	d.findIn(e, "", d.root, maxFindDepth)
+	var label string
+	d.findIn(e, "", d.root, maxFindDepth, &label)
 }
 
-func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
+func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, label *string) {
 	if depth == 0 || len(raw) == 0 || raw[0] != '{' || e.Code != "" && e.Message != "" {
 		return
 	}
@@ -69,11 +79,32 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	if e.Message == "" {
 		for _, n := range messageNames {
 			if k := named(keys, n); k != "" {
-				if m := d.foundMessage(prefix+k, n); m != "" {
+				m := d.foundMessage(prefix+k, n)
+				switch {
+				case m == "":
+				case isLabel(m):
+					if *label == "" {
+						*label = m
+					}
+				case *label != "" && (n == "title" || n == "summary"):
+					// A headline says no more than the label.
+				default:
 					e.Message = m
+				}
+				if e.Message != "" {
 					break
 				}
 			}
+		}
+		for i := 0; e.Message == "" && *label == "" && i < len(keys); i++ {
+			if endsInMessage(keys[i]) {
+				if m := d.foundMessage(prefix+keys[i], "message"); m != "" && !isLabel(m) {
+					e.Message = m
+				}
+			}
+		}
+		if e.Message == "" {
+			e.Message = *label
 		}
 	}
 	if e.Code == "" {
@@ -82,15 +113,15 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int) {
 	for _, k := range keys {
 		v := obj[k]
 		if len(v) == 0 || v[0] != '{' && v[0] != '[' ||
-			!errorName(k) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
+			!errorName(k) && !(v[0] == '{' && len(keys) == 1) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
 			continue
 		}
 		switch v[0] {
 		case '{':
-			d.findIn(e, prefix+k, v, depth-1)
+			d.findIn(e, prefix+k, v, depth-1, label)
 		case '[':
 			if el := d.value(prefix + k + "/0"); len(el) > 0 && el[0] == '{' {
-				d.findIn(e, prefix+k+"/0", el, depth-1)
+				d.findIn(e, prefix+k+"/0", el, depth-1, label)
 			}
 		}
 	}
@@ -108,8 +139,9 @@ func named(keys []string, n string) string {
 }
 
 // foundMessage is the message at path, whose member's normalized name is
-// n: a string ("reason" and "error" only as a sentence), or the first
-// string of a list of strings ("errorDetails": ["Access was denied."]).
+// n: a string ("reason", "error" and "exception" only as a sentence, not
+// a class name), or the first string of a list of strings
+// ("errorDetails": ["Access was denied."]).
 func (d *doc) foundMessage(path, n string) string {
 	raw := d.value(path)
 	if len(raw) == 0 {
@@ -119,7 +151,7 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error") && isWord(s) {
+		if (n == "reason" || n == "error" || n == "exception") && isWord(s) {
 			return ""
 		}
 	case '[':
@@ -156,6 +188,13 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 		}
 	}
 	return ""
+}
+
+// endsInMessage reports whether a member's name ends in "message" or
+// "msg", in any case style ("developer-message", "status_msg",
+// "userMessage"): a message under a name no list holds.
+func endsInMessage(k string) bool {
+	return hasSuffixFold(k, "message") || hasSuffixFold(k, "msg")
 }
 
 // endsInCode reports whether a member's name ends in "code", in any case

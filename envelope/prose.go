@@ -27,8 +27,8 @@ type prose struct {
 }
 
 // proseKinds are the phrases, in lower case, in the order they are
-// tried: a limit, the credential, a permission, a missing thing. A
-// message that names two kinds names none.
+// tried: a limit, the credential, a permission, a missing thing, a thing
+// that already exists. A message that names two kinds names none.
 var proseKinds = [...]prose{
 	{errkind.RateLimited, []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
 		"quota exceeded", "quota reached", "out of quota"}},
@@ -40,6 +40,8 @@ var proseKinds = [...]prose{
 		"have permission", "missing scope", "access denied"}},
 	{errkind.NotFound, []string{"not found", "not be found", "cannot be found", "does not exist", "doesn't exist",
 		"do not exist", "no such ", "no matching "}},
+	{errkind.Conflict, []string{"already exist", "already been added", "already been assigned", "already been created",
+		"already in use", "already taken", "already been taken", "already registered"}},
 }
 
 // credentialAdjectives and credentialNouns make the phrases of a refused
@@ -154,7 +156,10 @@ func opaque(code string) bool {
 // proseOverrides reports whether a kind the message names (k) replaces
 // the kind a 4xx status gave (byStatus): a credential, a limit or a
 // permission replaces a generic invalid_arguments, the status that says
-// no more than that the request was refused; a credential or a limit
+// no more than that the request was refused, and so does a thing that
+// already exists at a 400 (Databricks, Mailchimp, Brevo, FusionAuth,
+// Nium: not at a 422, which APIs write for a taken name as a validation
+// failure as often); a credential or a limit
 // replaces a 403's permission_denied, which APIs send for a bad key and
 // a spent quota alike (a 403 "Invalid token", "Quota exceeded"). "Not
 // found" at a 400 does not: APIs write it of an argument as often as of
@@ -163,7 +168,8 @@ func opaque(code string) bool {
 func proseOverrides(k, byStatus errkind.Kind, status int) bool {
 	switch {
 	case byStatus == errkind.InvalidArguments:
-		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied
+		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
+			k == errkind.Conflict && status == http.StatusBadRequest
 	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited
 	}

@@ -910,7 +910,7 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	// status says it: the kind is read as if no code had come (Amazon's
 	// SP-API, Didomi, Gotify and the frameworks that write the phrase as
 	// the code). "Not Found" at a 400 still says not_found.
-	code := e.Code
+	code := uriName(e.Code)
 	if status >= 400 && isReasonPhrase(code) {
 		k := r.kindOf(code, 0)
 		if generic(k) || (k == errkind.AuthenticationFailed || k == errkind.PermissionDenied) &&
@@ -968,6 +968,26 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	if onlyStatus && e.Code == "" && e.Kind == errkind.ServerError {
 		*e = *notJSON(e.HTTPStatus, nil)
 	}
+}
+
+// uriName is the name a code that is a URI gives its error, its last
+// path segment or its fragment (RFC 9457's type
+// "https://signatureapi.com/docs/v1/errors/too-many-requests" names
+// too-many-requests): the host and the path before it name the API and
+// its pages, not the kind. A code that is no URI is returned as it is.
+func uriName(code string) string {
+	i := strings.Index(code, "://")
+	if i < 0 {
+		return code
+	}
+	rest := strings.TrimRight(code[i+3:], "/")
+	if j := strings.IndexByte(rest, '/'); j < 0 {
+		return code // a host alone names nothing else
+	}
+	if j := strings.LastIndexAny(rest, "/#"); j >= 0 {
+		rest = rest[j+1:]
+	}
+	return rest
 }
 
 // reasonPhrases are the reason phrases of the HTTP error statuses,

@@ -18,22 +18,31 @@ import (
 // "msg", "errmsg", "error_msg"). Each span is the
 // member's value as written; nil when absent. other records a member
 // besides "data", "errors" and "extensions", which a GraphQL response
-// never has.
+// never has; members counts the members read.
 type topSpans struct {
 	env, ok, success, status, jsonrpc, errors, data, desc []byte
 	flag, code, msg                                       []byte
 	other                                                 bool
+	members                                               int
 }
 
 // errorShape reports whether the spans may mark an error at any status
 // other than the envelope: JSON-RPC, an error flag, a GraphQL response
 // that failed, a list of errors with no data, a status written as a code
 // word (the dialect table decides whether it names a failure), or an
-// OAuth 2 error.
+// OAuth 2 error (with its description, or "error" alone).
 func (s *topSpans) errorShape() bool {
 	return s.jsonrpc != nil || isFalse(s.ok) || isFalse(s.success) || s.failedWord() || s.graphQLFailed() ||
 		s.errorsWithoutData() || s.statusWord() || len(s.env) > 1 && s.env[0] == '"' && len(s.desc) > 2 && s.desc[0] == '"' ||
-		s.errorFlag() || s.failedCode()
+		s.errorFlag() || s.failedCode() || s.loneError()
+}
+
+// loneError reports whether the body's only member is "error", a code
+// word: RFC 6749's error response, whose error_description is optional
+// ({"error": "invalid_grant"}, which Reddit's token endpoint sends with a
+// 200). No success is only an error's code.
+func (s *topSpans) loneError() bool {
+	return s.members == 1 && len(s.flag) > 2 && s.flag[0] == '"' && !bytes.ContainsAny(s.flag, " \t\n")
 }
 
 // isFalse reports whether a flag's value, as written, says no: false, 0,
@@ -160,6 +169,7 @@ func scanTop(body []byte, key string, start byte) topSpans {
 			return s
 		}
 		v := body[i:vend]
+		s.members++
 		if keyEqual(q, "error") {
 			s.flag = v
 		}
