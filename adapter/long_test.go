@@ -64,19 +64,7 @@ func TestRunLong(t *testing.T) {
 					return "late", ctx.Err()
 				}
 			})
-			if c.wantErr == nil {
-				if v != "done" || !errors.Is(err, c.fnErr) {
-					t.Errorf("got %q, %v; want fn's answer", v, err)
-				}
-			} else {
-				var e *envelope.Error
-				if !errors.As(err, &e) || v != "" {
-					t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", v, err)
-				}
-				if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
-					t.Errorf("kind and wait (-want +got):\n%s", d)
-				}
-			}
+			checkLongAnswer(t, v, err, c.fnErr, c.wantErr)
 			if got := <-sawCancel; got != c.cancelled { // also waits for fn: no goroutine is left behind
 				t.Errorf("fn saw its context cancelled: %v, want %v", got, c.cancelled)
 			}
@@ -125,19 +113,7 @@ func TestRunLongProgress(t *testing.T) {
 					sawCancel <- true
 					return "late", ctx.Err()
 				})
-				if c.wantErr == nil {
-					if v != "done" || err != nil {
-						t.Errorf("got %q, %v; want fn's answer", v, err)
-					}
-				} else {
-					var e *envelope.Error
-					if !errors.As(err, &e) || v != "" {
-						t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", v, err)
-					}
-					if d := cmp.Diff([2]any{c.wantErr.Kind, c.wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
-						t.Errorf("kind and wait (-want +got):\n%s", d)
-					}
-				}
+				checkLongAnswer(t, v, err, nil, c.wantErr)
 				if cancelled := <-sawCancel; cancelled != (c.wantErr != nil) { // also waits for fn: no goroutine is left behind
 					t.Errorf("fn saw its context cancelled: %v, want %v", cancelled, c.wantErr != nil)
 				}
@@ -150,6 +126,26 @@ func TestRunLongProgress(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// checkLongAnswer checks what RunLong returned: fn's answer ("done" and
+// fnErr) when wantErr is nil, else the zero value and an *envelope.Error
+// of wantErr's kind and wait.
+func checkLongAnswer(t *testing.T, v string, err, fnErr error, wantErr *envelope.Error) {
+	t.Helper()
+	if wantErr == nil {
+		if v != "done" || !errors.Is(err, fnErr) {
+			t.Errorf("got %q, %v; want fn's answer", v, err)
+		}
+		return
+	}
+	var e *envelope.Error
+	if !errors.As(err, &e) || v != "" {
+		t.Fatalf("got %q, %v; want the zero value and an *envelope.Error", v, err)
+	}
+	if d := cmp.Diff([2]any{wantErr.Kind, wantErr.RetryAfter}, [2]any{e.Kind, e.RetryAfter}); d != "" {
+		t.Errorf("kind and wait (-want +got):\n%s", d)
 	}
 }
 
