@@ -77,13 +77,12 @@ func (r *recorder) stageFailure(ctx context.Context, f adapter.Failure) {
 	if f.Reading.RPCCode != 0 {
 		k.etype = strconv.Itoa(int(f.Reading.RPCCode))
 	}
-	c, _ := cached(r.meters, &r.stages, k, newStagePoint)
-	r.failures.Add(ctx, 1, c.point)
+	r.failures.Add(ctx, 1, cached(r.meters, &r.stages, k, newStagePoint))
 }
 
 // newStagePoint is the point of k: mcperr.stage, mcp.method.name and
 // gen_ai.tool.name when set, error.type, mcperr.kind and mcperr.expected.
-func newStagePoint(k stageKey) *counted {
+func newStagePoint(k stageKey) metric.MeasurementOption {
 	a := []attribute.KeyValue{attribute.String(attrStage, string(k.stage))}
 	if k.method != "" {
 		a = append(a, attribute.String(attrMethod, k.method))
@@ -93,7 +92,7 @@ func newStagePoint(k stageKey) *counted {
 	}
 	a = append(a, attribute.String(attrErrorType, k.etype),
 		attribute.String(attrKind, string(k.kind)), attribute.Bool(attrExpected, adapter.Expected(k.kind)))
-	return &counted{point: metric.WithAttributeSet(attribute.NewSet(a...))}
+	return metric.WithAttributeSet(attribute.NewSet(a...))
 }
 
 // refusal records f, a tools/call refused for its arguments or its tool

@@ -118,13 +118,8 @@ type meters struct {
 	mu     sync.RWMutex
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
-	stages map[stageKey]*counted // Failures' points
-	texts  map[string]failure    // the reading of an isError result's text, of at most maxText bytes
-}
-
-// counted is one point of the failure counter: its attribute set.
-type counted struct {
-	point metric.MeasurementOption
+	stages map[stageKey]metric.MeasurementOption // Failures' points: their attribute sets
+	texts  map[string]failure                    // the reading of an isError result's text, of at most maxText bytes
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -210,33 +205,31 @@ func newFailShape(k failKey) *failShape {
 
 // failShape returns the shape of k, kept while fewer than maxShapes are.
 func (r *recorder) failShape(k failKey) *failShape {
-	fs, _ := cached(r.meters, &r.fails, k, newFailShape)
-	return fs
+	return cached(r.meters, &r.fails, k, newFailShape)
 }
 
 // cached returns m[k], made by mk the first time, and kept while m holds
-// fewer than maxShapes; kept is false for one made and not kept.
-func cached[K comparable, V any](r *meters, m *map[K]V, k K, mk func(K) V) (v V, kept bool) {
+// fewer than maxShapes (past it, one is made for each call).
+func cached[K comparable, V any](r *meters, m *map[K]V, k K, mk func(K) V) V {
 	r.mu.RLock()
 	v, ok := (*m)[k]
 	r.mu.RUnlock()
 	if ok {
-		return v, true
+		return v
 	}
 	v = mk(k)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if old, ok := (*m)[k]; ok { // made meanwhile: one count for both
-		return old, true
+	if old, ok := (*m)[k]; ok { // made meanwhile
+		return old
 	}
 	if *m == nil {
 		*m = map[K]V{}
 	}
-	if len(*m) >= maxShapes {
-		return v, false
+	if len(*m) < maxShapes {
+		(*m)[k] = v
 	}
-	(*m)[k] = v
-	return v, true
+	return v
 }
 
 func newRecorder(o *Options) *recorder {
@@ -311,7 +304,7 @@ var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 func (r *recorder) begin(ctx context.Context, c *call) context.Context {
 	k := shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}
 	c.r = r
-	c.shape, _ = cached(r.meters, &r.shapes, k, newShape)
+	c.shape = cached(r.meters, &r.shapes, k, newShape)
 	c.stamp = !c.start.IsZero()
 	if !c.stamp {
 		c.start = time.Now()
@@ -482,7 +475,7 @@ func (r *recorder) read(a answer) (failure, bool) {
 	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
 		return readFailure(a)
 	}
-	f, _ := cached(r.meters, &r.texts, a.text, readText)
+	f := cached(r.meters, &r.texts, a.text, readText)
 	return f, true
 }
 
