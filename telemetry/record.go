@@ -282,12 +282,11 @@ type call struct {
 	start     time.Time      // when the request was read; begin sets it if unset
 
 	// Set by begin.
-	r      *recorder
-	shape  *shape
-	stamp  bool       // the span starts later than the request: it takes start as its timestamp
-	link   trace.Link // the ambient span, when the span's parent is the one in _meta
-	linked bool       // link is set
-	span   trace.Span // nil until the span starts (Enter)
+	r     *recorder
+	shape *shape
+	stamp bool       // the span starts later than the request: it takes start as its timestamp
+	link  trace.Link // the ambient span, when the span's parent is the one in _meta (else zero)
+	span  trace.Span // nil until the span starts (Enter)
 }
 
 // serverKind is the start option of every server span.
@@ -314,7 +313,7 @@ func (r *recorder) begin(ctx context.Context, c *call) context.Context {
 		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
 		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
 			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
-				c.link, c.linked = trace.Link{SpanContext: ambient}, true
+				c.link = trace.Link{SpanContext: ambient}
 			}
 			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 			sampled = sc.IsSampled()
@@ -336,7 +335,7 @@ func (c *call) Enter(ctx context.Context) context.Context {
 	}
 	opts := c.shape.start
 	dyn := c.attrs()
-	if len(dyn) > 0 || c.stamp || c.linked {
+	if len(dyn) > 0 || c.stamp || c.link.SpanContext.IsValid() {
 		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
 		copy(opts, c.shape.start)
 		if len(dyn) > 0 {
@@ -345,7 +344,7 @@ func (c *call) Enter(ctx context.Context) context.Context {
 		if c.stamp {
 			opts = append(opts, trace.WithTimestamp(c.start))
 		}
-		if c.linked {
+		if c.link.SpanContext.IsValid() {
 			opts = append(opts, trace.WithLinks(c.link))
 		}
 	}
