@@ -1,0 +1,46 @@
+package envelope_test
+
+import "testing"
+
+// sixthBatchFloor is the share (in percent) of the sixth batch
+// (testdata/corpus/batch6.jsonl) that must read as documented: the figure
+// measured on main's rules, rounded down, not above.
+//
+// The batch holds documented error responses (and a few successes that
+// look like errors) from the domains the issue names and no earlier corpus
+// holds: API gateways, proxies, WAFs and edges; web frameworks' default
+// error bodies, GraphQL servers among them; databases, search engines and
+// message brokers with HTTP APIs; RPC over HTTP (JSON-RPC servers and
+// batches, XML-RPC faults, SOAP faults, SAP's OData); cloud, infrastructure
+// and devops APIs; and government and open-data APIs. Each case names its
+// source. 15 bodies (of 10 APIs) were copied verbatim from a source open at
+// the time (vendor docs, an RFC, a recorded answer in a client's test
+// data); the other cases are the documented shape of the API's error,
+// written from the collector's knowledge of the page named, so the figure
+// is of shapes more than of bytes. Every API in it is one that none of
+// responses.jsonl, fresh.jsonl, batch3.jsonl and batch4.jsonl holds.
+//
+// The file was committed with its expectations before any rule was run on
+// it (435 cases from 216 APIs); the rules of main at 438ac34 then read it
+// once: 344 of 435 as documented (79.1%).
+//
+// The whole batch is held out: no rule is to be tuned on it, and the test
+// logs only the count, never which cases miss, so that it stays a measure
+// of data nobody tuned to.
+const sixthBatchFloor = 79
+
+// TestReadSixthBatch reads the sixth batch, documented error responses of
+// gateways, frameworks, databases, RPC servers, cloud and infrastructure
+// APIs and government APIs that the other corpora do not hold, and fails
+// if the share read as documented falls under sixthBatchFloor. It logs
+// the count only.
+func TestReadSixthBatch(t *testing.T) {
+	readHeldOutBatch(t, "batch6.jsonl", "sixth batch", sixthBatchFloor)
+}
+
+// TestSixthBatchShape keeps the sixth batch what its commit says: at least
+// 200 cases from at least 100 APIs, none of them an API of the four earlier
+// files, names unique, sources present, kinds standard.
+func TestSixthBatchShape(t *testing.T) {
+	checkBatchShape(t, "batch6.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl", "batch4.jsonl")
+}
