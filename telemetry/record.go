@@ -118,8 +118,8 @@ type meters struct {
 	mu     sync.RWMutex
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
-	stages map[stageKey]metric.MeasurementOption // Failures' points: their attribute sets
-	texts  map[string]failure                    // the reading of an isError result's text, of at most maxText bytes
+	stages map[stageKey][]metric.AddOption // Failures' points: their attribute sets
+	texts  map[string]failure              // the reading of an isError result's text, of at most maxText bytes
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -133,22 +133,26 @@ type shapeKey struct {
 }
 
 // shape is what the requests of one shapeKey share: the span name
-// "{mcp.method.name} {target}", the options every such span starts with
-// (its kind and fixed attributes), and the point a success records.
+// "{mcp.method.name} {target}", the span's fixed attributes, the options a
+// span with no others starts with (its kind and those attributes), and the
+// point a success records. All of it is read-only, shared by every request
+// of the shape: the options are passed as they are, so that neither the
+// SDK's variadic parameters nor a copy cost an allocation per request.
 type shape struct {
 	name  string
-	start []trace.SpanStartOption // read-only: shared by every span of the shape
-	ok    metric.MeasurementOption
+	attrs []attribute.KeyValue
+	start []trace.SpanStartOption
+	ok    []metric.RecordOption
 }
 
 // newShape makes the shape of k.
 func newShape(k shapeKey) *shape {
-	sh := &shape{name: k.method}
+	sh := &shape{name: k.method, attrs: k.attrs(true)}
 	if k.target != "" {
 		sh.name += " " + k.target
 	}
-	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(k.attrs(true)...)}
-	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))
+	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(sh.attrs...)}
+	sh.ok = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))}
 	return sh
 }
 
@@ -184,10 +188,12 @@ type failKey struct {
 
 // failShape is what the failures of one failKey share: mcperr's
 // attributes for the span, and the point recorded for the duration and
-// the failure counter.
+// the failure counter, as the options of Record and of Add (read-only, as
+// a shape's).
 type failShape struct {
-	attrs []attribute.KeyValue // read-only
-	point metric.MeasurementOption
+	attrs []attribute.KeyValue
+	rec   []metric.RecordOption
+	add   []metric.AddOption
 }
 
 // newFailShape makes the attributes of k: on the span, f's; on the point,
@@ -200,7 +206,8 @@ func newFailShape(k failKey) *failShape {
 		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
 	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
-	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...))}
+	point := metric.WithAttributeSet(attribute.NewSet(p...))
+	return &failShape{attrs: f.attrs(), rec: []metric.RecordOption{point}, add: []metric.AddOption{point}}
 }
 
 // failShape returns the shape of k, kept while fewer than maxShapes are.
@@ -287,7 +294,18 @@ type call struct {
 	stamp bool       // the span starts later than the request: it takes start as its timestamp
 	link  trace.Link // the ambient span, when the span's parent is the one in _meta (else zero)
 	span  trace.Span // nil until the span starts (Enter)
+
+	// The room Enter makes a span's start options and attributes in, so
+	// that a call, already on the heap, needs no more allocations for them
+	// (the SDK copies both and keeps neither).
+	opts [4]trace.SpanStartOption
+	kv   [maxStartAttrs]attribute.KeyValue
 }
+
+// maxStartAttrs is the most attributes a span starts with: a shape's (the
+// method, the tool, the operation, the protocol, the transport) and a
+// request's (the resource, the id, the session).
+const maxStartAttrs = 8
 
 // serverKind is the start option of every server span.
 var serverKind = trace.WithSpanKind(trace.SpanKindServer)
@@ -334,13 +352,10 @@ func (c *call) Enter(ctx context.Context) context.Context {
 		return ctx
 	}
 	opts := c.shape.start
-	dyn := c.attrs()
-	if len(dyn) > 0 || c.stamp || c.link.SpanContext.IsValid() {
-		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
-		copy(opts, c.shape.start)
-		if len(dyn) > 0 {
-			opts = append(opts, trace.WithAttributes(dyn...))
-		}
+	if kv := c.attrs(); len(kv) > len(c.shape.attrs) || c.stamp || c.link.SpanContext.IsValid() {
+		// One option for all the attributes: the SDK grows its copy of
+		// them at every option that adds some.
+		opts = append(c.opts[:0], serverKind, trace.WithAttributes(kv...))
 		if c.stamp {
 			opts = append(opts, trace.WithTimestamp(c.start))
 		}
@@ -367,19 +382,11 @@ func (r *recorder) carries(meta map[string]any) bool {
 	return false
 }
 
-// attrs are the conventions' attributes of c that its shape does not
-// have: the resource, the id and the session, when c has them.
+// attrs are the conventions' attributes c's span starts with: its shape's,
+// then the resource, the id and the session, when c has them. They are
+// made in c.kv: the slice is c's, valid until the next call of attrs.
 func (c *call) attrs() []attribute.KeyValue {
-	n := 0
-	for _, v := range [...]string{c.resource, c.id, c.session} {
-		if v != "" {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	a := make([]attribute.KeyValue, 0, n)
+	a := append(c.kv[:0], c.shape.attrs...)
 	if c.resource != "" {
 		a = append(a, attribute.String(attrResource, c.resource))
 	}
@@ -413,7 +420,7 @@ func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
 	f, failed := r.read(a)
 	if !failed {
-		r.opDur.Record(ctx, d, c.shape.ok)
+		r.opDur.Record(ctx, d, c.shape.ok...)
 		if c.span == nil {
 			c.Enter(ctx)
 		}
@@ -422,8 +429,8 @@ func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	}
 	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
 	fs := r.failShape(k)
-	r.failures.Add(ctx, 1, fs.point)
-	r.opDur.Record(ctx, d, fs.point)
+	r.failures.Add(ctx, 1, fs.add...)
+	r.opDur.Record(ctx, d, fs.rec...)
 	if c.span == nil {
 		if f.expected {
 			return
