@@ -291,21 +291,15 @@ type call struct {
 	// Set by begin.
 	r     *recorder
 	shape *shape
-	stamp bool       // the span starts later than the request: it takes start as its timestamp
-	link  trace.Link // the ambient span, when the span's parent is the one in _meta (else zero)
-	span  trace.Span // nil until the span starts (Enter)
+	stamp bool        // the span starts later than the request: it takes start as its timestamp
+	link  *trace.Link // the ambient span, when the span's parent is the one in _meta (else nil)
+	span  trace.Span  // nil until the span starts (Enter)
 
-	// The room Enter makes a span's start options and attributes in, so
-	// that a call, already on the heap, needs no more allocations for them
-	// (the SDK copies both and keeps neither).
+	// opts is the room Enter makes a span's start options in: a call is
+	// on the heap already, and the SDK keeps none of them. (A refusal
+	// recorded without a span is the cheapest call: the call stays small.)
 	opts [4]trace.SpanStartOption
-	kv   [maxStartAttrs]attribute.KeyValue
 }
-
-// maxStartAttrs is the most attributes a span starts with: a shape's (the
-// method, the tool, the operation, the protocol, the transport) and a
-// request's (the resource, the id, the session).
-const maxStartAttrs = 8
 
 // serverKind is the start option of every server span.
 var serverKind = trace.WithSpanKind(trace.SpanKindServer)
@@ -331,7 +325,7 @@ func (r *recorder) begin(ctx context.Context, c *call) context.Context {
 		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
 		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
 			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
-				c.link = trace.Link{SpanContext: ambient}
+				c.link = &trace.Link{SpanContext: ambient}
 			}
 			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 			sampled = sc.IsSampled()
@@ -352,15 +346,15 @@ func (c *call) Enter(ctx context.Context) context.Context {
 		return ctx
 	}
 	opts := c.shape.start
-	if kv := c.attrs(); len(kv) > len(c.shape.attrs) || c.stamp || c.link.SpanContext.IsValid() {
+	if kv := c.attrs(); len(kv) > len(c.shape.attrs) || c.stamp || c.link != nil {
 		// One option for all the attributes: the SDK grows its copy of
 		// them at every option that adds some.
 		opts = append(c.opts[:0], serverKind, trace.WithAttributes(kv...))
 		if c.stamp {
 			opts = append(opts, trace.WithTimestamp(c.start))
 		}
-		if c.link.SpanContext.IsValid() {
-			opts = append(opts, trace.WithLinks(c.link))
+		if c.link != nil {
+			opts = append(opts, trace.WithLinks(*c.link))
 		}
 	}
 	ctx, c.span = c.r.tracer.Start(ctx, c.shape.name, opts...)
@@ -383,10 +377,20 @@ func (r *recorder) carries(meta map[string]any) bool {
 }
 
 // attrs are the conventions' attributes c's span starts with: its shape's,
-// then the resource, the id and the session, when c has them. They are
-// made in c.kv: the slice is c's, valid until the next call of attrs.
+// then the resource, the id and the session, when c has them; the shape's
+// own slice when c has none of them.
 func (c *call) attrs() []attribute.KeyValue {
-	a := append(c.kv[:0], c.shape.attrs...)
+	n := 0
+	for _, v := range [...]string{c.resource, c.id, c.session} {
+		if v != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return c.shape.attrs
+	}
+	a := make([]attribute.KeyValue, 0, len(c.shape.attrs)+n)
+	a = append(a, c.shape.attrs...)
 	if c.resource != "" {
 		a = append(a, attribute.String(attrResource, c.resource))
 	}
