@@ -119,7 +119,7 @@ type meters struct {
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
 	stages map[stageKey][]metric.AddOption // Failures' points: their attribute sets
-	texts  map[string]failure              // the reading of an isError result's text, of at most maxText bytes
+	texts  map[textKey]*failShape          // the failure an isError text of at most maxText bytes is, by shape
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -139,6 +139,7 @@ type shapeKey struct {
 // of the shape: the options are passed as they are, so that neither the
 // SDK's variadic parameters nor a copy cost an allocation per request.
 type shape struct {
+	key   shapeKey
 	name  string
 	attrs []attribute.KeyValue
 	start []trace.SpanStartOption
@@ -147,7 +148,7 @@ type shape struct {
 
 // newShape makes the shape of k.
 func newShape(k shapeKey) *shape {
-	sh := &shape{name: k.method, attrs: k.attrs(true)}
+	sh := &shape{key: k, name: k.method, attrs: k.attrs(true)}
 	if k.target != "" {
 		sh.name += " " + k.target
 	}
@@ -191,9 +192,10 @@ type failKey struct {
 // the failure counter, as the options of Record and of Add (read-only, as
 // a shape's).
 type failShape struct {
-	attrs []attribute.KeyValue
-	rec   []metric.RecordOption
-	add   []metric.AddOption
+	attrs    []attribute.KeyValue
+	rec      []metric.RecordOption
+	add      []metric.AddOption
+	expected bool // the failure is of an expected kind
 }
 
 // newFailShape makes the attributes of k: on the span, f's; on the point,
@@ -207,7 +209,7 @@ func newFailShape(k failKey) *failShape {
 	}
 	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
 	point := metric.WithAttributeSet(attribute.NewSet(p...))
-	return &failShape{attrs: f.attrs(), rec: []metric.RecordOption{point}, add: []metric.AddOption{point}}
+	return &failShape{attrs: f.attrs(), rec: []metric.RecordOption{point}, add: []metric.AddOption{point}, expected: f.expected}
 }
 
 // failShape returns the shape of k, kept while fewer than maxShapes are.
@@ -422,8 +424,8 @@ type answer struct {
 // metrics alone.
 func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	f, failed := r.read(a)
-	if !failed {
+	fs := r.read(c.shape, a)
+	if fs == nil {
 		r.opDur.Record(ctx, d, c.shape.ok...)
 		if c.span == nil {
 			c.Enter(ctx)
@@ -431,12 +433,10 @@ func (r *recorder) end(ctx context.Context, c *call, a answer) {
 		c.span.End()
 		return
 	}
-	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
-	fs := r.failShape(k)
 	r.failures.Add(ctx, 1, fs.add...)
 	r.opDur.Record(ctx, d, fs.rec...)
 	if c.span == nil {
-		if f.expected {
+		if fs.expected {
 			return
 		}
 		c.Enter(ctx)
@@ -478,21 +478,33 @@ type failure struct {
 // maxText bounds the isError texts whose reading is kept.
 const maxText = 512
 
-// read reads a, as readFailure does; the reading of an isError result's
-// text (a refusal's, a handler error's: the same few texts again and
-// again) is made once, for a text of at most maxText bytes.
-func (r *recorder) read(a answer) (failure, bool) {
-	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
-		return readFailure(a)
-	}
-	f := cached(r.meters, &r.texts, a.text, readText)
-	return f, true
+// textKey is what the isError answers of one shape and one text share.
+type textKey struct {
+	shape *shape
+	text  string
 }
 
-// readText is the reading of an isError result whose text is text.
-func readText(text string) failure {
-	f, _ := readFailure(answer{isError: true, text: text})
-	return f
+// read returns the failShape of a, an answer of a call of shape sh, as
+// readFailure reads it; nil for a success. An isError result's text (a
+// refusal's, a handler error's: the same few texts again and again) is
+// read once, and its failShape found with it in one look-up, for a text of
+// at most maxText bytes.
+func (r *recorder) read(sh *shape, a answer) *failShape {
+	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
+		f, failed := readFailure(a)
+		if !failed {
+			return nil
+		}
+		return r.failShape(failKey{sh.key, f})
+	}
+	return cached(r.meters, &r.texts, textKey{sh, a.text}, newTextShape)
+}
+
+// newTextShape is the failShape of an isError result of k's shape whose
+// text is k's.
+func newTextShape(k textKey) *failShape {
+	f, _ := readFailure(answer{isError: true, text: k.text})
+	return newFailShape(failKey{k.shape.key, f})
 }
 
 // readFailure reads a; it reports false for a success.
