@@ -74,15 +74,14 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 	if c.next == nil {
 		return false // an SDK that composes otherwise: its own path
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, key)) // for RequestID
 	k := &call{
-		next:   c.next,
-		key:    key,
-		id:     keyID(key),
-		ctx:    ctx,
-		cancel: cancel,
-		req:    &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
+		next: c.next,
+		key:  key,
+		id:   keyID(key),
+		req:  &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: name, Arguments: clone(args)}},
 	}
+	// The context carries k for RequestID: its id, parsed once here.
+	k.ctx, k.cancel = context.WithCancel(context.WithValue(c.ctx, requestIDKey{}, k))
 	c.mu.Lock()
 	ok = c.inits == 0 && !c.ending
 	if ok {
@@ -91,7 +90,7 @@ func (c *conn) direct(key string, m *wire.Message) bool {
 	}
 	c.mu.Unlock()
 	if !ok {
-		cancel()
+		k.cancel()
 		return false
 	}
 	select {

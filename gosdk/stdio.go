@@ -470,8 +470,8 @@ func (c *conn) admit(line []byte) (jsonrpc.Message, *wire.Message, []byte) {
 	return nil, nil, stdio.ErrorLine(nil, errkind.InvalidRequest, "Invalid Request", c.sessionVersion())
 }
 
-// requestIDKey is the context key of the id's value (idKey) of a call the
-// direct path serves.
+// requestIDKey is the context key of the call the direct path serves (a
+// *call), whose id RequestID returns.
 type requestIDKey struct{}
 
 // RequestID returns the JSON-RPC id of the request whose middleware or
@@ -481,11 +481,11 @@ type requestIDKey struct{}
 // request's id, so ok is false for every request the SDK serves itself.
 // Package telemetry records it as jsonrpc.request.id.
 func RequestID(ctx context.Context) (id jsonrpc.ID, ok bool) {
-	key, ok := ctx.Value(requestIDKey{}).(string)
+	k, ok := ctx.Value(requestIDKey{}).(*call)
 	if !ok {
 		return jsonrpc.ID{}, false
 	}
-	return keyID(key), true
+	return k.id, true
 }
 
 // clone copies b, nil for nil.

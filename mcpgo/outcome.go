@@ -48,6 +48,11 @@ func Outcome(res *mcp.CallToolResult, err error) errkind.Outcome {
 	if res == nil {
 		return errkind.Outcome{}
 	}
+	if len(res.Content) == 1 { // one text block, as mcperr's refusals and errors send: no copy
+		if tc, ok := mcp.AsTextContent(res.Content[0]); ok {
+			return errkind.Outcome{IsError: res.IsError, Text: tc.Text}
+		}
+	}
 	var b strings.Builder
 	n := 0
 	for _, c := range res.Content {

@@ -77,12 +77,13 @@ func (r *recorder) stageFailure(ctx context.Context, f adapter.Failure) {
 	if f.Reading.RPCCode != 0 {
 		k.etype = strconv.Itoa(int(f.Reading.RPCCode))
 	}
-	r.failures.Add(ctx, 1, cached(r.meters, &r.stages, k, newStagePoint))
+	r.failures.Add(ctx, 1, cached(r.meters, &r.stages, k, newStagePoint)...)
 }
 
-// newStagePoint is the point of k: mcperr.stage, mcp.method.name and
-// gen_ai.tool.name when set, error.type, mcperr.kind and mcperr.expected.
-func newStagePoint(k stageKey) metric.MeasurementOption {
+// newStagePoint is the point of k, as Add's options: mcperr.stage,
+// mcp.method.name and gen_ai.tool.name when set, error.type, mcperr.kind
+// and mcperr.expected.
+func newStagePoint(k stageKey) []metric.AddOption {
 	a := []attribute.KeyValue{attribute.String(attrStage, string(k.stage))}
 	if k.method != "" {
 		a = append(a, attribute.String(attrMethod, k.method))
@@ -92,7 +93,7 @@ func newStagePoint(k stageKey) metric.MeasurementOption {
 	}
 	a = append(a, attribute.String(attrErrorType, k.etype),
 		attribute.String(attrKind, string(k.kind)), attribute.Bool(attrExpected, adapter.Expected(k.kind)))
-	return metric.WithAttributeSet(attribute.NewSet(a...))
+	return []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(a...))}
 }
 
 // refusal records f, a tools/call refused for its arguments or its tool
@@ -109,8 +110,8 @@ func (r *recorder) refusal(ctx context.Context, f adapter.Failure) {
 		k.transport = transportPipe
 	}
 	fs := r.failShape(k)
-	r.failures.Add(ctx, 1, fs.point)
+	r.failures.Add(ctx, 1, fs.add...)
 	if stdio {
-		r.opDur.Record(ctx, time.Since(read).Seconds(), fs.point)
+		r.opDur.Record(ctx, time.Since(read).Seconds(), fs.rec...)
 	}
 }

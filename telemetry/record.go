@@ -118,8 +118,8 @@ type meters struct {
 	mu     sync.RWMutex
 	shapes map[shapeKey]*shape
 	fails  map[failKey]*failShape
-	stages map[stageKey]metric.MeasurementOption // Failures' points: their attribute sets
-	texts  map[string]failure                    // the reading of an isError result's text, of at most maxText bytes
+	stages map[stageKey][]metric.AddOption // Failures' points: their attribute sets
+	texts  map[textKey]*failShape          // the failure an isError text of at most maxText bytes is, by shape
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -133,22 +133,27 @@ type shapeKey struct {
 }
 
 // shape is what the requests of one shapeKey share: the span name
-// "{mcp.method.name} {target}", the options every such span starts with
-// (its kind and fixed attributes), and the point a success records.
+// "{mcp.method.name} {target}", the span's fixed attributes, the options a
+// span with no others starts with (its kind and those attributes), and the
+// point a success records. All of it is read-only, shared by every request
+// of the shape: the options are passed as they are, so that neither the
+// SDK's variadic parameters nor a copy cost an allocation per request.
 type shape struct {
+	key   shapeKey
 	name  string
-	start []trace.SpanStartOption // read-only: shared by every span of the shape
-	ok    metric.MeasurementOption
+	attrs []attribute.KeyValue
+	start []trace.SpanStartOption
+	ok    []metric.RecordOption
 }
 
 // newShape makes the shape of k.
 func newShape(k shapeKey) *shape {
-	sh := &shape{name: k.method}
+	sh := &shape{key: k, name: k.method, attrs: k.attrs(true)}
 	if k.target != "" {
 		sh.name += " " + k.target
 	}
-	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(k.attrs(true)...)}
-	sh.ok = metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))
+	sh.start = []trace.SpanStartOption{serverKind, trace.WithAttributes(sh.attrs...)}
+	sh.ok = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(k.attrs(false)...))}
 	return sh
 }
 
@@ -184,10 +189,13 @@ type failKey struct {
 
 // failShape is what the failures of one failKey share: mcperr's
 // attributes for the span, and the point recorded for the duration and
-// the failure counter.
+// the failure counter, as the options of Record and of Add (read-only, as
+// a shape's).
 type failShape struct {
-	attrs []attribute.KeyValue // read-only
-	point metric.MeasurementOption
+	attrs    []attribute.KeyValue
+	rec      []metric.RecordOption
+	add      []metric.AddOption
+	expected bool // the failure is of an expected kind
 }
 
 // newFailShape makes the attributes of k: on the span, f's; on the point,
@@ -200,7 +208,8 @@ func newFailShape(k failKey) *failShape {
 		p = append(p, attribute.String(attrRPCStatus, strconv.FormatInt(f.rpcCode, 10)))
 	}
 	p = append(p, attribute.String(attrKind, string(f.kind)), attribute.Bool(attrExpected, f.expected))
-	return &failShape{attrs: f.attrs(), point: metric.WithAttributeSet(attribute.NewSet(p...))}
+	point := metric.WithAttributeSet(attribute.NewSet(p...))
+	return &failShape{attrs: f.attrs(), rec: []metric.RecordOption{point}, add: []metric.AddOption{point}, expected: f.expected}
 }
 
 // failShape returns the shape of k, kept while fewer than maxShapes are.
@@ -284,9 +293,14 @@ type call struct {
 	// Set by begin.
 	r     *recorder
 	shape *shape
-	stamp bool       // the span starts later than the request: it takes start as its timestamp
-	link  trace.Link // the ambient span, when the span's parent is the one in _meta (else zero)
-	span  trace.Span // nil until the span starts (Enter)
+	stamp bool        // the span starts later than the request: it takes start as its timestamp
+	link  *trace.Link // the ambient span, when the span's parent is the one in _meta (else nil)
+	span  trace.Span  // nil until the span starts (Enter)
+
+	// opts is the room Enter makes a span's start options in: a call is
+	// on the heap already, and the SDK keeps none of them. (A refusal
+	// recorded without a span is the cheapest call: the call stays small.)
+	opts [4]trace.SpanStartOption
 }
 
 // serverKind is the start option of every server span.
@@ -313,7 +327,7 @@ func (r *recorder) begin(ctx context.Context, c *call) context.Context {
 		remote := r.prop.Extract(context.Background(), metaCarrier(c.meta))
 		if sc := trace.SpanContextFromContext(remote); sc.IsValid() {
 			if ambient := trace.SpanContextFromContext(ctx); ambient.IsValid() {
-				c.link = trace.Link{SpanContext: ambient}
+				c.link = &trace.Link{SpanContext: ambient}
 			}
 			ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 			sampled = sc.IsSampled()
@@ -334,18 +348,15 @@ func (c *call) Enter(ctx context.Context) context.Context {
 		return ctx
 	}
 	opts := c.shape.start
-	dyn := c.attrs()
-	if len(dyn) > 0 || c.stamp || c.link.SpanContext.IsValid() {
-		opts = make([]trace.SpanStartOption, len(c.shape.start), len(c.shape.start)+3)
-		copy(opts, c.shape.start)
-		if len(dyn) > 0 {
-			opts = append(opts, trace.WithAttributes(dyn...))
-		}
+	if kv := c.attrs(); len(kv) > len(c.shape.attrs) || c.stamp || c.link != nil {
+		// One option for all the attributes: the SDK grows its copy of
+		// them at every option that adds some.
+		opts = append(c.opts[:0], serverKind, trace.WithAttributes(kv...))
 		if c.stamp {
 			opts = append(opts, trace.WithTimestamp(c.start))
 		}
-		if c.link.SpanContext.IsValid() {
-			opts = append(opts, trace.WithLinks(c.link))
+		if c.link != nil {
+			opts = append(opts, trace.WithLinks(*c.link))
 		}
 	}
 	ctx, c.span = c.r.tracer.Start(ctx, c.shape.name, opts...)
@@ -367,8 +378,9 @@ func (r *recorder) carries(meta map[string]any) bool {
 	return false
 }
 
-// attrs are the conventions' attributes of c that its shape does not
-// have: the resource, the id and the session, when c has them.
+// attrs are the conventions' attributes c's span starts with: its shape's,
+// then the resource, the id and the session, when c has them; the shape's
+// own slice when c has none of them.
 func (c *call) attrs() []attribute.KeyValue {
 	n := 0
 	for _, v := range [...]string{c.resource, c.id, c.session} {
@@ -377,9 +389,10 @@ func (c *call) attrs() []attribute.KeyValue {
 		}
 	}
 	if n == 0 {
-		return nil
+		return c.shape.attrs
 	}
-	a := make([]attribute.KeyValue, 0, n)
+	a := make([]attribute.KeyValue, 0, len(c.shape.attrs)+n)
+	a = append(a, c.shape.attrs...)
 	if c.resource != "" {
 		a = append(a, attribute.String(attrResource, c.resource))
 	}
@@ -411,21 +424,19 @@ type answer struct {
 // metrics alone.
 func (r *recorder) end(ctx context.Context, c *call, a answer) {
 	d := time.Since(c.start).Seconds()
-	f, failed := r.read(a)
-	if !failed {
-		r.opDur.Record(ctx, d, c.shape.ok)
+	fs := r.read(c.shape, a)
+	if fs == nil {
+		r.opDur.Record(ctx, d, c.shape.ok...)
 		if c.span == nil {
 			c.Enter(ctx)
 		}
 		c.span.End()
 		return
 	}
-	k := failKey{shapeKey{method: c.method, target: c.target, protocol: c.protocol, transport: c.transport}, f}
-	fs := r.failShape(k)
-	r.failures.Add(ctx, 1, fs.point)
-	r.opDur.Record(ctx, d, fs.point)
+	r.failures.Add(ctx, 1, fs.add...)
+	r.opDur.Record(ctx, d, fs.rec...)
 	if c.span == nil {
-		if f.expected {
+		if fs.expected {
 			return
 		}
 		c.Enter(ctx)
@@ -467,21 +478,33 @@ type failure struct {
 // maxText bounds the isError texts whose reading is kept.
 const maxText = 512
 
-// read reads a, as readFailure does; the reading of an isError result's
-// text (a refusal's, a handler error's: the same few texts again and
-// again) is made once, for a text of at most maxText bytes.
-func (r *recorder) read(a answer) (failure, bool) {
-	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
-		return readFailure(a)
-	}
-	f := cached(r.meters, &r.texts, a.text, readText)
-	return f, true
+// textKey is what the isError answers of one shape and one text share.
+type textKey struct {
+	shape *shape
+	text  string
 }
 
-// readText is the reading of an isError result whose text is text.
-func readText(text string) failure {
-	f, _ := readFailure(answer{isError: true, text: text})
-	return f
+// read returns the failShape of a, an answer of a call of shape sh, as
+// readFailure reads it; nil for a success. An isError result's text (a
+// refusal's, a handler error's: the same few texts again and again) is
+// read once, and its failShape found with it in one look-up, for a text of
+// at most maxText bytes.
+func (r *recorder) read(sh *shape, a answer) *failShape {
+	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
+		f, failed := readFailure(a)
+		if !failed {
+			return nil
+		}
+		return r.failShape(failKey{sh.key, f})
+	}
+	return cached(r.meters, &r.texts, textKey{sh, a.text}, newTextShape)
+}
+
+// newTextShape is the failShape of an isError result of k's shape whose
+// text is k's.
+func newTextShape(k textKey) *failShape {
+	f, _ := readFailure(answer{isError: true, text: k.text})
+	return newFailShape(failKey{k.shape.key, f})
 }
 
 // readFailure reads a; it reports false for a success.

@@ -12,9 +12,11 @@ import (
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/mcperr/mcperr/gosdk"
 	"github.com/mcperr/mcperr/mcpgo"
@@ -61,6 +63,8 @@ func cpuTime() time.Duration {
 // Validator's OnFailure, through the SDK's
 // batch span processor and a periodic metric reader (every second), both
 // exporting to nothing, so the figure is the instrumentation's own cost.
+// telemetry=noop is the same instrumentation with OpenTelemetry's no-op
+// providers: mcperr's own part of that cost, without the SDK's.
 // cpu-ns/op is the process's CPU time (getrusage) per call, the exporters'
 // goroutines included. In BENCHMARKS.md:
 //
@@ -68,27 +72,27 @@ func cpuTime() time.Duration {
 func BenchmarkStdio(b *testing.B) {
 	for _, sdk := range []string{"gosdk", "mcpgo"} {
 		for _, c := range stdioCalls {
-			for _, on := range []bool{false, true} {
-				name := "telemetry=off"
-				if on {
-					name = "telemetry=on"
-				}
-				b.Run(sdk+"/"+c.name+"/"+name, func(b *testing.B) {
-					benchStdio(b, sdk, c.line, on)
+			for _, mode := range []string{"off", "on", "noop"} {
+				b.Run(sdk+"/"+c.name+"/telemetry="+mode, func(b *testing.B) {
+					benchStdio(b, sdk, c.line, mode)
 				})
 			}
 		}
 	}
 }
 
-func benchStdio(b *testing.B, sdk, line string, on bool) {
+func benchStdio(b *testing.B, sdk, line, mode string) {
 	var o *telemetry.Options
-	if on {
+	on := mode != "off"
+	switch mode {
+	case "on":
 		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
 		defer tp.Shutdown(context.Background())
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(discardMetrics{}, sdkmetric.WithInterval(time.Second))))
 		defer mp.Shutdown(context.Background())
 		o = &telemetry.Options{TracerProvider: tp, MeterProvider: mp}
+	case "noop":
+		o = &telemetry.Options{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()}
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
