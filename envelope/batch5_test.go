@@ -1,0 +1,40 @@
+package envelope_test
+
+import "testing"
+
+// fifthBatchFloor is the share (in percent) of the fifth batch
+// (testdata/corpus/batch5.jsonl) that must read as documented: the figure
+// measured, rounded down, not above.
+//
+// The batch holds documented error responses (and a few successes) of
+// APIs from these domains only: LLM and inference APIs and the gateways in
+// front of them, vector databases, auth and identity providers, commerce
+// and payments, messaging, email and SMS, maps, geo and weather, media
+// (images, video, audio, music, podcasts) and SaaS productivity (CRM,
+// ticketing, calendars, forms, invoicing). Each case's source names the
+// vendor's error reference, or the issue thread or recorded response it
+// was copied from; most bodies are copied verbatim from the page, and
+// where a page gives only a format and a table of codes the source says
+// the body was written from them. Every API in it is one that none of
+// responses.jsonl, fresh.jsonl, batch3.jsonl and batch4.jsonl holds.
+//
+// The file was committed with its expectations, written from each API's
+// documentation and errkind's catalogue, before any rule was run on it
+// (202 cases from 107 APIs); the rules of main at 438ac34 then read it:
+// 173 of 202 as documented (85.6%), the honest figure for data nobody
+// tuned to.
+const fifthBatchFloor = 85
+
+// TestReadFifthBatch reads the fifth batch, documented responses of APIs
+// the other corpora do not hold, and fails if the share read as
+// documented falls under fifthBatchFloor. It logs the count only.
+func TestReadFifthBatch(t *testing.T) {
+	readHeldOutBatch(t, "batch5.jsonl", "fifth batch", fifthBatchFloor)
+}
+
+// TestFifthBatchShape keeps the fifth batch what its commit says: at
+// least 200 cases from at least 100 APIs, none of them an API of the four
+// earlier files, names unique, sources present, kinds standard.
+func TestFifthBatchShape(t *testing.T) {
+	checkBatchShape(t, "batch5.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl", "batch4.jsonl")
+}
