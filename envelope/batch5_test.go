@@ -1,6 +1,9 @@
 package envelope_test
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // fifthBatchFloor is the share (in percent) of the fifth batch
 // (testdata/corpus/batch5.jsonl) that must read as documented: the figure
@@ -22,14 +25,29 @@ import "testing"
 // documentation and errkind's catalogue, before any rule was run on it
 // (202 cases from 107 APIs); the rules of main at 438ac34 then read it:
 // 173 of 202 as documented (85.6%), the honest figure for data nobody
-// tuned to.
+// tuned to. Three expectations were then corrected to the corpora's
+// conventions, which the collector had missed (Spring's default error
+// body gives its reason phrase as the message, as responses.jsonl's
+// Spring Boot cases read; errkind's catalogue reads invalid_grant at a
+// 400 as an argument): main's rules read 176 of 202 by them.
 const fifthBatchFloor = 85
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
-// documented falls under fifthBatchFloor. It logs the count only.
+// documented falls under fifthBatchFloor. MCPERR_CORPUS_MISSES=1 logs its
+// misses: the sixth round of rules is tuned on it (batch4.jsonl stays the
+// held-out measure).
 func TestReadFifthBatch(t *testing.T) {
-	readHeldOutBatch(t, "batch5.jsonl", "fifth batch", fifthBatchFloor)
+	var all tally
+	for _, c := range loadCorpus(t, "batch5.jsonl") {
+		got, ok := c.check()
+		all.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	t.Logf("fifth batch: %d of %d read as documented", all.ok, all.n)
+	all.floor(t, "fifth batch", fifthBatchFloor)
 }
 
 // TestFifthBatchShape keeps the fifth batch what its commit says: at
