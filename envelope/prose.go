@@ -37,7 +37,11 @@ var proseKinds = [...]prose{
 		"sign in first", "login required", "authentication required", "token required", "token has expired",
 		"token expired", "token is invalid", "key is invalid", "invalid credentials", "bad credentials"}},
 	{errkind.PermissionDenied, []string{"not authorized", "permission denied", "insufficient permission",
-		"have permission", "missing scope", "access denied"}},
+		"have permission", "missing scope", "access denied",
+		// A payment a person must make, whatever the status: the
+		// caller's credits are spent (a balance or funds may be the
+		// payer's, an argument of a payment API).
+		"enough credit", "insufficient credit", "out of credits"}},
 	{errkind.NotFound, []string{"not found", "not be found", "cannot be found", "does not exist", "doesn't exist",
 		"do not exist", "no such ", "no matching "}},
 	{errkind.Conflict, []string{"already exist", "already been added", "already been assigned", "already been created",

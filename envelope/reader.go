@@ -943,6 +943,12 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	case hd.telling != "" && e.Kind == errkind.ServerError:
 		e.Kind = hd.telling
 	}
+	if unread && status == http.StatusPaymentRequired && e.Kind == errkind.RateLimited && hd.telling == "" {
+		// A quota or a limit under a 402 is an allowance a person must
+		// pay for ("out_of_quota", "limit_exceeded"): waiting does not
+		// bring it back, so the status's kind stands.
+		e.Kind = r.kindOf("", status)
+	}
 	// A failure whose code and header say no more than that it failed is
 	// read by what its message says. Below 400 ({"stat": "fail", "code":
 	// 100, "message": "Invalid API Key"}): any kind its words name but
