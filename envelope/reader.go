@@ -968,6 +968,8 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
 			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
 				e.Kind = k
+			} else if !ok && e.HTTPStatus == http.StatusForbidden && refusedKey(e.Message) {
+				e.Kind = errkind.AuthenticationFailed // a 403 "Invalid key": the key, not the caller, is refused
 			}
 		}
 	}

@@ -34,3 +34,45 @@ func TestReadSpentCredits(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "Insufficient funds on the source card"}},
 	})
 }
+
+// TestReadRequestRateWords: a message that says a limit counted in
+// requests over time was exceeded names a rate limit at a status that
+// only refuses; a limit of a size does not.
+func TestReadRequestRateWords(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"requests every N seconds at a 400", 400, "", `{"message":"You exceeded the limit of 3 requests every 10 seconds."}`,
+			outcome{Kind: "rate_limited", Message: "You exceeded the limit of 3 requests every 10 seconds.", RetryAfterSeconds: 60}},
+		{"calls per minute at a 403", 403, "", `{"error":"Exceeded 20 calls per minute for this key"}`,
+			outcome{Kind: "rate_limited", Message: "Exceeded 20 calls per minute for this key", RetryAfterSeconds: 60}},
+		{"guard: a size limit stays an argument", 400, "", `{"message":"Request body exceeds the 2 MB limit"}`,
+			outcome{Kind: "invalid_arguments", Message: "Request body exceeds the 2 MB limit"}},
+	})
+}
+
+// TestReadMissingAt403: a 403 whose message says the thing was not found
+// is not_found (try another id), as the words say; a 403 that names two
+// kinds ("not found or not authorized") stays a refusal.
+func TestReadMissingAt403(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"not found at a 403", 403, "", `{"status":403,"message":"Board 77 was not found"}`,
+			outcome{Kind: "not_found", Message: "Board 77 was not found"}},
+		{"guard: not found or not authorized", 403, "", `{"message":"Board 77 not found or not authorized"}`,
+			outcome{Kind: "permission_denied", Message: "Board 77 not found or not authorized"}},
+	})
+}
+
+// TestReadRefusedKeyAt403: a 403 that refuses a bare "key" ("Invalid
+// key") refuses the caller's credential, authentication_failed; at a 400
+// the word may name a member of the request, and stays an argument.
+func TestReadRefusedKeyAt403(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"invalid key as text at a 403", 403, "text/plain", "Invalid key - create one in the console",
+			outcome{Kind: "authentication_failed", Message: "Invalid key - create one in the console"}},
+		{"unknown key in JSON at a 403", 403, "", `{"message":"Unknown key"}`,
+			outcome{Kind: "authentication_failed", Message: "Unknown key"}},
+		{"guard: an invalid key at a 400", 400, "", `{"message":"invalid key 'colour' in style object"}`,
+			outcome{Kind: "invalid_arguments", Message: "invalid key 'colour' in style object"}},
+		{"guard: a keyboard is no key", 403, "", `{"message":"invalid keyboard layout"}`,
+			outcome{Kind: "permission_denied", Message: "invalid keyboard layout"}},
+	})
+}
