@@ -372,6 +372,12 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	switch formatOf(body) {
 	case formatJSON:
 		if e, alts, err = r.readJSON(&shape, body, status, v); err != nil {
+			if declaredText(resp.Header) && opensAsText(body) {
+				// Text that opens with a bracket ("[ERROR 400] Invalid API
+				// key"), sent as text: read as the text it says it is.
+				e = nil
+				break
+			}
 			// Broken JSON: only the headers can tell what happened.
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
@@ -744,6 +750,33 @@ func secondsToDuration(s float64) time.Duration {
 		return header.MaxRetryAfter
 	}
 	return time.Duration(math.Ceil(s * float64(time.Second)))
+}
+
+// declaredText reports whether h declares the body plain text
+// (text/plain), which a body that opens as JSON would and is no JSON is.
+func declaredText(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "text/plain"
+}
+
+// opensAsText reports whether body, which opens with a bracket, goes on
+// with a byte that opens no JSON member or value ("[ERROR 400] ...",
+// "{maintenance} ..."): it is text that happens to open with a bracket,
+// not JSON cut short.
+func opensAsText(body []byte) bool {
+	i := jsonscan.Space(body, 0)
+	if i >= len(body) || body[i] != '{' && body[i] != '[' {
+		return false
+	}
+	j := jsonscan.Space(body, i+1)
+	if j >= len(body) {
+		return false
+	}
+	c := body[j]
+	if body[i] == '{' {
+		return c != '"' && c != '}'
+	}
+	return !strings.ContainsRune(`"{[]-0123456789tfn`, rune(c))
 }
 
 // maxPlainMessage bounds the plain-text body taken as a message.

@@ -76,3 +76,20 @@ func TestReadRefusedKeyAt403(t *testing.T) {
 			outcome{Kind: "permission_denied", Message: "invalid keyboard layout"}},
 	})
 }
+
+// TestReadTextThatOpensAsJSON: a body sent as text/plain that opens with
+// a bracket and goes on with a byte no JSON member or value opens with
+// ("[ERROR 400] ...") is the text it says it is, read by its words; the
+// same bytes sent as JSON, and JSON cut short, stay a malformed answer.
+func TestReadTextThatOpensAsJSON(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a bracketed tag as text", 400, "text/plain; charset=utf-8", "[ERROR 400] Invalid API key.",
+			outcome{Kind: "authentication_failed", Message: "[ERROR 400] Invalid API key."}},
+		{"a braced note as text", 503, "text/plain", "{maintenance} back at 17:00 UTC",
+			outcome{Kind: "unavailable", Message: "{maintenance} back at 17:00 UTC"}},
+		{"guard: the same bytes as JSON", 400, "application/json", "[ERROR 400] Invalid API key.",
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 400)"}},
+		{"guard: JSON cut short, as text", 400, "text/plain", `{"error":"Invalid API`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 400)"}},
+	})
+}
