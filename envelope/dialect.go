@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -320,7 +321,36 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 		}
 		e.RetryAfter = max(e.RetryAfter, waitAt(d, row.wait[i]))
 	}
+	if e.RetryAfter == 0 && row.find {
+		e.RetryAfter = d.findWait()
+	}
 	return alts
+}
+
+// findWait is the wait of a wait member (see waitMembers) in an object
+// the body's top level holds, whatever that object's name ({"rate_limit":
+// {"type": "BURST_LIMIT", "retry_after": 45}}), where the row's paths
+// found none; 0 when none is.
+func (d *doc) findWait() time.Duration {
+	if len(d.root) == 0 || d.root[0] != '{' || !mentionsWait(d.root) {
+		return 0
+	}
+	obj := d.decode("", d.root).obj
+	keys := make([]string, 0, len(obj))
+	for k, v := range obj {
+		if len(v) > 0 && v[0] == '{' && strings.IndexByte(k, '/') < 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, m := range waitMembers {
+			if w := waitAt(d, k+"/"+m); w > 0 {
+				return w
+			}
+		}
+	}
+	return 0
 }
 
 // codes are the codes a body holds after its first, distinct, in order.

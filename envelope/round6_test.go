@@ -93,3 +93,17 @@ func TestReadTextThatOpensAsJSON(t *testing.T) {
 			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 400)"}},
 	})
 }
+
+// TestReadWaitInNestedObject: a wait member in an object the body's top
+// level holds, whatever that object's name, is the error's wait (a rate
+// limit's details kept apart: {"rate_limit": {"retry_after": 45}}).
+func TestReadWaitInNestedObject(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"seconds in a limits object", 429, "", `{"message":"Slow down","limits":{"window":"minute","retry_after":12}}`,
+			outcome{Kind: "rate_limited", Message: "Slow down", RetryAfterSeconds: 12}},
+		{"milliseconds in a throttle object", 503, "", `{"error":"Renderer busy","throttle":{"retryAfterMs":2500}}`,
+			outcome{Kind: "unavailable", Message: "Renderer busy", RetryAfterSeconds: 3}},
+		{"guard: no wait member, the default", 429, "", `{"message":"Slow down","limits":{"window":"minute"}}`,
+			outcome{Kind: "rate_limited", Message: "Slow down", RetryAfterSeconds: 60}},
+	})
+}
