@@ -526,7 +526,9 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		start = '"'
 	}
 	top := scanTop(body, s.Key, start)
-	envelope := len(top.env) > 0 && top.env[0] == start
+	// An envelope whose object is empty ({"data": {...}, "error": {}})
+	// holds no error: the member is there, the failure is not.
+	envelope := len(top.env) > 0 && top.env[0] == start && !emptyObject(top.env)
 	if envelope && s.fast != 0 {
 		if e, err := fastEnvelope(s, body, status); e != nil || err != nil {
 			return e, codes{}, err
@@ -557,6 +559,12 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		r.readRPC(e)
 	}
 	return e, alts, nil
+}
+
+// emptyObject reports whether v, a JSON value as written, is an object
+// with no member ({}, { }).
+func emptyObject(v []byte) bool {
+	return len(v) > 0 && v[0] == '{' && jsonscan.Space(v, 1) < len(v) && v[jsonscan.Space(v, 1)] == '}'
 }
 
 // rowFor picks the row of the table that reads d. A body that holds the

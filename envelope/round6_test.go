@@ -107,3 +107,20 @@ func TestReadWaitInNestedObject(t *testing.T) {
 			outcome{Kind: "rate_limited", Message: "Slow down", RetryAfterSeconds: 60}},
 	})
 }
+
+// TestReadEmptyErrorObject: an "error" member that holds an empty object
+// beside a success's members marks no failure below 400 (the member is
+// there, the failure is not); an error object with members does, and a
+// failed status still fails.
+func TestReadEmptyErrorObject(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"an empty error beside data", 200, "", `{"code":"OK-1","message":"Saved","data":{"id":7},"error":{}}`,
+			outcome{Data: true}},
+		{"an empty error with a space", 201, "", `{"result":"queued","error":{ }}`,
+			outcome{Data: true}},
+		{"guard: an error with members at a 200", 200, "", `{"error":{"code":"job_stuck","message":"Job is stuck"}}`,
+			outcome{Kind: "server_error", Code: "job_stuck", Message: "Job is stuck"}},
+		{"guard: an empty error at a 404", 404, "", `{"error":{}}`,
+			outcome{Kind: "not_found"}},
+	})
+}
