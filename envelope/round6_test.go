@@ -124,3 +124,20 @@ func TestReadEmptyErrorObject(t *testing.T) {
 			outcome{Kind: "not_found"}},
 	})
 }
+
+// TestReadXMLRootError: an XML error document with no Error or Fault
+// element whose root element holds a code or a message child is that
+// error, at 400 and above; below 400 such a document stays unread, as
+// any XML that is not a fault.
+func TestReadXMLRootError(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"code and message under the root", 422, "application/xml", `<result><code>E12</code><message>Sender is not registered</message></result>`,
+			outcome{Kind: "invalid_arguments", Code: "E12", Message: "Sender is not registered"}},
+		{"a message under the root", 404, "text/xml; charset=utf-8", `<?xml version="1.0"?><reply><status>404</status><message>No such album</message></reply>`,
+			outcome{Kind: "not_found", Message: "No such album"}},
+		{"guard: below 400 it stays unread", 200, "application/xml", `<result><code>E12</code><message>Sender is not registered</message></result>`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
+		{"guard: a deeper message is no root's", 400, "application/xml", `<result><data><message>hello</message></data></result>`,
+			outcome{Kind: "invalid_arguments"}},
+	})
+}
