@@ -29,8 +29,11 @@ import (
 // conventions, which the collector had missed (Spring's default error
 // body gives its reason phrase as the message, as responses.jsonl's
 // Spring Boot cases read; errkind's catalogue reads invalid_grant at a
-// 400 as an argument): main's rules read 176 of 202 by them.
-const fifthBatchFloor = 85
+// 400 as an argument): main's rules read 176 of 202 by them. The sixth
+// round of general rules was tuned on this batch (with fresh.jsonl,
+// responses.jsonl and batch3.jsonl, never batch4.jsonl): 187 of 202
+// (92.6%) after it.
+const fifthBatchFloor = 92
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
