@@ -532,13 +532,15 @@ func codeAt(d *doc, path string) string {
 // placeholder reports whether s stands for no value: a language's nil
 // written as text ("None", "null", "undefined", as Python's str(None) and
 // JavaScript's String(undefined) write it; LiteLLM, and servers that
-// format a missing code so) or the bare word "error" (Vertesia, and the
-// JSend-like bodies whose code only says that it failed).
+// format a missing code so) or the bare word "error", "fail", "failed" or
+// "failure" (Vertesia, and the JSend-like bodies whose code or status
+// only says that it failed: {"status": "FAILED", "message": ...}).
 func placeholder(s string) bool {
 	switch len(s) {
-	case 3, 4, 5, 9:
+	case 3, 4, 5, 6, 7, 9:
 		return strings.EqualFold(s, "none") || strings.EqualFold(s, "null") || strings.EqualFold(s, "nil") ||
-			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined")
+			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined") ||
+			strings.EqualFold(s, "fail") || strings.EqualFold(s, "failed") || strings.EqualFold(s, "failure")
 	}
 	return false
 }

@@ -141,3 +141,18 @@ func TestReadXMLRootError(t *testing.T) {
 			outcome{Kind: "invalid_arguments"}},
 	})
 }
+
+// TestReadFailureWordIsNoCode: a code or status that only says the call
+// failed ("FAILED", "fail", "failure") is no code, as "error" is not: the
+// status and the message read the kind; a code word that names what
+// failed stays the code.
+func TestReadFailureWordIsNoCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a FAILED status beside a message", 401, "", `{"status":"FAILED","message":"Token expired"}`,
+			outcome{Kind: "authentication_failed", Message: "Token expired"}},
+		{"a failure code beside a message", 400, "", `{"code":"failure","message":"Missing field name"}`,
+			outcome{Kind: "invalid_arguments", Message: "Missing field name"}},
+		{"guard: a code naming what failed", 402, "", `{"code":"PAYMENT_FAILED","message":"Card could not be charged"}`,
+			outcome{Kind: "permission_denied", Code: "PAYMENT_FAILED", Message: "Card could not be charged"}},
+	})
+}
