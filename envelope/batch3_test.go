@@ -25,7 +25,8 @@ import (
 // The batch was held out through the third round. From the fourth round
 // on it is tuned on like fresh.jsonl (batch4.jsonl is the held-out
 // measure now): 151 of 205 before the fourth round, 161 of 205 (78.5%)
-// after it.
+// after it; 161 of 205 after the sixth round (tuned on batch5.jsonl with
+// this batch), unchanged.
 const thirdBatchFloor = 78
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs

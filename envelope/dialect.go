@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -320,7 +321,36 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 		}
 		e.RetryAfter = max(e.RetryAfter, waitAt(d, row.wait[i]))
 	}
+	if e.RetryAfter == 0 && row.find {
+		e.RetryAfter = d.findWait()
+	}
 	return alts
+}
+
+// findWait is the wait of a wait member (see waitMembers) in an object
+// the body's top level holds, whatever that object's name ({"rate_limit":
+// {"type": "BURST_LIMIT", "retry_after": 45}}), where the row's paths
+// found none; 0 when none is.
+func (d *doc) findWait() time.Duration {
+	if len(d.root) == 0 || d.root[0] != '{' || !mentionsWait(d.root) {
+		return 0
+	}
+	obj := d.decode("", d.root).obj
+	keys := make([]string, 0, len(obj))
+	for k, v := range obj {
+		if len(v) > 0 && v[0] == '{' && strings.IndexByte(k, '/') < 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, m := range waitMembers {
+			if w := waitAt(d, k+"/"+m); w > 0 {
+				return w
+			}
+		}
+	}
+	return 0
 }
 
 // codes are the codes a body holds after its first, distinct, in order.
@@ -502,13 +532,15 @@ func codeAt(d *doc, path string) string {
 // placeholder reports whether s stands for no value: a language's nil
 // written as text ("None", "null", "undefined", as Python's str(None) and
 // JavaScript's String(undefined) write it; LiteLLM, and servers that
-// format a missing code so) or the bare word "error" (Vertesia, and the
-// JSend-like bodies whose code only says that it failed).
+// format a missing code so) or the bare word "error", "fail", "failed" or
+// "failure" (Vertesia, and the JSend-like bodies whose code or status
+// only says that it failed: {"status": "FAILED", "message": ...}).
 func placeholder(s string) bool {
 	switch len(s) {
-	case 3, 4, 5, 9:
+	case 3, 4, 5, 6, 7, 9:
 		return strings.EqualFold(s, "none") || strings.EqualFold(s, "null") || strings.EqualFold(s, "nil") ||
-			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined")
+			strings.EqualFold(s, "error") || strings.EqualFold(s, "undefined") ||
+			strings.EqualFold(s, "fail") || strings.EqualFold(s, "failed") || strings.EqualFold(s, "failure")
 	}
 	return false
 }

@@ -37,7 +37,11 @@ var proseKinds = [...]prose{
 		"sign in first", "login required", "authentication required", "token required", "token has expired",
 		"token expired", "token is invalid", "key is invalid", "invalid credentials", "bad credentials"}},
 	{errkind.PermissionDenied, []string{"not authorized", "permission denied", "insufficient permission",
-		"have permission", "missing scope", "access denied"}},
+		"have permission", "missing scope", "access denied",
+		// A payment a person must make, whatever the status: the
+		// caller's credits are spent (a balance or funds may be the
+		// payer's, an argument of a payment API).
+		"enough credit", "insufficient credit", "out of credits"}},
 	{errkind.NotFound, []string{"not found", "not be found", "cannot be found", "does not exist", "doesn't exist",
 		"do not exist", "no such ", "no matching "}},
 	{errkind.Conflict, []string{"already exist", "already been added", "already been assigned", "already been created",
@@ -90,10 +94,28 @@ func (p *prose) says(low string) bool {
 		if strings.Contains(low, "quota") && strings.Contains(low, "exceed") {
 			return true
 		}
+		// "You have exceeded the limit of 1 request every 5 seconds": a
+		// limit exceeded, counted in requests over time (not a size).
+		if strings.Contains(low, "exceed") && requestRate(low) {
+			return true
+		}
 	}
 	for _, ph := range p.phrases {
 		if strings.Contains(low, ph) {
 			return true
+		}
+	}
+	return false
+}
+
+// requestRate reports whether low counts requests over time: "1 request
+// every 5 seconds", "100 requests per minute", "calls per hour".
+func requestRate(low string) bool {
+	for _, c := range [...]string{"request", "call"} {
+		for _, per := range [...]string{" every", "s every", " per", "s per"} {
+			if strings.Contains(low, c+per) {
+				return true
+			}
 		}
 	}
 	return false
@@ -138,6 +160,28 @@ func refusedCredential(low string) bool {
 	return false
 }
 
+// refusedKey reports whether msg refuses a key by that bare word: one of
+// credentialAdjectives, then "key" as a whole word ("Invalid key",
+// "Unknown key - get one at ..."). Under a 403 the word can only be the
+// caller's key; under a 400 it may name a member of the request ("invalid
+// key in object"), so only a 403 reads it.
+func refusedKey(msg string) bool {
+	if len(msg) > maxPlainMessage {
+		msg = msg[:maxPlainMessage]
+	}
+	low := strings.ToLower(msg)
+	for _, a := range credentialAdjectives {
+		i := strings.Index(low, a+" key")
+		if i < 0 || i > 0 && isLetter(low[i-1]) {
+			continue
+		}
+		if j := i + len(a) + len(" key"); j == len(low) || !isLetter(low[j]) {
+			return true
+		}
+	}
+	return false
+}
+
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // opaque reports whether code says nothing of its own: none, a number
@@ -161,8 +205,10 @@ func opaque(code string) bool {
 // Nium: not at a 422, which APIs write for a taken name as a validation
 // failure as often); a credential or a limit
 // replaces a 403's permission_denied, which APIs send for a bad key and
-// a spent quota alike (a 403 "Invalid token", "Quota exceeded"). "Not
-// found" at a 400 does not: APIs write it of an argument as often as of
+// a spent quota alike (a 403 "Invalid token", "Quota exceeded"), and so
+// does a missing thing (a 403 "The specified resource was not found"
+// names the id to change, not a refusal to stop at). "Not found" at a 400
+// does not: APIs write it of an argument as often as of
 // a thing (a table, an index, a channel type the request named), and a
 // 402 says more than any words (a quota that a person must pay for).
 func proseOverrides(k, byStatus errkind.Kind, status int) bool {
@@ -171,7 +217,7 @@ func proseOverrides(k, byStatus errkind.Kind, status int) bool {
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
 			k == errkind.Conflict && status == http.StatusBadRequest
 	case status == http.StatusForbidden:
-		return k == errkind.AuthenticationFailed || k == errkind.RateLimited
+		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.NotFound
 	}
 	return false
 }

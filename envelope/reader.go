@@ -372,6 +372,12 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	switch formatOf(body) {
 	case formatJSON:
 		if e, alts, err = r.readJSON(&shape, body, status, v); err != nil {
+			if declaredText(resp.Header) && opensAsText(body) {
+				// Text that opens with a bracket ("[ERROR 400] Invalid API
+				// key"), sent as text: read as the text it says it is.
+				e = nil
+				break
+			}
 			// Broken JSON: only the headers can tell what happened.
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
@@ -520,7 +526,9 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		start = '"'
 	}
 	top := scanTop(body, s.Key, start)
-	envelope := len(top.env) > 0 && top.env[0] == start
+	// An envelope whose object is empty ({"data": {...}, "error": {}})
+	// holds no error: the member is there, the failure is not.
+	envelope := len(top.env) > 0 && top.env[0] == start && !emptyObject(top.env)
 	if envelope && s.fast != 0 {
 		if e, err := fastEnvelope(s, body, status); e != nil || err != nil {
 			return e, codes{}, err
@@ -551,6 +559,12 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		r.readRPC(e)
 	}
 	return e, alts, nil
+}
+
+// emptyObject reports whether v, a JSON value as written, is an object
+// with no member ({}, { }).
+func emptyObject(v []byte) bool {
+	return len(v) > 0 && v[0] == '{' && jsonscan.Space(v, 1) < len(v) && v[jsonscan.Space(v, 1)] == '}'
 }
 
 // rowFor picks the row of the table that reads d. A body that holds the
@@ -744,6 +758,33 @@ func secondsToDuration(s float64) time.Duration {
 		return header.MaxRetryAfter
 	}
 	return time.Duration(math.Ceil(s * float64(time.Second)))
+}
+
+// declaredText reports whether h declares the body plain text
+// (text/plain), which a body that opens as JSON would and is no JSON is.
+func declaredText(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "text/plain"
+}
+
+// opensAsText reports whether body, which opens with a bracket, goes on
+// with a byte that opens no JSON member or value ("[ERROR 400] ...",
+// "{maintenance} ..."): it is text that happens to open with a bracket,
+// not JSON cut short.
+func opensAsText(body []byte) bool {
+	i := jsonscan.Space(body, 0)
+	if i >= len(body) || body[i] != '{' && body[i] != '[' {
+		return false
+	}
+	j := jsonscan.Space(body, i+1)
+	if j >= len(body) {
+		return false
+	}
+	c := body[j]
+	if body[i] == '{' {
+		return c != '"' && c != '}'
+	}
+	return !strings.ContainsRune(`"{[]-0123456789tfn`, rune(c))
 }
 
 // maxPlainMessage bounds the plain-text body taken as a message.
@@ -943,6 +984,12 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	case hd.telling != "" && e.Kind == errkind.ServerError:
 		e.Kind = hd.telling
 	}
+	if unread && status == http.StatusPaymentRequired && e.Kind == errkind.RateLimited && hd.telling == "" {
+		// A quota or a limit under a 402 is an allowance a person must
+		// pay for ("out_of_quota", "limit_exceeded"): waiting does not
+		// bring it back, so the status's kind stands.
+		e.Kind = r.kindOf("", status)
+	}
 	// A failure whose code and header say no more than that it failed is
 	// read by what its message says. Below 400 ({"stat": "fail", "code":
 	// 100, "message": "Invalid API Key"}): any kind its words name but
@@ -962,6 +1009,8 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
 			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
 				e.Kind = k
+			} else if !ok && e.HTTPStatus == http.StatusForbidden && refusedKey(e.Message) {
+				e.Kind = errkind.AuthenticationFailed // a 403 "Invalid key": the key, not the caller, is refused
 			}
 		}
 	}

@@ -762,7 +762,11 @@ func FuzzRead(f *testing.F) {
 			notJSON := fmt.Sprintf("response body is not valid JSON (status %d)", status)
 			telling := status == 429 || status == 403 || status == 503
 			trimmed := bytes.TrimLeft(body, " \t\r\n")
-			broken := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+			// Text sent as text that opens with a bracket and goes on with
+			// a byte no JSON member or value opens with ("[ERROR 400]
+			// ...") is the text, not broken JSON.
+			broken := len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') &&
+				!(strings.HasPrefix(h.Get("Content-Type"), "text/plain") && textAfterBracket(trimmed))
 			unmarked := bytes.TrimPrefix(body, []byte("\ufeff"))
 			fault := status < 400 && len(trimmed) > 0 && trimmed[0] == '<' && bytes.Contains(bytes.ToLower(body), []byte("fault"))
 			switch {
@@ -804,4 +808,17 @@ func FuzzRead(f *testing.F) {
 			_ = e.Error()
 		}
 	})
+}
+
+// textAfterBracket reports whether b, which opens with a bracket, goes on
+// (after spaces) with a byte that opens no JSON member or value.
+func textAfterBracket(b []byte) bool {
+	rest := bytes.TrimLeft(b[1:], " \t\r\n")
+	if len(rest) == 0 {
+		return false
+	}
+	if b[0] == '{' {
+		return rest[0] != '"' && rest[0] != '}'
+	}
+	return !bytes.ContainsRune([]byte(`"{[]-0123456789tfn`), rune(rest[0]))
 }

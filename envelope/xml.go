@@ -3,6 +3,7 @@ package envelope
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
 	"strings"
 )
 
@@ -31,7 +32,10 @@ var (
 // SOAP envelope's or an XML-RPC methodResponse's, which a 200 may carry
 // (an <Error> on a 200 stays a body the Reader cannot read). ok is false when the body is no such
 // document (an HTML page, XML without an error element, or one with
-// neither child) within maxXMLTokens tokens. Text is kept up to
+// neither child) within maxXMLTokens tokens. A document with no error
+// element whose root element holds a code or a message child (an SMS
+// API's <response><message>..</message><code>1</code></response>) is
+// read as that error, when root is false. Text is kept up to
 // maxPlainMessage bytes.
 func readXML(body []byte, root bool) (code, message string, ok bool) {
 	d := xml.NewDecoder(bytes.NewReader(body))
@@ -41,9 +45,16 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	var named *string // an XML-RPC member named faultCode or faultString: its value is next
 	inName := false
 	var text strings.Builder
+	// The code and message children of the root element, for a document
+	// with no error element whose root is the error ({"<response>
+	// <message>..</message><code>1</code></response>"}).
+	var rootCode, rootMessage string
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
+			if err == io.EOF && !root && errDepth == 0 && (rootCode != "" || rootMessage != "") {
+				return rootCode, rootMessage, true
+			}
 			return "", "", false
 		}
 		switch t := tok.(type) {
@@ -67,6 +78,15 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case errDepth == 0:
 				if root && depth > 2 && name != "body" {
 					return "", "", false
+				}
+				if !root && depth == 2 && cur == nil {
+					switch {
+					case in(name, xmlCodeNames) && rootCode == "":
+						cur, curDepth = &rootCode, depth
+					case in(name, xmlMessageNames) && rootMessage == "":
+						cur, curDepth = &rootMessage, depth
+					}
+					text.Reset()
 				}
 			case cur == nil && named != nil && name == "value":
 				cur, curDepth, named = named, depth, nil

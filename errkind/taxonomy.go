@@ -415,6 +415,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
 //	                       *non_existent*, *inexistent*, *_unknown
 //	unavailable            *capacity*                                                                 wait_then_retry
+//	invalid_arguments      *size_limit*, *length_limit* (what the request                             fix_argument
+//	                       carries is too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
@@ -522,6 +524,13 @@ var standardRules = []Rule{
 	{Code: "*_unknown", Kind: NotFound},
 
 	{Code: "*capacity*", Kind: Unavailable},
+
+	// A limit on the size or length of what the request carries
+	// (IMAGE_SIZE_LIMIT_EXCEEDED, file_size_limit_reached,
+	// title_length_limit) is an argument to make smaller, not a rate to
+	// wait out: it comes before the limits of rate_limited.
+	{Code: "*size_limit*", Kind: InvalidArguments},
+	{Code: "*length_limit*", Kind: InvalidArguments},
 
 	{Code: "resource_exhausted", Kind: RateLimited},
 	{Code: "*rate_limit*", Kind: RateLimited},

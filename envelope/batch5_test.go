@@ -1,0 +1,61 @@
+package envelope_test
+
+import (
+	"os"
+	"testing"
+)
+
+// fifthBatchFloor is the share (in percent) of the fifth batch
+// (testdata/corpus/batch5.jsonl) that must read as documented: the figure
+// measured, rounded down, not above.
+//
+// The batch holds documented error responses (and a few successes) of
+// APIs from these domains only: LLM and inference APIs and the gateways in
+// front of them, vector databases, auth and identity providers, commerce
+// and payments, messaging, email and SMS, maps, geo and weather, media
+// (images, video, audio, music, podcasts) and SaaS productivity (CRM,
+// ticketing, calendars, forms, invoicing). Each case's source names the
+// vendor's error reference, or the issue thread or recorded response it
+// was copied from; most bodies are copied verbatim from the page, and
+// where a page gives only a format and a table of codes the source says
+// the body was written from them. Every API in it is one that none of
+// responses.jsonl, fresh.jsonl, batch3.jsonl and batch4.jsonl holds.
+//
+// The file was committed with its expectations, written from each API's
+// documentation and errkind's catalogue, before any rule was run on it
+// (202 cases from 107 APIs); the rules of main at 438ac34 then read it:
+// 173 of 202 as documented (85.6%), the honest figure for data nobody
+// tuned to. Three expectations were then corrected to the corpora's
+// conventions, which the collector had missed (Spring's default error
+// body gives its reason phrase as the message, as responses.jsonl's
+// Spring Boot cases read; errkind's catalogue reads invalid_grant at a
+// 400 as an argument): main's rules read 176 of 202 by them. The sixth
+// round of general rules was tuned on this batch (with fresh.jsonl,
+// responses.jsonl and batch3.jsonl, never batch4.jsonl): 187 of 202
+// (92.6%) after it.
+const fifthBatchFloor = 92
+
+// TestReadFifthBatch reads the fifth batch, documented responses of APIs
+// the other corpora do not hold, and fails if the share read as
+// documented falls under fifthBatchFloor. MCPERR_CORPUS_MISSES=1 logs its
+// misses: the sixth round of rules is tuned on it (batch4.jsonl stays the
+// held-out measure).
+func TestReadFifthBatch(t *testing.T) {
+	var all tally
+	for _, c := range loadCorpus(t, "batch5.jsonl") {
+		got, ok := c.check()
+		all.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	t.Logf("fifth batch: %d of %d read as documented", all.ok, all.n)
+	all.floor(t, "fifth batch", fifthBatchFloor)
+}
+
+// TestFifthBatchShape keeps the fifth batch what its commit says: at
+// least 200 cases from at least 100 APIs, none of them an API of the four
+// earlier files, names unique, sources present, kinds standard.
+func TestFifthBatchShape(t *testing.T) {
+	checkBatchShape(t, "batch5.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl", "batch4.jsonl")
+}
