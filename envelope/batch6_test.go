@@ -18,11 +18,14 @@ import "testing"
 // data); the other cases are the documented shape of the API's error,
 // written from the collector's knowledge of the page named, so the figure
 // is of shapes more than of bytes. Every API in it is one that none of
-// responses.jsonl, fresh.jsonl, batch3.jsonl and batch4.jsonl holds.
+// responses.jsonl, fresh.jsonl, batch3.jsonl, batch4.jsonl and batch5.jsonl
+// holds (the two batches were collected at the same time, apart).
 //
 // The file was committed with its expectations before any rule was run on
 // it (435 cases from 216 APIs); the rules of main at 438ac34 then read it
-// once: 344 of 435 as documented (79.1%).
+// once: 344 of 435 as documented (79.1%); after the sixth round of
+// general rules (tuned on batch5.jsonl, whose collector never saw this
+// batch, and on the earlier tuned files), 344 of 435 again.
 //
 // The whole batch is held out: no rule is to be tuned on it, and the test
 // logs only the count, never which cases miss, so that it stays a measure
@@ -42,5 +45,5 @@ func TestReadSixthBatch(t *testing.T) {
 // 200 cases from at least 100 APIs, none of them an API of the four earlier
 // files, names unique, sources present, kinds standard.
 func TestSixthBatchShape(t *testing.T) {
-	checkBatchShape(t, "batch6.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl", "batch4.jsonl")
+	checkBatchShape(t, "batch6.jsonl", "responses.jsonl", "fresh.jsonl", "batch3.jsonl", "batch4.jsonl", "batch5.jsonl")
 }
