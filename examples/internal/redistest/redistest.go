@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log"
 	"net"
@@ -22,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/redisstore"
 )
 
@@ -343,4 +345,27 @@ func (s *Server) Stop() {
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
 	s.cmd = nil
+}
+
+// ErrDown is the error each call of Down returns.
+var ErrDown = errors.New("store down")
+
+// Down is a ratelimit.Store that never answers, as a store whose Redis is
+// down: each call fails with ErrDown. A test's store embeds it to answer
+// one call its own way.
+type Down struct{}
+
+// Take fails with ErrDown.
+func (Down) Take(context.Context, string, time.Time, ratelimit.Bucket) (ratelimit.Decision, error) {
+	return ratelimit.Decision{}, ErrDown
+}
+
+// Add fails with ErrDown.
+func (Down) Add(context.Context, string, int64, time.Time, time.Time) (ratelimit.Counter, error) {
+	return ratelimit.Counter{}, ErrDown
+}
+
+// Spend fails with ErrDown.
+func (Down) Spend(context.Context, []ratelimit.Quota, int64, time.Time) ([]ratelimit.Level, error) {
+	return nil, ErrDown
 }
