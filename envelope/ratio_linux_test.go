@@ -8,22 +8,12 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/internal/cputime"
 )
-
-// cpuTime is the process's CPU time (CLOCK_PROCESS_CPUTIME_ID, precise to
-// the nanosecond), GC threads included.
-func cpuTime() time.Duration {
-	var ts syscall.Timespec
-	const clockProcessCPUTimeID = 2
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
-	return time.Duration(ts.Nano())
-}
 
 // TestRatios measures Read against its anchor in CPU time rather than wall
 // time, interleaving the two in rounds, so a machine shared with other work
@@ -62,7 +52,7 @@ func TestRatios(t *testing.T) {
 		var read, anchor, ratio []float64
 		sink := new(benchPage) // the unused success value of an error read
 		for range rounds {
-			t0 := cpuTime()
+			t0 := cputime.Process()
 			for range n {
 				rc.Reset(c.body)
 				resp.Body = rc
@@ -75,14 +65,14 @@ func TestRatios(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			read = append(read, float64(cpuTime()-t0)/float64(n))
-			t0 = cpuTime()
+			read = append(read, float64(cputime.Process()-t0)/float64(n))
+			t0 = cputime.Process()
 			for range n {
 				if err := json.Unmarshal(c.body, c.anchor()); err != nil {
 					t.Fatal(err)
 				}
 			}
-			anchor = append(anchor, float64(cpuTime()-t0)/float64(n))
+			anchor = append(anchor, float64(cputime.Process()-t0)/float64(n))
 			ratio = append(ratio, read[len(read)-1]/anchor[len(anchor)-1])
 		}
 		mr, ma, mratio := median(read), median(anchor), median(ratio)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/envelope"
+	"github.com/mcperr/mcperr/internal/cputime"
 	"github.com/mcperr/mcperr/internal/failures"
 )
 
@@ -48,11 +49,11 @@ func TestTransportCost(t *testing.T) {
 		var ratio []float64
 		var tp, te []float64
 		side := func(c *http.Client) float64 {
-			t0 := cpuTime()
+			t0 := cputime.Process()
 			for range 40 {
 				call(c, path)
 			}
-			return float64(cpuTime()-t0) / 40
+			return float64(cputime.Process()-t0) / 40
 		}
 		for i := range 41 {
 			var p, e float64

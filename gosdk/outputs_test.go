@@ -2,14 +2,12 @@ package gosdk_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,18 +22,6 @@ var updateOutputs = flag.Bool("update-outputs", false, "rewrite testdata/outputs
 // Item is an element of the slice outputs.
 type Item struct {
 	Name string `json:"name"`
-}
-
-// syncBuffer is a bytes.Buffer safe for the SDK's writer goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
 }
 
 // TestOutputs records the results Handle sends for outputs of every JSON
@@ -73,7 +59,7 @@ func TestOutputs(t *testing.T) {
 	names := []string{"object", "slice", "empty_slice", "nil_slice", "string", "number", "nil_pointer", "nil_map"}
 
 	ctx := context.Background()
-	var wire syncBuffer
+	var wire adaptertest.SafeBuffer // the SDK's writer goroutines write it
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, &mcp.LoggingTransport{Transport: st, Writer: &wire}, nil)
 	if err != nil {
@@ -91,12 +77,12 @@ func TestOutputs(t *testing.T) {
 	cs.Close()
 	ss.Wait()
 
-	results, err := callResults(wire.b.String())
+	results, err := callResults(wire.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(results) != len(names) {
-		t.Fatalf("found %d tool results on the wire, want %d:\n%s", len(results), len(names), wire.b.String())
+		t.Fatalf("found %d tool results on the wire, want %d:\n%s", len(results), len(names), wire.String())
 	}
 	var got strings.Builder
 	for _, n := range names {

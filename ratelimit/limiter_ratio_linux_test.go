@@ -6,22 +6,13 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"golang.org/x/time/rate"
-)
 
-// cpuTime is the process's CPU time (CLOCK_PROCESS_CPUTIME_ID, precise to
-// the nanosecond).
-func cpuTime() time.Duration {
-	var ts syscall.Timespec
-	const clockProcessCPUTimeID = 2
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
-	return time.Duration(ts.Nano())
-}
+	"github.com/mcperr/mcperr/internal/cputime"
+)
 
 // TestAllowRatio measures Limiter.Allow for a known key against its anchor,
 // rate.Limiter.Allow, in CPU time rather than wall time, so a machine
@@ -56,37 +47,37 @@ func TestAllowRatio(t *testing.T) {
 			func(count int) time.Duration {
 				l := NewLimiter(1, 1e9)
 				l.Allow(key)
-				t0 := cpuTime()
+				t0 := cputime.Process()
 				for range count {
 					l.Allow(key)
 				}
-				return cpuTime() - t0
+				return cputime.Process() - t0
 			},
 			func(count int) time.Duration {
 				lim := rate.NewLimiter(1, 1e9)
-				t0 := cpuTime()
+				t0 := cputime.Process()
 				for range count {
 					lim.Allow()
 				}
-				return cpuTime() - t0
+				return cputime.Process() - t0
 			}, 1.5},
 		{"Limiter.AllowAt / rate.Limiter.AllowN",
 			func(count int) time.Duration {
 				l := NewLimiter(1, 1e9)
 				l.AllowAt(key, at)
-				t0 := cpuTime()
+				t0 := cputime.Process()
 				for range count {
 					l.AllowAt(key, at)
 				}
-				return cpuTime() - t0
+				return cputime.Process() - t0
 			},
 			func(count int) time.Duration {
 				lim := rate.NewLimiter(1, 1e9)
-				t0 := cpuTime()
+				t0 := cputime.Process()
 				for range count {
 					lim.AllowN(at, 1)
 				}
-				return cpuTime() - t0
+				return cputime.Process() - t0
 			}, 0},
 	}
 	perCall := func(f func(int) time.Duration) float64 {

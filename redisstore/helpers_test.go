@@ -23,12 +23,20 @@ const EnvURL = "MCPERR_REDIS_URL"
 // serverURL returns the URL of the test server, or skips the test.
 func serverURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv(EnvURL)
+	return fromEnv(t, EnvURL, "the tests against a real Redis", "no Redis server", ".ci/redis.sh")
+}
+
+// fromEnv returns the URL the variable name holds. When it is not set it
+// skips the test, saying there is none to test against and which script
+// starts one; under CI=true it fails the test, saying CI must run tests.
+func fromEnv(t testing.TB, name, tests, none, script string) string {
+	t.Helper()
+	u := os.Getenv(name)
 	if u == "" {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI must run the tests against a real Redis (see .ci/redis.sh)", EnvURL)
+			t.Fatalf("%s is not set: CI must run %s (see %s)", name, tests, script)
 		}
-		t.Skipf("%s is not set: no Redis server to test against (see .ci/redis.sh)", EnvURL)
+		t.Skipf("%s is not set: %s to test against (see %s)", name, none, script)
 	}
 	return u
 }
@@ -91,14 +99,7 @@ const EnvClusterURL = "MCPERR_REDIS_CLUSTER_URL"
 // clusterURL returns the URL of the test cluster, or skips the test.
 func clusterURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv(EnvClusterURL)
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI must run the tests against a real Redis Cluster (see .ci/cluster.sh)", EnvClusterURL)
-		}
-		t.Skipf("%s is not set: no Redis Cluster to test against (see .ci/cluster.sh)", EnvClusterURL)
-	}
-	return u
+	return fromEnv(t, EnvClusterURL, "the tests against a real Redis Cluster", "no Redis Cluster", ".ci/cluster.sh")
 }
 
 // uniquePrefix returns a key prefix no other test uses.

@@ -376,25 +376,22 @@ func millis(d time.Duration) int64 {
 }
 
 // fromMillis returns n milliseconds as a duration, at most header.MaxRetryAfter.
-func fromMillis(n int64) time.Duration {
-	if n <= 0 {
-		return 0
-	}
-	if n >= int64(header.MaxRetryAfter/time.Millisecond) {
-		return header.MaxRetryAfter
-	}
-	return time.Duration(n) * time.Millisecond
-}
+func fromMillis(n int64) time.Duration { return clamped(n, time.Millisecond) }
 
 // fromMicros returns n microseconds as a duration, at most header.MaxRetryAfter.
-func fromMicros(n int64) time.Duration {
+func fromMicros(n int64) time.Duration { return clamped(n, time.Microsecond) }
+
+// clamped returns n units as a duration, 0 when n is not above 0 and at
+// most header.MaxRetryAfter, whatever a server replied (the product could
+// overflow).
+func clamped(n int64, unit time.Duration) time.Duration {
 	if n <= 0 {
 		return 0
 	}
-	if n >= int64(header.MaxRetryAfter/time.Microsecond) {
+	if n >= int64(header.MaxRetryAfter/unit) {
 		return header.MaxRetryAfter
 	}
-	return time.Duration(n) * time.Microsecond
+	return time.Duration(n) * unit
 }
 
 // Take implements ratelimit.Store with GCRA on the Redis clock: the

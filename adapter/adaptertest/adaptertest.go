@@ -1,11 +1,29 @@
-// Package adaptertest is what an SDK adapter's Handle must get right of a
-// tool call's upstream failures: a fake upstream API that answers
-// documented failures (GraphQL errors at 200, 429s with their wait,
-// GitHub's 403s, validation 422s, a gateway's page, a request that hangs),
-// and Cases, each a tool handler's body calling it through an
-// envelope.Transport with the kind object the agent must get. The gosdk and
-// mcpgo adapters run every Case through a real server; an adapter for
-// another SDK can run them too.
+// Package adaptertest checks that an adapter of an MCP SDK, built on package
+// adapter, answers failures as mcperr's own adapters (gosdk, mcpgo) do; an
+// adapter's tests run its checks against a real server of the SDK.
+//
+// The checks, each given the adapter's server or handler:
+//
+//   - a tool call's upstream failures: Server, a fake API that answers
+//     documented failures, and Cases, tool handlers' bodies that call it,
+//     with the kind object the agent must get (RunCases);
+//   - a stateful HTTP endpoint's session bounds (Floods, SessionBytes), its
+//     Public paths and Wrap (WrapAndPublic, CheckPublic), its rate limit's
+//     code on each revision (LimitCodeByRevision) and its answer to an
+//     unknown method (UnknownMethodHTTP);
+//   - a stdio transport's bound on calls in flight (BoundClientAnswers,
+//     BoundCancel, BoundUnread), the lines it refuses itself
+//     (StdioRefusals), and one answer to every request of any input
+//     (CheckStdio, a fuzz target's check);
+//   - a long call's progress and deadline (HandleLong, with Slow).
+//
+// The rest are the fixtures those checks and the adapters' own tests share:
+// requests (Revisions, Initialize, Initialized, Request, Open, PostModern),
+// schemas (ValuesSchema, SearchSchema, MustCompile, Deep, Lookahead),
+// errors (Wrapped, Prose), a failure hook (Failures), the form in which two
+// adapters' results compare (CanonicalResult), a buffer (SafeBuffer), a
+// long call's server for a client in another language (ParseLong, Sleep)
+// and a benchmark of a stdio server (Pipeline).
 package adaptertest
 
 import (
@@ -83,25 +101,31 @@ func Server() *httptest.Server {
 // A Case is a tool handler's body, given the fake API's URL, and the kind
 // object the agent gets for the error it returns.
 type Case struct {
+	// Name says what the handler's error is.
 	Name string
+	// Call is the handler's body: it calls the fake API at api through an
+	// envelope.Transport and returns the error a handler would.
 	Call func(ctx context.Context, api string) error
+	// Want is the kind object the agent must get, with API for the fake
+	// API's host (RunCases puts the host in its place).
 	Want string
 }
 
-// client is the API client every case's handler uses, with an
+// apiClient is the API client every case's handler uses, with an
 // envelope.Transport under it.
-var client = &http.Client{Transport: &envelope.Transport{}}
+var apiClient = &http.Client{Transport: &envelope.Transport{}}
 
-// Cases are the handlers' bodies and what the agent must get.
+// Cases are the tool handlers' bodies whose upstream failures an adapter's
+// Handle must report, each with the kind object the agent must get.
 var Cases = []Case{
 	{"a GraphQL client's prose error, wrapped", func(ctx context.Context, api string) error {
-		return fmt.Errorf("failed to get repository: %w", GraphQL(ctx, client, api+"/graphql/not_found"))
+		return fmt.Errorf("failed to get repository: %w", graphQL(ctx, apiClient, api+"/graphql/not_found"))
 	}, `{"kind":"not_found","code":"NOT_FOUND","message":"failed to get repository: Could not resolve to a Repository with the name 'o/r'."}`},
 	{"a GraphQL RATE_LIMITED", func(ctx context.Context, api string) error {
-		return GraphQL(ctx, client, api+"/graphql/rate_limited")
+		return graphQL(ctx, apiClient, api+"/graphql/rate_limited")
 	}, `{"kind":"rate_limited","retryAfterSeconds":60}`},
 	{"a client that dropped the 429's headers", func(ctx context.Context, api string) error {
-		resp, err := get(ctx, api+"/429")
+		resp, _, err := get(ctx, apiClient, api+"/429")
 		if err != nil {
 			return err
 		}
@@ -114,7 +138,7 @@ var Cases = []Case{
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				resp, err := get(ctx, api+path)
+				resp, _, err := get(ctx, apiClient, api+path)
 				if err == nil {
 					err = statusError(resp.StatusCode)
 				}
@@ -127,35 +151,36 @@ var Cases = []Case{
 	{"an *envelope.Error wrapped with %w", func(ctx context.Context, api string) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/409", strings.NewReader(`{}`))
 		req.Header.Set("Idempotency-Key", "k1")
-		return fmt.Errorf("create repository: %w", (&envelope.Reader{Client: client}).Do(req, nil))
+		return fmt.Errorf("create repository: %w", (&envelope.Reader{Client: apiClient}).Do(req, nil))
 	}, `{"kind":"conflict","code":"already_exists","message":"create repository: name taken"}`},
 	{"a POST that timed out after it was sent", func(ctx context.Context, api string) error {
 		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/hang?api_key=sk-live-0000111122223333", strings.NewReader(`{"amount":100}`))
-		_, err := client.Do(req)
+		_, err := apiClient.Do(req)
 		return fmt.Errorf("create loan: %w", err)
 	}, `{"kind":"conflict","message":"create loan: POST API: context deadline exceeded; the POST request was sent and may have acted: read the resource back before retrying","details":{"mayHaveActed":true,"method":"POST","failure":"network_error"}}`},
 }
 
-// Host is how a Case's Want names the fake API's host: replace it with the
-// host before comparing.
-const Host = "API"
+// apiHost is how a Case's Want names the fake API's host: replace it with
+// the host before comparing.
+const apiHost = "API"
 
-func get(ctx context.Context, url string) (*http.Response, error) {
+// get sends a GET to url with c in ctx and reads the whole body.
+func get(ctx context.Context, c *http.Client, url string) (*http.Response, []byte, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	resp, err := client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp, nil
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp, b, err
 }
 
-// GraphQL is a GraphQL client of the kind that keeps only the first
+// graphQL is a GraphQL client of the kind that keeps only the first
 // error's message of an answer, through c.
-func GraphQL(ctx context.Context, c *http.Client, url string) error {
+func graphQL(ctx context.Context, c *http.Client, url string) error {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"query":"{ repository(owner:\"o\", name:\"r\") { id } }"}`))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
@@ -188,7 +213,7 @@ func CaseTool(i int) string { return "tool" + string(rune('a'+i)) }
 
 // RunCases checks, in a subtest of t for each Case and each of its two
 // tools (CaseTool), that the call gets the agent the Case's Want, with the
-// host of apiURL (Server's) for Host, as an error result. call calls the
+// host of apiURL (Server's) for API, as an error result. call calls the
 // tool of the adapter's server named tool, with no arguments, and returns
 // its first text block and isError.
 func RunCases(t *testing.T, apiURL string, call func(ctx context.Context, tool string) (text string, isError bool, err error)) {
@@ -200,7 +225,7 @@ func RunCases(t *testing.T, apiURL string, call func(ctx context.Context, tool s
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := strings.ReplaceAll(c.Want, Host, host)
+				want := strings.ReplaceAll(c.Want, apiHost, host)
 				if !isError || got != want {
 					t.Errorf("isError %v\n got %s\nwant %s", isError, got, want)
 				}

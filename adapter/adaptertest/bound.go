@@ -21,9 +21,9 @@ import (
 // requests and its cancellations, which free the slots, are always read.
 // BoundClientAnswers, BoundCancel and BoundUnread check it of an adapter.
 
-// Busy is the error member of the answer to a call past the bound of 256
+// busy is the error member of the answer to a call past the bound of 256
 // calls in flight.
-const Busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered",` +
+const busy = `"error":{"code":-32000,"message":"Server busy: 256 requests are in flight; send it again once one is answered",` +
 	`"data":{"kind":"unavailable","code":"server_busy","message":"Server busy: 256 requests are in flight; send it again once one is answered","retryAfterSeconds":1}}`
 
 // Initialized is the notification a client sends after initialize's answer.
@@ -56,7 +56,7 @@ func BoundClientAnswers(serve StdioPipe, init string) error {
 			return []string{`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"roots":[{"uri":"file:///r"}]}}`}, false
 		case strings.Contains(l, `"text":"file:///r"`):
 			results++
-		case strings.Contains(l, Busy):
+		case strings.Contains(l, busy):
 			refused++
 		}
 		return nil, results+refused == n
@@ -88,14 +88,14 @@ func BoundCancel(serve StdioPipe, init string) error {
 	pinged := false
 	err := flood(serve, init, lines, func(l string) ([]string, bool) {
 		if strings.Contains(l, `"id":"after"`) {
-			if strings.Contains(l, Busy) { // the cancelled handlers have not all returned yet
+			if strings.Contains(l, busy) { // the cancelled handlers have not all returned yet
 				return []string{`{"jsonrpc":"2.0","id":"after","method":"ping"}`}, false
 			}
 			got = append(got, l)
 			return nil, true
 		}
 		got = append(got, l)
-		if !pinged && strings.Contains(l, Busy) {
+		if !pinged && strings.Contains(l, busy) {
 			pinged = true
 			return []string{`{"jsonrpc":"2.0","id":"after","method":"ping"}`}, false
 		}
@@ -104,7 +104,7 @@ func BoundCancel(serve StdioPipe, init string) error {
 	if err != nil {
 		return err
 	}
-	want := []string{`{"jsonrpc":"2.0","id":266,` + Busy + `}`, `{"jsonrpc":"2.0","id":"after","result":{}}`}
+	want := []string{`{"jsonrpc":"2.0","id":266,` + busy + `}`, `{"jsonrpc":"2.0","id":"after","result":{}}`}
 	if d := cmp.Diff(want, got); d != "" {
 		return fmt.Errorf("(-want +got):\n%s", d)
 	}

@@ -8,10 +8,13 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
-// The schemas of two tools of the TypeScript dialect's captured examples:
-// get_values and search.
+// The schemas of two tools of the TypeScript dialect's captured examples.
 const (
+	// ValuesSchema is the schema of get_values: a required path of at most
+	// 8 strings and an integer limit from 1 to 100.
 	ValuesSchema = `{"type":"object","properties":{"path":{"type":"array","items":{"type":"string"},"maxItems":8},"limit":{"type":"integer","minimum":1,"maximum":100}},"required":["path"]}`
+	// SearchSchema is the schema of search: a required query of 3 to 20
+	// characters, an order asc or desc, a language, and no other member.
 	SearchSchema = `{"type":"object","properties":{"query":{"type":"string","minLength":3,"maxLength":20},"order":{"type":"string","enum":["asc","desc"]},"language":{"type":"string"}},"required":["query"],"additionalProperties":false}`
 )
 

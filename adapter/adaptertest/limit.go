@@ -12,10 +12,10 @@ import (
 	"github.com/mcperr/mcperr/ratelimit"
 )
 
-// ModernCall is a tools/call of the tool get_values (arguments
+// modernCall is a tools/call of the tool get_values (arguments
 // {"limit":0}) on protocol revision 2026-07-28, with its _meta naming the
 // revision, the client and its capabilities.
-const ModernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_values","arguments":{"limit":0},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+const modernCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_values","arguments":{"limit":0},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
 
 // LimitCodeByRevision checks, in a subtest of t for each revision, that a
 // message refused by an all-message limit answers 429 with -32000 on
@@ -48,12 +48,14 @@ func LimitCodeByRevision(t *testing.T, handler func(o adapter.HTTP) http.Handler
 	}
 }
 
-// PostModern posts ModernCall, on revision (its _meta and its
-// MCP-Protocol-Version header), to the endpoint /mcp of the server at url,
-// with the headers of revision 2026-07-28 (Mcp-Method, Mcp-Name), and
-// returns the answer's status and body.
+// PostModern posts a tools/call of the tool get_values (arguments
+// {"limit":0}) to the endpoint /mcp of the server at url, written as a
+// client of revision 2026-07-28 writes it (the revision, client and
+// capabilities in its _meta; the headers Mcp-Method and Mcp-Name) but
+// naming revision (in _meta and MCP-Protocol-Version), and returns the
+// answer's status and body.
 func PostModern(url, revision string) (int, string, error) {
-	body := strings.Replace(ModernCall, "2026-07-28", revision, 1)
+	body := strings.Replace(modernCall, "2026-07-28", revision, 1)
 	req, err := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
 	if err != nil {
 		return 0, "", err

@@ -76,9 +76,9 @@ const lastPing = `{"jsonrpc":"2.0","id":"last-ping","method":"ping"}`
 type Cancelled int
 
 const (
-	// Answered: the request is answered exactly once, as every other.
+	// Answered wants the request answered exactly once, as every other.
 	Answered Cancelled = iota
-	// MayGoUnanswered: the request is answered at most once (not at all
+	// MayGoUnanswered wants the request answered at most once (not at all
 	// when the cancellation came first: a cancelled request is not
 	// answered).
 	MayGoUnanswered

@@ -20,23 +20,21 @@ import (
 // The gosdk and mcpgo adapters run every Flood through a real server; an
 // adapter for another SDK can run them too.
 type Flood struct {
+	// Name says who floods and what must hold.
 	Name string
 	// HTTP is the endpoint's options: the bounds and the Key.
 	HTTP adapter.HTTP
-	// Victim opens the established session, before the flood.
-	Victim Client
-	// Clients each send one initialize, in order.
-	Clients []Client
-	// Statuses is how many of the flood's initialize requests get each
-	// HTTP status.
-	Statuses map[int]int
 	// Live is how many sessions the server holds after the flood.
 	Live int
+
+	victim   source      // opens the established session, before the flood
+	flood    []source    // each sends one initialize, in order
+	statuses map[int]int // how many of the flood's initialize requests get each HTTP status
 }
 
-// A Client is where a request comes from: its source address (host:port)
-// and the subject a server's Key reads from the X-Subject header.
-type Client struct{ Addr, Subject string }
+// A source is where a request comes from: its address (host:port) and the
+// subject a server's Key reads from the X-Subject header.
+type source struct{ addr, subject string }
 
 // A Result is what Run saw.
 type Result struct {
@@ -53,12 +51,12 @@ type Result struct {
 	Refusals map[int]errkind.Kind
 }
 
-// Want is the Result a Flood must give: its Statuses, the victim's ping
+// Want is the Result a Flood must give: its statuses, the victim's ping
 // answered 200, and each refusal read with its wait, as rate_limited (429:
 // the client's own bound) or unavailable (503: the server's total).
 func (f Flood) Want() Result {
-	r := Result{Statuses: f.Statuses, Ping: http.StatusOK, Refusals: map[int]errkind.Kind{}}
-	for status := range f.Statuses {
+	r := Result{Statuses: f.statuses, Ping: http.StatusOK, Refusals: map[int]errkind.Kind{}}
+	for status := range f.statuses {
 		switch status {
 		case http.StatusTooManyRequests:
 			r.Refusals[status] = errkind.RateLimited
@@ -69,7 +67,8 @@ func (f Flood) Want() Result {
 	return r
 }
 
-// Initialize is the initialize request Run sends.
+// Initialize is an initialize request on revision 2025-06-18, as Open and
+// Flood.Run send it.
 const Initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
 
 // bySubject is the Key of a server that trusts the subject a proxy or an
@@ -78,28 +77,29 @@ func bySubject(r *http.Request) string { return r.Header.Get("X-Subject") }
 
 // Floods are the floods every stateful adapter must hold against.
 func Floods() []Flood {
-	victim := Client{Addr: "192.0.2.1:40000", Subject: "bob"}
+	victim := source{addr: "192.0.2.1:40000", subject: "bob"}
 	return []Flood{
-		{"a flood from the victim's own address (a shared NAT) is refused; no session ends", adapter.HTTP{}, victim,
-			clients(150, func(i int) Client { return Client{Addr: fmt.Sprintf("192.0.2.1:%d", 1000+i)} }),
-			map[int]int{200: 99, 429: 51}, 100},
-		{"a flood from another address ends no session of the victim", adapter.HTTP{}, victim,
-			clients(150, func(i int) Client { return Client{Addr: fmt.Sprintf("192.0.2.2:%d", 1000+i)} }),
-			map[int]int{200: 100, 429: 50}, 101},
-		{"20,000 initializes from one IPv6 /64 hold its bound", adapter.HTTP{}, victim,
-			clients(20000, func(i int) Client { return Client{Addr: fmt.Sprintf("[2001:db8:1:2:%x:%x::1]:443", i>>8, i&0xff)} }),
-			map[int]int{200: 100, 429: 19900}, 101},
-		{"the total bound holds across many clients", adapter.HTTP{MaxTotalSessions: 50}, victim,
-			clients(100, func(i int) Client { return Client{Addr: fmt.Sprintf("198.51.100.%d:443", i)} }),
-			map[int]int{200: 49, 503: 51}, 50},
-		{"the server's Key names the client, whatever the address", adapter.HTTP{MaxSessions: 3, Key: bySubject}, victim,
-			clients(10, func(i int) Client { return Client{Addr: victim.Addr, Subject: "alice"} }),
-			map[int]int{200: 3, 429: 7}, 4},
+		{Name: "a flood from the victim's own address (a shared NAT) is refused; no session ends", Live: 100, victim: victim,
+			flood:    sources(150, func(i int) source { return source{addr: fmt.Sprintf("192.0.2.1:%d", 1000+i)} }),
+			statuses: map[int]int{200: 99, 429: 51}},
+		{Name: "a flood from another address ends no session of the victim", Live: 101, victim: victim,
+			flood:    sources(150, func(i int) source { return source{addr: fmt.Sprintf("192.0.2.2:%d", 1000+i)} }),
+			statuses: map[int]int{200: 100, 429: 50}},
+		{Name: "20,000 initializes from one IPv6 /64 hold its bound", Live: 101, victim: victim,
+			flood:    sources(20000, func(i int) source { return source{addr: fmt.Sprintf("[2001:db8:1:2:%x:%x::1]:443", i>>8, i&0xff)} }),
+			statuses: map[int]int{200: 100, 429: 19900}},
+		{Name: "the total bound holds across many clients", HTTP: adapter.HTTP{MaxTotalSessions: 50}, Live: 50, victim: victim,
+			flood:    sources(100, func(i int) source { return source{addr: fmt.Sprintf("198.51.100.%d:443", i)} }),
+			statuses: map[int]int{200: 49, 503: 51}},
+		{Name: "the server's Key names the client, whatever the address", HTTP: adapter.HTTP{MaxSessions: 3, Key: bySubject}, Live: 4, victim: victim,
+			flood:    sources(10, func(int) source { return source{addr: victim.addr, subject: "alice"} }),
+			statuses: map[int]int{200: 3, 429: 7}},
 	}
 }
 
-func clients(n int, f func(int) Client) []Client {
-	c := make([]Client, n)
+// sources is f(0) to f(n-1).
+func sources(n int, f func(int) source) []source {
+	c := make([]source, n)
 	for i := range c {
 		c[i] = f(i)
 	}
@@ -108,23 +108,23 @@ func clients(n int, f func(int) Client) []Client {
 
 // Run serves f through h, a stateful endpoint built with f.HTTP: the
 // victim's initialize, the flood's, and the victim's ping in its session,
-// each from its Client's address and subject. It fails when the victim
+// each from its own address and subject. It fails when the victim
 // cannot open its session.
 func (f Flood) Run(h http.Handler) (Result, error) {
 	res := Result{Statuses: map[int]int{}, Refusals: map[int]errkind.Kind{}}
-	w := send(h, f.Victim, "", Initialize)
+	w := send(h, f.victim, "", Initialize)
 	id := w.Header().Get("Mcp-Session-Id")
 	if w.Code != http.StatusOK || id == "" {
 		return res, fmt.Errorf("the victim's initialize: status %d, session %q, body %s", w.Code, id, w.Body)
 	}
-	for _, c := range f.Clients {
+	for _, c := range f.flood {
 		w := send(h, c, "", Initialize)
 		res.Statuses[w.Code]++
 		if _, ok := res.Refusals[w.Code]; !ok && w.Code >= 400 {
 			res.Refusals[w.Code] = refusedKind(w)
 		}
 	}
-	res.Ping = send(h, f.Victim, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code
+	res.Ping = send(h, f.victim, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`).Code
 	return res, nil
 }
 
@@ -137,7 +137,7 @@ func SessionBytes(h http.Handler, n int) (float64, error) {
 	before := heapAlloc()
 	ids := make([]string, 0, n)
 	for i := range n {
-		c := Client{Addr: fmt.Sprintf("10.%d.%d.%d:443", i>>16&0xff, i>>8&0xff, i&0xff)}
+		c := source{addr: fmt.Sprintf("10.%d.%d.%d:443", i>>16&0xff, i>>8&0xff, i&0xff)}
 		w := send(h, c, "", Initialize)
 		id := w.Header().Get("Mcp-Session-Id")
 		if w.Code != http.StatusOK || id == "" {
@@ -169,13 +169,13 @@ func refusedKind(w *httptest.ResponseRecorder) errkind.Kind {
 }
 
 // send serves one POST through h from c, in session id when not "".
-func send(h http.Handler, c Client, id, body string) *httptest.ResponseRecorder {
+func send(h http.Handler, c source, id, body string) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
-	r.RemoteAddr = c.Addr
+	r.RemoteAddr = c.addr
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
-	if c.Subject != "" {
-		r.Header.Set("X-Subject", c.Subject)
+	if c.subject != "" {
+		r.Header.Set("X-Subject", c.subject)
 	}
 	if id != "" {
 		r.Header.Set("Mcp-Session-Id", id)

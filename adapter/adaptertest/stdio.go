@@ -15,14 +15,6 @@ import (
 	"github.com/mcperr/mcperr/errkind"
 )
 
-// StdioServe serves one stdio session until in ends: a server with a tool
-// "wait" that blocks until its call is cancelled, on the adapter's stdio
-// transport over in and out, with at most one request in flight
-// (MaxInFlight 1), lines of at most 512 bytes (MaxLine 512) and hook as
-// the transport's failure hook (OnFailure). It returns once the session has
-// ended.
-type StdioServe func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure))
-
 // A refusal is one line a stdio transport refuses itself, with the code
 // of its answer on the revisions before 2026-07-28 and from it on, and
 // what the failure hook hears of it.
@@ -70,7 +62,13 @@ func meta(revision string) string {
 // -31000 from it on), and reach the failure hook once, in order, as Stage
 // adapter.Protocol with the method, tool, kind and code the client got. It
 // returns an error naming each difference, nil when there is none.
-func StdioRefusals(serve StdioServe) error {
+//
+// serve serves one stdio session until in ends, and returns once it has
+// ended: a server with a tool "wait" that blocks until its call is
+// cancelled, on the adapter's stdio transport over in and out, with at most
+// one request in flight (MaxInFlight 1), lines of at most 512 bytes
+// (MaxLine 512) and hook as the transport's failure hook (OnFailure).
+func StdioRefusals(serve func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure))) error {
 	var errs []error
 	for _, rev := range Revisions {
 		if err := stdioRefusals(serve, rev); err != nil {
@@ -89,7 +87,7 @@ type answerLine struct {
 	} `json:"error"`
 }
 
-func stdioRefusals(serve StdioServe, rev string) error {
+func stdioRefusals(serve func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure)), rev string) error {
 	var (
 		mu    sync.Mutex
 		heard []adapter.Failure

@@ -1,4 +1,4 @@
-package adaptertest_test
+package adaptertest
 
 import (
 	"bytes"
@@ -18,7 +18,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcperr/mcperr/adapter/adaptertest"
 	"github.com/mcperr/mcperr/envelope"
 	"github.com/mcperr/mcperr/errkind"
 )
@@ -39,18 +38,6 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// get sends a GET with client in ctx and reads the whole body.
-func get(ctx context.Context, client *http.Client, url string) (*http.Response, []byte, error) {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp, b, err
-}
-
 // proseClient is an API client of the kind that keeps only prose of an
 // answer that failed: its status and body quoted into a sentence, the
 // headers dropped.
@@ -65,9 +52,9 @@ func proseClient(ctx context.Context, client *http.Client, url string) error {
 	return nil
 }
 
-// fakeAPI starts apitest's fake API for the test.
+// fakeAPI starts Server, the fake API, for the test.
 func fakeAPI(t testing.TB) *httptest.Server {
-	srv := adaptertest.Server()
+	srv := Server()
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -91,13 +78,13 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 		want want
 	}{
 		{"a GraphQL NOT_FOUND is not_found", func(ctx context.Context) error {
-			return fmt.Errorf("failed to get repository: %w", adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/not_found"))
+			return fmt.Errorf("failed to get repository: %w", graphQL(ctx, client, srv.URL+"/graphql/not_found"))
 		}, want{errkind.NotFound, "failed to get repository: Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a GraphQL RATE_LIMITED is rate_limited", func(ctx context.Context) error {
-			return adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/rate_limited")
+			return graphQL(ctx, client, srv.URL+"/graphql/rate_limited")
 		}, want{errkind.RateLimited, "API rate limit exceeded for user ID 1.", time.Minute}},
 		{"GraphQL errors after 54 KB of data", func(ctx context.Context) error {
-			return adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/late")
+			return graphQL(ctx, client, srv.URL+"/graphql/late")
 		}, want{errkind.NotFound, "Could not resolve to a Repository with the name 'o/r'.", 0}},
 		{"a 429 whose Retry-After the client dropped", func(ctx context.Context) error {
 			return proseClient(ctx, client, srv.URL+"/429")
@@ -124,7 +111,7 @@ func TestTransportKeepsWhatClientsDrop(t *testing.T) {
 	}
 	t.Run("a success keeps nothing", func(t *testing.T) {
 		if e, ok := call(func(ctx context.Context) error {
-			if err := adaptertest.GraphQL(ctx, client, srv.URL+"/graphql/ok"); err != nil {
+			if err := graphQL(ctx, client, srv.URL+"/graphql/ok"); err != nil {
 				return err
 			}
 			return errors.New("the handler's own failure")
@@ -188,12 +175,6 @@ func TestTransportSplitReads(t *testing.T) {
 	}
 }
 
-// statusErr is a typed client error that kept only the status.
-type statusErr struct{ status int }
-
-func (e statusErr) Error() string       { return fmt.Sprintf("HTTP %d", e.status) }
-func (e statusErr) HTTPStatusCode() int { return e.status }
-
 // TestTransportParallel checks that the upstream calls of one tool call,
 // made in parallel, keep their failures apart: the handler's typed error
 // names its failure by its status and gets that one, read from the whole
@@ -219,7 +200,7 @@ func TestTransportParallel(t *testing.T) {
 						defer inner.Done()
 						resp, _, err := get(ctx, client, srv.URL+path)
 						if err == nil {
-							err = statusErr{resp.StatusCode}
+							err = statusError(resp.StatusCode)
 						}
 						mu.Lock()
 						errs[status] = err

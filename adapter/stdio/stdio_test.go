@@ -31,26 +31,33 @@ func TestReaderBound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := NewReader(strings.NewReader(tt.input), tt.max)
-			var got []string
-			for {
-				line, answer, err := r.Next()
-				if err != nil {
-					break
+			got, answers := readAll(NewReader(strings.NewReader(tt.input), tt.max))
+			for _, a := range answers {
+				if string(a) != string(ParseError) {
+					t.Errorf("answer %q, want the parse error", a)
 				}
-				if answer != nil {
-					if string(answer) != string(ParseError) {
-						t.Errorf("answer %q, want the parse error", answer)
-					}
-					got = append(got, "!")
-					continue
-				}
-				got = append(got, string(line))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// readAll reads r to its end: each line it returns, or "!" for a line it
+// answered itself, and those answers.
+func readAll(r *Reader) (lines []string, answers [][]byte) {
+	for {
+		line, answer, err := r.Next()
+		if err != nil {
+			return lines, answers
+		}
+		if answer != nil {
+			lines = append(lines, "!")
+			answers = append(answers, answer)
+			continue
+		}
+		lines = append(lines, string(line))
 	}
 }
 
@@ -157,19 +164,7 @@ func FuzzReader(f *testing.F) {
 			}
 			rest = after
 		}
-		r := NewReader(strings.NewReader(input), max)
-		var got []string
-		for {
-			line, answer, err := r.Next()
-			if err != nil {
-				break
-			}
-			if answer != nil {
-				got = append(got, "!")
-				continue
-			}
-			got = append(got, string(line))
-		}
+		got, _ := readAll(NewReader(strings.NewReader(input), max))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("lines of %q at bound %d (-want +got):\n%s", input, max, diff)
 		}

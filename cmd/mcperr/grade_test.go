@@ -107,14 +107,22 @@ func TestGradeLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var c check
 			gradeLine(&c, tt.p, tt.got, tt.survived)
-			opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Code")
-			if c.Kind != "" || c.Move != "" {
-				t.Errorf("kind / move %s / %s: a protocol probe's JSON-RPC code is not read as a tool's kind", c.Kind, c.Move)
-			}
-			if diff := cmp.Diff(tt.want, c, opts, cmp.AllowUnexported(check{})); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkProtocol(t, tt.want, c)
 		})
+	}
+}
+
+// checkProtocol checks got, a protocol probe's check: it is want but for
+// its words and code, and names no kind or move (a protocol probe's
+// JSON-RPC code is not read as a tool's kind).
+func checkProtocol(t *testing.T, want, got check) {
+	t.Helper()
+	if got.Kind != "" || got.Move != "" {
+		t.Errorf("kind / move %s / %s: a protocol probe's JSON-RPC code is not read as a tool's kind", got.Kind, got.Move)
+	}
+	opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Code")
+	if diff := cmp.Diff(want, got, opts, cmp.AllowUnexported(check{})); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
@@ -141,13 +149,7 @@ func TestGradeHTTP(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var c check
 			gradeHTTP(&c, tt.probe, tt.ans, nil, true)
-			opts := cmpopts.IgnoreFields(check{}, "Why", "Text", "Code")
-			if c.Kind != "" || c.Move != "" {
-				t.Errorf("kind / move %s / %s: a protocol probe's JSON-RPC code is not read as a tool's kind", c.Kind, c.Move)
-			}
-			if diff := cmp.Diff(tt.want, c, opts, cmp.AllowUnexported(check{})); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkProtocol(t, tt.want, c)
 		})
 	}
 }

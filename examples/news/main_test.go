@@ -158,17 +158,12 @@ func TestPipedStdin(t *testing.T) {
 		call(8, "search_stories", `{"query":"wind","limit":"5"}`),
 		call(9, "create_watch", `{"query":"wind"}`),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary)
-	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("news: %v\nstderr: %s", err, stderr.String())
+	stdout, stderr, err := piped(lines)
+	if err != nil {
+		t.Fatalf("news: %v\nstderr: %s", err, stderr)
 	}
 	var ids []string
-	for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Result json.RawMessage `json:"result"`
@@ -182,11 +177,25 @@ func TestPipedStdin(t *testing.T) {
 	slices.Sort(ids)
 	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	if diff := cmp.Diff(want, ids); diff != "" {
-		t.Errorf("the ids answered (-want +got):\n%s\nstdout:\n%s", diff, stdout.String())
+		t.Errorf("the ids answered (-want +got):\n%s\nstdout:\n%s", diff, stdout)
 	}
-	if stderr.Len() > 0 {
-		t.Errorf("stderr: %s", stderr.String())
+	if stderr != "" {
+		t.Errorf("stderr: %s", stderr)
 	}
+}
+
+// piped runs the binary with lines piped into its stdin, each ended by a
+// newline, and the stdin closed after the last, as `printf '...' | news`
+// does; it kills the process after 20 s.
+func piped(lines []string) (stdout, stderr string, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
 }
 
 func TestFlags(t *testing.T) {
@@ -295,15 +304,9 @@ func TestHostileLines(t *testing.T) {
 			}
 			lines = append(lines, bad, call(20, "get_article", `{"id":"a-00042"}`))
 			want = append(want, "20", "error -32600")
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, binary)
-			cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
+			stdout, stderr, err := piped(lines)
 			var got []string
-			for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+			for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
 				var m struct {
 					ID    json.RawMessage `json:"id"`
 					Error *struct {
@@ -319,8 +322,8 @@ func TestHostileLines(t *testing.T) {
 			}
 			slices.Sort(want)
 			slices.Sort(got)
-			if diff := cmp.Diff(want, got); diff != "" || err != nil || stderr.Len() > 0 {
-				t.Errorf("exit: %v, stderr %q; answers (-want +got):\n%s", err, stderr.String(), diff)
+			if diff := cmp.Diff(want, got); diff != "" || err != nil || stderr != "" {
+				t.Errorf("exit: %v, stderr %q; answers (-want +got):\n%s", err, stderr, diff)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log"
 	"net"
@@ -22,31 +23,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/redisstore"
 )
 
 // URL returns the URL of the shared test server, or skips the test.
 func URL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("MCPERR_REDIS_URL")
-	if u == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPERR_REDIS_URL is not set: CI must run the Redis tests against a real server (see .ci/redis.sh)")
-		}
-		t.Skip("MCPERR_REDIS_URL is not set: no Redis server to test against (see .ci/redis.sh)")
-	}
-	return u
+	return fromEnv(t, "MCPERR_REDIS_URL", "the Redis tests against a real server", "no Redis server", ".ci/redis.sh")
 }
 
 // ClusterURL returns the URL of the shared test cluster, or skips the test.
 func ClusterURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("MCPERR_REDIS_CLUSTER_URL")
+	return fromEnv(t, "MCPERR_REDIS_CLUSTER_URL", "the cluster tests against a real Redis Cluster", "no Redis Cluster", ".ci/cluster.sh")
+}
+
+// fromEnv returns the URL the variable name holds. When it is not set it
+// skips the test, saying there is none to test against and which script
+// starts one; under CI=true it fails the test, saying CI must run tests.
+func fromEnv(t testing.TB, name, tests, none, script string) string {
+	t.Helper()
+	u := os.Getenv(name)
 	if u == "" {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("MCPERR_REDIS_CLUSTER_URL is not set: CI must run the cluster tests against a real Redis Cluster (see .ci/cluster.sh)")
+			t.Fatalf("%s is not set: CI must run %s (see %s)", name, tests, script)
 		}
-		t.Skip("MCPERR_REDIS_CLUSTER_URL is not set: no Redis Cluster to test against (see .ci/cluster.sh)")
+		t.Skipf("%s is not set: %s to test against (see %s)", name, none, script)
 	}
 	return u
 }
@@ -343,4 +346,27 @@ func (s *Server) Stop() {
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
 	s.cmd = nil
+}
+
+// ErrDown is the error each call of Down returns.
+var ErrDown = errors.New("store down")
+
+// Down is a ratelimit.Store that never answers, as a store whose Redis is
+// down: each call fails with ErrDown. A test's store embeds it to answer
+// one call its own way.
+type Down struct{}
+
+// Take fails with ErrDown.
+func (Down) Take(context.Context, string, time.Time, ratelimit.Bucket) (ratelimit.Decision, error) {
+	return ratelimit.Decision{}, ErrDown
+}
+
+// Add fails with ErrDown.
+func (Down) Add(context.Context, string, int64, time.Time, time.Time) (ratelimit.Counter, error) {
+	return ratelimit.Counter{}, ErrDown
+}
+
+// Spend fails with ErrDown.
+func (Down) Spend(context.Context, []ratelimit.Quota, int64, time.Time) ([]ratelimit.Level, error) {
+	return nil, ErrDown
 }

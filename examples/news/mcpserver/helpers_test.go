@@ -11,35 +11,22 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcperr/mcperr/examples/internal/fakeclock"
 	"github.com/mcperr/mcperr/examples/internal/proc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // clock is an injected clock tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = fakeclock.Clock
 
+// newClock is a clock at s, an RFC 3339 time.
 func newClock(s string) *clock {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		panic(err)
 	}
-	return &clock{t: t}
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	return fakeclock.At(t)
 }
 
 // testNow is the instant of the seed's insufficient_credits example: 394200

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcperr/mcperr/examples/internal/redistest"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
@@ -301,14 +302,14 @@ func TestBudgetLocation(t *testing.T) {
 }
 
 func TestBudgetStoreFails(t *testing.T) {
-	b := budget{Store: failingStore{}}
+	b := budget{Store: redistest.Down{}}
 	ctx := context.Background()
 	v, err := b.messageAt(ctx, "key", freePlan, budgetT0)
-	if !errors.Is(err, errStoreDown) || !v.OK {
+	if !errors.Is(err, redistest.ErrDown) || !v.OK {
 		t.Errorf("MessageAt: %+v, %v; want allowed with the error", v, err)
 	}
 	r, err := b.reserveAt(ctx, "key", freePlan, 3, budgetT0)
-	if !errors.Is(err, errStoreDown) || !r.OK || r.charged() != 0 {
+	if !errors.Is(err, redistest.ErrDown) || !r.OK || r.charged() != 0 {
 		t.Errorf("ReserveAt: %+v reserved %d, %v; want allowed uncharged with the error", r.verdict, r.charged(), err)
 	}
 }
@@ -387,23 +388,6 @@ func TestBudgetConcurrentRefunds(t *testing.T) {
 	}
 }
 
-// failingStore is a store that never answers.
-type failingStore struct{}
-
-var errStoreDown = errors.New("store down")
-
-func (failingStore) Take(context.Context, string, time.Time, ratelimit.Bucket) (ratelimit.Decision, error) {
-	return ratelimit.Decision{}, errStoreDown
-}
-
-func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (ratelimit.Counter, error) {
-	return ratelimit.Counter{}, errStoreDown
-}
-
-func (failingStore) Spend(context.Context, []ratelimit.Quota, int64, time.Time) ([]ratelimit.Level, error) {
-	return nil, errStoreDown
-}
-
 // slowStore is a MemoryStore whose every call takes a millisecond first,
 // as a store across a network does.
 type slowStore struct{ ratelimit.MemoryStore }
@@ -469,7 +453,7 @@ func TestBudgetReserveNeverRefusesAFit(t *testing.T) {
 
 // wildSpendStore refuses every Spend with a wait no store should give.
 type wildSpendStore struct {
-	failingStore
+	redistest.Down
 	wait time.Duration
 }
 

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/mcperr/mcperr/examples/internal/redistest"
 )
 
@@ -172,7 +172,7 @@ func shareLimits(t *testing.T, url string) {
 // and limit again once Redis is back.
 func TestReplicasSurviveRedis(t *testing.T) {
 	redis := redistest.StartServer(t)
-	logs := &lockedBuffer{}
+	logs := &proc.Buffer{}
 	// A timeout of a second (news -redis runs with 250 ms): long enough
 	// for a busy machine under the race detector, short enough to show.
 	const timeout = time.Second
@@ -238,24 +238,6 @@ func TestReplicasSurviveRedis(t *testing.T) {
 	if hung > normal+timeout+2*time.Second {
 		t.Errorf("a request took %v with Redis hanging; the store's timeout is %v", hung, timeout)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // BenchmarkHostedShared is hosted news answering REST reads at
@@ -346,7 +328,7 @@ func TestSharedWatches(t *testing.T) {
 // once it is back (empty, with its slots) they limit exactly again.
 func TestClusterReplicasSurviveKilledPrimary(t *testing.T) {
 	cluster := redistest.StartCluster(t)
-	logs := &lockedBuffer{}
+	logs := &proc.Buffer{}
 	const timeout = time.Second
 	srvs, urls := replicas(t, 3, cluster.URL(), log.New(logs, "", 0), timeout)
 

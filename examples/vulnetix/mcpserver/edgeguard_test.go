@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcperr/mcperr/examples/internal/redistest"
 	"github.com/mcperr/mcperr/ratelimit"
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
@@ -58,28 +59,11 @@ func runSteps(t *testing.T, g *edgeGuard, steps []step) {
 	}
 }
 
-// failingStore is a store that never answers.
-type failingStore struct{}
-
-var errStoreDown = errors.New("store down")
-
-func (failingStore) Take(context.Context, string, time.Time, ratelimit.Bucket) (ratelimit.Decision, error) {
-	return ratelimit.Decision{}, errStoreDown
-}
-
-func (failingStore) Add(context.Context, string, int64, time.Time, time.Time) (ratelimit.Counter, error) {
-	return ratelimit.Counter{}, errStoreDown
-}
-
-func (failingStore) Spend(context.Context, []ratelimit.Quota, int64, time.Time) ([]ratelimit.Level, error) {
-	return nil, errStoreDown
-}
-
 // farStore is a store whose counters say they expire in the far future
 // and hold a count below zero or past every limit, as a hostile or broken
 // shared store might.
 type farStore struct {
-	failingStore
+	redistest.Down
 	value int64
 }
 
@@ -167,10 +151,10 @@ func TestEdgeGuardsShareStore(t *testing.T) {
 }
 
 func TestEdgeGuardStoreFails(t *testing.T) {
-	g := &edgeGuard{limit: 1, store: failingStore{}}
+	g := &edgeGuard{limit: 1, store: redistest.Down{}}
 	d, err := g.check(context.Background(), "k", limiterT0)
-	if !errors.Is(err, errStoreDown) || d != (ratelimit.Decision{OK: true}) {
-		t.Errorf("check = %+v, %v; want the request let through with %v", d, err, errStoreDown)
+	if !errors.Is(err, redistest.ErrDown) || d != (ratelimit.Decision{OK: true}) {
+		t.Errorf("check = %+v, %v; want the request let through with %v", d, err, redistest.ErrDown)
 	}
 }
 

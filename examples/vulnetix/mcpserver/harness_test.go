@@ -14,10 +14,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcperr/mcperr/examples/internal/fakeclock"
 	"github.com/mcperr/mcperr/examples/internal/proc"
 	"github.com/mcperr/mcperr/examples/vulnetix/vdbdemo"
 )
@@ -25,24 +25,10 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden transcripts under testdata/")
 
 // clock is an injected clock tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = fakeclock.Clock
 
-func newClock() *clock { return &clock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+// newClock is a clock at the tests' instant, 2026-11-30 08:00 UTC.
+func newClock() *clock { return fakeclock.At(time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)) }
 
 // env is a Vulnetix MCP server on loopback in front of the embedded vdb-api.
 type env struct {
