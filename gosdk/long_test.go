@@ -24,7 +24,7 @@ func TestHandleLong(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, in adaptertest.SlowIn) (adaptertest.SlowOut, error) {
 		return slow.Run(ctx, in)
-	}, adaptertest.SlowLong))
+	}, adaptertest.SlowLong()))
 	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { slow.Progress() },
 	})

@@ -27,7 +27,7 @@ func TestUnknownMethodHTTP(t *testing.T) {
 // does not serve is answered -32601 on every revision, on the SDK's path
 // and with the direct path on.
 func TestUnknownMethodStdio(t *testing.T) {
-	for _, v := range adaptertest.Revisions {
+	for _, v := range adaptertest.Revisions() {
 		for _, direct := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/direct=%v", v, direct), func(t *testing.T) {
 				srv := mcp.NewServer(&mcp.Implementation{Name: "u", Version: "0"}, nil)

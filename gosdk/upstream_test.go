@@ -19,7 +19,7 @@ func TestHandleUpstream(t *testing.T) {
 	api := adaptertest.Server()
 	defer api.Close()
 	s := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
-	for i, c := range adaptertest.Cases {
+	for i, c := range adaptertest.Cases() {
 		mcp.AddTool(s, &mcp.Tool{Name: adaptertest.CaseTool(i)}, gosdk.Handle(func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (struct{}, error) {
 			return struct{}{}, c.Call(ctx, api.URL)
 		}))

@@ -27,7 +27,7 @@ func TestHandleLong(t *testing.T) {
 	s.AddTool(mcp.NewTool("slow", mcp.WithInputSchema[adaptertest.SlowIn]()),
 		mcpgo.Handle(func(ctx context.Context, _ mcp.CallToolRequest, in adaptertest.SlowIn) (adaptertest.SlowOut, error) {
 			return slow.Run(ctx, in)
-		}, adaptertest.SlowLong))
+		}, adaptertest.SlowLong()))
 	c, err := client.NewInProcessClient(s)
 	if err != nil {
 		t.Fatal(err)

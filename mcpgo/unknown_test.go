@@ -30,7 +30,7 @@ func TestUnknownMethodHTTP(t *testing.T) {
 // TestUnknownMethodStdio: over stdio, a request for a method the server
 // does not serve is answered -32601 on every revision.
 func TestUnknownMethodStdio(t *testing.T) {
-	for _, v := range adaptertest.Revisions {
+	for _, v := range adaptertest.Revisions() {
 		t.Run(v, func(t *testing.T) {
 			in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
 				stdioInitialized + "\n" + `{"jsonrpc":"2.0","id":2,"method":"nope/nope"}` + "\n"

@@ -21,7 +21,7 @@ func TestHandleUpstream(t *testing.T) {
 	api := adaptertest.Server()
 	defer api.Close()
 	s := server.NewMCPServer("upstream", "1")
-	for i, c := range adaptertest.Cases {
+	for i, c := range adaptertest.Cases() {
 		s.AddTool(mcp.NewTool(adaptertest.CaseTool(i)), mcpgo.Handle(func(ctx context.Context, _ mcp.CallToolRequest, _ struct{}) (struct{}, error) {
 			return struct{}{}, c.Call(ctx, api.URL)
 		}))

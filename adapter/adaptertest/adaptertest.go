@@ -115,51 +115,54 @@ type Case struct {
 // envelope.Transport under it.
 var apiClient = &http.Client{Transport: &envelope.Transport{}}
 
-// Cases are the tool handlers' bodies whose upstream failures an adapter's
-// Handle must report, each with the kind object the agent must get.
-var Cases = []Case{
-	{"a GraphQL client's prose error, wrapped", func(ctx context.Context, api string) error {
-		return fmt.Errorf("failed to get repository: %w", graphQL(ctx, apiClient, api+"/graphql/not_found"))
-	}, `{"kind":"not_found","code":"NOT_FOUND","message":"failed to get repository: Could not resolve to a Repository with the name 'o/r'."}`},
-	{"a GraphQL RATE_LIMITED", func(ctx context.Context, api string) error {
-		return graphQL(ctx, apiClient, api+"/graphql/rate_limited")
-	}, `{"kind":"rate_limited","retryAfterSeconds":60}`},
-	{"a client that dropped the 429's headers", func(ctx context.Context, api string) error {
-		resp, _, err := get(ctx, apiClient, api+"/429")
-		if err != nil {
-			return err
-		}
-		return fmt.Errorf("search failed with status %d", resp.StatusCode)
-	}, `{"kind":"rate_limited","retryAfterSeconds":7}`},
-	{"a typed error that kept only its status, among parallel failures", func(ctx context.Context, api string) error {
-		var wg sync.WaitGroup
-		errs := make([]error, 2)
-		for i, path := range []string{"/429", "/404"} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				resp, _, err := get(ctx, apiClient, api+path)
-				if err == nil {
-					err = statusError(resp.StatusCode)
-				}
-				errs[i] = err
-			}()
-		}
-		wg.Wait()
-		return fmt.Errorf("get issue: %w", errs[1])
-	}, `{"kind":"not_found","message":"get issue: Not Found"}`},
-	{"an *envelope.Error wrapped with %w", func(ctx context.Context, api string) error {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/409", strings.NewReader(`{}`))
-		req.Header.Set("Idempotency-Key", "k1")
-		return fmt.Errorf("create repository: %w", (&envelope.Reader{Client: apiClient}).Do(req, nil))
-	}, `{"kind":"conflict","code":"already_exists","message":"create repository: name taken"}`},
-	{"a POST that timed out after it was sent", func(ctx context.Context, api string) error {
-		ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-		defer cancel()
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/hang?api_key=sk-live-0000111122223333", strings.NewReader(`{"amount":100}`))
-		_, err := apiClient.Do(req)
-		return fmt.Errorf("create loan: %w", err)
-	}, `{"kind":"conflict","message":"create loan: POST API: context deadline exceeded; the POST request was sent and may have acted: read the resource back before retrying","details":{"mayHaveActed":true,"method":"POST","failure":"network_error"}}`},
+// Cases returns the tool handlers' bodies whose upstream failures an
+// adapter's Handle must report, each with the kind object the agent must
+// get: a new slice at each call, so that a test may change its copy.
+func Cases() []Case {
+	return []Case{
+		{"a GraphQL client's prose error, wrapped", func(ctx context.Context, api string) error {
+			return fmt.Errorf("failed to get repository: %w", graphQL(ctx, apiClient, api+"/graphql/not_found"))
+		}, `{"kind":"not_found","code":"NOT_FOUND","message":"failed to get repository: Could not resolve to a Repository with the name 'o/r'."}`},
+		{"a GraphQL RATE_LIMITED", func(ctx context.Context, api string) error {
+			return graphQL(ctx, apiClient, api+"/graphql/rate_limited")
+		}, `{"kind":"rate_limited","retryAfterSeconds":60}`},
+		{"a client that dropped the 429's headers", func(ctx context.Context, api string) error {
+			resp, _, err := get(ctx, apiClient, api+"/429")
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("search failed with status %d", resp.StatusCode)
+		}, `{"kind":"rate_limited","retryAfterSeconds":7}`},
+		{"a typed error that kept only its status, among parallel failures", func(ctx context.Context, api string) error {
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			for i, path := range []string{"/429", "/404"} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, _, err := get(ctx, apiClient, api+path)
+					if err == nil {
+						err = statusError(resp.StatusCode)
+					}
+					errs[i] = err
+				}()
+			}
+			wg.Wait()
+			return fmt.Errorf("get issue: %w", errs[1])
+		}, `{"kind":"not_found","message":"get issue: Not Found"}`},
+		{"an *envelope.Error wrapped with %w", func(ctx context.Context, api string) error {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/409", strings.NewReader(`{}`))
+			req.Header.Set("Idempotency-Key", "k1")
+			return fmt.Errorf("create repository: %w", (&envelope.Reader{Client: apiClient}).Do(req, nil))
+		}, `{"kind":"conflict","code":"already_exists","message":"create repository: name taken"}`},
+		{"a POST that timed out after it was sent", func(ctx context.Context, api string) error {
+			ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/hang?api_key=sk-live-0000111122223333", strings.NewReader(`{"amount":100}`))
+			_, err := apiClient.Do(req)
+			return fmt.Errorf("create loan: %w", err)
+		}, `{"kind":"conflict","message":"create loan: POST API: context deadline exceeded; the POST request was sent and may have acted: read the resource back before retrying","details":{"mayHaveActed":true,"method":"POST","failure":"network_error"}}`},
+	}
 }
 
 // apiHost is how a Case's Want names the fake API's host: replace it with
@@ -218,7 +221,7 @@ func CaseTool(i int) string { return "tool" + string(rune('a'+i)) }
 // its first text block and isError.
 func RunCases(t *testing.T, apiURL string, call func(ctx context.Context, tool string) (text string, isError bool, err error)) {
 	host := strings.TrimPrefix(apiURL, "http://")
-	for i, c := range Cases {
+	for i, c := range Cases() {
 		for _, name := range []string{CaseTool(i), CaseTool(i) + "_raw"} {
 			t.Run(c.Name+"/"+name, func(t *testing.T) {
 				got, isError, err := call(t.Context(), name)

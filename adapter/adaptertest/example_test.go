@@ -26,11 +26,11 @@ func Example() {
 		return wire.ErrorResult(find(err)).Content[0].Text
 	}
 	host := strings.TrimPrefix(api.URL, "http://")
-	for _, c := range adaptertest.Cases {
+	for _, c := range adaptertest.Cases() {
 		got := strings.ReplaceAll(handle(c.Call), host, "API")
 		fmt.Printf("%s: %v\n", c.Name, got == c.Want)
 	}
-	fmt.Println(strings.ReplaceAll(handle(adaptertest.Cases[1].Call), host, "API"))
+	fmt.Println(strings.ReplaceAll(handle(adaptertest.Cases()[1].Call), host, "API"))
 	// Output:
 	// a GraphQL client's prose error, wrapped: true
 	// a GraphQL RATE_LIMITED: true

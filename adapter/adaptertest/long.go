@@ -100,11 +100,13 @@ func (s *Slow) reset(until int32) <-chan struct{} {
 	return s.ran
 }
 
-// SlowLong is the Long HandleLong's server serves the tool "slow" with:
+// SlowLong returns the Long HandleLong's server serves the tool "slow" with:
 // progress every 20 ms, stopped at 2 s with a wait of 30 s. The deadline
 // leaves a loaded machine time: at 400 ms, a tool of 60 ms under -race on
 // two busy cores was answered by the deadline.
-var SlowLong = adapter.Long{Interval: 20 * time.Millisecond, Deadline: 2 * time.Second, Wait: 30 * time.Second}
+func SlowLong() adapter.Long {
+	return adapter.Long{Interval: 20 * time.Millisecond, Deadline: 2 * time.Second, Wait: 30 * time.Second}
+}
 
 // HandleLong checks, in a subtest of t for each case, that a Handle with
 // SlowLong sends notifications/progress while the tool runs to a request
@@ -144,7 +146,7 @@ func HandleLong(t *testing.T, s *Slow, call func(ctx context.Context, millis int
 			}
 			start := time.Now()
 			r := errkind.Read(call(t.Context(), tc.millis, token))
-			if took := time.Since(start); took > SlowLong.Deadline+2*time.Second { // the deadline, not the tool, ended it
+			if took := time.Since(start); took > SlowLong().Deadline+2*time.Second { // the deadline, not the tool, ended it
 				t.Errorf("the call took %v", took)
 			}
 			if r.Kind != tc.wantKind || r.Wait != tc.wantWait {

@@ -70,7 +70,7 @@ func meta(revision string) string {
 // (MaxLine 512) and hook as the transport's failure hook (OnFailure).
 func StdioRefusals(serve func(ctx context.Context, in io.Reader, out io.Writer, hook func(context.Context, adapter.Failure))) error {
 	var errs []error
-	for _, rev := range Revisions {
+	for _, rev := range Revisions() {
 		if err := stdioRefusals(serve, rev); err != nil {
 			errs = append(errs, fmt.Errorf("revision %s: %w", rev, err))
 		}

@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// Revisions are the protocol revisions a client may ask for.
-var Revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+// Revisions returns the protocol revisions a client may ask for, oldest
+// first, in a new slice at each call.
+func Revisions() []string { return []string{"2025-06-18", "2025-11-25", "2026-07-28"} }
 
 // UnknownMethodHTTP checks, in a subtest of t for each of stateless and
 // stateful and each of Revisions, that a request for a method the server
@@ -23,7 +24,7 @@ var Revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 // see to that). Each POST carries the Mcp-Method header the body names.
 func UnknownMethodHTTP(t *testing.T, handler func(stateful bool) http.Handler, status func(revision string) int) {
 	for _, stateful := range []bool{false, true} {
-		for _, v := range Revisions {
+		for _, v := range Revisions() {
 			t.Run(fmt.Sprintf("stateful=%v/%s", stateful, v), func(t *testing.T) {
 				h := handler(stateful)
 				post := func(body, sid string) (*http.Response, []byte) {
