@@ -178,14 +178,23 @@ func ExampleHTTPHandler_sessions() {
 // TestSessionsBusy: a session serving a request longer than SessionTimeout
 // is not idle: requests of other clients meanwhile do not end it, and it
 // stays live after the answer.
+//
+// The timeout is 500 ms and the call lasts until other clients' requests
+// have looked for idle sessions for twice that: with a timeout of 50 ms, a
+// loaded machine took longer than it between the session's initialize and
+// its call, or between the call's answer and the ping, and the session
+// ended idle (as it should).
 func TestSessionsBusy(t *testing.T) {
+	const idle = 500 * time.Millisecond
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	started, release := make(chan struct{}), make(chan struct{})
 	type in struct{}
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ in) (*mcp.CallToolResult, any, error) {
-		time.Sleep(300 * time.Millisecond)
+		close(started)
+		<-release
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
-	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: 50 * time.Millisecond}}))
+	srv := httptest.NewServer(gosdk.HTTPHandler(s, &gosdk.HTTPOptions{Streamable: &mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: idle}}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	id := adaptertest.Open(t, url)
@@ -194,7 +203,12 @@ func TestSessionsBusy(t *testing.T) {
 		status, _, _ := adaptertest.Request(t, "POST", url, id, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
 		done <- status
 	}()
-	for stop := time.After(250 * time.Millisecond); ; {
+	select {
+	case <-started:
+	case status := <-done:
+		t.Fatalf("the slow call answered %d before its tool ran", status)
+	}
+	for stop := time.After(2 * idle); ; {
 		select {
 		case <-stop:
 		default:
@@ -205,6 +219,7 @@ func TestSessionsBusy(t *testing.T) {
 		}
 		break
 	}
+	close(release)
 	if status := <-done; status != http.StatusOK {
 		t.Fatalf("the slow call: status %d", status)
 	}

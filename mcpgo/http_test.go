@@ -67,15 +67,20 @@ func TestSessionsEnd(t *testing.T) {
 
 // TestSessionsIdle: a session no request has named for SessionTimeout ends
 // (at the next request, which may open a session of its own).
+//
+// The timeout is 500 ms, not shorter: the session opened last must still be
+// live at the ping right after it, and on a loaded machine 60 ms between two
+// requests ended it (the ping's own look for idle sessions did).
 func TestSessionsIdle(t *testing.T) {
+	const idle = 500 * time.Millisecond
 	s, n := counted()
-	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, SessionTimeout: 50 * time.Millisecond}))
+	srv := httptest.NewServer(mcpgo.HTTPHandler(s, &mcpgo.HTTPOptions{Stateful: true, SessionTimeout: idle}))
 	defer srv.Close()
 	url := srv.URL + "/mcp"
 	for range 20 {
 		adaptertest.Open(t, url)
 	}
-	time.Sleep(120 * time.Millisecond)
+	time.Sleep(idle + idle/2) // past the timeout, and past the next look for idle sessions (every idle/4)
 	kept := adaptertest.Open(t, url)
 	if got := n.Load(); got != 1 {
 		t.Errorf("%d sessions registered, want 1 (the one just opened)", got)

@@ -50,15 +50,17 @@ func ExampleReceived() {
 	s.AddTool(mcp.NewTool("get_trace"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})
+	var begin time.Time // when ServeStdio began, before it read the line
 	hook := func(ctx context.Context, f adapter.Failure) {
 		read, ok := mcpgo.Received(ctx)
 		id, _ := mcpgo.RequestID(ctx)
-		fmt.Printf("%s of %s, id %v: read by ServeStdio: %v, within the last second: %v\n",
-			f.Stage, f.Tool, id.Value(), ok, time.Since(read) < time.Second)
+		fmt.Printf("%s of %s, id %v: read by ServeStdio: %v, since it began: %v\n",
+			f.Stage, f.Tool, id.Value(), ok, !read.Before(begin) && !read.After(time.Now()))
 	}
 	v := mcpgo.Validate(s, &mcpgo.Options{Validation: mcpgo.Validation{OnFailure: hook}})
 	input := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_span","arguments":{}}}`
+	begin = time.Now()
 	mcpgo.ServeStdio(context.Background(), s, &mcpgo.StdioOptions{Validator: v, In: strings.NewReader(input), Out: io.Discard})
 	// Output:
-	// unknown_tool of get_span, id 4: read by ServeStdio: true, within the last second: true
+	// unknown_tool of get_span, id 4: read by ServeStdio: true, since it began: true
 }

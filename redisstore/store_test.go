@@ -212,11 +212,14 @@ func TestExpiry(t *testing.T) {
 	}
 	// A bucket of 5 a second with one token taken is full in 200 ms, a
 	// meter of 10 a second holding 2 is empty in 200 ms.
+	// A key already gone (PTTL -2) is one that expired in time, once its
+	// window has passed: a loaded machine can take that long to get here.
 	for _, k := range []struct {
 		key string
 		max time.Duration
 	}{{"counter", 300 * time.Millisecond}, {"bucket", 200 * time.Millisecond}, {"meter", 200 * time.Millisecond}} {
-		if got := ttl(k.key); got <= 0 || got > k.max {
+		got := ttl(k.key)
+		if expired := got == -2*time.Millisecond && time.Since(now) >= k.max; !expired && (got <= 0 || got > k.max) {
 			t.Errorf("%s: time to live %v, want within (0, %v]", k.key, got, k.max)
 		}
 	}

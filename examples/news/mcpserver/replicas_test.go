@@ -83,6 +83,20 @@ func spread(t *testing.T, urls []string, n int, req func(i int, base string) *ht
 	return counts, slowest
 }
 
+// spreadStories sends 100 get_story calls of k-credits (2 credits each,
+// 30 credits a minute) at once, and returns how many answered each status
+// and the most that may be answered: 15, and one more for each 4 s the
+// calls took. The minute's credits are a meter that drains on the Redis
+// server's clock, not on the replicas' injected one: 2 credits every 4 s.
+// The calls take a second at most on a loaded machine under -race, so the
+// most is 15 but on a far slower one, where a 16th call fitting is no bug.
+func spreadStories(t *testing.T, urls []string) (got map[int]int, most int) {
+	t.Helper()
+	start := time.Now()
+	got, _ = spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001"))
+	return got, 15 + int(time.Since(start)/(4*time.Second))
+}
+
 func restGet(key, path string) func(int, string) *http.Request {
 	return func(_ int, base string) *http.Request {
 		r, _ := http.NewRequest("GET", base+path, nil)
@@ -133,12 +147,12 @@ func shareLimits(t *testing.T, url string) {
 
 	t.Run("30 credits a minute", func(t *testing.T) {
 		// get_story costs 2: 15 calls fit in 30 credits.
-		got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001"))
-		if got[200] != 15 || got[429] != 85 {
-			t.Errorf("statuses %v, want 15 answered and 85 credit_rate_limited", got)
+		got, most := spreadStories(t, urls)
+		if got[200] < 15 || got[200] > most || got[200]+got[429] != 100 {
+			t.Errorf("statuses %v, want 15 answered (at most %d on this machine's time) and the rest credit_rate_limited", got, most)
 		}
-		if used := monthUsed(t, srvs[2], "k-credits"); used != 30 {
-			t.Errorf("%d credits used, want 30", used)
+		if used := monthUsed(t, srvs[2], "k-credits"); used != 2*int64(got[200]) {
+			t.Errorf("%d credits used, want %d", used, 2*got[200])
 		}
 	})
 
@@ -222,8 +236,8 @@ func TestReplicasSurviveRedis(t *testing.T) {
 	// its next one, every replica counts in Redis again.
 	limitAgain(t, urls, 10*time.Second, "Redis returning")
 	// Back, and exact again.
-	if got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001")); got[200] != 15 {
-		t.Errorf("after Redis returned: %v, want 15 answered within 30 credits", got)
+	if got, most := spreadStories(t, urls); got[200] < 15 || got[200] > most {
+		t.Errorf("after Redis returned: %v, want 15 answered within 30 credits (at most %d on this machine's time)", got, most)
 	}
 
 	// A Redis that hangs (stopped, its connections open) holds a request
@@ -377,8 +391,8 @@ func TestClusterReplicasSurviveKilledPrimary(t *testing.T) {
 	// k-probe may send one message a minute: once each replica refuses
 	// the next one, every replica counts in the cluster again.
 	limitAgain(t, urls, 20*time.Second, "the primary returning")
-	if got, _ := spread(t, urls, 100, restGet("k-credits", "/v1/stories/s-0001")); got[200] != 15 {
-		t.Errorf("after the primary returned: %v, want 15 answered within 30 credits", got)
+	if got, most := spreadStories(t, urls); got[200] < 15 || got[200] > most {
+		t.Errorf("after the primary returned: %v, want 15 answered within 30 credits (at most %d on this machine's time)", got, most)
 	}
 	if !strings.Contains(logs.String(), "redisstore:") {
 		t.Errorf("nothing logged while a primary was down")
