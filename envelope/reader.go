@@ -382,7 +382,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
 			}
-			e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+			e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body, status)}
 		} else if e == nil {
 			return nil // data, decoded into v
 		}
@@ -398,7 +398,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		if status < 400 && !hd.grpc {
 			return r.finish(notJSON(status, nil), &hd)
 		}
-		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body, status)}
 	}
 	if e.Code == "" {
 		e.Code = hd.code
@@ -794,10 +794,16 @@ const maxPlainMessage = 256
 // when it is one short line of printable UTF-8 that is not markup (sent as
 // text/plain, or under any other type or none: Slack's webhooks answer
 // "no_service" as text/html), else "" (an HTML page says nothing an agent
-// can use).
-func plainMessage(h http.Header, body []byte) string {
+// can use). A 4xx body declared text/plain may run over several short
+// lines ("The request content was malformed:\nObject is missing ..."): it
+// tells the client what its request did wrong, and its line breaks reach
+// the agent as spaces, as any message's do; at 5xx such a text is a
+// platform's page or a trace, which the status says better.
+func plainMessage(h http.Header, body []byte, status int) string {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if mt != "text/plain" && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
+	text := mt == "text/plain"
+	lines := text && status < 500
+	if !text && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
 		return "" // markup, or JSON that did not parse, says nothing an agent can use
 	}
 	s := strings.TrimSpace(string(body))
@@ -805,7 +811,7 @@ func plainMessage(h http.Header, body []byte) string {
 		return ""
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if r < 0x20 && !(lines && (r == '\n' || r == '\r' || r == '\t')) || r == 0x7f {
 			return ""
 		}
 	}
