@@ -179,7 +179,10 @@ var dialects = indexed(
 	common,
 )
 
-// envelopeRow is the row of the Reader's own envelope s.
+// envelopeRow is the row of the Reader's own envelope s. A nested
+// envelope's object whose paths hold no message or code is read as any
+// error object is (find): its members by what their names say
+// ({"error": {"status": 404, "text": "path not found"}}).
 func envelopeRow(s *resolved) dialect {
 	if s.Flat {
 		msg := s.Message
@@ -197,6 +200,7 @@ func envelopeRow(s *resolved) dialect {
 		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
 		details: []string{k + s.Details},
 		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), under(k, retryInfos...), under(k, waitMembers...)),
+		find:    true,
 	}
 	row.index()
 	return row

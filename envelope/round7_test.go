@@ -24,3 +24,20 @@ func TestReadTextOverLines(t *testing.T) {
 			outcome{Kind: "invalid_arguments"}},
 	})
 }
+
+// TestReadErrorObjectMessageByName: an "error" object whose message sits
+// under a name the common paths do not hold ("text", "errorMessage" in
+// any case style) gives that message, as a body's other error objects
+// do: the member is found by what its name says.
+func TestReadErrorObjectMessageByName(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"text beside a code", 404, "", `{"error":{"status":404,"text":"route not mapped","code":"RouteMissing"},"request_id":"a1"}`,
+			outcome{Kind: "not_found", Code: "RouteMissing", Message: "route not mapped"}},
+		{"a run-together message name", 409, "", `{"error":{"statusdesc":"Conflict","errormessage":"Tag already attached"}}`,
+			outcome{Kind: "conflict", Message: "Tag already attached"}},
+		{"guard: code and message as usual", 404, "", `{"error":{"code":"RouteMissing","message":"route not mapped"}}`,
+			outcome{Kind: "not_found", Code: "RouteMissing", Message: "route not mapped"}},
+		{"guard: nothing that says more than the status", 404, "", `{"error":{"status":404,"id":"a1"}}`,
+			outcome{Kind: "not_found"}},
+	})
+}
