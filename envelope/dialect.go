@@ -778,7 +778,9 @@ func firstString(raw json.RawMessage) string {
 
 // fieldError is the first member, in document order, of an object of field
 // errors whose value is a string or a list of strings: "field: message".
-// A member that holds a code (see codeMembers) is no field; listsOnly
+// A member named as a code is (see codeMembers) is no field when it holds
+// a string, and is one when it holds a list of messages, whatever its name
+// ({"name": ["has already been taken"]}); listsOnly
 // takes only lists of strings, as a body that is nothing but field errors
 // holds them (Django REST framework's {"email": ["Enter a valid email
 // address."]}).
@@ -797,15 +799,14 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 			return ""
 		}
 		name, _ := k.(string)
-		if isCodeMember(name) {
-			continue
-		}
 		s := ""
-		if !listsOnly {
-			s, _ = stringOf(v)
-		}
-		if len(v) > 0 && v[0] == '[' {
+		switch {
+		case len(v) > 0 && v[0] == '[':
 			s = firstString(v)
+		case isCodeMember(name):
+			continue
+		case !listsOnly:
+			s, _ = stringOf(v)
 		}
 		if s != "" {
 			return name + ": " + s

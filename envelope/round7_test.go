@@ -41,3 +41,18 @@ func TestReadErrorObjectMessageByName(t *testing.T) {
 			outcome{Kind: "not_found"}},
 	})
 }
+
+// TestReadFieldNamedAsCode: in an object of field errors, a member that
+// holds a list of messages is a field whatever its name, even one that
+// names a code elsewhere ("name", "type", "status"); a member of such a
+// name that holds one string is still no field.
+func TestReadFieldNamedAsCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a field called name", 422, "", `{"errors":{"name":["is too long (maximum is 40 characters)"]}}`,
+			outcome{Kind: "invalid_arguments", Message: "name: is too long (maximum is 40 characters)"}},
+		{"a field called type, bare", 400, "", `{"type":["\"disk\" is not a valid choice."]}`,
+			outcome{Kind: "invalid_arguments", Message: `type: "disk" is not a valid choice.`}},
+		{"guard: a code string beside a field", 400, "", `{"errors":{"code":"E12","size":["must be positive"]}}`,
+			outcome{Kind: "invalid_arguments", Code: "E12", Message: "size: must be positive"}},
+	})
+}
