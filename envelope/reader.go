@@ -555,6 +555,13 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
 	alts := row.read(d, e)
+	if e.Message == "" && failed {
+		// A failure whose whole body is one JSON string ("start time must
+		// be before end time") says it in that string.
+		if v := bytes.TrimSpace(d.root); len(v) > 0 && v[0] == '"' {
+			e.Message, _ = stringOf(v)
+		}
+	}
 	if row.rpc {
 		r.readRPC(e)
 	}

@@ -56,3 +56,16 @@ func TestReadFieldNamedAsCode(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "E12", Message: "size: must be positive"}},
 	})
 }
+
+// TestReadStringBody: a failure whose whole body is one JSON string says
+// it in that string, as a text body does; at a 2xx such a body is data.
+func TestReadStringBody(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a string at a 400", 400, "", `"window end must follow its start"`,
+			outcome{Kind: "invalid_arguments", Message: "window end must follow its start"}},
+		{"a string with spaces around at a 404", 404, "", " \"snapshot 7f2 not found\"\n",
+			outcome{Kind: "not_found", Message: "snapshot 7f2 not found"}},
+		{"guard: a string at a 200 is data", 200, "", `"window end must follow its start"`,
+			outcome{Data: true}},
+	})
+}
