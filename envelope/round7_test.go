@@ -1,6 +1,10 @@
 package envelope_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // This file holds the seventh round of general rules (issue 27), tuned on
 // batch6.jsonl, batch5.jsonl, batch3.jsonl, fresh.jsonl and
@@ -17,7 +21,7 @@ func TestReadTextOverLines(t *testing.T) {
 		{"a parse error over two lines", 400, "text/plain; charset=utf-8", "Query rejected:\nunexpected token 'FORM' at column 8\n",
 			outcome{Kind: "invalid_arguments", Message: "Query rejected: unexpected token 'FORM' at column 8"}},
 		{"labelled lines", 422, "text/plain", "Reason: unknown unit\r\nField: length\r\n",
-			outcome{Kind: "invalid_arguments", Message: "Reason: unknown unit  Field: length"}},
+			outcome{Kind: "invalid_arguments", Message: "Reason: unknown unit Field: length"}},
 		{"guard: a 5xx text over lines", 502, "text/plain", "Upstream failed\n\nnode eu-3::a81\n",
 			outcome{Kind: "unavailable"}},
 		{"guard: lines not declared text", 400, "text/html", "Query rejected:\nunexpected token\n",
@@ -68,4 +72,19 @@ func TestReadStringBody(t *testing.T) {
 		{"guard: a string at a 200 is data", 200, "", `"window end must follow its start"`,
 			outcome{Data: true}},
 	})
+}
+
+// TestSanitizeCRLF: a CRLF is one line break and reaches the agent as one
+// space, as a lone LF or CR does; a CR that ends no line (CR CR LF) is a
+// break of its own.
+func TestSanitizeCRLF(t *testing.T) {
+	var got []string
+	for _, m := range []string{"Bad filter.\r\nParameter: $top", "one\ntwo\rthree", "a\r\r\nb"} {
+		_, msg, _ := sanitized(t, "", m, nil)
+		got = append(got, msg)
+	}
+	want := []string{"Bad filter. Parameter: $top", "one two three", "a  b"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
