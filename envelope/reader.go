@@ -841,6 +841,10 @@ type heard struct {
 	// suffix.
 	code, codeField string
 
+	// messageField is the upstream's message in a field of the header
+	// (isMessageField): X-Error-Message, X-...-Error-Message.
+	messageField string
+
 	// challenge is the WWW-Authenticate field, whose error and
 	// error_description parameters (RFC 6750) give a code and a message.
 	challenge, message string
@@ -876,6 +880,9 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 			hd.code = code
 		}
 		hd.message = desc
+	}
+	if hd.message == "" {
+		hd.message = strings.TrimSpace(hd.messageField)
 	}
 	if n := grpcStatus(hd.grpcStatus); n > 0 {
 		hd.grpc, hd.code, hd.telling = true, strconv.Itoa(n), r.kindOf(grpcCodes[n], 0)
@@ -1338,6 +1345,14 @@ func codeFieldOf(k string) int {
 		return amznErrorType
 	}
 	return 0
+}
+
+// isMessageField reports whether k is an X- field named for an error's
+// message, in any case (X-Error-Message, X-Ca-Error-Message,
+// X-...-ErrorMessage), as the fields codeFieldOf reads are named for its
+// code.
+func isMessageField(k string) bool {
+	return len(k) > 10 && strings.EqualFold(k[:2], "x-") && (hasSuffixFold(k, "-error-message") || hasSuffixFold(k, "-errormessage"))
 }
 
 func hasSuffixFold(s, suffix string) bool {

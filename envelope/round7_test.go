@@ -88,3 +88,28 @@ func TestSanitizeCRLF(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReadMessageField: an X- field named for an error's message
+// (X-Error-Message, X-...-Error-Message) gives the message where the body
+// gives none, as an X-...-Error-Code field gives the code; a body's own
+// message wins.
+func TestReadMessageField(t *testing.T) {
+	read := func(status int, h map[string]string, body string) outcome {
+		c := documented{Status: status, Header: h, Body: body}
+		return c.read()
+	}
+	got := []outcome{
+		read(429, map[string]string{"X-Gw-Error-Code": "GW429", "X-Gw-Error-Message": "Throttled by plan"}, ""),
+		read(404, map[string]string{"x-error-message": "no route for /v2/boxes"}, ""),
+		read(400, map[string]string{"Content-Type": "application/json", "X-Error-Message": "from the gateway"},
+			`{"message":"size must be positive"}`),
+	}
+	want := []outcome{
+		{Kind: "rate_limited", Code: "GW429", Message: "Throttled by plan", RetryAfterSeconds: 60},
+		{Kind: "not_found", Message: "no route for /v2/boxes"},
+		{Kind: "invalid_arguments", Message: "size must be positive"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
