@@ -333,8 +333,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 
 // findWait is the wait of a wait member (see waitMembers) in an object
 // the body's top level holds, whatever that object's name ({"rate_limit":
-// {"type": "BURST_LIMIT", "retry_after": 45}}), where the row's paths
-// found none; 0 when none is.
+// {"type": "BURST_LIMIT", "retry_after": 45}}), else of a top-level
+// member named "retry after" with its unit (see waitUnit), where the row's
+// paths found none; 0 when none is.
 func (d *doc) findWait() time.Duration {
 	if len(d.root) == 0 || d.root[0] != '{' || !mentionsWait(d.root) {
 		return 0
@@ -353,6 +354,56 @@ func (d *doc) findWait() time.Duration {
 				return w
 			}
 		}
+	}
+	// A top-level member named for a wait with its unit, in any case
+	// style ("retryAfterSec", "retry_after_ms"): the longest, should
+	// several be.
+	var longest time.Duration
+	for k := range obj {
+		per := waitUnit(k)
+		if per == 0 {
+			continue
+		}
+		w := waitAt(d, k) // seconds, or milliseconds when k ends in "ms" or "Ms"
+		if per == 1000 && !strings.HasSuffix(k, "ms") && !strings.HasSuffix(k, "Ms") {
+			w /= 1000
+		}
+		longest = max(longest, w)
+	}
+	return longest
+}
+
+// waitUnit reads a member's name as a wait's: "retry after" and a unit,
+// in any case style ("retryAfterSec", "retry_after_secs",
+// "Retry-After-Millis"), and returns how many of the unit make a second: 1
+// for seconds, 1000 for milliseconds, 0 for a name that is no such wait's.
+func waitUnit(k string) int {
+	var b [32]byte
+	n := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			continue
+		}
+		if n == len(b) {
+			return 0
+		}
+		b[n] = c
+		n++
+	}
+	const prefix = "retryafter"
+	if n < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return 0
+	}
+	switch string(b[len(prefix):n]) {
+	case "s", "sec", "secs", "second", "seconds":
+		return 1
+	case "ms", "msec", "millis", "millisecond", "milliseconds":
+		return 1000
 	}
 	return 0
 }

@@ -113,3 +113,17 @@ func TestReadMessageField(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReadWaitWithUnit: a member named "retry after" with its unit, in
+// any case style ("retryAfterSec", "Retry-After-Millis"), is the error's
+// wait in that unit; a name with no unit known stays unread.
+func TestReadWaitWithUnit(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"seconds, camel case", 429, "", `{"code":"SLOW_DOWN","message":"Too many calls","retryAfterSec":42}`,
+			outcome{Kind: "rate_limited", Code: "SLOW_DOWN", Message: "Too many calls", RetryAfterSeconds: 42}},
+		{"milliseconds, kebab case", 503, "", `{"message":"Index warming up","Retry-After-Millis":2500}`,
+			outcome{Kind: "unavailable", Message: "Index warming up", RetryAfterSeconds: 3}},
+		{"guard: no unit known", 429, "", `{"message":"Too many calls","retryAfterFortnights":1}`,
+			outcome{Kind: "rate_limited", Message: "Too many calls", RetryAfterSeconds: 60}},
+	})
+}
