@@ -32,8 +32,12 @@ import (
 //
 // The batch was held out through the sixth round at 344 of 435. From the
 // seventh round on it is tuned on like batch5.jsonl (batch4.jsonl stays
-// the held-out measure).
-const sixthBatchFloor = 79
+// the held-out measure): 359 of 435 (82.5%) after the seventh round,
+// whose rules read no vendor's name (a multi-line text at 4xx, an error
+// object's message under any message name, field errors under a code's
+// name, a body that is one string, one space for a CRLF, an X- field for
+// the message, a wait named with its unit).
+const sixthBatchFloor = 82
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure
