@@ -26,8 +26,9 @@ import (
 // on it is tuned on like fresh.jsonl (batch4.jsonl is the held-out
 // measure now): 151 of 205 before the fourth round, 161 of 205 (78.5%)
 // after it; 161 of 205 after the sixth round (tuned on batch5.jsonl with
-// this batch), unchanged.
-const thirdBatchFloor = 78
+// this batch), unchanged; 162 of 205 (79.0%) after the seventh round
+// (tuned on batch6.jsonl with this batch).
+const thirdBatchFloor = 79
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -1,6 +1,9 @@
 package envelope_test
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // sixthBatchFloor is the share (in percent) of the sixth batch
 // (testdata/corpus/batch6.jsonl) that must read as documented: the figure
@@ -27,18 +30,32 @@ import "testing"
 // general rules (tuned on batch5.jsonl, whose collector never saw this
 // batch, and on the earlier tuned files), 344 of 435 again.
 //
-// The whole batch is held out: no rule is to be tuned on it, and the test
-// logs only the count, never which cases miss, so that it stays a measure
-// of data nobody tuned to.
-const sixthBatchFloor = 79
+// The batch was held out through the sixth round at 344 of 435. From the
+// seventh round on it is tuned on like batch5.jsonl (batch4.jsonl stays
+// the held-out measure): 359 of 435 (82.5%) after the seventh round,
+// whose rules read no vendor's name (a multi-line text at 4xx, an error
+// object's message under any message name, field errors under a code's
+// name, a body that is one string, one space for a CRLF, an X- field for
+// the message, a wait named with its unit).
+const sixthBatchFloor = 82
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure
 // APIs and government APIs that the other corpora do not hold, and fails
-// if the share read as documented falls under sixthBatchFloor. It logs
-// the count only.
+// if the share read as documented falls under sixthBatchFloor.
+// MCPERR_CORPUS_MISSES=1 logs its misses: the seventh round of rules is
+// tuned on it (batch4.jsonl stays the held-out measure).
 func TestReadSixthBatch(t *testing.T) {
-	readHeldOutBatch(t, "batch6.jsonl", "sixth batch", sixthBatchFloor)
+	var all tally
+	for _, c := range loadCorpus(t, "batch6.jsonl") {
+		got, ok := c.check()
+		all.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	t.Logf("sixth batch: %d of %d read as documented", all.ok, all.n)
+	all.floor(t, "sixth batch", sixthBatchFloor)
 }
 
 // TestSixthBatchShape keeps the sixth batch what its commit says: at least

@@ -179,7 +179,10 @@ var dialects = indexed(
 	common,
 )
 
-// envelopeRow is the row of the Reader's own envelope s.
+// envelopeRow is the row of the Reader's own envelope s. A nested
+// envelope's object whose paths hold no message or code is read as any
+// error object is (find): its members by what their names say
+// ({"error": {"status": 404, "text": "path not found"}}).
 func envelopeRow(s *resolved) dialect {
 	if s.Flat {
 		msg := s.Message
@@ -197,6 +200,7 @@ func envelopeRow(s *resolved) dialect {
 		message: concat([]string{k + s.Message}, under(k, messageMembers...), under(k, firstErrorMessages...)),
 		details: []string{k + s.Details},
 		wait:    concat(nonEmpty(under(k, s.RetryAfter)...), under(k, retryInfos...), under(k, waitMembers...)),
+		find:    true,
 	}
 	row.index()
 	return row
@@ -329,8 +333,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 
 // findWait is the wait of a wait member (see waitMembers) in an object
 // the body's top level holds, whatever that object's name ({"rate_limit":
-// {"type": "BURST_LIMIT", "retry_after": 45}}), where the row's paths
-// found none; 0 when none is.
+// {"type": "BURST_LIMIT", "retry_after": 45}}), else of a top-level
+// member named "retry after" with its unit (see waitUnit), where the row's
+// paths found none; 0 when none is.
 func (d *doc) findWait() time.Duration {
 	if len(d.root) == 0 || d.root[0] != '{' || !mentionsWait(d.root) {
 		return 0
@@ -349,6 +354,56 @@ func (d *doc) findWait() time.Duration {
 				return w
 			}
 		}
+	}
+	// A top-level member named for a wait with its unit, in any case
+	// style ("retryAfterSec", "retry_after_ms"): the longest, should
+	// several be.
+	var longest time.Duration
+	for k := range obj {
+		per := waitUnit(k)
+		if per == 0 {
+			continue
+		}
+		w := waitAt(d, k) // seconds, or milliseconds when k ends in "ms" or "Ms"
+		if per == 1000 && !strings.HasSuffix(k, "ms") && !strings.HasSuffix(k, "Ms") {
+			w /= 1000
+		}
+		longest = max(longest, w)
+	}
+	return longest
+}
+
+// waitUnit reads a member's name as a wait's: "retry after" and a unit,
+// in any case style ("retryAfterSec", "retry_after_secs",
+// "Retry-After-Millis"), and returns how many of the unit make a second: 1
+// for seconds, 1000 for milliseconds, 0 for a name that is no such wait's.
+func waitUnit(k string) int {
+	var b [32]byte
+	n := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			continue
+		}
+		if n == len(b) {
+			return 0
+		}
+		b[n] = c
+		n++
+	}
+	const prefix = "retryafter"
+	if n < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return 0
+	}
+	switch string(b[len(prefix):n]) {
+	case "s", "sec", "secs", "second", "seconds":
+		return 1
+	case "ms", "msec", "millis", "millisecond", "milliseconds":
+		return 1000
 	}
 	return 0
 }
@@ -774,7 +829,9 @@ func firstString(raw json.RawMessage) string {
 
 // fieldError is the first member, in document order, of an object of field
 // errors whose value is a string or a list of strings: "field: message".
-// A member that holds a code (see codeMembers) is no field; listsOnly
+// A member named as a code is (see codeMembers) is no field when it holds
+// a string, and is one when it holds a list of messages, whatever its name
+// ({"name": ["has already been taken"]}); listsOnly
 // takes only lists of strings, as a body that is nothing but field errors
 // holds them (Django REST framework's {"email": ["Enter a valid email
 // address."]}).
@@ -793,15 +850,14 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 			return ""
 		}
 		name, _ := k.(string)
-		if isCodeMember(name) {
-			continue
-		}
 		s := ""
-		if !listsOnly {
-			s, _ = stringOf(v)
-		}
-		if len(v) > 0 && v[0] == '[' {
+		switch {
+		case len(v) > 0 && v[0] == '[':
 			s = firstString(v)
+		case isCodeMember(name):
+			continue
+		case !listsOnly:
+			s, _ = stringOf(v)
 		}
 		if s != "" {
 			return name + ": " + s

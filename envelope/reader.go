@@ -382,7 +382,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			if hd.telling == "" {
 				return r.finish(malformed(status, err, body), &hd)
 			}
-			e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+			e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body, status)}
 		} else if e == nil {
 			return nil // data, decoded into v
 		}
@@ -398,7 +398,7 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		if status < 400 && !hd.grpc {
 			return r.finish(notJSON(status, nil), &hd)
 		}
-		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body)}
+		e = &Error{HTTPStatus: status, Message: plainMessage(resp.Header, body, status)}
 	}
 	if e.Code == "" {
 		e.Code = hd.code
@@ -555,6 +555,13 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
 	alts := row.read(d, e)
+	if e.Message == "" && failed {
+		// A failure whose whole body is one JSON string ("start time must
+		// be before end time") says it in that string.
+		if v := bytes.TrimSpace(d.root); len(v) > 0 && v[0] == '"' {
+			e.Message, _ = stringOf(v)
+		}
+	}
 	if row.rpc {
 		r.readRPC(e)
 	}
@@ -794,10 +801,16 @@ const maxPlainMessage = 256
 // when it is one short line of printable UTF-8 that is not markup (sent as
 // text/plain, or under any other type or none: Slack's webhooks answer
 // "no_service" as text/html), else "" (an HTML page says nothing an agent
-// can use).
-func plainMessage(h http.Header, body []byte) string {
+// can use). A 4xx body declared text/plain may run over several short
+// lines ("The request content was malformed:\nObject is missing ..."): it
+// tells the client what its request did wrong, and its line breaks reach
+// the agent as spaces, as any message's do; at 5xx such a text is a
+// platform's page or a trace, which the status says better.
+func plainMessage(h http.Header, body []byte, status int) string {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if mt != "text/plain" && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
+	text := mt == "text/plain"
+	lines := text && status < 500
+	if !text && (len(body) == 0 || body[0] == '<' || mt == "application/json") {
 		return "" // markup, or JSON that did not parse, says nothing an agent can use
 	}
 	s := strings.TrimSpace(string(body))
@@ -805,7 +818,7 @@ func plainMessage(h http.Header, body []byte) string {
 		return ""
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if r < 0x20 && !(lines && (r == '\n' || r == '\r' || r == '\t')) || r == 0x7f {
 			return ""
 		}
 	}
@@ -827,6 +840,10 @@ type heard struct {
 	// Azure's x-ms-error-code, or AWS's x-amzn-ErrorType without its
 	// suffix.
 	code, codeField string
+
+	// messageField is the upstream's message in a field of the header
+	// (isMessageField): X-Error-Message, X-...-Error-Message.
+	messageField string
 
 	// challenge is the WWW-Authenticate field, whose error and
 	// error_description parameters (RFC 6750) give a code and a message.
@@ -863,6 +880,9 @@ func (r *Reader) hear(resp *http.Response, req *http.Request) heard {
 			hd.code = code
 		}
 		hd.message = desc
+	}
+	if hd.message == "" {
+		hd.message = strings.TrimSpace(hd.messageField)
 	}
 	if n := grpcStatus(hd.grpcStatus); n > 0 {
 		hd.grpc, hd.code, hd.telling = true, strconv.Itoa(n), r.kindOf(grpcCodes[n], 0)
@@ -1325,6 +1345,14 @@ func codeFieldOf(k string) int {
 		return amznErrorType
 	}
 	return 0
+}
+
+// isMessageField reports whether k is an X- field named for an error's
+// message, in any case (X-Error-Message, X-Ca-Error-Message,
+// X-...-ErrorMessage), as the fields codeFieldOf reads are named for its
+// code.
+func isMessageField(k string) bool {
+	return len(k) > 10 && strings.EqualFold(k[:2], "x-") && (hasSuffixFold(k, "-error-message") || hasSuffixFold(k, "-errormessage"))
 }
 
 func hasSuffixFold(s, suffix string) bool {

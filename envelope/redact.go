@@ -204,6 +204,9 @@ func inspectHeader(hd *heard, names, secrets []string) {
 				if c := codeFieldOf(k); c != 0 && len(vs) > 0 && (c == msErrorCode || hd.codeField == "") {
 					hd.codeField = vs[0]
 				}
+				if len(vs) > 0 && isMessageField(k) {
+					hd.messageField = vs[0]
+				}
 			case 'w', 'W':
 				if len(k) == 16 && strings.EqualFold(k, "www-authenticate") && len(vs) > 0 {
 					hd.challenge = vs[0]

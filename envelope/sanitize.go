@@ -29,7 +29,7 @@ func sanitize(e *Error) {
 
 // cleanText is s with HTML reduced to text (tags dropped, the content of
 // script and style elements too, entities decoded), tabs and line breaks
-// turned into spaces, every other control character and every
+// turned into spaces (a CRLF is one line break, one space), every other control character and every
 // bidirectional or invisible formatting character removed (see hidden),
 // invalid UTF-8 replaced by U+FFFD, and at most max bytes kept, cut at a
 // character and ended with "…". Text that needs none of it is s itself.
@@ -49,6 +49,8 @@ func cleanText(s string, max int) string {
 			}
 		}
 		switch {
+		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			continue // a CRLF is one line break: its LF gives the one space
 		case r == '\t' || r == '\n' || r == '\r':
 			r = ' '
 		case hidden(r):
