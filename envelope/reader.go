@@ -684,6 +684,7 @@ type flatBody struct {
 var (
 	retryInfoType = []byte("google.rpc.RetryInfo")
 	retryWord     = []byte("etry")
+	retryCaps     = []byte("ETRY") // RETRY_AFTER_MS
 	backoffWord   = []byte("backoff")
 	waitWord      = []byte("wait_")
 )
@@ -698,7 +699,8 @@ func mayWait(status int) bool {
 // waitMembers), which the envelope's row reads: retry_after, retryAfter,
 // retry_in_seconds, backoff_seconds, wait_seconds and their kin.
 func mentionsWait(body []byte) bool {
-	return bytes.Contains(body, retryWord) || bytes.Contains(body, backoffWord) || bytes.Contains(body, waitWord)
+	return bytes.Contains(body, retryWord) || bytes.Contains(body, backoffWord) || bytes.Contains(body, waitWord) ||
+		bytes.Contains(body, retryCaps)
 }
 
 // fastEnvelope reads the common envelopes with one json.Unmarshal of the

@@ -123,6 +123,8 @@ func TestReadWaitWithUnit(t *testing.T) {
 			outcome{Kind: "rate_limited", Code: "SLOW_DOWN", Message: "Too many calls", RetryAfterSeconds: 42}},
 		{"milliseconds, kebab case", 503, "", `{"message":"Index warming up","Retry-After-Millis":2500}`,
 			outcome{Kind: "unavailable", Message: "Index warming up", RetryAfterSeconds: 3}},
+		{"milliseconds, upper snake case", 429, "", `{"message":"Slow down","RETRY_AFTER_MS":1500}`,
+			outcome{Kind: "rate_limited", Message: "Slow down", RetryAfterSeconds: 2}},
 		{"guard: no unit known", 429, "", `{"message":"Too many calls","retryAfterFortnights":1}`,
 			outcome{Kind: "rate_limited", Message: "Too many calls", RetryAfterSeconds: 60}},
 	})
