@@ -720,11 +720,18 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	e.HTTPStatus = status
 	switch s.fast {
 	case fastNested:
-		if err := json.Unmarshal(body, nb); err != nil {
-			if isTypeError(err) {
-				return nil, nil
+		// The scan in place reads the bodies it is sure of as the decoder
+		// would (TestScanNestedAgreesWithUnmarshal), at a fraction of its
+		// cost; the decoder reads any other.
+		scanned := scanNested(body, &nb.Error)
+		if !scanned {
+			nb.Error = nestedBody{}
+			if err := json.Unmarshal(body, nb); err != nil {
+				if isTypeError(err) {
+					return nil, nil
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
 			mayWait(status) && mentionsWait(body) {
@@ -732,6 +739,9 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
+		if scanned {
+			e.Details = bytes.Clone(n.Details) // the scan's is a slice of the pooled body
+		}
 		if bytes.Contains(e.Details, retryInfoType) {
 			e.RetryAfter = waitAt(&doc{root: body}, "error/"+retryInfo)
 		}
