@@ -33,7 +33,7 @@ func scanNested(body []byte, n *nestedBody) bool {
 			seen = true
 			return scanInner(value, n)
 		default:
-			return !bytes.EqualFold(name, quotedError[1:6])
+			return !foldsTo(name, "error")
 		}
 	})
 }
@@ -63,8 +63,7 @@ func scanInner(obj []byte, n *nestedBody) bool {
 			n.Details = value
 			return true
 		}
-		return !bytes.EqualFold(name, []byte("code")) && !bytes.EqualFold(name, []byte("message")) &&
-			!bytes.EqualFold(name, []byte("details"))
+		return !foldsTo(name, "code") && !foldsTo(name, "message") && !foldsTo(name, "details")
 	})
 	return ok
 }
@@ -122,6 +121,12 @@ func scanMembers(body []byte, i int, f func(name, value []byte) bool) (end int, 
 			return i, false
 		}
 	}
+}
+
+// foldsTo reports whether the decoder, which folds case, would take the
+// member name for field.
+func foldsTo(name []byte, field string) bool {
+	return len(name) == len(field) && bytes.EqualFold(name, []byte(field))
 }
 
 // plainString sets *s to the JSON string v when v is one that decodes to

@@ -705,7 +705,9 @@ func mentionsWait(body []byte) bool {
 
 // fastEnvelope reads the common envelopes with one json.Unmarshal of the
 // body, which also checks that all of it is JSON: the nested envelope
-// with a string code, and the flat one. It returns nil, nil for an
+// with a string code, and the flat one. The nested one is read by
+// scanNested where it reads as json.Unmarshal would, and so checked
+// whole as well. It returns nil, nil for an
 // envelope its row must read (no code, a numeric code, a member of
 // another type).
 func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
