@@ -705,7 +705,9 @@ func mentionsWait(body []byte) bool {
 
 // fastEnvelope reads the common envelopes with one json.Unmarshal of the
 // body, which also checks that all of it is JSON: the nested envelope
-// with a string code, and the flat one. It returns nil, nil for an
+// with a string code, and the flat one. The nested one is read by
+// scanNested where it reads as json.Unmarshal would, and so checked
+// whole as well. It returns nil, nil for an
 // envelope its row must read (no code, a numeric code, a member of
 // another type).
 func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
@@ -720,11 +722,18 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 	e.HTTPStatus = status
 	switch s.fast {
 	case fastNested:
-		if err := json.Unmarshal(body, nb); err != nil {
-			if isTypeError(err) {
-				return nil, nil
+		// The scan in place reads the bodies it is sure of as the decoder
+		// would (TestScanNestedAgreesWithUnmarshal), at a fraction of its
+		// cost; the decoder reads any other.
+		scanned := scanNested(body, &nb.Error)
+		if !scanned {
+			nb.Error = nestedBody{}
+			if err := json.Unmarshal(body, nb); err != nil {
+				if isTypeError(err) {
+					return nil, nil
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
 			mayWait(status) && mentionsWait(body) {
@@ -732,6 +741,9 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 		}
 		n := &nb.Error
 		e.Code, e.Message, e.Details = n.Code, n.Message, n.Details
+		if scanned {
+			e.Details = bytes.Clone(n.Details) // the scan's is a slice of the pooled body
+		}
 		if bytes.Contains(e.Details, retryInfoType) {
 			e.RetryAfter = waitAt(&doc{root: body}, "error/"+retryInfo)
 		}
