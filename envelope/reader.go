@@ -390,6 +390,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		// An XML error document, or below 400 one that is nothing but an
 		// error (a root <Error>, a SOAP or XML-RPC fault).
 		if code, msg, ok := readXML(body, status < 400); ok {
+			if code == strconv.Itoa(status) {
+				code = "" // the status again says nothing more
+			}
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
 		}
 	}
