@@ -176,6 +176,9 @@ var dialects = indexed(
 	dialect{name: `a code other than 0 beside a message and no data`, evidence: "code_200_failed",
 		when: failedCode, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `a status, a result or an error number that says failed beside a message, below 400`, evidence: "flagged_200_failed",
+		when: func(d *doc) bool { return d.status < 400 && flaggedFailure(d.root) }, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
 

@@ -58,3 +58,30 @@ func TestReadNotPresent(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "parameter 'zone' not present"}},
 	})
 }
+
+// TestReadFlaggedFailure: a body below 400 whose top-level member named
+// for a status, a result or an error number (in any case style) says the
+// call failed, beside a message, is an error: a status or result that is
+// a failure word or an HTTP failure's number, an error number or return
+// code other than 0. The same members saying success, a body with data
+// and a resource's own status stay data.
+func TestReadFlaggedFailure(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"an error number beside errmsg", 200, "", `{"errno":2041,"errmsg":"album not found","data":""}`,
+			outcome{Kind: "not_found", Code: "2041", Message: "album not found"}},
+		{"a status in capitals that says Fail", 200, "", `{"JobId":7,"Status":"Fail","Message":"column count does not match","Rows":0}`,
+			outcome{Kind: "server_error", Message: "column count does not match"}},
+		{"a return code in camel case", 200, "", `{"RetCode":230,"Message":"Missing signature"}`,
+			outcome{Kind: "authentication_failed", Message: "Missing signature"}},
+		{"a status number of an HTTP failure beside an error sentence", 200, "text/plain", `{"request":{"op":"read"},"error_type":"NoSuchBean","error":"bean cache:type=L2 is not registered","status":404}`,
+			outcome{Kind: "not_found", Code: "NoSuchBean", Message: "bean cache:type=L2 is not registered"}},
+		{"guard: an error number of 0 with data", 200, "", `{"errno":0,"errmsg":"","data":{"id":7}}`,
+			outcome{Data: true}},
+		{"guard: a status that says success", 200, "", `{"JobId":8,"Status":"Success","Message":"OK","Rows":10}`,
+			outcome{Data: true}},
+		{"guard: a status of 200 beside a value", 200, "", `{"value":{"used":1},"error":"none at all","status":200}`,
+			outcome{Data: true}},
+		{"guard: a resource whose own status failed", 200, "", `{"id":"load-3","status":"failed","message":"disk full"}`,
+			outcome{Data: true}},
+	})
+}
