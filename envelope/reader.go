@@ -399,6 +399,13 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 				code = "" // the status again says nothing more
 			}
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
+			// A fault whose code the taxonomy does not know (soap:Server,
+			// env:Client: only which side failed) and whose text opens
+			// with a code word it knows (MS_UNAVAILABLE, "ALREADY_STARTED:
+			// web") is of that word's kind.
+			if w := leadingCodeWord(msg); w != "" && w != code && !r.names(code) && r.names(w) {
+				e.Kind = r.kindOf(w, status)
+			}
 		}
 	}
 	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
@@ -421,6 +428,17 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
+
+// leadingCodeWord is the code word in capitals (UPPER_SNAKE) that msg is,
+// or that opens it before a colon ("BAD_NAME: web"), else "".
+func leadingCodeWord(msg string) string {
+	w, _, _ := strings.Cut(msg, ":")
+	w = strings.TrimSpace(w)
+	if len(w) < 3 || !isStatusName(w) {
+		return ""
+	}
+	return w
+}
 
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
 // make it an error shape at any status: the envelope's key, "error",

@@ -85,3 +85,23 @@ func TestReadFlaggedFailure(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadFaultCodeWord: a SOAP or XML-RPC fault whose code the taxonomy
+// does not know (soap:Server, a number) and whose text is, or opens with,
+// a code word in capitals that names a kind ("BACKEND_UNAVAILABLE",
+// "RATE_LIMIT_EXCEEDED: slow down") is of that word's kind; a text in
+// words leaves the fault to its status.
+func TestReadFaultCodeWord(t *testing.T) {
+	const soap = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>`
+	const end = `</faultstring></soap:Fault></soap:Body></soap:Envelope>`
+	const rpc = `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value><int>7</int></value></member><member><name>faultString</name><value><string>`
+	const rpcEnd = `</string></value></member></struct></value></fault></methodResponse>`
+	runReadCases(t, []readCase{
+		{"a SOAP fault string that is a code word", 500, "text/xml", soap + "BACKEND_UNAVAILABLE" + end,
+			outcome{Kind: "unavailable", Code: "soap:Server", Message: "BACKEND_UNAVAILABLE"}},
+		{"an XML-RPC fault string that opens with one, at 500", 500, "text/xml", rpc + "RATE_LIMIT_EXCEEDED: slow down" + rpcEnd,
+			outcome{Kind: "rate_limited", Code: "7", Message: "RATE_LIMIT_EXCEEDED: slow down", RetryAfterSeconds: 60}},
+		{"guard: a fault string in words", 500, "text/xml", soap + "Backend failed to answer" + end,
+			outcome{Kind: "server_error", Code: "soap:Server", Message: "Backend failed to answer"}},
+	})
+}
