@@ -48,8 +48,8 @@ const sixthBatchFloor = 85
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure
 // APIs and government APIs that the other corpora do not hold, and fails
 // if the share read as documented falls under sixthBatchFloor.
-// MCPERR_CORPUS_MISSES=1 logs its misses: the seventh round of rules is
-// tuned on it (batch4.jsonl stays the held-out measure).
+// MCPERR_CORPUS_MISSES=1 logs its misses: the seventh and eighth rounds
+// of rules are tuned on it (batch4.jsonl stays the held-out measure).
 func TestReadSixthBatch(t *testing.T) {
 	var all tally
 	for _, c := range loadCorpus(t, "batch6.jsonl") {
