@@ -601,6 +601,14 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	if row.rpc {
 		r.readRPC(e)
 	}
+	if row.name == graphQLRow && e.Code == "" {
+		// A GraphQL error with no code whose extensions name an HTTP
+		// failure (a router's subgraph answered 502) is of that status's
+		// kind.
+		if c := graphQLStatus(d); c != 0 {
+			e.Kind = r.kindOf("", c)
+		}
+	}
 	return e, alts, nil
 }
 

@@ -105,3 +105,21 @@ func TestReadFaultCodeWord(t *testing.T) {
 			outcome{Kind: "server_error", Code: "soap:Server", Message: "Backend failed to answer"}},
 	})
 }
+
+// TestReadGraphQLExtensionsStatus: a failed GraphQL response whose first
+// error has no code and whose extensions name an HTTP failure in a member
+// named for a status, in any case style ("statusCode", "http_status"), is
+// of that status's kind; a code in the extensions still decides, and a
+// status that is no failure says nothing.
+func TestReadGraphQLExtensionsStatus(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a router's subgraph answered 503", 200, "", `{"errors":[{"message":"Fetch from service 'stock' failed.","extensions":{"statusCode":503}}],"data":null}`,
+			outcome{Kind: "unavailable", Message: "Fetch from service 'stock' failed."}},
+		{"snake case, a 404", 200, "", `{"errors":[{"message":"Order lookup failed","path":["order"],"extensions":{"http_status":404}}],"data":{"order":null}}`,
+			outcome{Kind: "not_found", Message: "Order lookup failed"}},
+		{"guard: a code decides", 200, "", `{"errors":[{"message":"Slow down","extensions":{"code":"RATE_LIMITED","statusCode":500}}],"data":null}`,
+			outcome{Kind: "rate_limited", Code: "RATE_LIMITED", Message: "Slow down", RetryAfterSeconds: 60}},
+		{"guard: a status that is no failure", 200, "", `{"errors":[{"message":"Resolver crashed","extensions":{"statusCode":200}}],"data":null}`,
+			outcome{Kind: "server_error", Message: "Resolver crashed"}},
+	})
+}
