@@ -27,8 +27,10 @@ import (
 // measure now): 151 of 205 before the fourth round, 161 of 205 (78.5%)
 // after it; 161 of 205 after the sixth round (tuned on batch5.jsonl with
 // this batch), unchanged; 162 of 205 (79.0%) after the seventh round
-// (tuned on batch6.jsonl with this batch).
-const thirdBatchFloor = 79
+// (tuned on batch6.jsonl with this batch); 164 of 205 (80.0%) after the
+// eighth (an error number or a status that says failed beside a message
+// at 200).
+const thirdBatchFloor = 80
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

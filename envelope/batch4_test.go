@@ -23,7 +23,8 @@ import "testing"
 // not on this batch), 301 of 365 (82.5%); after the sixth round (tuned on
 // batch5, batch3, fresh.jsonl and responses.jsonl), 301 of 365,
 // unchanged; after the seventh round (tuned on batch6, batch5, batch3,
-// fresh.jsonl and responses.jsonl), 302 of 365 (82.7%).
+// fresh.jsonl and responses.jsonl), 302 of 365 (82.7%); after the
+// eighth round (tuned on the same), 302 of 365, unchanged.
 //
 // The whole batch is held out: no rule is to be tuned on it, and the test
 // logs only the count, never which cases miss, so that it stays a measure

@@ -36,15 +36,21 @@ import (
 // whose rules read no vendor's name (a multi-line text at 4xx, an error
 // object's message under any message name, field errors under a code's
 // name, a body that is one string, one space for a CRLF, an X- field for
-// the message, a wait named with its unit).
-const sixthBatchFloor = 82
+// the message, a wait named with its unit); 371 of 435 (85.3%) after the
+// eighth, whose rules read no vendor's name either (an XML element whose
+// status, class or result attribute says failed, an XML <Detail> of text
+// as the message and a code that repeats the status as none, a status or
+// an error number that says failed beside a message below 400, a fault's
+// code word in capitals over a code the taxonomy does not know, a
+// GraphQL error's HTTP status in its extensions).
+const sixthBatchFloor = 85
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure
 // APIs and government APIs that the other corpora do not hold, and fails
 // if the share read as documented falls under sixthBatchFloor.
-// MCPERR_CORPUS_MISSES=1 logs its misses: the seventh round of rules is
-// tuned on it (batch4.jsonl stays the held-out measure).
+// MCPERR_CORPUS_MISSES=1 logs its misses: the seventh and eighth rounds
+// of rules are tuned on it (batch4.jsonl stays the held-out measure).
 func TestReadSixthBatch(t *testing.T) {
 	var all tally
 	for _, c := range loadCorpus(t, "batch6.jsonl") {

@@ -160,7 +160,7 @@ var dialects = indexed(
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
-	dialect{name: "GraphQL response that failed", evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
+	dialect{name: graphQLRow, evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
 			"errors/0/extensions/errorCode", "errors/0/extensions/classification", "errors/0/errorType", "errors/0/type"},
 		message: []string{"errors/0/message"}, wait: common.wait},
@@ -176,8 +176,40 @@ var dialects = indexed(
 	dialect{name: `a code other than 0 beside a message and no data`, evidence: "code_200_failed",
 		when: failedCode, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `a status, a result or an error number that says failed beside a message, below 400`, evidence: "flagged_200_failed",
+		when: func(d *doc) bool { return d.status < 400 && flaggedFailure(d.root) }, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
+
+// graphQLRow names the row of a GraphQL response that failed.
+const graphQLRow = "GraphQL response that failed"
+
+// graphQLStatus is the HTTP failure status (400 to 599) that the first
+// error's extensions name in a member whose name says an HTTP status
+// ("statusCode", "http_status", "status"), or 0.
+func graphQLStatus(d *doc) int {
+	raw := d.value("errors/0/extensions")
+	if len(raw) == 0 || raw[0] != '{' {
+		return 0
+	}
+	var ext map[string]json.RawMessage
+	if json.Unmarshal(raw, &ext) != nil {
+		return 0
+	}
+	status, first := 0, ""
+	for k, v := range ext {
+		switch memberWords([]byte(k)) {
+		case "statuscode", "status", "httpstatus", "httpstatuscode", "httpcode":
+			if n, ok := numberOf(v); ok && (first == "" || k < first) {
+				if c, err := strconv.Atoi(n); err == nil && c >= 400 && c < 600 {
+					status, first = c, k // the first name in order, should several say one
+				}
+			}
+		}
+	}
+	return status
+}
 
 // envelopeRow is the row of the Reader's own envelope s. A nested
 // envelope's object whose paths hold no message or code is read as any

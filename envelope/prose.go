@@ -43,7 +43,7 @@ var proseKinds = [...]prose{
 		// payer's, an argument of a payment API).
 		"enough credit", "insufficient credit", "out of credits"}},
 	{errkind.NotFound, []string{"not found", "not be found", "cannot be found", "does not exist", "doesn't exist",
-		"do not exist", "no such ", "no matching "}},
+		"do not exist", "not present", "no such ", "no matching "}},
 	{errkind.Conflict, []string{"already exist", "already been added", "already been assigned", "already been created",
 		"already in use", "already taken", "already been taken", "already registered"}},
 }

@@ -191,8 +191,13 @@ func (s Shape) fill() resolved {
 //     with no data (read as a REST error, which keeps the field at fault
 //     and the code); a top-level "status" code word that names a failure
 //     ("REQUEST_DENIED", "OVER_QUERY_LIMIT"; not a resource's, with an
-//     "id"); an OAuth 2 error ({"error", "error_description"}); and a SOAP
-//     or XML-RPC fault.
+//     "id"); an OAuth 2 error ({"error", "error_description"}); below 400,
+//     a top-level status, result or error number in any case style that
+//     says failed beside a message ({"Status": "Fail", "Message"},
+//     {"errno": 1001, "errmsg"}, {"RetCode": 171, "Message"}; not beside
+//     data or an "id"); a SOAP or XML-RPC fault; and an XML element whose
+//     status, class or result attribute says failed (<response
+//     status="error">, ResponseClass="Error").
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
@@ -390,7 +395,17 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 		// An XML error document, or below 400 one that is nothing but an
 		// error (a root <Error>, a SOAP or XML-RPC fault).
 		if code, msg, ok := readXML(body, status < 400); ok {
+			if code == strconv.Itoa(status) {
+				code = "" // the status again says nothing more
+			}
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
+			// A fault whose code the taxonomy does not know (soap:Server,
+			// env:Client: only which side failed) and whose text opens
+			// with a code word it knows (MS_UNAVAILABLE, "ALREADY_STARTED:
+			// web") is of that word's kind.
+			if w := leadingCodeWord(msg); w != "" && w != code && !r.names(code) && r.names(w) {
+				e.Kind = r.kindOf(w, status)
+			}
 		}
 	}
 	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
@@ -414,10 +429,22 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
+// leadingCodeWord is the code word in capitals (UPPER_SNAKE) that msg is,
+// or that opens it before a colon ("BAD_NAME: web"), else "".
+func leadingCodeWord(msg string) string {
+	w, _, _ := strings.Cut(msg, ":")
+	w = strings.TrimSpace(w)
+	if len(w) < 3 || !isStatusName(w) {
+		return ""
+	}
+	return w
+}
+
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
 // make it an error shape at any status: the envelope's key, "error",
 // "errors" or another that opens with "err", "ok", "success", "Response",
-// "stat", "result", "code", or "status" holding a code word or false (a
+// "stat", "result", "code", "ret" or "Ret", "Status", "Result", or
+// "status" holding a code word or false (a
 // JSON-RPC error and JSend's "status": "error" hold `"error`). Most
 // success bodies hold none, and skip the top-level scan. It looks at what
 // follows each quote once, in one pass: a search per key would pass over
@@ -446,9 +473,11 @@ func flagKeyAt(body []byte, i int) bool {
 	case 'c':
 		return bytes.HasPrefix(rest, keyCode)
 	case 'r':
-		return bytes.HasPrefix(rest, keyResult)
+		return bytes.HasPrefix(rest, keyResult) || bytes.HasPrefix(rest, keyRet)
 	case 'R':
-		return bytes.HasPrefix(rest, keyResponse)
+		return bytes.HasPrefix(rest, keyResponse) || bytes.HasPrefix(rest, keyRetUpper) || bytes.HasPrefix(rest, keyResultUpper)
+	case 'S':
+		return bytes.HasPrefix(rest, keyStatusUpper)
 	case 's':
 		switch {
 		case bytes.HasPrefix(rest, keySuccess), bytes.HasPrefix(rest, keyStat):
@@ -462,7 +491,7 @@ func flagKeyAt(body []byte, i int) bool {
 
 // keyStart marks the first letters of the keys mentionsErrorKey looks
 // for.
-var keyStart = [256]bool{'e': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true}
+var keyStart = [256]bool{'e': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true, 'S': true}
 
 // The keys mentionsErrorKey looks for, each as it follows its opening
 // quote.
@@ -475,6 +504,13 @@ var (
 	keySuccess  = []byte(`success"`)
 	keyStat     = []byte(`stat"`)
 	keyStatus   = []byte(`status"`)
+	// A status, a result or a return code written in capitals ("Status",
+	// "Result", "RetCode", "ret_code"), which may say failed beside a
+	// message (see flaggedFailure).
+	keyStatusUpper = []byte(`Status"`)
+	keyResultUpper = []byte(`Result"`)
+	keyRet         = []byte(`ret`)
+	keyRetUpper    = []byte(`Ret`)
 )
 
 // statusWordAt reports whether the value of the "status" member whose
@@ -536,7 +572,7 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	failed := status >= 400
 	if !envelope && !top.errorShape() {
-		if !failed {
+		if !failed && !flaggedFailure(body) {
 			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
@@ -564,6 +600,14 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	if row.rpc {
 		r.readRPC(e)
+	}
+	if row.name == graphQLRow && e.Code == "" {
+		// A GraphQL error with no code whose extensions name an HTTP
+		// failure (a router's subgraph answered 502) is of that status's
+		// kind.
+		if c := graphQLStatus(d); c != 0 {
+			e.Kind = r.kindOf("", c)
+		}
 	}
 	return e, alts, nil
 }

@@ -280,3 +280,106 @@ func keyEqual(q []byte, key string) bool {
 	var s string
 	return json.Unmarshal(q, &s) == nil && s == key
 }
+
+// flaggedFailure reports whether a body below 400 says at its top level
+// that the call failed, in a member whose name says what it is, beside a
+// message: a status or a result (in any case style: "Status", "stat",
+// "result") whose value is a failure word ("Fail", "failed", "ERROR") or
+// the number of an HTTP failure (400 to 599), or an error number or a
+// return, result or error code ("errno", "RetCode", "result_code") that
+// is a number other than 0 and 200 (an OK written as a status). The
+// message is a
+// string, not a success word, in a member named for a message ("Message",
+// "errmsg", "error_msg") or an "error" written as a sentence. A body with
+// data ("data" neither null nor empty) or with an "id" (a resource whose
+// own status failed) is no failure. It costs one pass over the top level,
+// run only on bodies no other shape has claimed.
+func flaggedFailure(body []byte) bool {
+	i := jsonscan.Space(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return false
+	}
+	var flag, msg bool
+	for i++; ; {
+		i = jsonscan.Space(body, i)
+		if i >= len(body) || body[i] != '"' {
+			return flag && msg
+		}
+		end, _, ok := jsonscan.String(body, i)
+		if !ok {
+			return false
+		}
+		name := memberWords(body[i+1 : end-1])
+		i = jsonscan.Space(body, end)
+		if i >= len(body) || body[i] != ':' {
+			return false
+		}
+		i = jsonscan.Space(body, i+1)
+		vend, ok := jsonscan.Value(body, i, 1, nil)
+		if !ok {
+			return false
+		}
+		v := body[i:vend]
+		switch name {
+		case "data":
+			if s := string(v); s != "null" && s != `""` && s != "{}" && s != "[]" {
+				return false
+			}
+		case "id":
+			return false
+		case "status", "stat", "result":
+			if s, ok := stringOf(v); ok {
+				switch strings.ToLower(s) {
+				case "fail", "failed", "failure", "error":
+					flag = true
+				}
+			} else if n, ok := numberOf(v); ok && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+				flag = true
+			}
+		case "errno", "errcode", "errorcode", "errornumber", "retcode", "returncode", "resultcode":
+			if n, ok := numberOf(v); ok && n != "0" && n != "200" {
+				flag = true
+			}
+		case "message", "msg", "errmsg", "errormsg", "errormessage", "error":
+			s, ok := stringOf(v)
+			if ok && s != "" && (name != "error" || strings.Contains(s, " ")) {
+				switch strings.ToLower(s) {
+				case "ok", "success", "succeeded":
+				default:
+					msg = true
+				}
+			}
+		}
+		i = jsonscan.Space(body, vend)
+		if i >= len(body) || body[i] != ',' {
+			return flag && msg
+		}
+		i++
+	}
+}
+
+// memberWords is a member's name in lower case with its separators
+// dropped, so that every case style of a name is one: "RetCode",
+// "ret_code" and "ret-code" are "retcode". A name that holds an escape or
+// runs past 32 bytes is returned as "", which names nothing.
+func memberWords(q []byte) string {
+	if len(q) > 32 {
+		return ""
+	}
+	var b [32]byte
+	n := 0
+	for _, c := range q {
+		switch {
+		case c == '\\':
+			return ""
+		case c == '_' || c == '-' || c == ' ':
+		case c >= 'A' && c <= 'Z':
+			b[n] = c + 'a' - 'A'
+			n++
+		default:
+			b[n] = c
+			n++
+		}
+	}
+	return string(b[:n])
+}

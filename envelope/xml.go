@@ -14,10 +14,11 @@ const maxXMLTokens = 512
 // The children of an XML error element that hold its code and its
 // message, in lower case: S3's and Azure's <Code> and <Message>, SOAP
 // 1.1's <faultcode> and <faultstring>, SOAP 1.2's <Code><Value> and
-// <Reason><Text>.
+// <Reason><Text>, and a <Detail> that holds text (Azure Service Bus's
+// <Error><Code>401</Code><Detail>...</Detail>).
 var (
 	xmlCodeNames    = []string{"code", "faultcode", "errorcode"}
-	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage"}
+	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage", "detail"}
 )
 
 // readXML reads an XML error document: the first element named Error or
@@ -35,8 +36,15 @@ var (
 // neither child) within maxXMLTokens tokens. A document with no error
 // element whose root element holds a code or a message child (an SMS
 // API's <response><message>..</message><code>1</code></response>) is
-// read as that error, when root is false. Text is kept up to
-// maxPlainMessage bytes.
+// read as that error, when root is false. An element whose attribute
+// named for a status, a class or a result says the answer failed
+// (<response status="error">, <ApiResponse Status="ERROR">, a SOAP body's
+// <...ResponseMessage ResponseClass="Error">) is the error element at any
+// status and any depth of a SOAP body (see failedAttr): its code and
+// message are then found at any depth within it, by name (xmlCodeName,
+// xmlMessageName), as an attribute named as a code or a number, or as an
+// inner <Error>'s own text. A <Detail> is the message only when it holds
+// text of its own. Text is kept up to maxPlainMessage bytes.
 func readXML(body []byte, root bool) (code, message string, ok bool) {
 	d := xml.NewDecoder(bytes.NewReader(body))
 	depth, errDepth := 0, 0
@@ -49,6 +57,14 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// with no error element whose root is the error ({"<response>
 	// <message>..</message><code>1</code></response>"}).
 	var rootCode, rootMessage string
+	// flagged says the error element is one whose attribute says the
+	// answer failed (<response status="error">, ResponseClass="Error"):
+	// its code and message are found at any depth within it, and an inner
+	// element whose own text is the message may hold the code as an
+	// attribute (<Error Number="7">..</Error>). own marks cur as such an
+	// element's own text, given up when a child opens before any text.
+	flagged, own := false, false
+	inBody := false // within a SOAP envelope's body, when root
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
@@ -66,18 +82,40 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				// <Code><Value>env:Sender</Value><Subcode>...
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur = nil
+			} else if cur != nil && own {
+				cur = nil // an element with children, not text of its own
 			}
 			switch {
 			case depth == 1 && name == "html":
 				return "", "", false
+			case errDepth == 0 && failedAttr(t.Attr):
+				errDepth, flagged = depth, true
+				code = codeAttr(t.Attr)
+			case flagged && cur == nil:
+				own = false
+				switch {
+				case code == "" && xmlCodeName(name):
+					cur, curDepth = &code, depth
+				case message == "" && xmlMessageName(name):
+					cur, curDepth = &message, depth
+				case message == "" && (name == "error" || name == "fault"):
+					if code == "" {
+						code = codeAttr(t.Attr)
+					}
+					cur, curDepth, own = &message, depth, true
+				}
+				text.Reset()
 			case errDepth == 0 && (name == "error" || name == "fault"):
 				if root && (name == "error" || depth > 3) {
 					return "", "", false
 				}
 				errDepth = depth
 			case errDepth == 0:
-				if root && depth > 2 && name != "body" {
+				if root && depth > 2 && name != "body" && !inBody {
 					return "", "", false
+				}
+				if root && depth == 2 && name == "body" {
+					inBody = true // a SOAP body: an element below may be flagged as failed
 				}
 				if !root && depth == 2 && cur == nil {
 					switch {
@@ -99,7 +137,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				case in(name, xmlCodeNames) && code == "":
 					cur, curDepth = &code, depth
 				case in(name, xmlMessageNames) && message == "":
-					cur, curDepth = &message, depth
+					// A detail is the message only when it holds text,
+					// not elements (a SOAP fault's <detail>).
+					cur, curDepth, own = &message, depth, name == "detail"
 				}
 				text.Reset()
 			}
@@ -119,7 +159,7 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				}
 			case cur != nil && depth == curDepth:
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
-				cur = nil
+				cur, own = nil, false
 			}
 			if errDepth > 0 && depth == errDepth {
 				return code, message, code != "" || message != ""
@@ -128,6 +168,48 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// failedAttr reports whether attrs hold one whose name says a status, a
+// class or a result (status, Status, ResponseClass) and whose value says
+// the answer failed ("error", "ERROR", "fail", "failed", "failure").
+func failedAttr(attrs []xml.Attr) bool {
+	for _, a := range attrs {
+		n := strings.ToLower(a.Name.Local)
+		if !strings.Contains(n, "status") && !strings.HasSuffix(n, "class") && !strings.HasSuffix(n, "result") {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(a.Value)) {
+		case "error", "fail", "failed", "failure":
+			return true
+		}
+	}
+	return false
+}
+
+// codeAttr returns the value of an attribute named as a code or a number
+// (code="7", Number="1011102", errorCode), or "".
+func codeAttr(attrs []xml.Attr) string {
+	for _, a := range attrs {
+		n := strings.ToLower(a.Name.Local)
+		if n == "number" || xmlCodeName(n) {
+			return strings.TrimSpace(a.Value)
+		}
+	}
+	return ""
+}
+
+// xmlCodeName reports whether a lower-case element name names a code:
+// one of xmlCodeNames or one that ends in "code" (ResponseCode).
+func xmlCodeName(name string) bool {
+	return in(name, xmlCodeNames) || strings.HasSuffix(name, "code")
+}
+
+// xmlMessageName reports whether a lower-case element name names a
+// message: one of xmlMessageNames, "msg", or one that ends in "message"
+// or "messagetext".
+func xmlMessageName(name string) bool {
+	return in(name, xmlMessageNames) || name == "msg" || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext")
 }
 
 func in(s string, list []string) bool {
