@@ -410,28 +410,11 @@ func (d *doc) findWait() time.Duration {
 // "Retry-After-Millis"), and returns how many of the unit make a second: 1
 // for seconds, 1000 for milliseconds, 0 for a name that is no such wait's.
 func waitUnit(k string) int {
-	var b [32]byte
-	n := 0
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		default:
-			continue
-		}
-		if n == len(b) {
-			return 0
-		}
-		b[n] = c
-		n++
-	}
-	const prefix = "retryafter"
-	if n < len(prefix) || string(b[:len(prefix)]) != prefix {
+	rest, ok := strings.CutPrefix(memberWords([]byte(k)), "retryafter")
+	if !ok {
 		return 0
 	}
-	switch string(b[len(prefix):n]) {
+	switch rest {
 	case "s", "sec", "secs", "second", "seconds":
 		return 1
 	case "ms", "msec", "millis", "millisecond", "milliseconds":
