@@ -26,16 +26,18 @@ import "testing"
 // fresh.jsonl and responses.jsonl), 302 of 365 (82.7%); after the
 // eighth round (tuned on the same), 302 of 365, unchanged.
 //
-// The whole batch is held out: no rule is to be tuned on it, and the test
-// logs only the count, never which cases miss, so that it stays a measure
-// of data nobody tuned to.
+// The whole batch was held out through the eighth round: no rule was
+// tuned on it, and the test logged only the count. From the ninth round on
+// it is tuned on like the others, and a seventh batch, collected apart
+// from the rules' authors, is the held-out measure.
 const fourthBatchFloor = 82
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
-// documented falls under fourthBatchFloor. It logs the count only.
+// documented falls under fourthBatchFloor. MCPERR_CORPUS_MISSES=1 logs its
+// misses.
 func TestReadFourthBatch(t *testing.T) {
-	readHeldOutBatch(t, "batch4.jsonl", "fourth batch", fourthBatchFloor)
+	readTunedBatch(t, "batch4.jsonl", "fourth batch", fourthBatchFloor)
 }
 
 // TestFourthBatchShape keeps the fourth batch what its commit says: at

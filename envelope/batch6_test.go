@@ -1,9 +1,6 @@
 package envelope_test
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // sixthBatchFloor is the share (in percent) of the sixth batch
 // (testdata/corpus/batch6.jsonl) that must read as documented: the figure
@@ -52,16 +49,7 @@ const sixthBatchFloor = 85
 // MCPERR_CORPUS_MISSES=1 logs its misses: the seventh and eighth rounds
 // of rules are tuned on it (batch4.jsonl stays the held-out measure).
 func TestReadSixthBatch(t *testing.T) {
-	var all tally
-	for _, c := range loadCorpus(t, "batch6.jsonl") {
-		got, ok := c.check()
-		all.add(ok)
-		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
-			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
-		}
-	}
-	t.Logf("sixth batch: %d of %d read as documented", all.ok, all.n)
-	all.floor(t, "sixth batch", sixthBatchFloor)
+	readTunedBatch(t, "batch6.jsonl", "sixth batch", sixthBatchFloor)
 }
 
 // TestSixthBatchShape keeps the sixth batch what its commit says: at least
