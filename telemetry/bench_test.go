@@ -2,12 +2,14 @@ package telemetry_test
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -139,4 +141,56 @@ func BenchmarkPoint(b *testing.B) {
 		h.Record(ctx, 0.000006, set)
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// canned is an upstream that answers every request with its status at
+// once, without a network: what an upstream costs is not measured.
+type canned int
+
+func (c canned) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: int(c), Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+}
+
+// BenchmarkTransport is one upstream request through Transport, as a tool
+// handler's GET makes it (inside the tool call's span, with the W3C trace
+// context and baggage propagators otlpenv installs), through the SDK's
+// batch span processor exporting to nothing, against the same request
+// sent to the upstream directly (telemetry=off): the cost of an upstream
+// span. The upstream answers at once, 200 or 404.
+//
+//	go test -run '^$' -bench Transport -cpu 1 -count 6 ./telemetry
+func BenchmarkTransport(b *testing.B) {
+	for _, status := range []int{200, 404} {
+		for _, on := range []bool{false, true} {
+			name := strconv.Itoa(status) + "/telemetry=off"
+			if on {
+				name = strconv.Itoa(status) + "/telemetry=on"
+			}
+			b.Run(name, func(b *testing.B) {
+				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+				defer tp.Shutdown(context.Background())
+				var rt http.RoundTripper = canned(status)
+				if on {
+					rt = &telemetry.Transport{Base: rt, TracerProvider: tp,
+						Propagator: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})}
+				}
+				ctx, span := tp.Tracer("bench").Start(context.Background(), "tools/call get_trace")
+				defer span.End()
+				req, err := http.NewRequestWithContext(ctx, "GET", "https://api.vexlo.test/v1/traces/abc?key=k", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				req.Header.Set("Authorization", "Bearer t")
+				req.Header.Set("Accept", "application/json")
+				b.ReportAllocs()
+				start := cpuTime()
+				for b.Loop() {
+					if _, err := rt.RoundTrip(req); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
 }

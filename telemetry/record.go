@@ -120,6 +120,7 @@ type meters struct {
 	fails  map[failKey]*failShape
 	stages map[stageKey][]metric.AddOption // Failures' points: their attribute sets
 	texts  map[textKey]*failShape          // the failure an isError text of at most maxText bytes is, by shape
+	rpcs   map[rpcKey]*failShape           // the failure a JSON-RPC error of at most maxText bytes is, by shape
 }
 
 // maxShapes bounds the shapes and failures a recorder keeps: past it (a
@@ -475,7 +476,8 @@ type failure struct {
 	hasWait  bool
 }
 
-// maxText bounds the isError texts whose reading is kept.
+// maxText bounds the isError texts, and the JSON-RPC errors' message and
+// data, whose reading is kept.
 const maxText = 512
 
 // textKey is what the isError answers of one shape and one text share.
@@ -484,26 +486,50 @@ type textKey struct {
 	text  string
 }
 
+// rpcKey is what the JSON-RPC error answers of one shape, code, message
+// and data share.
+type rpcKey struct {
+	shape         *shape
+	code          int64
+	message, data string
+}
+
 // read returns the failShape of a, an answer of a call of shape sh, as
-// readFailure reads it; nil for a success. An isError result's text (a
-// refusal's, a handler error's: the same few texts again and again) is
-// read once, and its failShape found with it in one look-up, for a text of
-// at most maxText bytes.
+// readFailure reads it; nil for a success. An isError result's text and a
+// JSON-RPC error's code, message and data (a refusal's, a handler error's:
+// the same few answers again and again) are read once, and their failShape
+// found with them in one look-up, for a text, or a message and data, of at
+// most maxText bytes.
 func (r *recorder) read(sh *shape, a answer) *failShape {
-	if !a.isError || a.panic || a.rpc || len(a.text) > maxText {
-		f, failed := readFailure(a)
-		if !failed {
-			return nil
-		}
-		return r.failShape(failKey{sh.key, f})
+	switch {
+	case a.panic:
+	case a.rpc && len(a.message)+len(a.data) <= maxText:
+		return cached(r.meters, &r.rpcs, rpcKey{sh, a.code, a.message, string(a.data)}, newRPCShape)
+	case a.isError && !a.rpc && len(a.text) <= maxText:
+		return cached(r.meters, &r.texts, textKey{sh, a.text}, newTextShape)
 	}
-	return cached(r.meters, &r.texts, textKey{sh, a.text}, newTextShape)
+	f, failed := readFailure(a)
+	if !failed {
+		return nil
+	}
+	return r.failShape(failKey{sh.key, f})
 }
 
 // newTextShape is the failShape of an isError result of k's shape whose
 // text is k's.
 func newTextShape(k textKey) *failShape {
 	f, _ := readFailure(answer{isError: true, text: k.text})
+	return newFailShape(failKey{k.shape.key, f})
+}
+
+// newRPCShape is the failShape of a JSON-RPC error of k's shape with k's
+// code, message and data.
+func newRPCShape(k rpcKey) *failShape {
+	a := answer{rpc: true, code: k.code, message: k.message}
+	if k.data != "" {
+		a.data = json.RawMessage(k.data)
+	}
+	f, _ := readFailure(a)
 	return newFailShape(failKey{k.shape.key, f})
 }
 

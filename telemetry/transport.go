@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -39,6 +40,7 @@ type Transport struct {
 	once   sync.Once
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
+	fields int // how many header fields prop sets at most
 }
 
 // RoundTrip sends req in a client span.
@@ -51,31 +53,49 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if prop == nil {
 			prop = otel.GetTextMapPropagator()
 		}
-		t.tracer, t.prop = tp.Tracer(scope), prop
+		t.tracer, t.prop, t.fields = tp.Tracer(scope), prop, len(prop.Fields())
 	})
 	base := t.Base
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	ctx, span := t.tracer.Start(req.Context(), req.Method, trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(requestAttrs(req)...))
+	ctx, span := t.tracer.Start(req.Context(), req.Method, clientKind, trace.WithAttributes(requestAttrs(req)...))
 	defer span.End()
-	// A RoundTripper must not change the request it is given: the trace
-	// headers go on a clone.
-	out := req.Clone(ctx)
-	t.prop.Inject(ctx, propagation.HeaderCarrier(out.Header))
-	resp, err := base.RoundTrip(out)
+	resp, err := base.RoundTrip(withTrace(ctx, req, t.prop, t.fields))
 	if err != nil {
 		span.SetAttributes(attribute.String(attrErrorType, errorType(err)))
 		span.SetStatus(codes.Error, "")
 		return resp, err
 	}
-	span.SetAttributes(attribute.Int("http.response.status_code", resp.StatusCode))
+	// One call for the response's attributes: the SDK grows its copy of a
+	// span's attributes at every call that adds some.
+	status := attribute.Int("http.response.status_code", resp.StatusCode)
 	if resp.StatusCode >= 400 {
-		span.SetAttributes(attribute.String(attrErrorType, strconv.Itoa(resp.StatusCode)))
+		span.SetAttributes(status, attribute.String(attrErrorType, strconv.Itoa(resp.StatusCode)))
 		span.SetStatus(codes.Error, "")
+	} else {
+		span.SetAttributes(status)
 	}
 	return resp, nil
+}
+
+// clientKind is the start option of every upstream span.
+var clientKind = trace.WithSpanKind(trace.SpanKindClient)
+
+// withTrace is req with ctx and with the trace context prop injects into
+// its headers. A RoundTripper must not change the request it is given, and
+// the trace context changes only the headers: the copy is shallow but for
+// them (not req.Clone, which copies the URL and the forms too), and its
+// header map has room for the fields (at most that many) prop sets.
+func withTrace(ctx context.Context, req *http.Request, prop propagation.TextMapPropagator, fields int) *http.Request {
+	out := req.WithContext(ctx)
+	h := make(http.Header, len(req.Header)+fields)
+	for k, v := range req.Header {
+		h[k] = v[:len(v):len(v)] // an append below copies, never writes into req's
+	}
+	out.Header = h
+	prop.Inject(ctx, propagation.HeaderCarrier(h))
+	return out
 }
 
 // requestAttrs are the HTTP client conventions' attributes of req that can
@@ -89,11 +109,12 @@ func requestAttrs(req *http.Request) []attribute.KeyValue {
 			port = "443"
 		}
 	}
-	a := []attribute.KeyValue{
+	a := make([]attribute.KeyValue, 0, 4)
+	a = append(a,
 		attribute.String("http.request.method", req.Method),
 		attribute.String("server.address", host),
 		attribute.String("url.path", u.EscapedPath()),
-	}
+	)
 	if p, err := strconv.Atoi(port); err == nil {
 		a = append(a, attribute.Int("server.port", p))
 	}
