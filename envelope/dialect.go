@@ -341,6 +341,12 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
 	}
+	// A label written as a code ({"message": "invalid_app_id",
+	// "description": "Invalid App ID provided."}) that yielded to a
+	// member saying more is the code, when no member gave one.
+	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) {
+		e.Code = label
+	}
 	if e.Message == "" {
 		e.Message = label
 	}
