@@ -603,7 +603,7 @@ func TestReadLabelYields(t *testing.T) {
 		{"a reason-phrase message yields to the detail beside it", 400, "", `{"detail":"no such command","error":400,"message":"Bad Request"}`,
 			outcome{Kind: "invalid_arguments", Message: "no such command"}},
 		{"a code-word message yields to the description beside it", 404, "", `{"message":"NOT_FOUND","description":"No pet with id 7"}`,
-			outcome{Kind: "not_found", Message: "No pet with id 7"}},
+			outcome{Kind: "not_found", Code: "NOT_FOUND", Message: "No pet with id 7"}}, // the label is the code since round 9 (TestReadCodeWordLabelIsTheCode)
 		{"guard: a label detail does not yield to a title", 404, "application/problem+json", `{"title":"An error occurred","status":404,"detail":"Not Found"}`,
 			outcome{Kind: "not_found", Message: "Not Found"}},
 		{"guard: a label does not yield to a nested error", 404, "", `{"code":"not_found","context_info":{"errors":[{"name":"folder","message":"Invalid value 'f_1'."}]},"message":"Not Found"}`,
