@@ -366,6 +366,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	if e.RetryAfter == 0 && row.find {
 		e.RetryAfter = d.findWait()
 	}
+	if e.Code == "" {
+		alts.class = d.class
+	}
 	return alts
 }
 
@@ -433,6 +436,10 @@ func waitUnit(k string) int {
 type codes struct {
 	list [3]string
 	n    int
+
+	// class is the error's class (see foundClass) of a body that named
+	// no code: the code, unless the header gives one.
+	class string
 }
 
 func (c *codes) add(code, first string) {
@@ -1045,6 +1052,7 @@ type doc struct {
 	spans  topSpans
 	seen   []decoded
 	names  func(code string) bool // whether the taxonomy gives code a kind (see Reader.names); nil: the standard one
+	class  string                 // the error's class, found by find where no code is (see foundClass)
 }
 
 // decoded is the object or list at a path (its parent's path and a slash).

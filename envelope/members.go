@@ -105,10 +105,15 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 		}
 		if e.Message == "" {
 			e.Message = *label
+		} else if f := fieldIn(obj); f != "" && *label == "" {
+			e.Message = f + ": " + e.Message // the field at fault, as messageAt writes it
 		}
 	}
 	if e.Code == "" {
 		e.Code = d.foundCode(prefix, keys)
+	}
+	if e.Code == "" && d.class == "" {
+		d.class = d.foundClass(prefix, keys, obj)
 	}
 	for _, k := range keys {
 		v := obj[k]
@@ -183,6 +188,38 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range numberNames {
 		if k := named(keys, n); k != "" {
 			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+				return c
+			}
+		}
+	}
+	for _, k := range keys {
+		if endsInCode(k) {
+			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// classNames are the names of a member that holds an error's class (see
+// foundClass).
+var classNames = []string{"type", "reason", "kind"}
+
+// foundClass is the error's class among the members of the object obj at
+// prefix, keys their names in order: a "type", "reason" or "kind" written
+// as codes are ("IpAddressAlreadyAllocated", "ENTITY_NOT_FOUND"), not as
+// a word ("vm", "User"). It is the code when nothing else gives one, the
+// header's code field included. An object that names the field at fault
+// is a field's error, whose type is the rule the field broke
+// ("value_error.missing"), not the error's code.
+func (d *doc) foundClass(prefix string, keys []string, obj map[string]json.RawMessage) string {
+	if fieldIn(obj) != "" {
+		return ""
+	}
+	for _, n := range classNames {
+		if k := named(keys, n); k != "" {
+			if c, _ := stringOf(d.value(prefix + k)); isCodeWord(c, false) && !placeholder(c) && !opensWithStatus(c, d.status) {
 				return c
 			}
 		}

@@ -418,6 +418,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	if e.Code == "" {
 		e.Code = hd.code
 	}
+	if e.Code == "" {
+		e.Code = alts.class // the body's class, where nothing named a code
+	}
 	if e.Message == "" {
 		e.Message = hd.message
 	}

@@ -1,6 +1,10 @@
 package envelope_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // This file holds the ninth round of general rules (issue 27) about where
 // an error's members are, tuned on batch3.jsonl to batch6.jsonl,
@@ -23,4 +27,74 @@ func TestReadCodeWordLabelIsTheCode(t *testing.T) {
 		{"guard: a code word alone stays the message", 409, "", `{"Title":"Conflict","Detail":"VersionMismatch"}`,
 			outcome{Kind: "conflict", Message: "VersionMismatch"}},
 	})
+}
+
+// TestReadNumberNamedAsCode: a number in a member whose name ends in
+// "code", in any case style ("RetCode", "minor_code", "internalErrorCode"),
+// is the error's code where no member named as a code in the lists gives
+// one; 0 and a number that repeats the status are none, and a status's
+// code ("httpStatusCode") is no error code.
+func TestReadNumberNamedAsCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a return code in camel case at 200", 200, "", `{"RetCode":5012,"Message":"Zone cn-9 does not exist"}`,
+			outcome{Kind: "not_found", Code: "5012", Message: "Zone cn-9 does not exist"}},
+		{"a sub code in snake case in an error object", 403, "", `{"error":{"sub_code":70,"message":"The project is archived."}}`,
+			outcome{Kind: "permission_denied", Code: "70", Message: "The project is archived."}},
+		{"guard: a status's code is no error code", 409, "", `{"httpStatusCode":409,"message":"Bucket b1 already exists"}`,
+			outcome{Kind: "conflict", Message: "Bucket b1 already exists"}},
+		{"guard: a code of 0 is none", 404, "", `{"innerCode":0,"message":"Tape 7 was not found"}`,
+			outcome{Kind: "not_found", Message: "Tape 7 was not found"}},
+	})
+}
+
+// TestReadClassIsTheCode: an error object's "type", "reason" or "kind",
+// in any case, written as codes are ("VolumeInUse", "QUOTA_EXHAUSTED"),
+// is the code when no member named as a code gives one, at the top level
+// or in an error object found by its name, and when the header names no
+// code either. A class written as a word ("User", "vm") is none, and the
+// type of a field's error ({"loc", "msg", "type"}) is the rule the field
+// broke, not the error's code.
+func TestReadClassIsTheCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a type in camel case in an object named for an error", 409, "", `{"StorageFault":{"type":"VolumeInUse","message":"Volume v-3 is attached to host h-1"}}`,
+			outcome{Kind: "conflict", Code: "VolumeInUse", Message: "Volume v-3 is attached to host h-1"}},
+		{"a reason in capitals in a list of messages", 429, "", `{"status":"ERROR","messages":[{"message":"Daily allowance used","reason":"QUOTA_EXHAUSTED"}]}`,
+			outcome{Kind: "rate_limited", Code: "QUOTA_EXHAUSTED", Message: "Daily allowance used", RetryAfterSeconds: 60}},
+		{"a kind at the top level", 404, "", `{"kind":"ShelfNotFound","message":"shelf 12 is gone"}`,
+			outcome{Kind: "not_found", Code: "ShelfNotFound", Message: "shelf 12 is gone"}},
+		{"guard: a class written as a word", 404, "", `{"kind":"shelf","message":"shelf 12 is gone"}`,
+			outcome{Kind: "not_found", Message: "shelf 12 is gone"}},
+		{"guard: a field error's type", 422, "", `{"problems":[{"loc":["query","limit"],"msg":"must be positive","type":"value_error.number"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "query.limit: must be positive"}},
+	})
+}
+
+// TestReadFoundMessageNamesItsField: a message found by its member's name
+// in an error object that names the field at fault ("field", "loc",
+// "parameter") is written "field: message", as a message read through the
+// dialect table's paths is.
+func TestReadFoundMessageNamesItsField(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a field error in a list named for problems", 400, "", `{"problems":[{"parameter":"from","message":"must be a date"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "from: must be a date"}},
+		{"guard: an object that names no field", 400, "", `{"problems":[{"message":"the date range is reversed"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "the date range is reversed"}},
+	})
+}
+
+// TestReadHeaderCodeBeatsClass: a code the header names (x-amzn-ErrorType,
+// X-Error-Code) is the code before the body's class, which only stands in
+// where nothing names a code.
+func TestReadHeaderCodeBeatsClass(t *testing.T) {
+	c := documented{Status: 409, Body: `{"Reason":"LeaseHeldByOther","message":"The lease is held."}`,
+		Header: map[string]string{"Content-Type": "application/json", "X-Error-Code": "LeaseConflict"}}
+	want := outcome{Kind: "conflict", Code: "LeaseConflict", Message: "The lease is held."}
+	if diff := cmp.Diff(want, c.read()); diff != "" {
+		t.Errorf("Read (-want +got):\n%s", diff)
+	}
+	c.Header = map[string]string{"Content-Type": "application/json"}
+	want.Code = "LeaseHeldByOther"
+	if diff := cmp.Diff(want, c.read()); diff != "" {
+		t.Errorf("without the header's code: Read (-want +got):\n%s", diff)
+	}
 }
