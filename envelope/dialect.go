@@ -711,10 +711,7 @@ func messageAt(d *doc, path string) string {
 		if (lastMember(path) == "reason" || sentenceOnly) && isWord(s) && !isPhrase(s, d.status, "error") {
 			return ""
 		}
-		if f := d.fieldOf(parentOf(path)); s != "" && f != "" {
-			return f + ": " + s
-		}
-		return s
+		return withField(d.fieldOf(parentOf(path)), s)
 	case '[', '{':
 		return messageOf(raw, 5)
 	}
@@ -765,8 +762,8 @@ func messageOf(raw json.RawMessage, depth int) string {
 				continue // details other than a sentence are no message (Google's list of details)
 			}
 			if s := messageOf(v, depth-1); s != "" {
-				if f := fieldIn(obj); f != "" && v[0] == '"' {
-					return f + ": " + s
+				if v[0] == '"' {
+					return withField(fieldIn(obj), s)
 				}
 				return s
 			}
@@ -783,8 +780,11 @@ func listOfStrings(raw json.RawMessage) bool {
 	return i < len(raw) && raw[i] == '"'
 }
 
-// fieldMembers name the field an error object is about.
-var fieldMembers = []string{"field", "loc", "parameter", "propertyPath"}
+// fieldMembers name the field an error object is about, normalized (see
+// sameName): "field" ("Field", "field_name"), "loc", "parameter",
+// "propertyPath". OpenAI's "param" and JSON:API's "source" stay details:
+// the message says what is wrong without them.
+var fieldMembers = []string{"field", "fieldname", "loc", "parameter", "propertypath"}
 
 // fieldOf is the field at fault named by the error object at path (see
 // fieldIn), "" when there is no object there or it names none.
@@ -803,32 +803,69 @@ func (d *doc) fieldOf(path string) string {
 	return fieldIn(d.decode(key, raw).obj)
 }
 
-// fieldIn is the field at fault an error object names: a string, or a
-// location list such as FastAPI's ["body", "price"], joined with dots.
+// fieldIn is the field at fault an error object names, in a member
+// named for a field in any case style: a string, or a location list such
+// as FastAPI's ["body", "price"], joined with dots.
 func fieldIn(obj map[string]json.RawMessage) string {
 	for _, m := range fieldMembers {
-		v := obj[m]
-		if s, ok := stringOf(v); ok && s != "" && len(s) <= maxPlainMessage {
-			return s
-		}
-		if len(v) > 0 && v[0] == '[' {
-			var loc []any
-			if json.Unmarshal(v, &loc) != nil || len(loc) == 0 {
+		for k, v := range obj {
+			if !sameName(k, m) {
 				continue
 			}
-			parts := make([]string, 0, len(loc))
-			for _, p := range loc {
-				switch p := p.(type) {
-				case string:
-					parts = append(parts, p)
-				case float64:
-					parts = append(parts, strconv.FormatFloat(p, 'f', -1, 64))
-				}
+			if f := fieldValue(v); f != "" {
+				return f
 			}
-			return strings.Join(parts, ".")
 		}
 	}
 	return ""
+}
+
+// fieldValue is the field a field member's value v names: a string, or
+// a location list joined with dots.
+func fieldValue(v json.RawMessage) string {
+	if len(v) == 0 {
+		return ""
+	}
+	switch {
+	case v[0] == '"':
+		if s, ok := stringOf(v); ok && len(s) <= maxPlainMessage {
+			return s
+		}
+	case v[0] == '[':
+		var loc []any
+		if json.Unmarshal(v, &loc) != nil || len(loc) == 0 {
+			return ""
+		}
+		parts := make([]string, 0, len(loc))
+		for _, p := range loc {
+			switch p := p.(type) {
+			case string:
+				parts = append(parts, p)
+			case float64:
+				parts = append(parts, strconv.FormatFloat(p, 'f', -1, 64))
+			}
+		}
+		return strings.Join(parts, ".")
+	}
+	return ""
+}
+
+// withField is msg about the field f, written "f: msg", unless f is
+// empty or msg already names it: at its start, as a word ("amount must
+// be positive"), or after a colon at its end ("missing parameter:
+// query"). A field named at the end otherwise is a word of the sentence
+// ("is not an email").
+func withField(f, msg string) string {
+	if f == "" || msg == "" {
+		return msg
+	}
+	if rest, ok := strings.CutPrefix(msg, f); ok && (rest == "" || rest[0] == ' ') {
+		return msg
+	}
+	if strings.HasSuffix(msg, ": "+f) {
+		return msg
+	}
+	return f + ": " + msg
 }
 
 // parentOf is the path of the object that holds path's member ("" for the

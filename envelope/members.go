@@ -105,8 +105,8 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 		}
 		if e.Message == "" {
 			e.Message = *label
-		} else if f := fieldIn(obj); f != "" && *label == "" {
-			e.Message = f + ": " + e.Message // the field at fault, as messageAt writes it
+		} else if *label == "" {
+			e.Message = withField(fieldIn(obj), e.Message) // the field at fault, as messageAt writes it
 		}
 	}
 	if e.Code == "" {

@@ -98,3 +98,25 @@ func TestReadHeaderCodeBeatsClass(t *testing.T) {
 		t.Errorf("without the header's code: Read (-want +got):\n%s", diff)
 	}
 }
+
+// TestReadFieldNamedInAnyCase: the member that names the field at fault
+// is read in any case style ("Field", "field_name", "PropertyPath"), and
+// the field goes in front of the message ("field: message") unless the
+// message already names it: at its start as a word, or after a colon at
+// its end.
+func TestReadFieldNamedInAnyCase(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a field name in snake case", 400, "", `{"errors":[{"field_name":"due","message":"must be in the future"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "due: must be in the future"}},
+		{"a field in capitals", 400, "", `{"Errors":[{"Field":"qty","Message":"is not a number"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "qty: is not a number"}},
+		{"a message that opens with the field", 422, "", `{"error":{"message":"currency is not supported","parameter":"currency"}}`,
+			outcome{Kind: "invalid_arguments", Message: "currency is not supported"}},
+		{"a message that ends with the field", 400, "", `{"error":"Unknown sort key: rank","field":"rank"}`,
+			outcome{Kind: "invalid_arguments", Message: "Unknown sort key: rank"}},
+		{"guard: a field inside a longer word is not named", 400, "", `{"errors":[{"field":"rank","message":"ranked lists are closed"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "rank: ranked lists are closed"}},
+		{"guard: a field that ends the sentence as a word of it", 400, "", `{"errors":[{"field":"phone","message":"is not a valid phone"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "phone: is not a valid phone"}},
+	})
+}
