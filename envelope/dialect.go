@@ -768,9 +768,42 @@ func messageOf(raw json.RawMessage, depth int) string {
 				return s
 			}
 		}
+		// An object with a code is an error object, not an object of
+		// field errors ({"summary": "You must specify a summary"}): its
+		// message member may be named in another case style or with
+		// another word ("errorDescription", "ErrorMessage", "info"), as
+		// find reads the members of an error object.
+		for _, n := range messageNames {
+			if !hasCode(obj) {
+				break
+			}
+			for k, v := range obj {
+				if len(v) > 0 && v[0] == '"' && sameName(k, n) {
+					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) {
+						return withField(fieldIn(obj), s)
+					}
+				}
+			}
+		}
 		return fieldError(raw, false)
 	}
 	return ""
+}
+
+// hasCode reports whether obj has a member named as a code, in any case
+// style (see codeNames and endsInCode).
+func hasCode(obj map[string]json.RawMessage) bool {
+	for k := range obj {
+		if endsInCode(k) {
+			return true
+		}
+		for _, n := range codeNames {
+			if sameName(k, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listOfStrings reports whether raw is a list whose first element is a

@@ -120,3 +120,31 @@ func TestReadFieldNamedInAnyCase(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "phone: is not a valid phone"}},
 	})
 }
+
+// TestReadErrorObjectMessageInAnyName: in a list of error objects, an
+// object with a code is an error object, whose message member may be named
+// in any case style or with another word ("ErrorDescription", "info"); an
+// object with no code stays an object of field errors, keyed by field.
+func TestReadErrorObjectMessageInAnyName(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a description in Pascal case beside a code", 400, "", `{"errors":[{"ErrorCode":"bad_zip","ErrorDescription":"The postal code has 4 digits, 5 are needed."}]}`,
+			outcome{Kind: "invalid_arguments", Code: "bad_zip", Message: "The postal code has 4 digits, 5 are needed."}},
+		{"an info beside a code", 409, "", `{"error":[{"code":"LOCKED.ORDER_API","info":"Order 7 is being edited by another session"}]}`,
+			outcome{Kind: "conflict", Code: "LOCKED.ORDER_API", Message: "Order 7 is being edited by another session"}},
+		{"guard: an object of field errors keeps its field", 400, "", `{"errors":{"summary":"must not be empty"}}`,
+			outcome{Kind: "invalid_arguments", Message: "summary: must not be empty"}},
+	})
+}
+
+// TestReadCauseAndInfoAreMessages: a top-level "cause" or "info" that
+// holds a sentence is the message where no member named as a message is.
+func TestReadCauseAndInfoAreMessages(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a cause beside a flag", 400, "", `{"success":false,"cause":"Malformed UUID"}`,
+			outcome{Kind: "invalid_arguments", Message: "Malformed UUID"}},
+		{"a cause at 404", 404, "", `{"ok":false,"Cause":"No such guild"}`,
+			outcome{Kind: "not_found", Message: "No such guild"}},
+		{"guard: a message comes first", 400, "", `{"message":"limit is too large","cause":"validation"}`,
+			outcome{Kind: "invalid_arguments", Message: "limit is too large"}},
+	})
+}
