@@ -480,7 +480,7 @@ func flagKeyAt(body []byte, i int) bool {
 	case 'R':
 		return bytes.HasPrefix(rest, keyResponse) || bytes.HasPrefix(rest, keyRetUpper) || bytes.HasPrefix(rest, keyResultUpper)
 	case 'S':
-		return bytes.HasPrefix(rest, keyStatusUpper)
+		return bytes.HasPrefix(rest, keyStatusUpper) || bytes.HasPrefix(rest, keySuccessUpper)
 	case 's':
 		switch {
 		case bytes.HasPrefix(rest, keySuccess), bytes.HasPrefix(rest, keyStat):
@@ -510,10 +510,11 @@ var (
 	// A status, a result or a return code written in capitals ("Status",
 	// "Result", "RetCode", "ret_code"), which may say failed beside a
 	// message (see flaggedFailure).
-	keyStatusUpper = []byte(`Status"`)
-	keyResultUpper = []byte(`Result"`)
-	keyRet         = []byte(`ret`)
-	keyRetUpper    = []byte(`Ret`)
+	keyStatusUpper  = []byte(`Status"`)
+	keySuccessUpper = []byte(`Success"`)
+	keyResultUpper  = []byte(`Result"`)
+	keyRet          = []byte(`ret`)
+	keyRetUpper     = []byte(`Ret`)
 )
 
 // statusWordAt reports whether the value of the "status" member whose

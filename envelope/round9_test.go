@@ -148,3 +148,28 @@ func TestReadCauseAndInfoAreMessages(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "limit is too large"}},
 	})
 }
+
+// TestReadFlaggedFailureMembers: below 400, a body says it failed in the
+// members of any case style: an error flag "Success" false; a code sent
+// as a string of digits other than zeros beside a message and no data
+// (null or empty); an error code written as a code word beside a message
+// ("error_info", "retMsg", "status_message"). A code of zeros, a message
+// that says success and a body with data stay data.
+func TestReadFlaggedFailureMembers(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"Success false in Pascal case", 200, "", `{"Success":false,"ErrorCode":7,"ErrorText":"Campaign not found."}`,
+			outcome{Kind: "not_found", Code: "7", Message: "Campaign not found."}},
+		{"a code of digits in a string beside empty data", 200, "", `{"code":"40417","msg":"Order 88 does not exist.","data":[]}`,
+			outcome{Kind: "not_found", Code: "40417", Message: "Order 88 does not exist."}},
+		{"an error code word beside an error info", 200, "", `{"result":null,"error_code":"ERR-NO-OBJECT","error_info":"Repository r-9 was not found."}`,
+			outcome{Kind: "not_found", Code: "ERR-NO-OBJECT", Message: "Repository r-9 was not found."}},
+		{"guard: a code of zeros is a success", 200, "", `{"code":"00000","msg":"Order 88 does not exist.","data":[]}`,
+			outcome{Data: true}},
+		{"guard: a message that says success", 200, "", `{"code":"1","msg":"success","data":null}`,
+			outcome{Data: true}},
+		{"guard: a code of digits beside data", 200, "", `{"code":"51001","msg":"partial","data":[{"id":1}]}`,
+			outcome{Data: true}},
+		{"guard: Success true", 200, "", `{"Success":true,"ErrorCode":0,"ErrorText":""}`,
+			outcome{Data: true}},
+	})
+}
