@@ -173,3 +173,25 @@ func TestReadFlaggedFailureMembers(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadXMLStatusChild: an XML element whose child named for a status
+// says the answer failed (<status>error</status>, <Status>FAILURE</Status>)
+// is the error element, at any status and any depth: its code and message
+// are the children that follow, named as a code ("errcode", "statuscode")
+// or a message ("errtext", "message"). An error element's message may be
+// an attribute (<error code="40" message="..."/>). A status child that
+// says ok leaves a 200 what it was.
+func TestReadXMLStatusChild(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a status child deep in a 200", 200, "text/xml", `<reply><domain><set><outcome><status>error</status><errcode>2204</errcode><errtext>Mailbox m-3 does not exist.</errtext></outcome></set></domain></reply>`,
+			outcome{Kind: "not_found", Code: "2204", Message: "Mailbox m-3 does not exist."}},
+		{"a status child in capitals at 404", 404, "application/xml", `<api><head><Status>FAILURE</Status><StatusCode>312</StatusCode><Message>Share s-4 is gone</Message></head></api>`,
+			outcome{Kind: "not_found", Code: "312", Message: "Share s-4 is gone"}},
+		{"a message attribute of an inner error", 200, "text/xml", `<svc-response status="failed"><error code="70" message="Playlist was not found"/></svc-response>`,
+			outcome{Kind: "not_found", Code: "70", Message: "Playlist was not found"}},
+		{"guard: a status child that says ok", 200, "text/xml", `<reply><domain><set><outcome><status>ok</status><id>7</id></outcome></set></domain></reply>`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
+		{"guard: a deep error element at 200 stays unread", 200, "text/xml", `<feed><entry><item><error>none</error></item></entry></feed>`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
+	})
+}
