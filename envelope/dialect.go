@@ -785,7 +785,40 @@ func messageOf(raw json.RawMessage, depth int) string {
 				}
 			}
 		}
+		// A member whose name ends in "message" ("default_message") holds
+		// a message whatever else the object has, and a list of strings
+		// named for messages ("messages", "errorMessages") is no field.
+		if s := endsInMessageOf(obj); s != "" {
+			return withField(fieldIn(obj), s)
+		}
 		return fieldError(raw, false)
+	}
+	return ""
+}
+
+// endsInMessageOf is the string, or the first string of a list of
+// strings, of the first member of obj, in name order, whose name ends in
+// "message" or "messages" in any case style (see endsInMessage), or "".
+func endsInMessageOf(obj map[string]json.RawMessage) string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if endsInMessage(strings.TrimSuffix(strings.TrimSuffix(k, "s"), "S")) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := obj[k]
+		var s string
+		switch {
+		case len(v) > 0 && v[0] == '"':
+			s, _ = stringOf(v)
+		case len(v) > 0 && v[0] == '[' && listOfStrings(v):
+			s = firstString(v)
+		}
+		if s != "" {
+			return s
+		}
 	}
 	return ""
 }

@@ -156,8 +156,8 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error" || n == "exception") && isWord(s) {
-			return ""
+		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
+			return "" // a code, unless the status's phrase (a label)
 		}
 	case '[':
 		if !listOfStrings(raw) {

@@ -195,3 +195,21 @@ func TestReadXMLStatusChild(t *testing.T) {
 			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
 	})
 }
+
+// TestReadMessageNamedMessage: in an error object, a member whose name
+// ends in "message" or "messages" in any case style ("default_message",
+// "userMessages") holds its message, before any field error; a one-word
+// "error" that is the status's reason phrase is a label, the message when
+// nothing says more.
+func TestReadMessageNamedMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a default message beside arguments", 404, "", `{"error_type":"NOT_FOUND","messages":[{"params":["disk-4"],"default_message":"Disk disk-4 is not attached.","id":"x.disk.missing"}]}`,
+			outcome{Kind: "not_found", Code: "NOT_FOUND", Message: "Disk disk-4 is not attached."}},
+		{"a list of messages in an info object", 403, "", `{"info":{"code":403,"userMessages":["This token may not read billing data."]},"rows":[]}`,
+			outcome{Kind: "permission_denied", Message: "This token may not read billing data."}},
+		{"an Error that is the one-word reason phrase", 401, "", `{"Status":401,"RequestID":"r9","Error":"Unauthorized"}`,
+			outcome{Kind: "authentication_failed", Message: "Unauthorized"}},
+		{"guard: a one-word Error that is no phrase is a code", 404, "", `{"error":"NoSuchTable","detail":"Table t9 is gone"}`,
+			outcome{Kind: "not_found", Code: "NoSuchTable", Message: "Table t9 is gone"}},
+	})
+}
