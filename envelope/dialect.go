@@ -918,9 +918,9 @@ func fieldValue(v json.RawMessage) string {
 
 // withField is msg about the field f, written "f: msg", unless f is
 // empty or msg already names it: at its start, as a word ("amount must
-// be positive"), or after a colon at its end ("missing parameter:
-// query"). A field named at the end otherwise is a word of the sentence
-// ("is not an email").
+// be positive"), or as a word after a colon ("missing parameter: query",
+// "Invalid value: amount. Must be positive"). A field named otherwise is
+// a word of the sentence ("is not an email").
 func withField(f, msg string) string {
 	if f == "" || msg == "" {
 		return msg
@@ -928,10 +928,15 @@ func withField(f, msg string) string {
 	if rest, ok := strings.CutPrefix(msg, f); ok && (rest == "" || rest[0] == ' ') {
 		return msg
 	}
-	if strings.HasSuffix(msg, ": "+f) {
+	if i := strings.Index(msg, ": "+f); i >= 0 && (i+2+len(f) == len(msg) || !wordByte(msg[i+2+len(f)])) {
 		return msg
 	}
 	return f + ": " + msg
+}
+
+// wordByte reports whether c is a letter, a digit or an underscore.
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // parentOf is the path of the object that holds path's member ("" for the

@@ -102,8 +102,8 @@ func TestReadHeaderCodeBeatsClass(t *testing.T) {
 // TestReadFieldNamedInAnyCase: the member that names the field at fault
 // is read in any case style ("Field", "field_name", "PropertyPath"), and
 // the field goes in front of the message ("field: message") unless the
-// message already names it: at its start as a word, or after a colon at
-// its end.
+// message already names it: at its start as a word, or as a word after a
+// colon.
 func TestReadFieldNamedInAnyCase(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"a field name in snake case", 400, "", `{"errors":[{"field_name":"due","message":"must be in the future"}]}`,
@@ -114,6 +114,8 @@ func TestReadFieldNamedInAnyCase(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "currency is not supported"}},
 		{"a message that ends with the field", 400, "", `{"error":"Unknown sort key: rank","field":"rank"}`,
 			outcome{Kind: "invalid_arguments", Message: "Unknown sort key: rank"}},
+		{"a message that names the field after a colon, mid-sentence", 422, "", `{"field":"limit","code":"E12","description":"Invalid attribute value: limit. Must be at most 500"}`,
+			outcome{Kind: "invalid_arguments", Code: "E12", Message: "Invalid attribute value: limit. Must be at most 500"}},
 		{"guard: a field inside a longer word is not named", 400, "", `{"errors":[{"field":"rank","message":"ranked lists are closed"}]}`,
 			outcome{Kind: "invalid_arguments", Message: "rank: ranked lists are closed"}},
 		{"guard: a field that ends the sentence as a word of it", 400, "", `{"errors":[{"field":"phone","message":"is not a valid phone"}]}`,
