@@ -219,7 +219,7 @@ func (d *doc) foundClass(prefix string, keys []string, obj map[string]json.RawMe
 	}
 	for _, n := range classNames {
 		if k := named(keys, n); k != "" {
-			if c, _ := stringOf(d.value(prefix + k)); isCodeWord(c, false) && !placeholder(c) && !opensWithStatus(c, d.status) {
+			if c, _ := stringOf(d.value(prefix + k)); isCodeWord(c, true) && !placeholder(c) && !opensWithStatus(c, d.status) {
 				return c
 			}
 		}

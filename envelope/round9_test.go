@@ -48,7 +48,8 @@ func TestReadNumberNamedAsCode(t *testing.T) {
 }
 
 // TestReadClassIsTheCode: an error object's "type", "reason" or "kind",
-// in any case, written as codes are ("VolumeInUse", "QUOTA_EXHAUSTED"),
+// in any case, written as codes are ("VolumeInUse", "QUOTA_EXHAUSTED",
+// "offset-negative"),
 // is the code when no member named as a code gives one, at the top level
 // or in an error object found by its name, and when the header names no
 // code either. A class written as a word ("User", "vm") is none, and the
@@ -60,6 +61,8 @@ func TestReadClassIsTheCode(t *testing.T) {
 			outcome{Kind: "conflict", Code: "VolumeInUse", Message: "Volume v-3 is attached to host h-1"}},
 		{"a reason in capitals in a list of messages", 429, "", `{"status":"ERROR","messages":[{"message":"Daily allowance used","reason":"QUOTA_EXHAUSTED"}]}`,
 			outcome{Kind: "rate_limited", Code: "QUOTA_EXHAUSTED", Message: "Daily allowance used", RetryAfterSeconds: 60}},
+		{"a type in kebab case in a list of messages", 400, "", `{"status":"failed","message":[{"value":"-3","message":"Offset must not be negative.","type":"offset-negative"}]}`,
+			outcome{Kind: "invalid_arguments", Code: "offset-negative", Message: "Offset must not be negative."}},
 		{"a kind at the top level", 404, "", `{"kind":"ShelfNotFound","message":"shelf 12 is gone"}`,
 			outcome{Kind: "not_found", Code: "ShelfNotFound", Message: "shelf 12 is gone"}},
 		{"guard: a class written as a word", 404, "", `{"kind":"shelf","message":"shelf 12 is gone"}`,
