@@ -29,8 +29,9 @@ import "testing"
 // The whole batch was held out through the eighth round: no rule was
 // tuned on it, and the test logged only the count. From the ninth round on
 // it is tuned on like the others, and a seventh batch, collected apart
-// from the rules' authors, is the held-out measure.
-const fourthBatchFloor = 82
+// from the rules' authors, is the held-out measure: 311 of 365 (85.2%)
+// after the ninth round's rules of where the members are.
+const fourthBatchFloor = 84
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as
