@@ -218,3 +218,24 @@ func TestReadMessageNamedMessage(t *testing.T) {
 			outcome{Kind: "not_found", Code: "NoSuchTable", Message: "Table t9 is gone"}},
 	})
 }
+
+// TestReadWrappedFailure: below 400, a body whose only member is an object
+// (a wrapper, whatever its name) is an error when that object would be one
+// at any status: it holds a non-empty error object ("error" or "Error")
+// beside no data, or an error flag or status that says failed; its code
+// and message are found within. A wrapper of data, or one whose error
+// object is empty, stays data.
+func TestReadWrappedFailure(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"an Error object in a wrapper beside a request id", 200, "", `{"Reply":{"Error":{"Code":"ResourceNotFound.Disk","Message":"Disk d-7 does not exist."},"RequestId":"r-1"}}`,
+			outcome{Kind: "not_found", Code: "ResourceNotFound.Disk", Message: "Disk d-7 does not exist."}},
+		{"a wrapper whose status says failed", 200, "", `{"music-api":{"status":"failed","version":"2.1","error":{"code":70,"message":"Album 12 was not found"}}}`,
+			outcome{Kind: "not_found", Code: "70", Message: "Album 12 was not found"}},
+		{"guard: a wrapper of data", 200, "", `{"Reply":{"Disks":[{"id":"d-7"}],"RequestId":"r-1"}}`,
+			outcome{Data: true}},
+		{"guard: a wrapper whose error object is empty", 200, "", `{"Reply":{"Error":{},"Disks":[]}}`,
+			outcome{Data: true}},
+		{"guard: a wrapper with data beside its error", 200, "", `{"Reply":{"error":{"code":1,"message":"partial"},"data":{"rows":3}}}`,
+			outcome{Data: true}},
+	})
+}

@@ -22,6 +22,7 @@ import (
 type topSpans struct {
 	env, ok, success, status, jsonrpc, errors, data, desc []byte
 	flag, code, msg                                       []byte
+	first                                                 []byte // the first member's value
 	other                                                 bool
 	members                                               int
 }
@@ -211,6 +212,9 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		}
 		v := body[i:vend]
 		s.members++
+		if s.members == 1 {
+			s.first = v
+		}
 		if keyEqual(q, "error") {
 			s.flag = v
 		}
@@ -310,6 +314,26 @@ func firstError(raw json.RawMessage) map[string]json.RawMessage {
 		return nil
 	}
 	return m
+}
+
+// wrappedFailure reports whether the spans are a wrapper: a body whose
+// only member is an object ({"Response": {...}}, {"api-response": {...}})
+// that would be an error at any status on its own: one with an error flag
+// or a failed status, or one that holds an error object ("error" or
+// "Error") beside no data ({"Response": {"Error": {"Code", "Message"},
+// "RequestId"}}).
+func (s *topSpans) wrappedFailure() bool {
+	if s.members != 1 || len(s.first) == 0 || s.first[0] != '{' {
+		return false
+	}
+	in := scanTop(s.first, "Error", '{')
+	if len(in.env) > 0 && !emptyObject(in.env) && noData(in.data) {
+		return true
+	}
+	if len(in.flag) > 0 && in.flag[0] == '{' && !emptyObject(in.flag) && noData(in.data) {
+		return true
+	}
+	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord())
 }
 
 // keyEqual reports whether the quoted JSON string q equals key.
