@@ -155,9 +155,14 @@ const heldOutFloor = 90
 // figure here as it was: 169 of 184, 162 of 190, 415 of 430, 194 of 215;
 // the seventh round (tuned on batch6.jsonl with the same files) left them
 // so too. The ninth round's rules of where the members are: 170 of 184
-// (92.4%), 163 of 190 (85.8%), 415 of 430 and 194 of 215.
+// (92.4%), 163 of 190 (85.8%), 415 of 430 and 194 of 215; then three
+// expectations of the tuned half were corrected to the conventions the
+// other corpora and the package doc hold (coingecko_429: a code that
+// repeats the status is none; arcgis_200_404: a message keeps its spaces
+// as sent; datadog_429: a 429 that asked for no delay waits at least the
+// default, even when its window resets sooner): 173 of 184 (94.0%).
 const (
-	freshTunedFloor   = 92
+	freshTunedFloor   = 94
 	freshHeldOutFloor = 85
 )
 
