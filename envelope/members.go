@@ -25,8 +25,10 @@ var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errms
 // ("authenticationResultCode"). "messageid" (the id of an error's
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
 // as the id of a message sent. The exception's type is the code too
-// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type").
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid"}
+// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type"),
+// and an "error" written as a code word ("ledgerIndexMalformed"), as
+// OAuth's is.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid", "error"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -173,7 +175,7 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) {
 				return c
 			}
 		}

@@ -239,3 +239,18 @@ func TestReadWrappedFailure(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadErrorCodeWordFound: in an error object found by its place (a
+// wrapper's only member, an object named for an error), an "error" member
+// written as a code word is the code, as OAuth's is; an "error" written as
+// a sentence is the message.
+func TestReadErrorCodeWordFound(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a code word in a wrapper", 404, "", `{"result":{"error":"accountNotFound","status":"error","request":{"account":"a1"}}}`,
+			outcome{Kind: "not_found", Code: "accountNotFound"}},
+		{"a code word in Pascal case beside a description", 409, "", `{"Outcome":{"Error":"VOLUME_BUSY","Description":"Volume v-2 is being resized."}}`,
+			outcome{Kind: "conflict", Code: "VOLUME_BUSY", Message: "Volume v-2 is being resized."}},
+		{"guard: a sentence is the message", 409, "", `{"Outcome":{"Error":"Volume v-2 is busy"}}`,
+			outcome{Kind: "conflict", Message: "Volume v-2 is busy"}},
+	})
+}
