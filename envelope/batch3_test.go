@@ -29,8 +29,9 @@ import (
 // this batch), unchanged; 162 of 205 (79.0%) after the seventh round
 // (tuned on batch6.jsonl with this batch); 164 of 205 (80.0%) after the
 // eighth (an error number or a status that says failed beside a message
-// at 200).
-const thirdBatchFloor = 80
+// at 200); 171 of 205 (83.4%) after the ninth (where the members are: codes
+// and messages under other names, XML status children, wrapped errors).
+const thirdBatchFloor = 83
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -29,8 +29,13 @@ import "testing"
 // The whole batch was held out through the eighth round: no rule was
 // tuned on it, and the test logged only the count. From the ninth round on
 // it is tuned on like the others, and a seventh batch, collected apart
-// from the rules' authors, is the held-out measure.
-const fourthBatchFloor = 82
+// from the rules' authors, is the held-out measure: 311 of 365 (85.2%)
+// after the ninth round's rules of where the members are. Two expectations
+// were then corrected to the conventions the other corpora and the
+// package doc hold (vm_422: a code that repeats the status is none;
+// sesv2_400_notfound: x-amzn-ErrorType gives the code the body does not):
+// 313 of 365 (85.8%).
+const fourthBatchFloor = 85
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -30,8 +30,8 @@ import "testing"
 // round of general rules was tuned on this batch (with fresh.jsonl,
 // responses.jsonl and batch3.jsonl, never batch4.jsonl): 187 of 202
 // (92.6%) after it, and after the seventh round (tuned on batch6.jsonl
-// with this batch), unchanged.
-const fifthBatchFloor = 92
+// with this batch), unchanged; 191 of 202 (94.6%) after the ninth.
+const fifthBatchFloor = 94
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -39,8 +39,11 @@ import "testing"
 // as the message and a code that repeats the status as none, a status or
 // an error number that says failed beside a message below 400, a fault's
 // code word in capitals over a code the taxonomy does not know, a
-// GraphQL error's HTTP status in its extensions).
-const sixthBatchFloor = 85
+// GraphQL error's HTTP status in its extensions); 382 of 435 (87.8%) after
+// the ninth, whose rules of where the members are read no vendor's name
+// (codes and messages under other names and case styles, an error
+// object's class, XML status children, 2xx failures in other members).
+const sixthBatchFloor = 87
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

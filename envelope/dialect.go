@@ -176,6 +176,9 @@ var dialects = indexed(
 	dialect{name: `a code other than 0 beside a message and no data`, evidence: "code_200_failed",
 		when: failedCode, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
+	dialect{name: `a wrapper whose only member is a failed body, below 400`, evidence: "tencent_200_wrapped_error",
+		when: func(d *doc) bool { return d.status < 400 && d.spans.wrappedFailure() }, anyStatus: true,
+		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `a status, a result or an error number that says failed beside a message, below 400`, evidence: "flagged_200_failed",
 		when: func(d *doc) bool { return d.status < 400 && flaggedFailure(d.root) }, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
@@ -341,6 +344,12 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	if e.Message == "" && row.fields && d.root[0] == '{' {
 		e.Message = fieldError(d.root, true)
 	}
+	// A label written as a code ({"message": "invalid_app_id",
+	// "description": "Invalid App ID provided."}) that yielded to a
+	// member saying more is the code, when no member gave one.
+	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) {
+		e.Code = label
+	}
 	if e.Message == "" {
 		e.Message = label
 	}
@@ -359,6 +368,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	}
 	if e.RetryAfter == 0 && row.find {
 		e.RetryAfter = d.findWait()
+	}
+	if e.Code == "" {
+		alts.class = d.class
 	}
 	return alts
 }
@@ -427,6 +439,10 @@ func waitUnit(k string) int {
 type codes struct {
 	list [3]string
 	n    int
+
+	// class is the error's class (see foundClass) of a body that named
+	// no code: the code, unless the header gives one.
+	class string
 }
 
 func (c *codes) add(code, first string) {
@@ -698,10 +714,7 @@ func messageAt(d *doc, path string) string {
 		if (lastMember(path) == "reason" || sentenceOnly) && isWord(s) && !isPhrase(s, d.status, "error") {
 			return ""
 		}
-		if f := d.fieldOf(parentOf(path)); s != "" && f != "" {
-			return f + ": " + s
-		}
-		return s
+		return withField(d.fieldOf(parentOf(path)), s)
 	case '[', '{':
 		return messageOf(raw, 5)
 	}
@@ -752,15 +765,81 @@ func messageOf(raw json.RawMessage, depth int) string {
 				continue // details other than a sentence are no message (Google's list of details)
 			}
 			if s := messageOf(v, depth-1); s != "" {
-				if f := fieldIn(obj); f != "" && v[0] == '"' {
-					return f + ": " + s
+				if v[0] == '"' {
+					return withField(fieldIn(obj), s)
 				}
 				return s
 			}
 		}
+		// An object with a code is an error object, not an object of
+		// field errors ({"summary": "You must specify a summary"}): its
+		// message member may be named in another case style or with
+		// another word ("errorDescription", "ErrorMessage", "info"), as
+		// find reads the members of an error object.
+		for _, n := range messageNames {
+			if !hasCode(obj) {
+				break
+			}
+			for k, v := range obj {
+				if len(v) > 0 && v[0] == '"' && sameName(k, n) {
+					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) {
+						return withField(fieldIn(obj), s)
+					}
+				}
+			}
+		}
+		// A member whose name ends in "message" ("default_message") holds
+		// a message whatever else the object has, and a list of strings
+		// named for messages ("messages", "errorMessages") is no field.
+		if s := endsInMessageOf(obj); s != "" {
+			return withField(fieldIn(obj), s)
+		}
 		return fieldError(raw, false)
 	}
 	return ""
+}
+
+// endsInMessageOf is the string, or the first string of a list of
+// strings, of the first member of obj, in name order, whose name ends in
+// "message" or "messages" in any case style (see endsInMessage), or "".
+func endsInMessageOf(obj map[string]json.RawMessage) string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if endsInMessage(strings.TrimSuffix(strings.TrimSuffix(k, "s"), "S")) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := obj[k]
+		var s string
+		switch {
+		case len(v) > 0 && v[0] == '"':
+			s, _ = stringOf(v)
+		case len(v) > 0 && v[0] == '[' && listOfStrings(v):
+			s = firstString(v)
+		}
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// hasCode reports whether obj has a member named as a code, in any case
+// style (see codeNames and endsInCode).
+func hasCode(obj map[string]json.RawMessage) bool {
+	for k := range obj {
+		if endsInCode(k) {
+			return true
+		}
+		for _, n := range codeNames {
+			if sameName(k, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listOfStrings reports whether raw is a list whose first element is a
@@ -770,8 +849,11 @@ func listOfStrings(raw json.RawMessage) bool {
 	return i < len(raw) && raw[i] == '"'
 }
 
-// fieldMembers name the field an error object is about.
-var fieldMembers = []string{"field", "loc", "parameter", "propertyPath"}
+// fieldMembers name the field an error object is about, normalized (see
+// sameName): "field" ("Field", "field_name"), "loc", "parameter",
+// "propertyPath". OpenAI's "param" and JSON:API's "source" stay details:
+// the message says what is wrong without them.
+var fieldMembers = []string{"field", "fieldname", "loc", "parameter", "propertypath"}
 
 // fieldOf is the field at fault named by the error object at path (see
 // fieldIn), "" when there is no object there or it names none.
@@ -790,32 +872,74 @@ func (d *doc) fieldOf(path string) string {
 	return fieldIn(d.decode(key, raw).obj)
 }
 
-// fieldIn is the field at fault an error object names: a string, or a
-// location list such as FastAPI's ["body", "price"], joined with dots.
+// fieldIn is the field at fault an error object names, in a member
+// named for a field in any case style: a string, or a location list such
+// as FastAPI's ["body", "price"], joined with dots.
 func fieldIn(obj map[string]json.RawMessage) string {
 	for _, m := range fieldMembers {
-		v := obj[m]
-		if s, ok := stringOf(v); ok && s != "" && len(s) <= maxPlainMessage {
-			return s
-		}
-		if len(v) > 0 && v[0] == '[' {
-			var loc []any
-			if json.Unmarshal(v, &loc) != nil || len(loc) == 0 {
+		for k, v := range obj {
+			if !sameName(k, m) {
 				continue
 			}
-			parts := make([]string, 0, len(loc))
-			for _, p := range loc {
-				switch p := p.(type) {
-				case string:
-					parts = append(parts, p)
-				case float64:
-					parts = append(parts, strconv.FormatFloat(p, 'f', -1, 64))
-				}
+			if f := fieldValue(v); f != "" {
+				return f
 			}
-			return strings.Join(parts, ".")
 		}
 	}
 	return ""
+}
+
+// fieldValue is the field a field member's value v names: a string, or
+// a location list joined with dots.
+func fieldValue(v json.RawMessage) string {
+	if len(v) == 0 {
+		return ""
+	}
+	switch {
+	case v[0] == '"':
+		if s, ok := stringOf(v); ok && len(s) <= maxPlainMessage {
+			return s
+		}
+	case v[0] == '[':
+		var loc []any
+		if json.Unmarshal(v, &loc) != nil || len(loc) == 0 {
+			return ""
+		}
+		parts := make([]string, 0, len(loc))
+		for _, p := range loc {
+			switch p := p.(type) {
+			case string:
+				parts = append(parts, p)
+			case float64:
+				parts = append(parts, strconv.FormatFloat(p, 'f', -1, 64))
+			}
+		}
+		return strings.Join(parts, ".")
+	}
+	return ""
+}
+
+// withField is msg about the field f, written "f: msg", unless f is
+// empty or msg already names it: at its start, as a word ("amount must
+// be positive"), or as a word after a colon ("missing parameter: query",
+// "Invalid value: amount. Must be positive"). A field named otherwise is
+// a word of the sentence ("is not an email").
+func withField(f, msg string) string {
+	if f == "" || msg == "" {
+		return msg
+	}
+	if rest, ok := strings.CutPrefix(msg, f); ok && (rest == "" || rest[0] == ' ') {
+		return msg
+	}
+	if i := strings.Index(msg, ": "+f); i >= 0 && (i+2+len(f) == len(msg) || !wordByte(msg[i+2+len(f)])) {
+		return msg
+	}
+	return f + ": " + msg
+}
+
+// wordByte reports whether c is a letter, a digit or an underscore.
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // parentOf is the path of the object that holds path's member ("" for the
@@ -1039,6 +1163,7 @@ type doc struct {
 	spans  topSpans
 	seen   []decoded
 	names  func(code string) bool // whether the taxonomy gives code a kind (see Reader.names); nil: the standard one
+	class  string                 // the error's class, found by find where no code is (see foundClass)
 }
 
 // decoded is the object or list at a path (its parent's path and a slash).

@@ -154,9 +154,15 @@ const heldOutFloor = 90
 // batch3.jsonl, both halves and responses.jsonl's tuned part) left every
 // figure here as it was: 169 of 184, 162 of 190, 415 of 430, 194 of 215;
 // the seventh round (tuned on batch6.jsonl with the same files) left them
-// so too.
+// so too. The ninth round's rules of where the members are: 170 of 184
+// (92.4%), 163 of 190 (85.8%), 415 of 430 and 194 of 215; then three
+// expectations of the tuned half were corrected to the conventions the
+// other corpora and the package doc hold (coingecko_429: a code that
+// repeats the status is none; arcgis_200_404: a message keeps its spaces
+// as sent; datadog_429: a 429 that asked for no delay waits at least the
+// default, even when its window resets sooner): 173 of 184 (94.0%).
 const (
-	freshTunedFloor   = 91
+	freshTunedFloor   = 94
 	freshHeldOutFloor = 85
 )
 
@@ -603,7 +609,7 @@ func TestReadLabelYields(t *testing.T) {
 		{"a reason-phrase message yields to the detail beside it", 400, "", `{"detail":"no such command","error":400,"message":"Bad Request"}`,
 			outcome{Kind: "invalid_arguments", Message: "no such command"}},
 		{"a code-word message yields to the description beside it", 404, "", `{"message":"NOT_FOUND","description":"No pet with id 7"}`,
-			outcome{Kind: "not_found", Message: "No pet with id 7"}},
+			outcome{Kind: "not_found", Code: "NOT_FOUND", Message: "No pet with id 7"}}, // the label is the code since round 9 (TestReadCodeWordLabelIsTheCode)
 		{"guard: a label detail does not yield to a title", 404, "application/problem+json", `{"title":"An error occurred","status":404,"detail":"Not Found"}`,
 			outcome{Kind: "not_found", Message: "Not Found"}},
 		{"guard: a label does not yield to a nested error", 404, "", `{"code":"not_found","context_info":{"errors":[{"name":"folder","message":"Invalid value 'f_1'."}]},"message":"Not Found"}`,

@@ -18,15 +18,17 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
 // ("authenticationResultCode"). "messageid" (the id of an error's
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
 // as the id of a message sent. The exception's type is the code too
-// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type").
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid"}
+// (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type"),
+// and an "error" written as a code word ("ledgerIndexMalformed"), as
+// OAuth's is.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid", "error"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -105,10 +107,15 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 		}
 		if e.Message == "" {
 			e.Message = *label
+		} else if *label == "" {
+			e.Message = withField(fieldIn(obj), e.Message) // the field at fault, as messageAt writes it
 		}
 	}
 	if e.Code == "" {
 		e.Code = d.foundCode(prefix, keys)
+	}
+	if e.Code == "" && d.class == "" {
+		d.class = d.foundClass(prefix, keys, obj)
 	}
 	for _, k := range keys {
 		v := obj[k]
@@ -151,8 +158,8 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error" || n == "exception") && isWord(s) {
-			return ""
+		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
+			return "" // a code, unless the status's phrase (a label)
 		}
 	case '[':
 		if !listOfStrings(raw) {
@@ -168,7 +175,7 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) {
 				return c
 			}
 		}
@@ -183,6 +190,38 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range numberNames {
 		if k := named(keys, n); k != "" {
 			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+				return c
+			}
+		}
+	}
+	for _, k := range keys {
+		if endsInCode(k) {
+			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// classNames are the names of a member that holds an error's class (see
+// foundClass).
+var classNames = []string{"type", "reason", "kind"}
+
+// foundClass is the error's class among the members of the object obj at
+// prefix, keys their names in order: a "type", "reason" or "kind" written
+// as codes are ("IpAddressAlreadyAllocated", "ENTITY_NOT_FOUND"), not as
+// a word ("vm", "User"). It is the code when nothing else gives one, the
+// header's code field included. An object that names the field at fault
+// is a field's error, whose type is the rule the field broke
+// ("value_error.missing"), not the error's code.
+func (d *doc) foundClass(prefix string, keys []string, obj map[string]json.RawMessage) string {
+	if fieldIn(obj) != "" {
+		return ""
+	}
+	for _, n := range classNames {
+		if k := named(keys, n); k != "" {
+			if c, _ := stringOf(d.value(prefix + k)); isCodeWord(c, true) && !placeholder(c) && !opensWithStatus(c, d.status) {
 				return c
 			}
 		}

@@ -418,6 +418,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 	if e.Code == "" {
 		e.Code = hd.code
 	}
+	if e.Code == "" {
+		e.Code = alts.class // the body's class, where nothing named a code
+	}
 	if e.Message == "" {
 		e.Message = hd.message
 	}
@@ -442,8 +445,9 @@ func leadingCodeWord(msg string) string {
 
 // mentionsErrorKey reports whether body holds, anywhere, a key that could
 // make it an error shape at any status: the envelope's key, "error",
-// "errors" or another that opens with "err", "ok", "success", "Response",
-// "stat", "result", "code", "ret" or "Ret", "Status", "Result", or
+// "errors" or another that opens with "err" or "Err", "ok", "success" or
+// "Success", "Response", "stat", "result", "code", "ret" or "Ret",
+// "Status", "Result", or
 // "status" holding a code word or false (a
 // JSON-RPC error and JSend's "status": "error" hold `"error`). Most
 // success bodies hold none, and skip the top-level scan. It looks at what
@@ -468,6 +472,8 @@ func flagKeyAt(body []byte, i int) bool {
 	switch rest[0] {
 	case 'e':
 		return bytes.HasPrefix(rest, keyErr)
+	case 'E':
+		return bytes.HasPrefix(rest, keyErrUpper)
 	case 'o':
 		return bytes.HasPrefix(rest, keyOK)
 	case 'c':
@@ -477,7 +483,7 @@ func flagKeyAt(body []byte, i int) bool {
 	case 'R':
 		return bytes.HasPrefix(rest, keyResponse) || bytes.HasPrefix(rest, keyRetUpper) || bytes.HasPrefix(rest, keyResultUpper)
 	case 'S':
-		return bytes.HasPrefix(rest, keyStatusUpper)
+		return bytes.HasPrefix(rest, keyStatusUpper) || bytes.HasPrefix(rest, keySuccessUpper)
 	case 's':
 		switch {
 		case bytes.HasPrefix(rest, keySuccess), bytes.HasPrefix(rest, keyStat):
@@ -491,12 +497,13 @@ func flagKeyAt(body []byte, i int) bool {
 
 // keyStart marks the first letters of the keys mentionsErrorKey looks
 // for.
-var keyStart = [256]bool{'e': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true, 'S': true}
+var keyStart = [256]bool{'e': true, 'E': true, 'o': true, 'c': true, 'r': true, 'R': true, 's': true, 'S': true}
 
 // The keys mentionsErrorKey looks for, each as it follows its opening
 // quote.
 var (
 	keyErr      = []byte(`err`)
+	keyErrUpper = []byte(`Err`) // "Error", "ErrorCode": a wrapped error object (see topSpans.wrappedFailure)
 	keyOK       = []byte(`ok"`)
 	keyCode     = []byte(`code"`)
 	keyResult   = []byte(`result"`)
@@ -507,10 +514,11 @@ var (
 	// A status, a result or a return code written in capitals ("Status",
 	// "Result", "RetCode", "ret_code"), which may say failed beside a
 	// message (see flaggedFailure).
-	keyStatusUpper = []byte(`Status"`)
-	keyResultUpper = []byte(`Result"`)
-	keyRet         = []byte(`ret`)
-	keyRetUpper    = []byte(`Ret`)
+	keyStatusUpper  = []byte(`Status"`)
+	keySuccessUpper = []byte(`Success"`)
+	keyResultUpper  = []byte(`Result"`)
+	keyRet          = []byte(`ret`)
+	keyRetUpper     = []byte(`Ret`)
 )
 
 // statusWordAt reports whether the value of the "status" member whose
@@ -572,7 +580,7 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	failed := status >= 400
 	if !envelope && !top.errorShape() {
-		if !failed && !flaggedFailure(body) {
+		if !failed && !flaggedFailure(body) && !top.wrappedFailure() {
 			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {

@@ -72,7 +72,7 @@ func TestReadFlaggedFailure(t *testing.T) {
 		{"a status in capitals that says Fail", 200, "", `{"JobId":7,"Status":"Fail","Message":"column count does not match","Rows":0}`,
 			outcome{Kind: "server_error", Message: "column count does not match"}},
 		{"a return code in camel case", 200, "", `{"RetCode":230,"Message":"Missing signature"}`,
-			outcome{Kind: "authentication_failed", Message: "Missing signature"}},
+			outcome{Kind: "authentication_failed", Code: "230", Message: "Missing signature"}}, // the number is the code since round 9 (TestReadNumberNamedAsCode)
 		{"a status number of an HTTP failure beside an error sentence", 200, "text/plain", `{"request":{"op":"read"},"error_type":"NoSuchBean","error":"bean cache:type=L2 is not registered","status":404}`,
 			outcome{Kind: "not_found", Code: "NoSuchBean", Message: "bean cache:type=L2 is not registered"}},
 		{"guard: an error number of 0 with data", 200, "", `{"errno":0,"errmsg":"","data":{"id":7}}`,

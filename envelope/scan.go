@@ -22,6 +22,7 @@ import (
 type topSpans struct {
 	env, ok, success, status, jsonrpc, errors, data, desc []byte
 	flag, code, msg                                       []byte
+	first                                                 []byte // the first member's value
 	other                                                 bool
 	members                                               int
 }
@@ -85,17 +86,58 @@ func (s *topSpans) errorFlag() bool {
 // parameter"}): a code other than 0 and than a status below 400 (200, or
 // 0, is a success in the APIs that write their outcome so).
 func (s *topSpans) failedCode() bool {
-	if len(s.msg) < 3 || s.msg[0] != '"' || s.data != nil && string(s.data) != "null" {
+	if len(s.msg) < 3 || s.msg[0] != '"' || !noData(s.data) {
 		return false
 	}
 	n, ok := numberOf(s.code)
-	if !ok || n == "0" {
+	if !ok {
+		n, ok = digitsOf(s.code)
+	}
+	if !ok || strings.Trim(n, "0") == "" {
+		return false
+	}
+	if m, _ := stringOf(s.msg); successWord(m) {
 		return false
 	}
 	if len(n) == 3 && n[0] >= '1' && n[0] <= '3' {
 		return false // a success status
 	}
 	return true
+}
+
+// noData reports whether a "data" member, as written, holds nothing:
+// absent, null, or an empty string, object or list.
+func noData(v []byte) bool {
+	switch string(v) {
+	case "", "null", `""`, "{}", "[]":
+		return true
+	}
+	return false
+}
+
+// digitsOf is the number a JSON string of decimal digits writes
+// ("51001"): a code sent as a string.
+func digitsOf(v []byte) (string, bool) {
+	s, ok := stringOf(v)
+	if !ok || s == "" || len(s) > 12 {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// successWord reports whether a message says only that the call
+// succeeded ("OK", "success", "Succeeded").
+func successWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "ok", "success", "succeeded", "successful", "done":
+		return true
+	}
+	return false
 }
 
 // statusWord reports whether "status" is a string written in upper case
@@ -170,6 +212,9 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		}
 		v := body[i:vend]
 		s.members++
+		if s.members == 1 {
+			s.first = v
+		}
 		if keyEqual(q, "error") {
 			s.flag = v
 		}
@@ -178,7 +223,7 @@ func scanTop(body []byte, key string, start byte) topSpans {
 			s.env = v
 		case keyEqual(q, "ok"):
 			s.ok = v
-		case keyEqual(q, "success"), keyEqual(q, "Response") && s.success == nil:
+		case keyEqual(q, "success"), (keyEqual(q, "Success") || keyEqual(q, "Response")) && s.success == nil:
 			s.success = v
 		case keyEqual(q, "status"), keyEqual(q, "stat") && s.status == nil:
 			s.status = v
@@ -271,6 +316,26 @@ func firstError(raw json.RawMessage) map[string]json.RawMessage {
 	return m
 }
 
+// wrappedFailure reports whether the spans are a wrapper: a body whose
+// only member is an object ({"Response": {...}}, {"api-response": {...}})
+// that would be an error at any status on its own: one with an error flag
+// or a failed status, or one that holds an error object ("error" or
+// "Error") beside no data ({"Response": {"Error": {"Code", "Message"},
+// "RequestId"}}).
+func (s *topSpans) wrappedFailure() bool {
+	if s.members != 1 || len(s.first) == 0 || s.first[0] != '{' {
+		return false
+	}
+	in := scanTop(s.first, "Error", '{')
+	if len(in.env) > 0 && !emptyObject(in.env) && noData(in.data) {
+		return true
+	}
+	if len(in.flag) > 0 && in.flag[0] == '{' && !emptyObject(in.flag) && noData(in.data) {
+		return true
+	}
+	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord())
+}
+
 // keyEqual reports whether the quoted JSON string q equals key.
 func keyEqual(q []byte, key string) bool {
 	inner := q[1 : len(q)-1]
@@ -322,7 +387,7 @@ func flaggedFailure(body []byte) bool {
 		v := body[i:vend]
 		switch name {
 		case "data":
-			if s := string(v); s != "null" && s != `""` && s != "{}" && s != "[]" {
+			if !noData(v) {
 				return false
 			}
 		case "id":
@@ -339,15 +404,18 @@ func flaggedFailure(body []byte) bool {
 		case "errno", "errcode", "errorcode", "errornumber", "retcode", "returncode", "resultcode":
 			if n, ok := numberOf(v); ok && n != "0" && n != "200" {
 				flag = true
+			} else if c, ok := stringOf(v); ok && (name == "errcode" || name == "errorcode") && isCodeWord(c, true) && !successWord(c) {
+				flag = true // an error code written as a code word ("ERR-INVALID-AUTH")
 			}
-		case "message", "msg", "errmsg", "errormsg", "errormessage", "error":
+		case "error", "errortext", "errorinfo", "errordescription":
 			s, ok := stringOf(v)
-			if ok && s != "" && (name != "error" || strings.Contains(s, " ")) {
-				switch strings.ToLower(s) {
-				case "ok", "success", "succeeded":
-				default:
-					msg = true
-				}
+			msg = msg || ok && s != "" && (name != "error" || strings.Contains(s, " ")) && !successWord(s)
+		default:
+			// A member named for a message in any case style ("msg",
+			// "errmsg", "retMsg", "status_message").
+			if endsInMessage(name) {
+				s, ok := stringOf(v)
+				msg = msg || ok && s != "" && !successWord(s)
 			}
 		}
 		i = jsonscan.Space(body, vend)

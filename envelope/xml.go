@@ -65,10 +65,15 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// element's own text, given up when a child opens before any text.
 	flagged, own := false, false
 	inBody := false // within a SOAP envelope's body, when root
+	// deep says a document that must be nothing but a fault (root) went
+	// past where one sits: only a status child that says failed may still
+	// make it an error. inStatus marks a child named for a status
+	// (<status>error</status>), whose text is being read.
+	deep, inStatus := false, false
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
-			if err == io.EOF && !root && errDepth == 0 && (rootCode != "" || rootMessage != "") {
+			if err == io.EOF && !root && !deep && errDepth == 0 && (rootCode != "" || rootMessage != "") {
 				return rootCode, rootMessage, true
 			}
 			return "", "", false
@@ -102,17 +107,24 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 					if code == "" {
 						code = codeAttr(t.Attr)
 					}
+					if m := messageAttr(t.Attr); m != "" {
+						message = m // <error code="40" message="Wrong password"/>
+						break
+					}
 					cur, curDepth, own = &message, depth, true
 				}
 				text.Reset()
 			case errDepth == 0 && (name == "error" || name == "fault"):
-				if root && (name == "error" || depth > 3) {
+				if root && (name == "error" || depth > 3) || deep {
 					return "", "", false
 				}
 				errDepth = depth
+			case errDepth == 0 && depth > 1 && cur == nil && strings.Contains(name, "status"):
+				inStatus = true
+				text.Reset()
 			case errDepth == 0:
 				if root && depth > 2 && name != "body" && !inBody {
-					return "", "", false
+					deep = true
 				}
 				if root && depth == 2 && name == "body" {
 					inBody = true // a SOAP body: an element below may be flagged as failed
@@ -144,11 +156,19 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				text.Reset()
 			}
 		case xml.CharData:
-			if (cur != nil || inName) && text.Len() < maxPlainMessage {
+			if (cur != nil || inName || inStatus) && text.Len() < maxPlainMessage {
 				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
 			}
 		case xml.EndElement:
 			switch {
+			case inStatus:
+				// A status child that says failed makes its parent the
+				// error element (<result><status>error</status>
+				// <errcode>1013</errcode>...), whose members follow it.
+				inStatus = false
+				if failedWord(text.String()) {
+					errDepth, flagged = depth-1, true
+				}
 			case inName:
 				inName = false
 				switch strings.TrimSpace(text.String()) {
@@ -179,10 +199,19 @@ func failedAttr(attrs []xml.Attr) bool {
 		if !strings.Contains(n, "status") && !strings.HasSuffix(n, "class") && !strings.HasSuffix(n, "result") {
 			continue
 		}
-		switch strings.ToLower(strings.TrimSpace(a.Value)) {
-		case "error", "fail", "failed", "failure":
+		if failedWord(a.Value) {
 			return true
 		}
+	}
+	return false
+}
+
+// failedWord reports whether a status's value says the answer failed:
+// "error", "fail", "failed" or "failure", in any case.
+func failedWord(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "error", "fail", "failed", "failure":
+		return true
 	}
 	return false
 }
@@ -199,6 +228,17 @@ func codeAttr(attrs []xml.Attr) string {
 	return ""
 }
 
+// messageAttr returns the value of an attribute named as a message
+// (message="...", errorMessage), or "".
+func messageAttr(attrs []xml.Attr) string {
+	for _, a := range attrs {
+		if xmlMessageName(strings.ToLower(a.Name.Local)) {
+			return strings.ToValidUTF8(strings.TrimSpace(a.Value), "")
+		}
+	}
+	return ""
+}
+
 // xmlCodeName reports whether a lower-case element name names a code:
 // one of xmlCodeNames or one that ends in "code" (ResponseCode).
 func xmlCodeName(name string) bool {
@@ -209,7 +249,8 @@ func xmlCodeName(name string) bool {
 // message: one of xmlMessageNames, "msg", or one that ends in "message"
 // or "messagetext".
 func xmlMessageName(name string) bool {
-	return in(name, xmlMessageNames) || name == "msg" || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext")
+	return in(name, xmlMessageNames) || name == "msg" || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
+		strings.HasPrefix(name, "err") && strings.HasSuffix(name, "text")
 }
 
 func in(s string, list []string) bool {
