@@ -402,29 +402,36 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 // "Unavailable", "FUNCTION_INVOCATION_TIMEOUT"):
 //
 //	kind                   codes (their words)                                     status             move
-//	permission_denied      *payment*, *billing*, *credit*, *balance* (a person     402                stop
-//	                       must pay; a card *declined* is invalid_arguments)
 //	authentication_failed  *unauthenticated*, *unauthorized, *api_key*, *apikey*,  401                stop
+//	                       *access_key*, *authorization_required*,
 //	                       *invalid_token*, *token_invalid*, *token_expired*,
 //	                       expired_*, *access_token*, invalid_client,
-//	                       authentication*, *invalid_auth*, *credentials*,
+//	                       authentication*, *invalid_auth*, *credential*,
 //	                       *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
 //	                       insufficient_scope*, missing_scope*, *_scope (but
 //	                       invalid_scope, an argument)
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
-//	                       *non_existent*, *inexistent*, *_unknown
+//	                       *non_existent*, *inexistent*, *_unknown,
+//	                       *couldnt_find*, *cannot_find*, *unable_to_find*
+//	permission_denied      *payment_required*, *billing*, *credit*, *balance*,    402                stop
+//	                       *budget* (a person must pay or raise a budget; a
+//	                       card *declined* is invalid_arguments, a payment
+//	                       that is a resource falls through)
 //	unavailable            *capacity*                                                                 wait_then_retry
 //	invalid_arguments      *size_limit*, *length_limit* (what the request                             fix_argument
 //	                       carries is too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
-//	                       *throughput_exceeded*, *_exhausted, over_*
-//	conflict               *already_exists*, *_exists, aborted, conflict,          409, 412, 423      reread_then_retry
-//	                       conflict_*, *_conflict(_*), *_in_use*, *_taken,
-//	                       *precondition_failed*, *condition_not_met*,
-//	                       *conditional_check_failed*
+//	                       *throughput_exceeded*, *_exhausted, over_*,
+//	                       *max_concurrent*, *concurrent_req*,
+//	                       *concurrency_limit* (too many calls in flight)
+//	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
+//	                       *_already_*, duplicate (the word), aborted,
+//	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
+//	                       *_taken, *precondition_failed*,
+//	                       *condition_not_met*, *conditional_check_failed*
 //	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
 //	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
@@ -433,14 +440,16 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       depended on failed, no argument of the caller)
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
-//	                       invalid_param*, unknown_param*, missing_param*,
-//	                       a SOAP fault *:Client or *:Sender
+//	                       invalid_param*, invalid_input*, unknown_param*,
+//	                       missing_param*, a SOAP fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
 // The rules are tried in the table's order, so the words that say more
 // come first: "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" is a permission,
-// "invalid_api_key" a credential rather than an argument. A 402 is
+// "invalid_api_key" a credential rather than an argument,
+// "InvalidAccessKeyId.NotFound" a credential rather than a missing thing,
+// "PAYMENT_NOT_FOUND" a missing thing rather than a payment to make. A 402 is
 // permission_denied because a person must pay before any call can succeed:
 // the agent stops, as for a plan that forbids the call.
 //
@@ -472,19 +481,14 @@ var standardRules = []Rule{
 	// keeps only the JSON-RPC error's message.
 	{Text: rateLimitedText, Kind: RateLimited},
 
-	// A payment a person must make (HTTP 402): the caller may not make
-	// the call until someone pays, so it stops; a card declined is an
-	// argument the caller can change.
-	{Code: "*declined*", Kind: InvalidArguments},
-	{Code: "*payment*", Kind: PermissionDenied},
-	{Code: "*billing*", Kind: PermissionDenied},
-	{Code: "*credit*", Kind: PermissionDenied},
-	{Code: "*balance*", Kind: PermissionDenied},
-
 	{Code: "*unauthenticated*", Kind: AuthenticationFailed},
 	{Code: "*unauthorized", Kind: AuthenticationFailed},
+	{Code: "*authorization_required*", Kind: AuthenticationFailed},
 	{Code: "*api_key*", Kind: AuthenticationFailed},
 	{Code: "*apikey*", Kind: AuthenticationFailed},
+	// An access key (InvalidAccessKeyId, missing_access_key), even one
+	// "not found": the credential, not a resource, is what is missing.
+	{Code: "*access_key*", Kind: AuthenticationFailed},
 	{Code: "*invalid_token*", Kind: AuthenticationFailed},
 	{Code: "*token_invalid*", Kind: AuthenticationFailed},
 	{Code: "*token_not_valid*", Kind: AuthenticationFailed},
@@ -495,7 +499,7 @@ var standardRules = []Rule{
 	{Code: "invalid_client", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
 	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
-	{Code: "*credentials*", Kind: AuthenticationFailed},
+	{Code: "*credential*", Kind: AuthenticationFailed},
 	{Code: "*signature*", Kind: AuthenticationFailed},
 	{Code: "*login_required*", Kind: AuthenticationFailed},
 	{Code: "*_login", Kind: AuthenticationFailed},
@@ -522,6 +526,24 @@ var standardRules = []Rule{
 	{Code: "*nonexistent*", Kind: NotFound},
 	{Code: "*inexistent*", Kind: NotFound},
 	{Code: "*_unknown", Kind: NotFound},
+	{Code: "*couldnt_find*", Kind: NotFound},
+	{Code: "*could_not_find*", Kind: NotFound},
+	{Code: "*cannot_find*", Kind: NotFound},
+	{Code: "*cant_find*", Kind: NotFound},
+	{Code: "*unable_to_find*", Kind: NotFound},
+
+	// A payment a person must make (HTTP 402): the caller may not make
+	// the call until someone pays or raises a budget, so it stops; a
+	// card declined is an argument the caller can change. A payment that
+	// is a resource (ERROR_GET_PAYMENT, payment_intent_unexpected_state,
+	// a billing account not found) is not one to make: only a payment
+	// required says so, and the words of a missing thing come first.
+	{Code: "*declined*", Kind: InvalidArguments},
+	{Code: "*payment_required*", Kind: PermissionDenied},
+	{Code: "*billing*", Kind: PermissionDenied},
+	{Code: "*credit*", Kind: PermissionDenied},
+	{Code: "*balance*", Kind: PermissionDenied},
+	{Code: "*budget*", Kind: PermissionDenied},
 
 	{Code: "*capacity*", Kind: Unavailable},
 
@@ -545,9 +567,24 @@ var standardRules = []Rule{
 	{Code: "*throughput_exceeded*", Kind: RateLimited},
 	{Code: "*_exhausted", Kind: RateLimited},
 	{Code: "over_*", Kind: RateLimited},
+	// Too many requests at once (MS_MAX_CONCURRENT_REQ,
+	// too_many_concurrent_requests, concurrency_limit): a limit on the
+	// caller's calls in flight, waited out like a rate.
+	{Code: "*max_concurrent*", Kind: RateLimited},
+	{Code: "*concurrent_req*", Kind: RateLimited},
+	{Code: "*concurrency_limit*", Kind: RateLimited},
 
 	{Code: "*already_exists*", Kind: Conflict},
 	{Code: "*_exists", Kind: Conflict},
+	{Code: "*_exists_*", Kind: Conflict},
+	// A state reached already (ALREADY_STARTED, already_running,
+	// email_already_verified): the change is done or clashes with it.
+	{Code: "already_*", Kind: Conflict},
+	{Code: "*_already_*", Kind: Conflict},
+	{Code: "duplicate", Kind: Conflict},
+	{Code: "duplicate_*", Kind: Conflict},
+	{Code: "*_duplicate", Kind: Conflict},
+	{Code: "*_duplicate_*", Kind: Conflict},
 	{Code: "aborted", Kind: Conflict},
 	{Code: "conflict", Kind: Conflict},
 	{Code: "conflict_*", Kind: Conflict},
@@ -583,6 +620,7 @@ var standardRules = []Rule{
 	{Code: "bad_request", Kind: InvalidArguments},
 	{Code: "validation*", Kind: InvalidArguments},
 	{Code: "invalid_param*", Kind: InvalidArguments},
+	{Code: "invalid_input*", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
