@@ -680,10 +680,24 @@ func (r *Reader) readRPC(e *Error) {
 // none.
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
-	if !r.names(msg) {
-		return proseKind(msg)
+	if r.names(msg) {
+		return r.kindOf(msg, e.HTTPStatus), true
 	}
-	return r.kindOf(msg, e.HTTPStatus), true
+	if p, ok := proseKind(msg); ok {
+		return r.wordKind(p, e.HTTPStatus)
+	}
+	return "", false
+}
+
+// wordKind is the kind the Reader's taxonomy gives the code word of a
+// family of phrases at status, as it would give the code itself, and
+// whether the taxonomy knows the word: a server's own rules decide a
+// message's words as they decide its codes.
+func (r *Reader) wordKind(p *prose, status int) (errkind.Kind, bool) {
+	if !r.names(p.code) {
+		return "", false
+	}
+	return r.kindOf(p.code, status), true
 }
 
 // generic reports whether k tells the agent no more than that the call
@@ -1071,24 +1085,31 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	// A failure whose code and header say no more than that it failed is
 	// read by what its message says. Below 400 ({"stat": "fail", "code":
 	// 100, "message": "Invalid API Key"}): any kind its words name but
-	// server_error. At 4xx, when the code says nothing of its own (none, a
-	// number, a reason phrase) and the message does not open with the
-	// status's phrase: the phrases of proseKind replace invalid_arguments,
-	// and a credential or a limit replaces a 403's permission_denied. At
-	// 5xx the status speaks, and prose such as "database timeout" does not
-	// override it.
-	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || e.HTTPStatus < 500 && opaque(code)) &&
+	// server_error. At 4xx (or below 400 where the code is a 4xx of a
+	// kind that tells more, a 403 "Incorrect password"), when the
+	// code says nothing of its own (none, a number, a catalogue's entry,
+	// a reason phrase) and the message does not open with the status:
+	// the phrases of proseKind replace invalid_arguments, and a
+	// credential or a limit replaces a 403's permission_denied. At 5xx
+	// the status speaks, and prose such as "database timeout" does not
+	// override it. The words are read as the taxonomy reads their family's
+	// code word (see wordKind).
+	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || status < 500 && opaque(code)) &&
 		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
 			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
 				e.Kind = k
 			}
-		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
-			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
-				e.Kind = k
-			} else if !ok && e.HTTPStatus == http.StatusForbidden && refusedKey(e.Message) {
-				e.Kind = errkind.AuthenticationFailed // a 403 "Invalid key": the key, not the caller, is refused
+		case status >= 400 && !opensWithPhrase(e.Message, status):
+			if p, ok := proseKind(e.Message); ok && proseOverrides(p.kind, e.Kind, status, e.Message) {
+				if k, ok := r.wordKind(p, status); ok {
+					e.Kind = k
+				}
+			} else if !ok && status == http.StatusForbidden && refusedKey(e.Message) {
+				if k, ok := r.wordKind(&proseKinds[1], status); ok {
+					e.Kind = k // a 403 "Invalid key": the key, not the caller, is refused
+				}
 			}
 		}
 	}
