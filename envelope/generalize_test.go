@@ -114,7 +114,6 @@ var knownMisses = map[string]string{
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
 	"whatsapp_131047":                  "as meta_graph_190",
-	"mailchimp_transactional_500":      "Invalid_Key at 500: only the vendor's word says the credential",
 	"pusher_403":                       "a text 403 \"Unknown auth_key\": only the prose says the credential",
 	"xmlrpc_fault":                     "an XML-RPC fault code 4 on a 200 names no kind: the documented fallback, server_error",
 }

@@ -1122,8 +1122,16 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 // path segment or its fragment (RFC 9457's type
 // "https://signatureapi.com/docs/v1/errors/too-many-requests" names
 // too-many-requests): the host and the path before it name the API and
-// its pages, not the kind. A code that is no URI is returned as it is.
+// its pages, not the kind. A URN names its error in its last part
+// (ACME's "urn:ietf:params:acme:error:rateLimited" names rateLimited).
+// A code that is no URI is returned as it is.
 func uriName(code string) string {
+	if len(code) > 4 && strings.EqualFold(code[:4], "urn:") {
+		if j := strings.LastIndexByte(code, ':'); j > 3 && j+1 < len(code) {
+			return code[j+1:]
+		}
+		return code
+	}
 	i := strings.Index(code, "://")
 	if i < 0 {
 		return code

@@ -172,3 +172,15 @@ func TestReadMessageWordsThroughTaxonomy(t *testing.T) {
 		})
 	}
 }
+
+// TestReadURNCode: a code that is a URN names its error in its last part,
+// as a URI names it in its last segment: "Unauthorized" there at a 403
+// says no more than the status, and a code word there names its kind.
+func TestReadURNCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a URN's last part that is a reason phrase, Unauthorized at a 403", 403, "application/problem+json", `{"type":"urn:example:error:Unauthorized","detail":"Board 9 is private"}`,
+			outcome{Kind: "permission_denied", Code: "urn:example:error:Unauthorized", Message: "Board 9 is private"}},
+		{"a URN's last part that is a code word", 400, "application/problem+json", `{"type":"urn:example:error:conflict","detail":"Board 9 changed since it was read"}`,
+			outcome{Kind: "conflict", Code: "urn:example:error:conflict", Message: "Board 9 changed since it was read"}},
+	})
+}

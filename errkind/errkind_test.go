@@ -123,6 +123,13 @@ func TestStandardClassify(t *testing.T) {
 		{"duplicate, the word, first", "DuplicateName", 400, errkind.Conflict},
 		{"duplicate, the word, last", "name-duplicate", 400, errkind.Conflict},
 		{"invalid input at a 500 is the caller's", "InvalidInputException", 500, errkind.InvalidArguments},
+		{"a caller switched off is known and refused", "ACCOUNT_DISABLED", 401, errkind.PermissionDenied},
+		{"a key switched off", "apiKeyDisabled", 400, errkind.PermissionDenied},
+		{"a caller suspended", "user_suspended", 400, errkind.PermissionDenied},
+		{"the bare key is the caller's", "INVALID_KEY", 500, errkind.AuthenticationFailed},
+		{"guard: a key word inside another is no key", "invalid_keyword", 500, errkind.ServerError},
+		{"something the API does not support, first", "UnsupportedCurrency", 200, errkind.InvalidArguments},
+		{"something the API does not support, last", "format-unsupported", 500, errkind.InvalidArguments},
 
 		{"unknown code falls back on 404", "gone_away", 404, errkind.NotFound},
 		{"unknown code falls back on 409", "a_code_from_a_newer_server", 409, errkind.Conflict},

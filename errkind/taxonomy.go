@@ -481,6 +481,12 @@ var standardRules = []Rule{
 	// keeps only the JSON-RPC error's message.
 	{Text: rateLimitedText, Kind: RateLimited},
 
+	// A caller, a key or a feature switched off (API_KEY_DISABLED,
+	// account_suspended, SERVICE_DISABLED): the upstream knows the
+	// caller and refuses it, until a person turns it back on.
+	{Code: "*disabled*", Kind: PermissionDenied},
+	{Code: "*suspended*", Kind: PermissionDenied},
+
 	{Code: "*unauthenticated*", Kind: AuthenticationFailed},
 	{Code: "*unauthorized", Kind: AuthenticationFailed},
 	{Code: "*authorization_required*", Kind: AuthenticationFailed},
@@ -489,6 +495,7 @@ var standardRules = []Rule{
 	// An access key (InvalidAccessKeyId, missing_access_key), even one
 	// "not found": the credential, not a resource, is what is missing.
 	{Code: "*access_key*", Kind: AuthenticationFailed},
+	{Code: "invalid_key", Kind: AuthenticationFailed}, // the key, bare, is the caller's (InvalidKey, invalid-key)
 	{Code: "*invalid_token*", Kind: AuthenticationFailed},
 	{Code: "*token_invalid*", Kind: AuthenticationFailed},
 	{Code: "*token_not_valid*", Kind: AuthenticationFailed},
@@ -621,6 +628,10 @@ var standardRules = []Rule{
 	{Code: "validation*", Kind: InvalidArguments},
 	{Code: "invalid_param*", Kind: InvalidArguments},
 	{Code: "invalid_input*", Kind: InvalidArguments},
+	// Something the request asked for that the API does not support
+	// (unsupported_grant_type, UnsupportedCurrency, format_unsupported).
+	{Code: "unsupported_*", Kind: InvalidArguments},
+	{Code: "*_unsupported", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
