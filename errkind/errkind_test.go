@@ -130,6 +130,9 @@ func TestStandardClassify(t *testing.T) {
 		{"guard: a key word inside another is no key", "invalid_keyword", 500, errkind.ServerError},
 		{"something the API does not support, first", "UnsupportedCurrency", 200, errkind.InvalidArguments},
 		{"something the API does not support, last", "format-unsupported", 500, errkind.InvalidArguments},
+		{"a server busy is unavailable, at a 500", "ServerTooBusy", 500, errkind.Unavailable},
+		{"a maintenance is unavailable", "UNDER_MAINTENANCE", 400, errkind.Unavailable},
+		{"a word in brackets is a word", "[duplicate]team.name", 400, errkind.Conflict},
 
 		{"unknown code falls back on 404", "gone_away", 404, errkind.NotFound},
 		{"unknown code falls back on 409", "a_code_from_a_newer_server", 409, errkind.Conflict},
@@ -371,6 +374,7 @@ func TestNormalizeCode(t *testing.T) {
 		{"ThrottlingException", "throttling_exception"},
 		{"Error404Page", "error404_page"},
 		{"_lead", "_lead"},
+		{"[duplicate]user.email", "_duplicate_user_email"},
 		{"ünïcode", "ünïcode"},
 	}
 	for _, tt := range tests {

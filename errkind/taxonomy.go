@@ -136,7 +136,8 @@ func (c *compiled) of(rules []Rule) bool {
 // normalizeCode returns code in one case style, lower snake case, so that
 // codes written in any style compare equal: "XNotFound", "x-not-found",
 // "X_NOT_FOUND" and "x.not.found" all become "x_not_found". A word boundary
-// is a '_', '-', '.', ' ' or '/', a lower-case letter or digit followed by
+// is a '_', '-', '.', ' ', '/', '[' or ']' ("[duplicate]user.email" is
+// "_duplicate_user_email"), a lower-case letter or digit followed by
 // an upper-case one, or the last capital of an acronym followed by a
 // lower-case letter ("HTTPError" is "http_error"). Runs of separators become
 // one '_'. A code already in that style is returned as it is, without
@@ -176,7 +177,7 @@ func appendNormal(b []byte, code string) []byte {
 }
 
 func isSep(c byte) bool {
-	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/'
+	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/' || c == '[' || c == ']'
 }
 
 // normalized reports whether normalizeCode would return code unchanged.
@@ -432,8 +433,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
 //	                       *_taken, *precondition_failed*,
 //	                       *condition_not_met*, *conditional_check_failed*
-//	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
-//	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
+//	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
+//	                       *maintenance*, deadline_exceeded, *timeout*,           504, 529
+//	                       *timed_out*
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
 //	                       unimplemented, not_implemented, a SOAP fault            505-599
 //	                       *:Server or *:Receiver (a 424: a request this one
@@ -606,6 +608,8 @@ var standardRules = []Rule{
 	{Code: "*unavailable*", Kind: Unavailable},
 	{Code: "*not_available*", Kind: Unavailable},
 	{Code: "*overloaded*", Kind: Unavailable},
+	{Code: "*busy*", Kind: Unavailable},        // ServerBusy, SERVICE_BUSY
+	{Code: "*maintenance*", Kind: Unavailable}, // UnderMaintenance, maintenance_mode
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
 	{Code: "*timed_out*", Kind: Unavailable},
