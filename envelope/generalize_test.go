@@ -105,7 +105,6 @@ var knownMisses = map[string]string{
 	"dynamodb_400_unrecognized_client": "UnrecognizedClientException at 400: only AWS's word says the credential",
 	"firebase_auth_400":                "the code EMAIL_NOT_FOUND is the message; errors[0].reason is the generic \"invalid\"",
 	"couchdb_404":                      "CouchDB's reason \"missing\" is one word, read as the code as Kubernetes' reason is",
-	"github_oauth_200_error":           "an unknown code on a 200 is the documented fallback, server_error",
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",

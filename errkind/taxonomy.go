@@ -403,19 +403,27 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 // "Unavailable", "FUNCTION_INVOCATION_TIMEOUT"):
 //
 //	kind                   codes (their words)                                     status             move
+//	permission_denied      *disabled*, *suspended* (a caller, a key or a feature   403                stop
+//	                       switched off)
 //	authentication_failed  *unauthenticated*, *unauthorized, *api_key*, *apikey*,  401                stop
-//	                       *access_key*, *authorization_required*,
-//	                       *invalid_token*, *token_invalid*, *token_expired*,
-//	                       expired_*, *access_token*, invalid_client,
-//	                       authentication*, *invalid_auth*, *credential*,
-//	                       *signature*, *login_required*, *_login
+//	                       *access_key*, invalid_key, *authorization_required*,
+//	                       *not_authenticated*, *auth_fail*, *login_fail*,
+//	                       *session_expired*, *invalid_session*, *jwt*,
+//	                       *missing_token*, *token_missing*, *token_required*,
+//	                       *invalid_secret*, *invalid_token*, *token_invalid*,
+//	                       *token_expired*, expired_*, *access_token*,
+//	                       invalid_client*, authentication*, *invalid_auth*,
+//	                       *credential*, *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
+//	                       *privilege*, *not_permitted*, *blocked*, *banned*,
 //	                       insufficient_scope*, missing_scope*, *_scope (but
 //	                       invalid_scope, an argument)
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
 //	                       *non_existent*, *inexistent*, *_unknown,
-//	                       *couldnt_find*, *cannot_find*, *unable_to_find*
-//	permission_denied      *payment_required*, *billing*, *credit*, *balance*,    402                stop
+//	                       *couldnt_find*, *cannot_find*, *unable_to_find*,
+//	                       gone, *_gone
+//	permission_denied      *payment_required*, *subscription_required*,            402                stop
+//	                       *upgrade_required*, *billing*, *credit*, *balance*,
 //	                       *budget* (a person must pay or raise a budget; a
 //	                       card *declined* is invalid_arguments, a payment
 //	                       that is a resource falls through)
@@ -432,18 +440,24 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *_already_*, duplicate (the word), aborted,
 //	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
 //	                       *_taken, *precondition_failed*,
-//	                       *condition_not_met*, *conditional_check_failed*
+//	                       *condition_not_met*, *conditional_check_failed*,
+//	                       *version_mismatch*, *etag_mismatch*, *stale*,
+//	                       *concurrent_modification*, *concurrent_update*
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
-//	                       *maintenance*, deadline_exceeded, *timeout*,           504, 529
-//	                       *timed_out*
+//	                       *maintenance*, *bad_gateway*, deadline_exceeded,       504, 529
+//	                       *timeout*, *timed_out*
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
-//	                       unimplemented, not_implemented, a SOAP fault            505-599
-//	                       *:Server or *:Receiver (a 424: a request this one
-//	                       depended on failed, no argument of the caller)
+//	                       unimplemented, not_implemented, *server_error*,        505-599
+//	                       *internal_error*, *unknown_error*,
+//	                       *unexpected_error*, a SOAP fault *:Server or
+//	                       *:Receiver (a 424: a request this one depended on
+//	                       failed, no argument of the caller)
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
-//	                       invalid_param*, invalid_input*, unknown_param*,
-//	                       missing_param*, a SOAP fault *:Client or *:Sender
+//	                       invalid_param*, invalid_input*, unsupported_*,
+//	                       *_unsupported, *malformed*, bad_*, *_required,
+//	                       unknown_param*, missing_param*, a SOAP fault
+//	                       *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
@@ -498,6 +512,20 @@ var standardRules = []Rule{
 	// "not found": the credential, not a resource, is what is missing.
 	{Code: "*access_key*", Kind: AuthenticationFailed},
 	{Code: "invalid_key", Kind: AuthenticationFailed}, // the key, bare, is the caller's (InvalidKey, invalid-key)
+	// A caller not authenticated or whose login failed, in any API's
+	// words (NOT_AUTHENTICATED, AuthFailure, auth_failed, LoginFailed),
+	// a session or a JWT refused or expired, a token missing, a client
+	// or its secret refused (InvalidClientTokenId).
+	{Code: "*not_authenticated*", Kind: AuthenticationFailed},
+	{Code: "*auth_fail*", Kind: AuthenticationFailed},
+	{Code: "*login_fail*", Kind: AuthenticationFailed},
+	{Code: "*session_expired*", Kind: AuthenticationFailed},
+	{Code: "*invalid_session*", Kind: AuthenticationFailed},
+	{Code: "*jwt*", Kind: AuthenticationFailed},
+	{Code: "*missing_token*", Kind: AuthenticationFailed},
+	{Code: "*token_missing*", Kind: AuthenticationFailed},
+	{Code: "*token_required*", Kind: AuthenticationFailed},
+	{Code: "*invalid_secret*", Kind: AuthenticationFailed},
 	{Code: "*invalid_token*", Kind: AuthenticationFailed},
 	{Code: "*token_invalid*", Kind: AuthenticationFailed},
 	{Code: "*token_not_valid*", Kind: AuthenticationFailed},
@@ -505,7 +533,7 @@ var standardRules = []Rule{
 	{Code: "*token_revoked*", Kind: AuthenticationFailed},
 	{Code: "*access_token*", Kind: AuthenticationFailed},
 	{Code: "expired_*", Kind: AuthenticationFailed},
-	{Code: "invalid_client", Kind: AuthenticationFailed},
+	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
 	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
 	{Code: "*credential*", Kind: AuthenticationFailed},
@@ -517,6 +545,12 @@ var standardRules = []Rule{
 	{Code: "*access_denied*", Kind: PermissionDenied},
 	{Code: "*_denied", Kind: PermissionDenied},
 	{Code: "*forbidden*", Kind: PermissionDenied},
+	// A privilege lacking, an operation not permitted, a caller blocked
+	// or banned: the upstream knows the caller and refuses it.
+	{Code: "*privilege*", Kind: PermissionDenied},
+	{Code: "*not_permitted*", Kind: PermissionDenied},
+	{Code: "*blocked*", Kind: PermissionDenied},
+	{Code: "*banned*", Kind: PermissionDenied},
 	{Code: "insufficient_scope*", Kind: PermissionDenied},
 	{Code: "missing_scope*", Kind: PermissionDenied},
 	// A scope the credential lacks, in any API's words (OAuth's
@@ -540,6 +574,8 @@ var standardRules = []Rule{
 	{Code: "*cannot_find*", Kind: NotFound},
 	{Code: "*cant_find*", Kind: NotFound},
 	{Code: "*unable_to_find*", Kind: NotFound},
+	{Code: "gone", Kind: NotFound}, // HTTP 410's word (ResourceGone)
+	{Code: "*_gone", Kind: NotFound},
 
 	// A payment a person must make (HTTP 402): the caller may not make
 	// the call until someone pays or raises a budget, so it stops; a
@@ -549,6 +585,8 @@ var standardRules = []Rule{
 	// required says so, and the words of a missing thing come first.
 	{Code: "*declined*", Kind: InvalidArguments},
 	{Code: "*payment_required*", Kind: PermissionDenied},
+	{Code: "*subscription_required*", Kind: PermissionDenied},
+	{Code: "*upgrade_required*", Kind: PermissionDenied},
 	{Code: "*billing*", Kind: PermissionDenied},
 	{Code: "*credit*", Kind: PermissionDenied},
 	{Code: "*balance*", Kind: PermissionDenied},
@@ -604,12 +642,20 @@ var standardRules = []Rule{
 	{Code: "*precondition_failed*", Kind: Conflict},
 	{Code: "*condition_not_met*", Kind: Conflict},
 	{Code: "*conditional_check_failed*", Kind: Conflict},
+	// A version the caller read that has changed since (VersionMismatch,
+	// etag_mismatch, StaleObjectState, ConcurrentModification).
+	{Code: "*version_mismatch*", Kind: Conflict},
+	{Code: "*etag_mismatch*", Kind: Conflict},
+	{Code: "*stale*", Kind: Conflict},
+	{Code: "*concurrent_modification*", Kind: Conflict},
+	{Code: "*concurrent_update*", Kind: Conflict},
 
 	{Code: "*unavailable*", Kind: Unavailable},
 	{Code: "*not_available*", Kind: Unavailable},
 	{Code: "*overloaded*", Kind: Unavailable},
 	{Code: "*busy*", Kind: Unavailable},        // ServerBusy, SERVICE_BUSY
 	{Code: "*maintenance*", Kind: Unavailable}, // UnderMaintenance, maintenance_mode
+	{Code: "*bad_gateway*", Kind: Unavailable},
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
 	{Code: "*timed_out*", Kind: Unavailable},
@@ -621,6 +667,11 @@ var standardRules = []Rule{
 	{Code: "api_error", Kind: ServerError},
 	{Code: "unimplemented", Kind: ServerError},
 	{Code: "not_implemented", Kind: ServerError},
+	// An error of the server's, unknown or unexpected, in any words.
+	{Code: "*server_error*", Kind: ServerError},
+	{Code: "*internal_error*", Kind: ServerError},
+	{Code: "*unknown_error*", Kind: ServerError},
+	{Code: "*unexpected_error*", Kind: ServerError},
 	{Code: "*:server", Kind: ServerError},   // a SOAP fault of the server
 	{Code: "*:receiver", Kind: ServerError}, // SOAP 1.2's name for it
 
@@ -636,6 +687,14 @@ var standardRules = []Rule{
 	// (unsupported_grant_type, UnsupportedCurrency, format_unsupported).
 	{Code: "unsupported_*", Kind: InvalidArguments},
 	{Code: "*_unsupported", Kind: InvalidArguments},
+	// The words of an argument wrong in any other way: malformed, bad,
+	// required (MalformedQueryException, bad_value, field_required), once
+	// no rule before has read a credential, a permission, a payment or a
+	// missing thing in them. (invalid_* alone is not read: at a 409 or a
+	// 412 the status says more, and a generic code never overrides it.)
+	{Code: "*malformed*", Kind: InvalidArguments},
+	{Code: "bad_*", Kind: InvalidArguments},
+	{Code: "*_required", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
