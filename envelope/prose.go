@@ -69,10 +69,12 @@ const argumentCode = "invalid_argument"
 // credentialAdjectives and credentialNouns make the phrases of a refused
 // credential: an adjective, then within two words a noun ("Invalid API
 // key", "Invalid project token", "expired access token", "Unknown API
-// Key").
+// Key", "Missing API key", "Wrong access token", "Old authorization
+// key").
 var (
-	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked"}
-	credentialNouns      = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
+	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked", "missing", "wrong", "incorrect",
+		"bad", "malformed", "unrecognized", "old"}
+	credentialNouns = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
 		"session", "signature", "app key", "appkey", "application key", "authorization key"}
 )
 

@@ -46,9 +46,17 @@ func TestReadCredentialNotFound(t *testing.T) {
 }
 
 // TestReadCredentialNouns: an app key, an application key and an
-// authorization key are credentials, refused as an API key is.
+// authorization key are credentials, refused as an API key is; and a
+// credential missing, wrong, incorrect, bad, malformed, unrecognized or
+// old is refused as an invalid one is.
 func TestReadCredentialNouns(t *testing.T) {
 	runReadCases(t, []readCase{
+		{"a missing API key at 400", 400, "", `{"message":"Missing API key in the query"}`,
+			outcome{Kind: "authentication_failed", Message: "Missing API key in the query"}},
+		{"a wrong access token at 403", 403, "", `{"error":"Wrong access token"}`,
+			outcome{Kind: "authentication_failed", Message: "Wrong access token"}},
+		{"guard: a missing field is an argument", 400, "", `{"message":"Missing field 'name'"}`,
+			outcome{Kind: "invalid_arguments", Message: "Missing field 'name'"}},
 		{"an invalid app key at 400", 400, "", `{"message":"Invalid app key supplied"}`,
 			outcome{Kind: "authentication_failed", Message: "Invalid app key supplied"}},
 		{"an expired authorization key at 403", 403, "", `{"message":"Expired authorization key"}`,
