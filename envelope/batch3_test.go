@@ -29,8 +29,11 @@ import (
 // this batch), unchanged; 162 of 205 (79.0%) after the seventh round
 // (tuned on batch6.jsonl with this batch); 164 of 205 (80.0%) after the
 // eighth (an error number or a status that says failed beside a message
-// at 200).
-const thirdBatchFloor = 80
+// at 200); 169 of 205 (82.4%) after the ninth's rules of the kind (code
+// words in any case style: an access key, could_not_find, exists
+// mid-code, already_*; a message's credential refused after its noun or
+// not found).
+const thirdBatchFloor = 82
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

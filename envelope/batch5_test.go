@@ -30,8 +30,10 @@ import "testing"
 // round of general rules was tuned on this batch (with fresh.jsonl,
 // responses.jsonl and batch3.jsonl, never batch4.jsonl): 187 of 202
 // (92.6%) after it, and after the seventh round (tuned on batch6.jsonl
-// with this batch), unchanged.
-const fifthBatchFloor = 92
+// with this batch), unchanged; 188 of 202 (93.1%) after the ninth
+// round's rules of the kind (a credential refused by any adjective:
+// "Old authorization key").
+const fifthBatchFloor = 93
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -39,8 +39,15 @@ import "testing"
 // as the message and a code that repeats the status as none, a status or
 // an error number that says failed beside a message below 400, a fault's
 // code word in capitals over a code the taxonomy does not know, a
-// GraphQL error's HTTP status in its extensions).
-const sixthBatchFloor = 85
+// GraphQL error's HTTP status in its extensions); 378 of 435 (86.9%)
+// after the ninth round's rules of the kind (code words: an access key,
+// a credential, authorization_required, already_*, max_concurrent, a URN
+// code's last part; the message's words through the taxonomy, a field's
+// own "already exists" an argument), one of them by an expectation
+// brought to batch4's convention (awx_400_exists: a DRF field's "already
+// exists" at a 400 is that field's validation, as authentik_400 and
+// flagsmith_400 read).
+const sixthBatchFloor = 86
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

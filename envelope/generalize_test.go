@@ -121,8 +121,9 @@ var knownMisses = map[string]string{
 // read as documented. The held-out part was never looked at case by case
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails (190 of
-// 215 before the rules of the fresh batch's tuned half, 194 of 215 after).
-const heldOutFloor = 90
+// 215 before the rules of the fresh batch's tuned half, 194 of 215 after,
+// 196 of 215 after the ninth round's rules of the kind).
+const heldOutFloor = 91
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
 // fresh batch's two halves that must read as documented: the figures
@@ -152,10 +153,12 @@ const heldOutFloor = 90
 // batch3.jsonl, both halves and responses.jsonl's tuned part) left every
 // figure here as it was: 169 of 184, 162 of 190, 415 of 430, 194 of 215;
 // the seventh round (tuned on batch6.jsonl with the same files) left them
-// so too.
+// so too. The ninth round's rules of the kind (tuned on batch4.jsonl with
+// the same files): 169 of 184, 164 of 190 (86.3%), 417 of 430, 196 of
+// 215.
 const (
 	freshTunedFloor   = 91
-	freshHeldOutFloor = 85
+	freshHeldOutFloor = 86
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
