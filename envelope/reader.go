@@ -221,11 +221,15 @@ func (s Shape) fill() resolved {
 //     with a message ("reasons"). A code that is an HTTP reason phrase
 //     ("Unauthorized", "BadRequest") says no more than the status, which
 //     decides. Where the code says nothing of its own (none, a number, a
-//     phrase), the message's words name a refused credential, a limit or a
-//     permission at 400, 422 and the other generic 4xx ("Invalid session
-//     token", "User not authorized for this query"), and a credential or a
-//     limit at a 403 ("Invalid token", "Quota exceeded"); "not found" at a
-//     400 does not override the status, nor do any words a 402 or a 5xx.
+//     catalogue's entry such as "API0005", a phrase), the message's words
+//     name a refused credential, a limit or a permission at 400, 422 and
+//     the other generic 4xx ("Invalid session token", "API token
+//     invalid", "User not authorized for this query"), and a credential or
+//     a limit at a 403 ("Invalid token", "Quota exceeded"); "not found" at
+//     a 400 does not override the status, nor do any words a 402 or a 5xx,
+//     nor a message that opens with its status. The words are read as the
+//     Reader's Taxonomy reads their family's code word (rate_limited,
+//     unauthenticated, permission_denied, not_found, already_exists).
 //     A code that is an HTTP error status, in a
 //     body below 400, is read as that status. A code that names a kind wins
 //     over a generic status; a code that says no more than the status
