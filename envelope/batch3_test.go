@@ -31,7 +31,11 @@ import (
 // eighth (an error number or a status that says failed beside a message
 // at 200); 171 of 205 (83.4%) after the ninth (where the members are: codes
 // and messages under other names, XML status children, wrapped errors).
-const thirdBatchFloor = 83
+// The ninth round's rules of the kind alone read 169 of 205 (82.4%) (code
+// words in any case style: an access key, could_not_find, exists
+// mid-code, already_*; a message's credential refused after its noun or
+// not found); both parts of the ninth round together: 178 of 205 (86.8%).
+const thirdBatchFloor = 86
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

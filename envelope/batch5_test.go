@@ -31,7 +31,10 @@ import "testing"
 // responses.jsonl and batch3.jsonl, never batch4.jsonl): 187 of 202
 // (92.6%) after it, and after the seventh round (tuned on batch6.jsonl
 // with this batch), unchanged; 191 of 202 (94.6%) after the ninth.
-const fifthBatchFloor = 94
+// The ninth round's rules of the kind alone read 188 of 202 (a credential
+// refused by any adjective: "Old authorization key"); both parts of the
+// ninth round together: 193 of 202 (95.5%).
+const fifthBatchFloor = 95
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -43,7 +43,16 @@ import "testing"
 // the ninth, whose rules of where the members are read no vendor's name
 // (codes and messages under other names and case styles, an error
 // object's class, XML status children, 2xx failures in other members).
-const sixthBatchFloor = 87
+// The ninth round's rules of the kind alone read 378 of 435 (86.9%)
+// (code words: an access key,
+// a credential, authorization_required, already_*, max_concurrent, a URN
+// code's last part; the message's words through the taxonomy, a field's
+// own "already exists" an argument), one of them by an expectation
+// brought to batch4's convention (awx_400_exists: a DRF field's "already
+// exists" at a 400 is that field's validation, as authentik_400 and
+// flagsmith_400 read); both parts of the ninth round together: 388 of
+// 435 (89.2%).
+const sixthBatchFloor = 89
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

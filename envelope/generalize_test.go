@@ -105,7 +105,6 @@ var knownMisses = map[string]string{
 	"dynamodb_400_unrecognized_client": "UnrecognizedClientException at 400: only AWS's word says the credential",
 	"firebase_auth_400":                "the code EMAIL_NOT_FOUND is the message; errors[0].reason is the generic \"invalid\"",
 	"couchdb_404":                      "CouchDB's reason \"missing\" is one word, read as the code as Kubernetes' reason is",
-	"github_oauth_200_error":           "an unknown code on a 200 is the documented fallback, server_error",
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
@@ -114,7 +113,6 @@ var knownMisses = map[string]string{
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
 	"whatsapp_131047":                  "as meta_graph_190",
-	"mailchimp_transactional_500":      "Invalid_Key at 500: only the vendor's word says the credential",
 	"pusher_403":                       "a text 403 \"Unknown auth_key\": only the prose says the credential",
 	"xmlrpc_fault":                     "an XML-RPC fault code 4 on a 200 names no kind: the documented fallback, server_error",
 }
@@ -123,8 +121,9 @@ var knownMisses = map[string]string{
 // read as documented. The held-out part was never looked at case by case
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails (190 of
-// 215 before the rules of the fresh batch's tuned half, 194 of 215 after).
-const heldOutFloor = 90
+// 215 before the rules of the fresh batch's tuned half, 194 of 215 after,
+// 196 of 215 after the ninth round's rules of the kind).
+const heldOutFloor = 91
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
 // fresh batch's two halves that must read as documented: the figures
@@ -161,9 +160,13 @@ const heldOutFloor = 90
 // repeats the status is none; arcgis_200_404: a message keeps its spaces
 // as sent; datadog_429: a 429 that asked for no delay waits at least the
 // default, even when its window resets sooner): 173 of 184 (94.0%).
+// The ninth round's rules of the kind alone (tuned on batch4.jsonl with
+// the same files): 169 of 184, 164 of 190 (86.3%), 417 of 430, 196 of
+// 215; both parts of the ninth round together: 173 of 184 (94.0%), 165
+// of 190 (86.8%), 417 of 430 and 196 of 215.
 const (
 	freshTunedFloor   = 94
-	freshHeldOutFloor = 85
+	freshHeldOutFloor = 86
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error

@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/mcperr/mcperr/errkind"
@@ -20,9 +21,13 @@ import (
 // no credential noun here: "Invalid password" at a sign-up is an
 // argument.
 
-// prose is a family of phrases and the kind they name.
+// prose is a family of phrases, the kind they name and the code word
+// they stand for: a Reader reads the words as its taxonomy reads that
+// code (see Reader.wordKind), so a server's own taxonomy decides a
+// message's words the way it decides a code.
 type prose struct {
 	kind    errkind.Kind
+	code    string
 	phrases []string
 }
 
@@ -30,56 +35,106 @@ type prose struct {
 // tried: a limit, the credential, a permission, a missing thing, a thing
 // that already exists. A message that names two kinds names none.
 var proseKinds = [...]prose{
-	{errkind.RateLimited, []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
+	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
 		"quota exceeded", "quota reached", "out of quota"}},
-	{errkind.AuthenticationFailed, []string{"authentication failed", "authentication information", "not authenticated",
-		"hasn't authenticated", "has not authenticated", "unauthenticated", "login first", "log in first",
-		"sign in first", "login required", "authentication required", "token required", "token has expired",
-		"token expired", "token is invalid", "key is invalid", "invalid credentials", "bad credentials"}},
-	{errkind.PermissionDenied, []string{"not authorized", "permission denied", "insufficient permission",
-		"have permission", "missing scope", "access denied",
+	{errkind.AuthenticationFailed, "unauthenticated", []string{"authentication failed", "authentication information",
+		"not authenticated", "hasn't authenticated", "has not authenticated", "unauthenticated", "login first",
+		"log in first", "sign in first", "login required", "authentication required", "token required",
+		"token has expired", "token expired", "token is invalid", "key is invalid", "invalid credentials",
+		"bad credentials",
+		// A caller the server could not tell who it is ("Could not
+		// authenticate", "Unable to authenticate you"), and a login
+		// refused, whose two words are the credential ("Incorrect
+		// username or password").
+		"not authenticate", "unable to authenticate", "failed to authenticate", "username or password",
+		"user name or password", "email or password"}},
+	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "permission denied",
+		"insufficient permission", "have permission", "missing scope", "access denied",
+		// A caller known and kept out ("You can't access this resource").
+		"can't access", "cannot access", "not allowed to access",
 		// A payment a person must make, whatever the status: the
 		// caller's credits are spent (a balance or funds may be the
 		// payer's, an argument of a payment API).
 		"enough credit", "insufficient credit", "out of credits"}},
-	{errkind.NotFound, []string{"not found", "not be found", "cannot be found", "does not exist", "doesn't exist",
-		"do not exist", "not present", "no such ", "no matching "}},
-	{errkind.Conflict, []string{"already exist", "already been added", "already been assigned", "already been created",
-		"already in use", "already taken", "already been taken", "already registered"}},
+	{errkind.NotFound, "not_found", []string{"not found", "not be found", "cannot be found", "does not exist",
+		"doesn't exist", "do not exist", "not present", "no such ", "no matching "}},
+	{errkind.Conflict, "already_exists", []string{"already exist", "already been added", "already been assigned",
+		"already been created", "already in use", "already taken", "already been taken", "already registered"}},
 }
+
+// argumentCode is the code word of a missing thing that is an argument
+// ("dst parameter not found").
+const argumentCode = "invalid_argument"
 
 // credentialAdjectives and credentialNouns make the phrases of a refused
 // credential: an adjective, then within two words a noun ("Invalid API
 // key", "Invalid project token", "expired access token", "Unknown API
-// Key").
+// Key", "Missing API key", "Wrong access token", "Old authorization
+// key").
 var (
-	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked"}
-	credentialNouns      = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
-		"session", "signature"}
+	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked", "missing", "wrong", "incorrect",
+		"bad", "malformed", "unrecognized", "old"}
+	credentialNouns = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
+		"session", "signature", "app key", "appkey", "application key", "authorization key"}
 )
 
-// proseKind is the kind the words of msg name, and whether they name one.
-func proseKind(msg string) (errkind.Kind, bool) {
+// keyNouns are the credential nouns that name nothing but a credential:
+// one of them not found ("Provided API key could not be found", "The
+// access key you provided does not exist") is a refused credential, where
+// a session or a token not found may be a resource.
+var keyNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "app key", "appkey",
+	"application key", "credential"}
+
+// namesCredential reports whether low names one of keyNouns.
+func namesCredential(low string) bool {
+	for _, n := range keyNouns {
+		if strings.Contains(low, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedAfter are the words that refuse a credential named before them
+// ("API token invalid", "This credential is not valid", "API key
+// expired").
+var refusedAfter = [...]string{" invalid", " is invalid", " is not valid", " not valid", " expired",
+	" has expired", " is expired", " revoked", " has been revoked"}
+
+// proseKind is the family of phrases the words of msg name (its kind,
+// and the code word the taxonomy reads), and whether they name one.
+func proseKind(msg string) (*prose, bool) {
 	if len(msg) > maxPlainMessage {
 		msg = msg[:maxPlainMessage]
 	}
 	low := strings.ToLower(msg)
-	var kind errkind.Kind
+	var found *prose
 	for i := range proseKinds {
 		p := &proseKinds[i]
-		if !p.says(low) || p.kind == kind {
+		if !p.says(low) || found != nil && p.kind == found.kind {
 			continue
 		}
-		if kind != "" {
-			return "", false // "does not exist or not authorized" names no one kind
+		if found != nil {
+			return nil, false // "does not exist or not authorized" names no one kind
 		}
-		kind = p.kind
+		found = p
 	}
-	if kind == errkind.NotFound && namesArgument(low) {
-		return errkind.InvalidArguments, true // "dst parameter not found": an argument is missing
+	if found == nil {
+		return nil, false
 	}
-	return kind, kind != ""
+	if found.kind == errkind.NotFound {
+		if refusedCredential(low) || namesCredential(low) {
+			return &proseKinds[1], true // "API key could not be found": the credential is refused
+		}
+		if namesArgument(low) {
+			return &argumentProse, true // "dst parameter not found": an argument is missing
+		}
+	}
+	return found, true
 }
+
+// argumentProse is the family of a missing thing that is an argument.
+var argumentProse = prose{kind: errkind.InvalidArguments, code: argumentCode}
 
 // says reports whether low holds one of p's phrases.
 func (p *prose) says(low string) bool {
@@ -129,8 +184,26 @@ func namesArgument(low string) bool {
 
 // refusedCredential reports whether low names a credential refused: one
 // of credentialAdjectives, then one of credentialNouns within the next
-// two words.
+// two words ("Invalid project token"), or one of credentialNouns then
+// one of refusedAfter ("API token invalid").
 func refusedCredential(low string) bool {
+	for _, n := range credentialNouns {
+		for rest := low; ; {
+			i := strings.Index(rest, n)
+			if i < 0 {
+				break
+			}
+			at := len(low) - len(rest) + i
+			rest = rest[i+len(n):]
+			if at > 0 && isLetter(low[at-1]) {
+				continue // inside a word ("possession")
+			}
+			after := strings.TrimPrefix(rest, "s") // "credentials are invalid"
+			if refusedNext(after) || refusedNext(strings.TrimPrefix(after, " are")) {
+				return true
+			}
+		}
+	}
 	for _, a := range credentialAdjectives {
 		for rest := low; ; {
 			i := strings.Index(rest, a)
@@ -155,6 +228,17 @@ func refusedCredential(low string) bool {
 				}
 				next = next[j:]
 			}
+		}
+	}
+	return false
+}
+
+// refusedNext reports whether s opens with one of refusedAfter, as
+// whole words.
+func refusedNext(s string) bool {
+	for _, w := range refusedAfter {
+		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isLetter(s[len(w)])) {
+			return true
 		}
 	}
 	return false
@@ -185,16 +269,28 @@ func refusedKey(msg string) bool {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // opaque reports whether code says nothing of its own: none, a number
-// (Parse's 209, Sendbird's 400201), or an HTTP reason phrase. A code
-// word of the API's own (OAuth's invalid_grant, mfa_required) is the
-// API's own reading, which prose does not override.
+// (Parse's 209, Sendbird's 400201), or an entry of an API's catalogue
+// that is a number with a few capitals run into it ("API0005",
+// "BXNIM0415E", "A400IK", "E-1001"), which names the entry, not what
+// happened. A code word of the API's own (OAuth's invalid_grant,
+// mfa_required) is the API's own reading, which prose does not override.
 func opaque(code string) bool {
+	digit, run := false, 0
 	for i := 0; i < len(code); i++ {
-		if c := code[i]; (c < '0' || c > '9') && c != '-' {
+		switch c := code[i]; {
+		case c >= '0' && c <= '9':
+			digit, run = true, 0
+		case c == '-' || c == '.':
+			run = 0
+		case c >= 'A' && c <= 'Z':
+			if run++; run > 5 {
+				return false // a word ("INVALID0")
+			}
+		default:
 			return false
 		}
 	}
-	return true
+	return code == "" || digit
 }
 
 // proseOverrides reports whether a kind the message names (k) replaces
@@ -203,29 +299,52 @@ func opaque(code string) bool {
 // no more than that the request was refused, and so does a thing that
 // already exists at a 400 (Databricks, Mailchimp, Brevo, FusionAuth,
 // Nium: not at a 422, which APIs write for a taken name as a validation
-// failure as often); a credential or a limit
-// replaces a 403's permission_denied, which APIs send for a bad key and
-// a spent quota alike (a 403 "Invalid token", "Quota exceeded"), and so
-// does a missing thing (a 403 "The specified resource was not found"
-// names the id to change, not a refusal to stop at). "Not found" at a 400
-// does not: APIs write it of an argument as often as of
-// a thing (a table, an index, a channel type the request named), and a
-// 402 says more than any words (a quota that a person must pay for).
-func proseOverrides(k, byStatus errkind.Kind, status int) bool {
+// failure as often, nor in a message that names the field it is about,
+// "slug: Application with this slug already exists", a field's own
+// validation); a credential or a limit replaces a 403's
+// permission_denied, which APIs send for a bad key and a spent quota
+// alike (a 403 "Invalid token", "Quota exceeded"), and so does a missing
+// thing (a 403 "The specified resource was not found" names the id to
+// change, not a refusal to stop at). "Not found" at a 400 does not: APIs
+// write it of an argument as often as of a thing (a table, an index, a
+// channel type the request named), and a 402 says more than any words
+// (a quota that a person must pay for).
+func proseOverrides(k, byStatus errkind.Kind, status int, msg string) bool {
 	switch {
 	case byStatus == errkind.InvalidArguments:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
-			k == errkind.Conflict && status == http.StatusBadRequest
+			k == errkind.Conflict && status == http.StatusBadRequest && !namesField(msg)
 	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.NotFound
 	}
 	return false
 }
 
-// opensWithPhrase reports whether msg opens with the reason phrase of
-// status ("Bad Request: chat not found"): the server named the status
-// itself, and the words after it do not override it.
+// namesField reports whether msg opens with the name of the field it is
+// about, as frameworks write a field's error ("slug: ...", "user.email:
+// ...", "/0/name: ..."): a name in lower case, without spaces, then ": ".
+func namesField(msg string) bool {
+	name, _, ok := strings.Cut(msg, ": ")
+	if !ok || name == "" || len(name) > 40 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("._-/[]", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// opensWithPhrase reports whether msg opens with status, its reason
+// phrase or its number ("Bad Request: chat not found", "400 File already
+// exists"): the server named the status itself, and the words after it
+// do not override it.
 func opensWithPhrase(msg string, status int) bool {
+	if n := strconv.Itoa(status); strings.HasPrefix(msg, n) && (len(msg) == len(n) || msg[len(n)] == ' ' || msg[len(n)] == ':') {
+		return true
+	}
 	t := http.StatusText(status)
 	return t != "" && len(msg) > len(t) && strings.EqualFold(msg[:len(t)], t)
 }

@@ -221,11 +221,15 @@ func (s Shape) fill() resolved {
 //     with a message ("reasons"). A code that is an HTTP reason phrase
 //     ("Unauthorized", "BadRequest") says no more than the status, which
 //     decides. Where the code says nothing of its own (none, a number, a
-//     phrase), the message's words name a refused credential, a limit or a
-//     permission at 400, 422 and the other generic 4xx ("Invalid session
-//     token", "User not authorized for this query"), and a credential or a
-//     limit at a 403 ("Invalid token", "Quota exceeded"); "not found" at a
-//     400 does not override the status, nor do any words a 402 or a 5xx.
+//     catalogue's entry such as "API0005", a phrase), the message's words
+//     name a refused credential, a limit or a permission at 400, 422 and
+//     the other generic 4xx ("Invalid session token", "API token
+//     invalid", "User not authorized for this query"), and a credential or
+//     a limit at a 403 ("Invalid token", "Quota exceeded"); "not found" at
+//     a 400 does not override the status, nor do any words a 402 or a 5xx,
+//     nor a message that opens with its status. The words are read as the
+//     Reader's Taxonomy reads their family's code word (rate_limited,
+//     unauthenticated, permission_denied, not_found, already_exists).
 //     A code that is an HTTP error status, in a
 //     body below 400, is read as that status. A code that names a kind wins
 //     over a generic status; a code that says no more than the status
@@ -688,10 +692,24 @@ func (r *Reader) readRPC(e *Error) {
 // none.
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
-	if !r.names(msg) {
-		return proseKind(msg)
+	if r.names(msg) {
+		return r.kindOf(msg, e.HTTPStatus), true
 	}
-	return r.kindOf(msg, e.HTTPStatus), true
+	if p, ok := proseKind(msg); ok {
+		return r.wordKind(p, e.HTTPStatus)
+	}
+	return "", false
+}
+
+// wordKind is the kind the Reader's taxonomy gives the code word of a
+// family of phrases at status, as it would give the code itself, and
+// whether the taxonomy knows the word: a server's own rules decide a
+// message's words as they decide its codes.
+func (r *Reader) wordKind(p *prose, status int) (errkind.Kind, bool) {
+	if !r.names(p.code) {
+		return "", false
+	}
+	return r.kindOf(p.code, status), true
 }
 
 // generic reports whether k tells the agent no more than that the call
@@ -1079,24 +1097,31 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 	// A failure whose code and header say no more than that it failed is
 	// read by what its message says. Below 400 ({"stat": "fail", "code":
 	// 100, "message": "Invalid API Key"}): any kind its words name but
-	// server_error. At 4xx, when the code says nothing of its own (none, a
-	// number, a reason phrase) and the message does not open with the
-	// status's phrase: the phrases of proseKind replace invalid_arguments,
-	// and a credential or a limit replaces a 403's permission_denied. At
-	// 5xx the status speaks, and prose such as "database timeout" does not
-	// override it.
-	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || e.HTTPStatus < 500 && opaque(code)) &&
+	// server_error. At 4xx (or below 400 where the code is a 4xx of a
+	// kind that tells more, a 403 "Incorrect password"), when the
+	// code says nothing of its own (none, a number, a catalogue's entry,
+	// a reason phrase) and the message does not open with the status:
+	// the phrases of proseKind replace invalid_arguments, and a
+	// credential or a limit replaces a 403's permission_denied. At 5xx
+	// the status speaks, and prose such as "database timeout" does not
+	// override it. The words are read as the taxonomy reads their family's
+	// code word (see wordKind).
+	if unread && hd.telling == "" && e.Message != "" && (e.HTTPStatus < 400 || status < 500 && opaque(code)) &&
 		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
 			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
 				e.Kind = k
 			}
-		case e.HTTPStatus >= 400 && !opensWithPhrase(e.Message, e.HTTPStatus):
-			if k, ok := proseKind(e.Message); ok && proseOverrides(k, e.Kind, e.HTTPStatus) {
-				e.Kind = k
-			} else if !ok && e.HTTPStatus == http.StatusForbidden && refusedKey(e.Message) {
-				e.Kind = errkind.AuthenticationFailed // a 403 "Invalid key": the key, not the caller, is refused
+		case status >= 400 && !opensWithPhrase(e.Message, status):
+			if p, ok := proseKind(e.Message); ok && proseOverrides(p.kind, e.Kind, status, e.Message) {
+				if k, ok := r.wordKind(p, status); ok {
+					e.Kind = k
+				}
+			} else if !ok && status == http.StatusForbidden && refusedKey(e.Message) {
+				if k, ok := r.wordKind(&proseKinds[1], status); ok {
+					e.Kind = k // a 403 "Invalid key": the key, not the caller, is refused
+				}
 			}
 		}
 	}
@@ -1109,8 +1134,16 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 // path segment or its fragment (RFC 9457's type
 // "https://signatureapi.com/docs/v1/errors/too-many-requests" names
 // too-many-requests): the host and the path before it name the API and
-// its pages, not the kind. A code that is no URI is returned as it is.
+// its pages, not the kind. A URN names its error in its last part
+// (ACME's "urn:ietf:params:acme:error:rateLimited" names rateLimited).
+// A code that is no URI is returned as it is.
 func uriName(code string) string {
+	if len(code) > 4 && strings.EqualFold(code[:4], "urn:") {
+		if j := strings.LastIndexByte(code, ':'); j > 3 && j+1 < len(code) {
+			return code[j+1:]
+		}
+		return code
+	}
 	i := strings.Index(code, "://")
 	if i < 0 {
 		return code

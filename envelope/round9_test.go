@@ -248,8 +248,8 @@ func TestReadErrorCodeWordFound(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"a code word in a wrapper", 404, "", `{"result":{"error":"accountNotFound","status":"error","request":{"account":"a1"}}}`,
 			outcome{Kind: "not_found", Code: "accountNotFound"}},
-		{"a code word in Pascal case beside a description", 409, "", `{"Outcome":{"Error":"VOLUME_BUSY","Description":"Volume v-2 is being resized."}}`,
-			outcome{Kind: "conflict", Code: "VOLUME_BUSY", Message: "Volume v-2 is being resized."}},
+		{"a code word in Pascal case beside a description", 409, "", `{"Outcome":{"Error":"VOLUME_RESIZING","Description":"Volume v-2 is being resized."}}`,
+			outcome{Kind: "conflict", Code: "VOLUME_RESIZING", Message: "Volume v-2 is being resized."}},
 		{"guard: a sentence is the message", 409, "", `{"Outcome":{"Error":"Volume v-2 is busy"}}`,
 			outcome{Kind: "conflict", Message: "Volume v-2 is busy"}},
 	})

@@ -136,7 +136,8 @@ func (c *compiled) of(rules []Rule) bool {
 // normalizeCode returns code in one case style, lower snake case, so that
 // codes written in any style compare equal: "XNotFound", "x-not-found",
 // "X_NOT_FOUND" and "x.not.found" all become "x_not_found". A word boundary
-// is a '_', '-', '.', ' ' or '/', a lower-case letter or digit followed by
+// is a '_', '-', '.', ' ', '/', '[' or ']' ("[duplicate]user.email" is
+// "_duplicate_user_email"), a lower-case letter or digit followed by
 // an upper-case one, or the last capital of an acronym followed by a
 // lower-case letter ("HTTPError" is "http_error"). Runs of separators become
 // one '_'. A code already in that style is returned as it is, without
@@ -176,7 +177,7 @@ func appendNormal(b []byte, code string) []byte {
 }
 
 func isSep(c byte) bool {
-	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/'
+	return c == '_' || c == '-' || c == '.' || c == ' ' || c == '/' || c == '[' || c == ']'
 }
 
 // normalized reports whether normalizeCode would return code unchanged.
@@ -402,45 +403,69 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 // "Unavailable", "FUNCTION_INVOCATION_TIMEOUT"):
 //
 //	kind                   codes (their words)                                     status             move
-//	permission_denied      *payment*, *billing*, *credit*, *balance* (a person     402                stop
-//	                       must pay; a card *declined* is invalid_arguments)
+//	permission_denied      *disabled*, *suspended* (a caller, a key or a feature   403                stop
+//	                       switched off)
 //	authentication_failed  *unauthenticated*, *unauthorized, *api_key*, *apikey*,  401                stop
-//	                       *invalid_token*, *token_invalid*, *token_expired*,
-//	                       expired_*, *access_token*, invalid_client,
-//	                       authentication*, *invalid_auth*, *credentials*,
-//	                       *signature*, *login_required*, *_login
+//	                       *access_key*, invalid_key, *authorization_required*,
+//	                       *not_authenticated*, *auth_fail*, *login_fail*,
+//	                       *session_expired*, *invalid_session*, *jwt*,
+//	                       *missing_token*, *token_missing*, *token_required*,
+//	                       *invalid_secret*, *invalid_token*, *token_invalid*,
+//	                       *token_expired*, expired_*, *access_token*,
+//	                       invalid_client*, authentication*, *invalid_auth*,
+//	                       *credential*, *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
+//	                       *privilege*, *not_permitted*, *blocked*, *banned*,
 //	                       insufficient_scope*, missing_scope*, *_scope (but
 //	                       invalid_scope, an argument)
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
-//	                       *non_existent*, *inexistent*, *_unknown
+//	                       *non_existent*, *inexistent*, *_unknown,
+//	                       *couldnt_find*, *cannot_find*, *unable_to_find*,
+//	                       gone, *_gone
+//	permission_denied      *payment_required*, *subscription_required*,            402                stop
+//	                       *upgrade_required*, *billing*, *credit*, *balance*,
+//	                       *budget* (a person must pay or raise a budget; a
+//	                       card *declined* is invalid_arguments, a payment
+//	                       that is a resource falls through)
 //	unavailable            *capacity*                                                                 wait_then_retry
 //	invalid_arguments      *size_limit*, *length_limit* (what the request                             fix_argument
 //	                       carries is too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
-//	                       *throughput_exceeded*, *_exhausted, over_*
-//	conflict               *already_exists*, *_exists, aborted, conflict,          409, 412, 423      reread_then_retry
-//	                       conflict_*, *_conflict(_*), *_in_use*, *_taken,
-//	                       *precondition_failed*, *condition_not_met*,
-//	                       *conditional_check_failed*
-//	unavailable            *unavailable*, *not_available*, *overloaded*,           408, 502, 503,     wait_then_retry
-//	                       deadline_exceeded, *timeout*, *timed_out*               504, 529
+//	                       *throughput_exceeded*, *_exhausted, over_*,
+//	                       *max_concurrent*, *concurrent_req*,
+//	                       *concurrency_limit* (too many calls in flight)
+//	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
+//	                       *_already_*, duplicate (the word), aborted,
+//	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
+//	                       *_taken, *precondition_failed*,
+//	                       *condition_not_met*, *conditional_check_failed*,
+//	                       *version_mismatch*, *etag_mismatch*, *stale*,
+//	                       *concurrent_modification*, *concurrent_update*
+//	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
+//	                       *maintenance*, *bad_gateway*, deadline_exceeded,       504, 529
+//	                       *timeout*, *timed_out*
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
-//	                       unimplemented, not_implemented, a SOAP fault            505-599
-//	                       *:Server or *:Receiver (a 424: a request this one
-//	                       depended on failed, no argument of the caller)
+//	                       unimplemented, not_implemented, *server_error*,        505-599
+//	                       *internal_error*, *unknown_error*,
+//	                       *unexpected_error*, a SOAP fault *:Server or
+//	                       *:Receiver (a 424: a request this one depended on
+//	                       failed, no argument of the caller)
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
-//	                       invalid_param*, unknown_param*, missing_param*,
-//	                       a SOAP fault *:Client or *:Sender
+//	                       invalid_param*, invalid_input*, unsupported_*,
+//	                       *_unsupported, *malformed*, bad_*, *_required,
+//	                       unknown_param*, missing_param*, a SOAP fault
+//	                       *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
 // The rules are tried in the table's order, so the words that say more
 // come first: "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" is a permission,
-// "invalid_api_key" a credential rather than an argument. A 402 is
+// "invalid_api_key" a credential rather than an argument,
+// "InvalidAccessKeyId.NotFound" a credential rather than a missing thing,
+// "PAYMENT_NOT_FOUND" a missing thing rather than a payment to make. A 402 is
 // permission_denied because a person must pay before any call can succeed:
 // the agent stops, as for a plan that forbids the call.
 //
@@ -472,19 +497,35 @@ var standardRules = []Rule{
 	// keeps only the JSON-RPC error's message.
 	{Text: rateLimitedText, Kind: RateLimited},
 
-	// A payment a person must make (HTTP 402): the caller may not make
-	// the call until someone pays, so it stops; a card declined is an
-	// argument the caller can change.
-	{Code: "*declined*", Kind: InvalidArguments},
-	{Code: "*payment*", Kind: PermissionDenied},
-	{Code: "*billing*", Kind: PermissionDenied},
-	{Code: "*credit*", Kind: PermissionDenied},
-	{Code: "*balance*", Kind: PermissionDenied},
+	// A caller, a key or a feature switched off (API_KEY_DISABLED,
+	// account_suspended, SERVICE_DISABLED): the upstream knows the
+	// caller and refuses it, until a person turns it back on.
+	{Code: "*disabled*", Kind: PermissionDenied},
+	{Code: "*suspended*", Kind: PermissionDenied},
 
 	{Code: "*unauthenticated*", Kind: AuthenticationFailed},
 	{Code: "*unauthorized", Kind: AuthenticationFailed},
+	{Code: "*authorization_required*", Kind: AuthenticationFailed},
 	{Code: "*api_key*", Kind: AuthenticationFailed},
 	{Code: "*apikey*", Kind: AuthenticationFailed},
+	// An access key (InvalidAccessKeyId, missing_access_key), even one
+	// "not found": the credential, not a resource, is what is missing.
+	{Code: "*access_key*", Kind: AuthenticationFailed},
+	{Code: "invalid_key", Kind: AuthenticationFailed}, // the key, bare, is the caller's (InvalidKey, invalid-key)
+	// A caller not authenticated or whose login failed, in any API's
+	// words (NOT_AUTHENTICATED, AuthFailure, auth_failed, LoginFailed),
+	// a session or a JWT refused or expired, a token missing, a client
+	// or its secret refused (InvalidClientTokenId).
+	{Code: "*not_authenticated*", Kind: AuthenticationFailed},
+	{Code: "*auth_fail*", Kind: AuthenticationFailed},
+	{Code: "*login_fail*", Kind: AuthenticationFailed},
+	{Code: "*session_expired*", Kind: AuthenticationFailed},
+	{Code: "*invalid_session*", Kind: AuthenticationFailed},
+	{Code: "*jwt*", Kind: AuthenticationFailed},
+	{Code: "*missing_token*", Kind: AuthenticationFailed},
+	{Code: "*token_missing*", Kind: AuthenticationFailed},
+	{Code: "*token_required*", Kind: AuthenticationFailed},
+	{Code: "*invalid_secret*", Kind: AuthenticationFailed},
 	{Code: "*invalid_token*", Kind: AuthenticationFailed},
 	{Code: "*token_invalid*", Kind: AuthenticationFailed},
 	{Code: "*token_not_valid*", Kind: AuthenticationFailed},
@@ -492,10 +533,10 @@ var standardRules = []Rule{
 	{Code: "*token_revoked*", Kind: AuthenticationFailed},
 	{Code: "*access_token*", Kind: AuthenticationFailed},
 	{Code: "expired_*", Kind: AuthenticationFailed},
-	{Code: "invalid_client", Kind: AuthenticationFailed},
+	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
 	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
-	{Code: "*credentials*", Kind: AuthenticationFailed},
+	{Code: "*credential*", Kind: AuthenticationFailed},
 	{Code: "*signature*", Kind: AuthenticationFailed},
 	{Code: "*login_required*", Kind: AuthenticationFailed},
 	{Code: "*_login", Kind: AuthenticationFailed},
@@ -504,6 +545,12 @@ var standardRules = []Rule{
 	{Code: "*access_denied*", Kind: PermissionDenied},
 	{Code: "*_denied", Kind: PermissionDenied},
 	{Code: "*forbidden*", Kind: PermissionDenied},
+	// A privilege lacking, an operation not permitted, a caller blocked
+	// or banned: the upstream knows the caller and refuses it.
+	{Code: "*privilege*", Kind: PermissionDenied},
+	{Code: "*not_permitted*", Kind: PermissionDenied},
+	{Code: "*blocked*", Kind: PermissionDenied},
+	{Code: "*banned*", Kind: PermissionDenied},
 	{Code: "insufficient_scope*", Kind: PermissionDenied},
 	{Code: "missing_scope*", Kind: PermissionDenied},
 	// A scope the credential lacks, in any API's words (OAuth's
@@ -522,6 +569,28 @@ var standardRules = []Rule{
 	{Code: "*nonexistent*", Kind: NotFound},
 	{Code: "*inexistent*", Kind: NotFound},
 	{Code: "*_unknown", Kind: NotFound},
+	{Code: "*couldnt_find*", Kind: NotFound},
+	{Code: "*could_not_find*", Kind: NotFound},
+	{Code: "*cannot_find*", Kind: NotFound},
+	{Code: "*cant_find*", Kind: NotFound},
+	{Code: "*unable_to_find*", Kind: NotFound},
+	{Code: "gone", Kind: NotFound}, // HTTP 410's word (ResourceGone)
+	{Code: "*_gone", Kind: NotFound},
+
+	// A payment a person must make (HTTP 402): the caller may not make
+	// the call until someone pays or raises a budget, so it stops; a
+	// card declined is an argument the caller can change. A payment that
+	// is a resource (ERROR_GET_PAYMENT, payment_intent_unexpected_state,
+	// a billing account not found) is not one to make: only a payment
+	// required says so, and the words of a missing thing come first.
+	{Code: "*declined*", Kind: InvalidArguments},
+	{Code: "*payment_required*", Kind: PermissionDenied},
+	{Code: "*subscription_required*", Kind: PermissionDenied},
+	{Code: "*upgrade_required*", Kind: PermissionDenied},
+	{Code: "*billing*", Kind: PermissionDenied},
+	{Code: "*credit*", Kind: PermissionDenied},
+	{Code: "*balance*", Kind: PermissionDenied},
+	{Code: "*budget*", Kind: PermissionDenied},
 
 	{Code: "*capacity*", Kind: Unavailable},
 
@@ -545,9 +614,24 @@ var standardRules = []Rule{
 	{Code: "*throughput_exceeded*", Kind: RateLimited},
 	{Code: "*_exhausted", Kind: RateLimited},
 	{Code: "over_*", Kind: RateLimited},
+	// Too many requests at once (MS_MAX_CONCURRENT_REQ,
+	// too_many_concurrent_requests, concurrency_limit): a limit on the
+	// caller's calls in flight, waited out like a rate.
+	{Code: "*max_concurrent*", Kind: RateLimited},
+	{Code: "*concurrent_req*", Kind: RateLimited},
+	{Code: "*concurrency_limit*", Kind: RateLimited},
 
 	{Code: "*already_exists*", Kind: Conflict},
 	{Code: "*_exists", Kind: Conflict},
+	{Code: "*_exists_*", Kind: Conflict},
+	// A state reached already (ALREADY_STARTED, already_running,
+	// email_already_verified): the change is done or clashes with it.
+	{Code: "already_*", Kind: Conflict},
+	{Code: "*_already_*", Kind: Conflict},
+	{Code: "duplicate", Kind: Conflict},
+	{Code: "duplicate_*", Kind: Conflict},
+	{Code: "*_duplicate", Kind: Conflict},
+	{Code: "*_duplicate_*", Kind: Conflict},
 	{Code: "aborted", Kind: Conflict},
 	{Code: "conflict", Kind: Conflict},
 	{Code: "conflict_*", Kind: Conflict},
@@ -558,10 +642,20 @@ var standardRules = []Rule{
 	{Code: "*precondition_failed*", Kind: Conflict},
 	{Code: "*condition_not_met*", Kind: Conflict},
 	{Code: "*conditional_check_failed*", Kind: Conflict},
+	// A version the caller read that has changed since (VersionMismatch,
+	// etag_mismatch, StaleObjectState, ConcurrentModification).
+	{Code: "*version_mismatch*", Kind: Conflict},
+	{Code: "*etag_mismatch*", Kind: Conflict},
+	{Code: "*stale*", Kind: Conflict},
+	{Code: "*concurrent_modification*", Kind: Conflict},
+	{Code: "*concurrent_update*", Kind: Conflict},
 
 	{Code: "*unavailable*", Kind: Unavailable},
 	{Code: "*not_available*", Kind: Unavailable},
 	{Code: "*overloaded*", Kind: Unavailable},
+	{Code: "*busy*", Kind: Unavailable},        // ServerBusy, SERVICE_BUSY
+	{Code: "*maintenance*", Kind: Unavailable}, // UnderMaintenance, maintenance_mode
+	{Code: "*bad_gateway*", Kind: Unavailable},
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
 	{Code: "*timed_out*", Kind: Unavailable},
@@ -573,6 +667,11 @@ var standardRules = []Rule{
 	{Code: "api_error", Kind: ServerError},
 	{Code: "unimplemented", Kind: ServerError},
 	{Code: "not_implemented", Kind: ServerError},
+	// An error of the server's, unknown or unexpected, in any words.
+	{Code: "*server_error*", Kind: ServerError},
+	{Code: "*internal_error*", Kind: ServerError},
+	{Code: "*unknown_error*", Kind: ServerError},
+	{Code: "*unexpected_error*", Kind: ServerError},
 	{Code: "*:server", Kind: ServerError},   // a SOAP fault of the server
 	{Code: "*:receiver", Kind: ServerError}, // SOAP 1.2's name for it
 
@@ -583,6 +682,19 @@ var standardRules = []Rule{
 	{Code: "bad_request", Kind: InvalidArguments},
 	{Code: "validation*", Kind: InvalidArguments},
 	{Code: "invalid_param*", Kind: InvalidArguments},
+	{Code: "invalid_input*", Kind: InvalidArguments},
+	// Something the request asked for that the API does not support
+	// (unsupported_grant_type, UnsupportedCurrency, format_unsupported).
+	{Code: "unsupported_*", Kind: InvalidArguments},
+	{Code: "*_unsupported", Kind: InvalidArguments},
+	// The words of an argument wrong in any other way: malformed, bad,
+	// required (MalformedQueryException, bad_value, field_required), once
+	// no rule before has read a credential, a permission, a payment or a
+	// missing thing in them. (invalid_* alone is not read: at a 409 or a
+	// 412 the status says more, and a generic code never overrides it.)
+	{Code: "*malformed*", Kind: InvalidArguments},
+	{Code: "bad_*", Kind: InvalidArguments},
+	{Code: "*_required", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
