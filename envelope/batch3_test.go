@@ -77,11 +77,10 @@ func TestThirdBatchShape(t *testing.T) {
 // is data or one of the standard kinds.
 func checkBatchShape(t *testing.T, file string, earlier ...string) {
 	t.Helper()
-	api := func(c documented) string { return strings.SplitN(c.API, " (", 2)[0] }
 	seen := map[string]bool{}
 	for _, f := range earlier {
 		for _, c := range loadCorpus(t, f) {
-			seen[api(c)] = true
+			seen[apiName(&c)] = true
 		}
 	}
 	standard := map[string]bool{}
@@ -95,10 +94,10 @@ func checkBatchShape(t *testing.T, file string, earlier ...string) {
 	cases := loadCorpus(t, file)
 	apis, names := map[string]bool{}, map[string]bool{}
 	for _, c := range cases {
-		if seen[api(c)] {
-			t.Errorf("%s: %s is an API of the earlier corpora", c.Name, api(c))
+		if seen[apiName(&c)] {
+			t.Errorf("%s: %s is an API of the earlier corpora", c.Name, apiName(&c))
 		}
-		apis[api(c)] = true
+		apis[apiName(&c)] = true
 		if names[c.Name] {
 			t.Errorf("%s: name used twice", c.Name)
 		}
@@ -120,3 +119,8 @@ func checkBatchShape(t *testing.T, file string, earlier ...string) {
 		t.Errorf("%s: %d cases from %d APIs; a batch needs 200 from 100", file, len(cases), len(apis))
 	}
 }
+
+// apiName is the name of the API a case is of, without the part of its
+// api field in parentheses ("Amazon SES v2 (SendEmail)" is "Amazon SES
+// v2").
+func apiName(c *documented) string { return strings.SplitN(c.API, " (", 2)[0] }

@@ -1,15 +1,20 @@
 package envelope_test
 
-import "testing"
+import (
+	"crypto/sha256"
+	"os"
+	"testing"
+)
 
-// seventhBatchFloor is the share (in percent) of the seventh batch
-// (testdata/corpus/batch7.jsonl) that must read as documented: the figure
-// measured on main's rules, rounded down, not above.
+// seventhTunedFloor and seventhHeldOutFloor are the shares (in percent) of
+// the seventh batch's two halves (testdata/corpus/batch7.jsonl) that must
+// read as documented: the figures measured on main's rules, rounded down,
+// not above.
 //
-// The batch is held out: it was collected apart from the rules' authors to
-// measure how the rules read data nobody tuned them to, so no rule may be
-// tuned on it, and its test logs only the count read as documented, never
-// which case misses.
+// The batch was collected apart from the rules' authors, to measure how
+// the rules read data nobody tuned them to; through the ninth round it was
+// held out whole (its test logged only the count read as documented), and
+// from the tenth round half of it, by API, still is (see below).
 //
 // It holds 362 documented responses of 134 APIs that none of the earlier
 // corpora holds, weighted toward the domains of the hidden corpus:
@@ -41,28 +46,49 @@ import "testing"
 // documented (66.0%). One correction followed, of a source, not of an
 // expectation: airship_400_location was marked verbatim, but the page's
 // example lacks its closing brace, which the case adds, so its source now
-// says it is described from the documented shape.
-const seventhBatchFloor = 66
+// says it is described from the documented shape. The ninth round of
+// rules (tuned on batch3 to batch6, fresh and responses, by authors who
+// never saw this batch) changed the reading of 5 of its cases and the
+// count not at all: 239 of 362.
+//
+// From the tenth round on the batch is split by API, not by case (so
+// that a rule fitted to one API's shape cannot reach the measure): the
+// APIs whose name's SHA-256 opens with a byte below 0x80 are the tuned
+// half, whose misses MCPERR_CORPUS_MISSES=1 logs; the others stay held
+// out, and their count alone is logged. Before the tenth round: tuned half
+// 130 of 188 (69.1%, 70 APIs), held-out half 109 of 174 (62.6%, 64 APIs).
+const (
+	seventhTunedFloor   = 69
+	seventhHeldOutFloor = 62
+)
 
-// TestReadSeventhBatch reads the seventh batch, held-out documented
-// responses of APIs the other corpora do not hold, logs only how many read
-// as documented, and fails if the share falls under seventhBatchFloor.
-func TestReadSeventhBatch(t *testing.T) {
-	readHeldOutBatch(t, "batch7.jsonl", "seventh batch", seventhBatchFloor)
+// seventhTuned reports whether a case of the seventh batch is of an API
+// in the half the rules may be tuned on.
+func (c *documented) seventhTuned() bool {
+	return sha256.Sum256([]byte(apiName(c)))[0] < 0x80
 }
 
-// readHeldOutBatch reads a batch kept out of the rules' tuning (file),
-// logs the count read as documented and nothing of which cases miss, and
-// fails if the share falls under floor percent.
-func readHeldOutBatch(t *testing.T, file, part string, floor int) {
-	t.Helper()
-	var all tally
-	for _, c := range loadCorpus(t, file) {
-		_, ok := c.check()
-		all.add(ok)
+// TestReadSeventhBatch reads the seventh batch, documented responses of
+// APIs the other corpora do not hold, and fails if either half's share
+// read as documented falls under its floor. It logs the misses of the
+// tuned half only (with MCPERR_CORPUS_MISSES=1), never the held-out
+// half's.
+func TestReadSeventhBatch(t *testing.T) {
+	var tuned, held tally
+	for _, c := range loadCorpus(t, "batch7.jsonl") {
+		got, ok := c.check()
+		if !c.seventhTuned() {
+			held.add(ok)
+			continue
+		}
+		tuned.add(ok)
+		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
 	}
-	t.Logf("%s: %d of %d read as documented", part, all.ok, all.n)
-	all.floor(t, part, floor)
+	t.Logf("seventh batch: tuned half %d of %d read as documented; held-out half %d of %d", tuned.ok, tuned.n, held.ok, held.n)
+	tuned.floor(t, "seventh tuned half", seventhTunedFloor)
+	held.floor(t, "seventh held-out half", seventhHeldOutFloor)
 }
 
 // TestSeventhBatchShape keeps the seventh batch what its commit says: at
