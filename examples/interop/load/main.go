@@ -522,30 +522,28 @@ type response struct {
 	Error  json.RawMessage `json:"error"`
 }
 
+// wantResult accepts a result holding every one of subs.
 func wantResult(subs ...string) func([]byte) error {
-	return func(line []byte) error {
-		var r response
-		if err := json.Unmarshal(line, &r); err != nil || r.Result == nil {
-			return fmt.Errorf("want a result, got %.300s", line)
-		}
-		for _, s := range subs {
-			if !bytes.Contains(r.Result, []byte(s)) {
-				return fmt.Errorf("want a result holding %s, got %.300s", s, line)
-			}
-		}
-		return nil
-	}
+	return wantMember("a result", "a result", func(r *response) json.RawMessage { return r.Result }, subs)
 }
 
+// wantError accepts a JSON-RPC error holding every one of subs.
 func wantError(subs ...string) func([]byte) error {
+	return wantMember("a JSON-RPC error", "an error", func(r *response) json.RawMessage { return r.Error }, subs)
+}
+
+// wantMember accepts an answer whose member (its result or its error) is
+// there and holds every one of subs; want and holding name it in the
+// errors.
+func wantMember(want, holding string, member func(*response) json.RawMessage, subs []string) func([]byte) error {
 	return func(line []byte) error {
 		var r response
-		if err := json.Unmarshal(line, &r); err != nil || r.Error == nil {
-			return fmt.Errorf("want a JSON-RPC error, got %.300s", line)
+		if err := json.Unmarshal(line, &r); err != nil || member(&r) == nil {
+			return fmt.Errorf("want %s, got %.300s", want, line)
 		}
 		for _, s := range subs {
-			if !bytes.Contains(r.Error, []byte(s)) {
-				return fmt.Errorf("want an error holding %s, got %.300s", s, line)
+			if !bytes.Contains(member(&r), []byte(s)) {
+				return fmt.Errorf("want %s holding %s, got %.300s", holding, s, line)
 			}
 		}
 		return nil
