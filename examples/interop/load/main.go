@@ -1019,10 +1019,7 @@ func stderrOf(p *proc) string {
 // server writes a line holding its address to stderr once bound ("listening
 // on", "serving MCP at", "vulnetix MCP server").
 func listening(p *proc) bool {
-	w := p.cmd.Stderr.(*lockedWriter)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := p.stderr.String()
+	out := stderrOf(p)
 	return strings.Contains(out, "listening on") || strings.Contains(out, "serving MCP at") || strings.Contains(out, "vulnetix MCP server")
 }
 
