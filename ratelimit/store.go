@@ -396,13 +396,26 @@ func (s *MemoryStore) rebuild(t time.Time, full bool) {
 	s.misses = 0
 }
 
-// shrink makes room under max after a sweep left n keys, calling drop
-// with the number of keys to forget, and returns the size, at least least,
-// that triggers the next sweep.
-func shrink(n, max, least int, drop func(int)) int {
+// sweep drops the entries of m that are done, then, if max or more remain,
+// arbitrary others down to half of max, and returns the size, at least
+// least and at most max, that triggers the next sweep.
+func sweep[V any](m map[string]V, done func(V) bool, max, least int) int {
+	for k, v := range m {
+		if done(v) {
+			delete(m, k)
+		}
+	}
+	n := len(m)
 	if n >= max {
 		// Keep at most half, so the next sweep is not the next call.
-		drop(n - max/2)
+		drop := n - max/2
+		for k := range m {
+			if drop == 0 {
+				break
+			}
+			delete(m, k)
+			drop--
+		}
 		n = max / 2
 	}
 	next := 2 * n
@@ -449,20 +462,7 @@ func (s *MemoryStore) add(key string, n int64, t, expires time.Time) (Counter, e
 // sweepCounters drops the counters expired at t, then, if more than
 // MaxKeys remain, arbitrary others; s.mu is held.
 func (s *MemoryStore) sweepCounters(t time.Time) {
-	for k, c := range s.counters {
-		if !c.expires.After(t) {
-			delete(s.counters, k)
-		}
-	}
-	s.nextC = shrink(len(s.counters), s.maxKeys(), memMinSweep, func(drop int) {
-		for k := range s.counters {
-			if drop == 0 {
-				break
-			}
-			delete(s.counters, k)
-			drop--
-		}
-	})
+	s.nextC = sweep(s.counters, func(c *memCounter) bool { return !c.expires.After(t) }, s.maxKeys(), memMinSweep)
 }
 
 // Spend implements Store. It never returns an error.
@@ -525,20 +525,9 @@ func (s *MemoryStore) meter(l Quota, n int64, t time.Time) int64 {
 // sweepMeters drops the meters that have drained empty by t, then, past
 // MaxKeys, arbitrary others; s.mu is held.
 func (s *MemoryStore) sweepMeters(t time.Time) {
-	for k, m := range s.meters {
-		if drain(m.level, t.Sub(m.stamp), Quota{Max: m.max, Per: m.per}) <= 0 {
-			delete(s.meters, k)
-		}
-	}
-	s.nextM = shrink(len(s.meters), s.maxKeys(), memMinSweep, func(drop int) {
-		for k := range s.meters {
-			if drop == 0 {
-				break
-			}
-			delete(s.meters, k)
-			drop--
-		}
-	})
+	s.nextM = sweep(s.meters, func(m *memMeter) bool {
+		return drain(m.level, t.Sub(m.stamp), Quota{Max: m.max, Per: m.per}) <= 0
+	}, s.maxKeys(), memMinSweep)
 }
 
 // levelSlack forgives the rounding of float arithmetic when a meter's

@@ -32,6 +32,18 @@ import (
 	"github.com/mcperr/mcperr/wire"
 )
 
+// HandlerTransport serves a server's upstream requests in-process, by its
+// handler H, so that a fuzz input costs microseconds, not a network round
+// trip or timeout.
+type HandlerTransport struct{ H http.Handler }
+
+// RoundTrip serves r with t.H and returns what it wrote.
+func (t HandlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	w := httptest.NewRecorder()
+	t.H.ServeHTTP(w, r)
+	return w.Result(), nil
+}
+
 // Initialize and Initialized open a session: the initialize request (id 1,
 // protocol revision 2025-11-25) and the notification that follows its
 // answer.

@@ -229,99 +229,41 @@ func run() error {
 	tracesEnv := "TRACES_API=" + tracesURL
 	newsEnv := "NEWS_ARTICLES=" + articles
 
-	stdioRows := []stdioRow{
-		{name: "traces schema rejection", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "traces unknown tool", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
-			check: wantResult(`"isError":true`, `get_traces`)},
-		{name: "traces success (upstream GET)", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `"spans"`)},
-		{name: "traces valid call (no upstream)", gosrv: goServer("traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace_local","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `"spans"`)},
-		{name: "traces-zero schema rejection", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "traces-zero unknown tool", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
-			check: wantResult(`"isError":true`, `get_traces`)},
-		{name: "traces-zero valid call (no upstream)", gosrv: goServer("traces-zero", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace_local","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `"spans"`)},
-		{name: "traces-sdk schema rejection", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "traces-sdk unknown tool", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
-			check: wantResult(`"isError":true`, `get_traces`)},
-		{name: "traces-sdk success (upstream GET)", gosrv: goServer("traces-sdk", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `"spans"`)},
-		{name: "vexlo schema rejection", gosrv: goServer("vexlo", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req: func(int) string {
-				return `{"name":"vexlo_search_traces","arguments":{"limit":101}}`
-			},
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "vexlo unknown tool", gosrv: goServer("vexlo", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
-			check: wantResult(`"isError":true`, `vexlo_no_such_tool`)},
-		{name: "vexlo success (upstream GET)", gosrv: goServer("vexlo", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req: func(int) string {
-				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
-			},
-			check: wantResult(`"structuredContent"`, `"trace_id"`)},
+	// The calls each row makes; a server that serves the same tools takes
+	// the same calls, its rows named after it.
+	tracesTS, vexloTS := node("traces.mjs", tracesEnv), node("vexlo.mjs", vexloEnv)
+	tracesRejection := stdioCall{"schema rejection", params(`{"name":"get_trace","arguments":{}}`), wantResult(`"isError":true`, `Input validation error`)}
+	tracesUnknown := stdioCall{"unknown tool", params(`{"name":"get_traces","arguments":{"id":"abc"}}`), wantResult(`"isError":true`, `get_traces`)}
+	tracesGet := stdioCall{"success (upstream GET)", params(`{"name":"get_trace","arguments":{"id":"abc"}}`), wantResult(`"structuredContent"`, `"spans"`)}
+	tracesLocal := stdioCall{"valid call (no upstream)", params(`{"name":"get_trace_local","arguments":{"id":"abc"}}`), wantResult(`"structuredContent"`, `"spans"`)}
+	vexloRejection := stdioCall{"schema rejection", params(`{"name":"vexlo_search_traces","arguments":{"limit":101}}`), wantResult(`"isError":true`, `Input validation error`)}
+	vexloUnknown := stdioCall{"unknown tool", params(`{"name":"vexlo_no_such_tool","arguments":{}}`), wantResult(`"isError":true`, `vexlo_no_such_tool`)}
+	vexloGet := stdioCall{"success (upstream GET)", params(`{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`), wantResult(`"structuredContent"`, `"trace_id"`)}
+	// mcp-go answers an unknown tool with a JSON-RPC error, TypeScript with a result.
+	vexloUnknownAnswer := stdioCall{vexloUnknown.name, vexloUnknown.req, wantAnswer(`vexlo_no_such_tool`)}
+	stdioRows := slices.Concat(
+		stdioRowsOf("traces ", goServer("traces", nil, tracesEnv), tracesTS, tracesRejection, tracesUnknown, tracesGet, tracesLocal),
+		stdioRowsOf("traces-zero ", goServer("traces-zero", nil, tracesEnv), tracesTS, tracesRejection, tracesUnknown, tracesLocal),
+		stdioRowsOf("traces-sdk ", goServer("traces-sdk", nil, tracesEnv), tracesTS, tracesRejection, tracesUnknown, tracesGet),
+		stdioRowsOf("vexlo ", goServer("vexlo", nil, vexloEnv), vexloTS, vexloRejection, vexloUnknown, vexloGet),
 		// A user's server: the mcpgo package doc's server with two of the
 		// Vexlo tools (mcpgo/internal/docserver), on mcpgo.ServeStdio, and
 		// the same binary on mcp-go's own server.ServeStdio (-sdk).
-		{name: "mcpgo doc schema rejection", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req:   func(int) string { return `{"name":"vexlo_search_traces","arguments":{"limit":101}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "mcpgo doc unknown tool", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
-			check: wantResult(`"isError":true`, `vexlo_no_such_tool`)},
-		{name: "mcpgo doc success (upstream GET)", gosrv: goServer("mcpgo-doc", nil, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req: func(int) string {
-				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
-			},
-			check: wantResult(`"structuredContent"`, `"trace_id"`)},
-		{name: "mcpgo doc on server.ServeStdio, schema rejection", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req:   func(int) string { return `{"name":"vexlo_search_traces","arguments":{"limit":101}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "mcpgo doc on server.ServeStdio, unknown tool", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req:   func(int) string { return `{"name":"vexlo_no_such_tool","arguments":{}}` },
-			check: wantAnswer(`vexlo_no_such_tool`)}, // mcp-go answers with a JSON-RPC error, TypeScript with a result
-		{name: "mcpgo doc on server.ServeStdio, success (upstream GET)", gosrv: goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), tssrv: node("vexlo.mjs", vexloEnv),
-			req: func(int) string {
-				return `{"name":"vexlo_get_trace","arguments":{"traceId":"` + demoapi.SampleTraceID + `"}}`
-			},
-			check: wantResult(`"structuredContent"`, `"trace_id"`)},
+		stdioRowsOf("mcpgo doc ", goServer("mcpgo-doc", nil, vexloEnv), vexloTS, vexloRejection, vexloUnknown, vexloGet),
+		stdioRowsOf("mcpgo doc on server.ServeStdio, ", goServer("mcpgo-doc", []string{"-sdk"}, vexloEnv), vexloTS,
+			vexloRejection, vexloUnknownAnswer, vexloGet),
 		// The mcpgo package doc's own server (mcpgo/internal/traces), the
 		// twin of traces.mjs; trace_link answers at once, without an
 		// upstream call, on both sides.
-		{name: "mcpgo traces schema rejection", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{}}` },
-			check: wantResult(`"isError":true`, `Input validation error`)},
-		{name: "mcpgo traces unknown tool", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_traces","arguments":{"id":"abc"}}` },
-			check: wantResult(`"isError":true`, `get_traces`)},
-		{name: "mcpgo traces success (no upstream call)", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"trace_link","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `/traces/abc`)},
-		{name: "mcpgo traces success (upstream GET)", gosrv: goServer("mcpgo-traces", nil, tracesEnv), tssrv: node("traces.mjs", tracesEnv),
-			req:   func(int) string { return `{"name":"get_trace","arguments":{"id":"abc"}}` },
-			check: wantResult(`"structuredContent"`, `"spans"`)},
-		{name: "news get_article", gosrv: goServer("news", nil), tssrv: node("news.mjs", newsEnv),
-			req: func(i int) string {
+		stdioRowsOf("mcpgo traces ", goServer("mcpgo-traces", nil, tracesEnv), tracesTS, tracesRejection, tracesUnknown,
+			stdioCall{"success (no upstream call)", params(`{"name":"trace_link","arguments":{"id":"abc"}}`), wantResult(`"structuredContent"`, `/traces/abc`)},
+			tracesGet),
+		stdioRowsOf("news ", goServer("news", nil), node("news.mjs", newsEnv),
+			stdioCall{"get_article", func(i int) string {
 				return `{"name":"get_article","arguments":{"id":"` + ids[i%len(ids)] + `"}}`
-			},
-			check: wantResult(`"structuredContent"`, `"article"`)},
-		{name: "news -32602 unknown parameter", gosrv: goServer("news", nil), tssrv: node("news.mjs", newsEnv),
-			req:   func(int) string { return `{"name":"get_article","arguments":{"id":"a-00001","limit":3}}` },
-			check: wantError(`-32602`, `unknown_parameter`)},
-	}
+			}, wantResult(`"structuredContent"`, `"article"`)},
+			stdioCall{"-32602 unknown parameter", params(`{"name":"get_article","arguments":{"id":"a-00001","limit":3}}`), wantError(`-32602`, `unknown_parameter`)}),
+	)
 	fmt.Println("stdio: pipelined tools/call (" + strconv.Itoa(o.window) + " in flight), " + strconv.Itoa(o.calls) + " calls per run, median of " + strconv.Itoa(o.rounds) + " alternating runs")
 	fmt.Println()
 	fmt.Println("| case | Go CPU/call | TS CPU/call | Go/TS CPU | Go calls/s | TS calls/s | Go peak RSS | TS peak RSS | Go/TS RSS |")
@@ -580,30 +522,28 @@ type response struct {
 	Error  json.RawMessage `json:"error"`
 }
 
+// wantResult accepts a result holding every one of subs.
 func wantResult(subs ...string) func([]byte) error {
-	return func(line []byte) error {
-		var r response
-		if err := json.Unmarshal(line, &r); err != nil || r.Result == nil {
-			return fmt.Errorf("want a result, got %.300s", line)
-		}
-		for _, s := range subs {
-			if !bytes.Contains(r.Result, []byte(s)) {
-				return fmt.Errorf("want a result holding %s, got %.300s", s, line)
-			}
-		}
-		return nil
-	}
+	return wantMember("a result", "a result", func(r *response) json.RawMessage { return r.Result }, subs)
 }
 
+// wantError accepts a JSON-RPC error holding every one of subs.
 func wantError(subs ...string) func([]byte) error {
+	return wantMember("a JSON-RPC error", "an error", func(r *response) json.RawMessage { return r.Error }, subs)
+}
+
+// wantMember accepts an answer whose member (its result or its error) is
+// there and holds every one of subs; want and holding name it in the
+// errors.
+func wantMember(want, holding string, member func(*response) json.RawMessage, subs []string) func([]byte) error {
 	return func(line []byte) error {
 		var r response
-		if err := json.Unmarshal(line, &r); err != nil || r.Error == nil {
-			return fmt.Errorf("want a JSON-RPC error, got %.300s", line)
+		if err := json.Unmarshal(line, &r); err != nil || member(&r) == nil {
+			return fmt.Errorf("want %s, got %.300s", want, line)
 		}
 		for _, s := range subs {
-			if !bytes.Contains(r.Error, []byte(s)) {
-				return fmt.Errorf("want an error holding %s, got %.300s", s, line)
+			if !bytes.Contains(member(&r), []byte(s)) {
+				return fmt.Errorf("want %s holding %s, got %.300s", holding, s, line)
 			}
 		}
 		return nil
@@ -628,6 +568,29 @@ type stdioRow struct {
 	gosrv, tssrv server
 	req          func(i int) string // the params of call i
 	check        func(line []byte) error
+}
+
+// stdioCall is a tools/call a stdio row makes: its name in the row's name,
+// the params of call i, and the check of each answer.
+type stdioCall struct {
+	name  string
+	req   func(i int) string
+	check func(line []byte) error
+}
+
+// stdioRowsOf makes a row of each call, served by gosrv and tssrv and named
+// prefix followed by the call's name.
+func stdioRowsOf(prefix string, gosrv, tssrv server, calls ...stdioCall) []stdioRow {
+	rows := make([]stdioRow, len(calls))
+	for i, c := range calls {
+		rows[i] = stdioRow{name: prefix + c.name, gosrv: gosrv, tssrv: tssrv, req: c.req, check: c.check}
+	}
+	return rows
+}
+
+// params gives the same params to every call.
+func params(p string) func(int) string {
+	return func(int) string { return p }
 }
 
 // initializeRequest is a client's initialize, on revision 2025-11-25;
@@ -1056,10 +1019,7 @@ func stderrOf(p *proc) string {
 // server writes a line holding its address to stderr once bound ("listening
 // on", "serving MCP at", "vulnetix MCP server").
 func listening(p *proc) bool {
-	w := p.cmd.Stderr.(*lockedWriter)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := p.stderr.String()
+	out := stderrOf(p)
 	return strings.Contains(out, "listening on") || strings.Contains(out, "serving MCP at") || strings.Contains(out, "vulnetix MCP server")
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -76,16 +74,6 @@ func TestStdio(t *testing.T) {
 	}
 }
 
-// handlerTransport serves upstream requests in-process, so a fuzz input
-// costs microseconds, not a network timeout.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	w := httptest.NewRecorder()
-	t.h.ServeHTTP(w, r)
-	return w.Result(), nil
-}
-
 // FuzzStdio drives arbitrary bytes through the Vexlo server on the stdio
 // transport, in-process, against an in-process demo API: the session
 // survives, every line written is JSON, and every request whose id can be
@@ -96,7 +84,7 @@ func FuzzStdio(f *testing.F) {
 	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"vexlo_get_values","arguments":{"traceId":"` + seedTrace + `","path":[1]}}}` + "\n"))
 	f.Add([]byte(initLine + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vexlo_list_tags"}}` + "\n" + `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`))
 	api := demoapi.New(func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) })
-	s, err := New(Config{BaseURL: "http://vexlo.test", Token: api.DemoToken().Secret, Transport: handlerTransport{api},
+	s, err := New(Config{BaseURL: "http://vexlo.test", Token: api.DemoToken().Secret, Transport: rpctest.HandlerTransport{H: api},
 		RetrySleep: func(context.Context, time.Duration) error { return nil }})
 	if err != nil {
 		f.Fatal(err)

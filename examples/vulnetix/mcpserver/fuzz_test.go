@@ -108,15 +108,6 @@ func FuzzLoginHandle(f *testing.F) {
 	})
 }
 
-// handlerTransport serves vdb-api requests in-process.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	w := httptest.NewRecorder()
-	t.h.ServeHTTP(w, r)
-	return w.Result(), nil
-}
-
 // FuzzHTTP drives arbitrary bodies (with the Mcp-Method and Mcp-Name
 // headers the body names, so that bodies reach the SDK) through the whole
 // server, in-process, against an in-process vdb-api: every answer is one
@@ -137,7 +128,7 @@ func FuzzHTTP(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	clk := newClock()
-	s, err := New(Config{APIURL: "http://vdb.test", Transport: handlerTransport{vdbdemo.New(clk.Now)}, AEADKey: testKey, Now: clk.Now, EdgeLimit: 1 << 30})
+	s, err := New(Config{APIURL: "http://vdb.test", Transport: rpctest.HandlerTransport{H: vdbdemo.New(clk.Now)}, AEADKey: testKey, Now: clk.Now, EdgeLimit: 1 << 30})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -90,11 +91,10 @@ func TestProtocolErrors(t *testing.T) {
 		c.AllowHosts = []string{"mcp.example"}
 	})
 	json := map[string]string{"Content-Type": "application/json", "Mcp-Method": "tools/list"}
-	with := func(extra map[string]string) map[string]string {
-		h := map[string]string{}
-		for k, v := range json {
-			h[k] = v
-		}
+	// merged is base with extra's headers set on it, an empty value
+	// removing the header.
+	merged := func(base, extra map[string]string) map[string]string {
+		h := maps.Clone(base)
 		for k, v := range extra {
 			if v == "" {
 				delete(h, k)
@@ -104,17 +104,10 @@ func TestProtocolErrors(t *testing.T) {
 		}
 		return h
 	}
+	with := func(extra map[string]string) map[string]string { return merged(json, extra) }
 	toolsCall := rpc(5, "tools/call", `"name":"vulnetix_vuln","arguments":{"id":"CVE-2021-44228"}`)
 	callHeaders := func(extra map[string]string) map[string]string {
-		h := with(map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "vulnetix_vuln", "Authorization": "Bearer vdb-demo-community"})
-		for k, v := range extra {
-			if v == "" {
-				delete(h, k)
-			} else {
-				h[k] = v
-			}
-		}
-		return h
+		return merged(with(map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "vulnetix_vuln", "Authorization": "Bearer vdb-demo-community"}), extra)
 	}
 	tests := []protoCase{
 		// 403: Host or Origin not on the allowlist.
