@@ -57,8 +57,10 @@ import (
 // half, whose misses MCPERR_CORPUS_MISSES=1 logs; the others stay held
 // out, and their count alone is logged. Before the tenth round: tuned half
 // 130 of 188 (69.1%, 70 APIs), held-out half 109 of 174 (62.6%, 64 APIs).
+// The tenth round's rules of the kind: tuned half 133 of 188 (70.7%),
+// held-out half 109 of 174, unchanged.
 const (
-	seventhTunedFloor   = 69
+	seventhTunedFloor   = 70
 	seventhHeldOutFloor = 62
 )
 

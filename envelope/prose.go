@@ -47,11 +47,14 @@ var proseKinds = [...]prose{
 		// refused, whose two words are the credential ("Incorrect
 		// username or password").
 		"not authenticate", "unable to authenticate", "failed to authenticate", "username or password",
-		"user name or password", "email or password"}},
+		"user name or password", "email or password",
+		// A request's signature refused: the caller's secret signs it
+		// ("HMAC validation failure", "Signature verification failed").
+		"hmac", "signature verification", "signature validation", "signature mismatch"}},
 	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "permission denied",
 		"insufficient permission", "have permission", "missing scope", "access denied",
 		// A caller known and kept out ("You can't access this resource").
-		"can't access", "cannot access", "not allowed to access",
+		"can't access", "cannot access", "not allowed to access", "access restricted", "access is restricted",
 		// A payment a person must make, whatever the status: the
 		// caller's credits are spent (a balance or funds may be the
 		// payer's, an argument of a payment API).
@@ -74,7 +77,7 @@ const argumentCode = "invalid_argument"
 var (
 	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked", "missing", "wrong", "incorrect",
 		"bad", "malformed", "unrecognized", "old"}
-	credentialNouns = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
+	credentialNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "token", "credential",
 		"session", "signature", "app key", "appkey", "application key", "authorization key"}
 )
 
@@ -150,8 +153,11 @@ func (p *prose) says(low string) bool {
 			return true
 		}
 		// "You have exceeded the limit of 1 request every 5 seconds": a
-		// limit exceeded, counted in requests over time (not a size).
-		if strings.Contains(low, "exceed") && requestRate(low) {
+		// limit exceeded, counted in requests over time (not a size), or
+		// a number of requests exceeded ("The allowed number of requests
+		// has been exceeded").
+		if strings.Contains(low, "exceed") && (requestRate(low) || strings.Contains(low, "number of requests") ||
+			strings.Contains(low, "number of calls")) {
 			return true
 		}
 	}
@@ -164,9 +170,10 @@ func (p *prose) says(low string) bool {
 }
 
 // requestRate reports whether low counts requests over time: "1 request
-// every 5 seconds", "100 requests per minute", "calls per hour".
+// every 5 seconds", "100 requests per minute", "calls per hour", "queries
+// per day".
 func requestRate(low string) bool {
-	for _, c := range [...]string{"request", "call"} {
+	for _, c := range [...]string{"request", "call", "querie", "query"} {
 		for _, per := range [...]string{" every", "s every", " per", "s per"} {
 			if strings.Contains(low, c+per) {
 				return true
@@ -347,4 +354,64 @@ func opensWithPhrase(msg string, status int) bool {
 	}
 	t := http.StatusText(status)
 	return t != "" && len(msg) > len(t) && strings.EqualFold(msg[:len(t)], t)
+}
+
+// argumentWords are the words that say an argument of the request is
+// wrong, in a message or a code: a value invalid or not valid, a
+// parameter, a value required, missing or to be given ("Invalid IPv4
+// address", "Parameters are invalid", "List ID is required", "Please
+// specify a phone number", INVALID_DATE).
+var argumentWords = [...]string{"invalid", "not valid", "param", "required", "missing", "must be", "should be",
+	"please specify", "please provide", "please enter"}
+
+// saysArgument reports whether s, a message or a code in any case
+// style, holds one of argumentWords, "invalid" as a word of its own
+// (not "invalidation", "invalidated").
+func saysArgument(s string) bool {
+	if len(s) > maxPlainMessage {
+		s = s[:maxPlainMessage]
+	}
+	low := strings.ToLower(s)
+	for _, w := range argumentWords {
+		for rest := low; ; {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				break
+			}
+			at := len(low) - len(rest) + i
+			rest = rest[i+len(w):]
+			if w == "invalid" && (at > 0 && isLetter(low[at-1]) || strings.HasPrefix(rest, "at")) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// wrongArgument reports whether a failure below 400, which has no status
+// to say what failed, says by its words that an argument of the request
+// is wrong: its message, its code or another code of its body (see
+// saysArgument). The caller checks first that the message names no kind
+// of its own ("Invalid API key").
+func (r *Reader) wrongArgument(msg, code string, alts []string) bool {
+	if saysArgument(msg) || code != "" && saysArgument(code) {
+		return true
+	}
+	for _, c := range alts {
+		if saysArgument(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// overLimit reports whether msg says a limit or a quota was reached or
+// exceeded, the caller's own, not only that requests are too many.
+func overLimit(msg string) bool {
+	if len(msg) > maxPlainMessage {
+		msg = msg[:maxPlainMessage]
+	}
+	low := strings.ToLower(msg)
+	return strings.Contains(low, "limit") || strings.Contains(low, "exceed") || strings.Contains(low, "quota")
 }

@@ -1110,8 +1110,14 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
-			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
-				e.Kind = k
+			if k, ok := r.messageKind(e); ok {
+				if k != errkind.ServerError {
+					e.Kind = k
+				}
+			} else if e.Kind == errkind.ServerError && r.wrongArgument(e.Message, code, alts) {
+				if k, ok := r.wordKind(&argumentProse, status); ok {
+					e.Kind = k
+				}
 			}
 		case status >= 400 && !opensWithPhrase(e.Message, status):
 			if p, ok := proseKind(e.Message); ok && proseOverrides(p.kind, e.Kind, status, e.Message) {
@@ -1122,6 +1128,20 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 				if k, ok := r.wordKind(&proseKinds[1], status); ok {
 					e.Kind = k // a 403 "Invalid key": the key, not the caller, is refused
 				}
+			}
+		}
+	}
+	// A 503 whose code says no more than the status (none, a number, its
+	// reason phrase) and whose message says the caller went over its
+	// limit ("Your requests are exceeding the allowable rate limit", "The
+	// allowed number of requests has been exceeded") is rate_limited:
+	// servers answer 503 to a caller over its rate as well as when they
+	// are down. "Too many requests" alone may be the server's own load.
+	if unread && status == http.StatusServiceUnavailable && e.Kind == errkind.Unavailable &&
+		(hd.telling == "" || hd.telling == errkind.Unavailable) && (opaque(code) || isReasonPhrase(code)) {
+		if p, ok := proseKind(e.Message); ok && p.kind == errkind.RateLimited && overLimit(e.Message) {
+			if k, ok := r.wordKind(p, status); ok {
+				e.Kind = k
 			}
 		}
 	}

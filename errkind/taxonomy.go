@@ -444,8 +444,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
 //	                       *concurrent_modification*, *concurrent_update*
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
-//	                       *maintenance*, *bad_gateway*, deadline_exceeded,       504, 529
-//	                       *timeout*, *timed_out*
+//	                       *maintenance*, *standby*, *bad_gateway*,               504, 529
+//	                       deadline_exceeded, *timeout*, *timed_out*
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
 //	                       unimplemented, not_implemented, *server_error*,        505-599
 //	                       *internal_error*, *unknown_error*,
@@ -655,6 +655,7 @@ var standardRules = []Rule{
 	{Code: "*overloaded*", Kind: Unavailable},
 	{Code: "*busy*", Kind: Unavailable},        // ServerBusy, SERVICE_BUSY
 	{Code: "*maintenance*", Kind: Unavailable}, // UnderMaintenance, maintenance_mode
+	{Code: "*standby*", Kind: Unavailable},     // a node in standby (StandbyException): another will answer
 	{Code: "*bad_gateway*", Kind: Unavailable},
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
