@@ -47,7 +47,7 @@ var proseKinds = [...]prose{
 		// refused, whose two words are the credential ("Incorrect
 		// username or password").
 		"not authenticate", "unable to authenticate", "failed to authenticate", "username or password",
-		"user name or password", "email or password",
+		"user name or password", "email or password", "account or password",
 		// A request's signature refused: the caller's secret signs it
 		// ("HMAC validation failure", "Signature verification failed").
 		"hmac", "signature verification", "signature validation", "signature mismatch"}},
@@ -361,7 +361,7 @@ func opensWithPhrase(msg string, status int) bool {
 // parameter, a value required, missing or to be given ("Invalid IPv4
 // address", "Parameters are invalid", "List ID is required", "Please
 // specify a phone number", INVALID_DATE).
-var argumentWords = [...]string{"invalid", "not valid", "param", "required", "missing", "must be", "should be",
+var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "required", "missing", "must be", "should be",
 	"please specify", "please provide", "please enter"}
 
 // saysArgument reports whether s, a message or a code in any case

@@ -24,6 +24,8 @@ func TestReadWrongArgumentBelow400(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "-12", Message: "Wrong parameter format"}},
 		{"a code whose words say invalid", 200, "", `{"success":false,"error":{"code":"invalid_time_zone","message":"The time zone you sent is unknown to us."}}`,
 			outcome{Kind: "invalid_arguments", Code: "invalid_time_zone", Message: "The time zone you sent is unknown to us."}},
+		{"an incorrect value", 200, "", `{"status":"error","code":4,"message":"Incorrect date format, use YYYY-MM-DD"}`,
+			outcome{Kind: "invalid_arguments", Code: "4", Message: "Incorrect date format, use YYYY-MM-DD"}},
 		{"guard: the message names its own kind", 200, "", `{"success":false,"error":{"code":"invalid_request","message":"Invalid API key supplied"}}`,
 			outcome{Kind: "authentication_failed", Code: "invalid_request", Message: "Invalid API key supplied"}},
 		{"guard: words that only open with invalid", 200, "", `{"status":"error","code":9,"message":"Cache invalidation failed on the server"}`,
@@ -92,5 +94,28 @@ func TestReadQueriesPerPeriodExceeded(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"queries per hour at 403", 403, "", `{"error":"You exceeded 500 queries per hour"}`,
 			outcome{Kind: "rate_limited", Message: "You exceeded 500 queries per hour", RetryAfterSeconds: 60}},
+	})
+}
+
+// TestReadAuthenticationWordInCode: a code whose words hold
+// "authentication" after another word (ERR_AUTHENTICATION,
+// USER_AUTHENTICATION_FAILED) is the credential refused, as one that
+// opens with it is, even at a 500, whose status says no more than that
+// the server failed.
+func TestReadAuthenticationWordInCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a suffix at 500", 500, "", `{"code":"GATEWAY_ERR_AUTHENTICATION","message":"Check the login and the password."}`,
+			outcome{Kind: "authentication_failed", Code: "GATEWAY_ERR_AUTHENTICATION", Message: "Check the login and the password."}},
+		{"mid-code at 400", 400, "", `{"code":"UserAuthenticationFailed","message":"Sign-in refused."}`,
+			outcome{Kind: "authentication_failed", Code: "UserAuthenticationFailed", Message: "Sign-in refused."}},
+	})
+}
+
+// TestReadAccountOrPasswordRefused: "account or password" refuses a
+// login, as "username or password" does.
+func TestReadAccountOrPasswordRefused(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"below 400", 200, "", `{"success":false,"error":{"code":21,"message":"Wrong account or password"}}`,
+			outcome{Kind: "authentication_failed", Code: "21", Message: "Wrong account or password"}},
 	})
 }

@@ -412,7 +412,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *missing_token*, *token_missing*, *token_required*,
 //	                       *invalid_secret*, *invalid_token*, *token_invalid*,
 //	                       *token_expired*, expired_*, *access_token*,
-//	                       invalid_client*, authentication*, *invalid_auth*,
+//	                       invalid_client*, authentication*, *_authentication,
+//	                       *_authentication_fail*, *invalid_auth*,
 //	                       *credential*, *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
 //	                       *privilege*, *not_permitted*, *blocked*, *banned*,
@@ -535,6 +536,11 @@ var standardRules = []Rule{
 	{Code: "expired_*", Kind: AuthenticationFailed},
 	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
+	// The word after another (ERR_AUTHENTICATION, user_authentication_failed);
+	// not a token named by it (AWS's MissingAuthenticationTokenException,
+	// which API Gateway sends for a route that does not exist).
+	{Code: "*_authentication", Kind: AuthenticationFailed},
+	{Code: "*_authentication_fail*", Kind: AuthenticationFailed},
 	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
 	{Code: "*credential*", Kind: AuthenticationFailed},
 	{Code: "*signature*", Kind: AuthenticationFailed},
