@@ -279,9 +279,14 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 // (Parse's 209, Sendbird's 400201), or an entry of an API's catalogue
 // that is a number with a few capitals run into it ("API0005",
 // "BXNIM0415E", "A400IK", "E-1001"), which names the entry, not what
-// happened. A code word of the API's own (OAuth's invalid_grant,
+// happened, or one of bareWords. A code word of the API's own (OAuth's invalid_grant,
 // mfa_required) is the API's own reading, which prose does not override.
 func opaque(code string) bool {
+	for _, w := range bareWords {
+		if strings.EqualFold(code, w) {
+			return true
+		}
+	}
 	digit, run := false, 0
 	for i := 0; i < len(code); i++ {
 		switch c := code[i]; {
@@ -299,6 +304,12 @@ func opaque(code string) bool {
 	}
 	return code == "" || digit
 }
+
+// bareWords are codes of one word that say no more than that the
+// request failed ("invalid", "Exception"): the message says what. (The
+// words of a failed status, "error", "failure", are read as no code at
+// all.)
+var bareWords = [...]string{"invalid", "exception"}
 
 // proseOverrides reports whether a kind the message names (k) replaces
 // the kind a 4xx status gave (byStatus): a credential, a limit or a

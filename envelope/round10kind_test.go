@@ -119,3 +119,19 @@ func TestReadAccountOrPasswordRefused(t *testing.T) {
 			outcome{Kind: "authentication_failed", Code: "21", Message: "Wrong account or password"}},
 	})
 }
+
+// TestReadBareCodeWordYieldsToMessage: a code of one word that says no
+// more than that the request failed ("invalid", "Exception") is
+// no reading of the API's own: the message's words decide the kind at a
+// 4xx as they do beside a numeric code. A code of the API's own words
+// (OAuth's invalid_grant) still stands.
+func TestReadBareCodeWordYieldsToMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a bare invalid at 400", 400, "", `{"code":"invalid","message":"The access token has expired"}`,
+			outcome{Kind: "authentication_failed", Code: "invalid", Message: "The access token has expired"}},
+		{"a bare Exception at 400", 400, "", `{"code":"Exception","message":"Quota exceeded for this project"}`,
+			outcome{Kind: "rate_limited", Code: "Exception", Message: "Quota exceeded for this project", RetryAfterSeconds: 60}},
+		{"guard: a code of the API's own", 400, "", `{"code":"invalid_grant","message":"The access token has expired"}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_grant", Message: "The access token has expired"}},
+	})
+}
