@@ -372,8 +372,9 @@ func opensWithPhrase(msg string, status int) bool {
 // parameter, a value required, missing or to be given ("Invalid IPv4
 // address", "Parameters are invalid", "List ID is required", "Please
 // specify a phone number", INVALID_DATE).
-var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "required", "missing", "must be", "should be",
-	"please specify", "please provide", "please enter"}
+var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "argument", "field", "required", "missing",
+	"must be", "should be", "please specify", "please provide", "please enter", "not supported", "unsupported", "syntax",
+	"out of range"}
 
 // saysArgument reports whether s, a message or a code in any case
 // style, holds one of argumentWords, "invalid" as a word of its own

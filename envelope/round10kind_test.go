@@ -10,8 +10,9 @@ import (
 
 // TestReadWrongArgumentBelow400: a failure below 400 has no status to say
 // what failed; when its message or its code says an argument of the
-// request is wrong (invalid, not valid, a parameter, required, missing,
-// "please specify"), it is invalid_arguments, not server_error. A message
+// request is wrong (invalid, not valid, a parameter, a field, required,
+// missing, "please specify", not supported, a syntax error), it is
+// invalid_arguments, not server_error. A message
 // that names a kind of its own still decides, and words that only open
 // with "invalid" or that say nothing of an argument leave server_error.
 func TestReadWrongArgumentBelow400(t *testing.T) {
@@ -26,6 +27,12 @@ func TestReadWrongArgumentBelow400(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "invalid_time_zone", Message: "The time zone you sent is unknown to us."}},
 		{"an incorrect value", 200, "", `{"status":"error","code":4,"message":"Incorrect date format, use YYYY-MM-DD"}`,
 			outcome{Kind: "invalid_arguments", Code: "4", Message: "Incorrect date format, use YYYY-MM-DD"}},
+		{"a syntax error", 200, "", `{"status":"error","code":3,"message":"Syntax error near 'FORM' at line 1"}`,
+			outcome{Kind: "invalid_arguments", Code: "3", Message: "Syntax error near 'FORM' at line 1"}},
+		{"an unknown argument of a query", 200, "", `{"status":"error","code":3,"message":"Unknown argument \"limt\" on field \"users\""}`,
+			outcome{Kind: "invalid_arguments", Code: "3", Message: `Unknown argument "limt" on field "users"`}},
+		{"a value not supported", 200, "", `{"success":false,"error":{"code":44,"message":"Currency XBT is not supported"}}`,
+			outcome{Kind: "invalid_arguments", Code: "44", Message: "Currency XBT is not supported"}},
 		{"guard: the message names its own kind", 200, "", `{"success":false,"error":{"code":"invalid_request","message":"Invalid API key supplied"}}`,
 			outcome{Kind: "authentication_failed", Code: "invalid_request", Message: "Invalid API key supplied"}},
 		{"guard: words that only open with invalid", 200, "", `{"status":"error","code":9,"message":"Cache invalidation failed on the server"}`,
