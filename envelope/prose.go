@@ -371,20 +371,27 @@ func opensWithPhrase(msg string, status int) bool {
 // wrong, in a message or a code: a value invalid or not valid, a
 // parameter, a value required, missing or to be given ("Invalid IPv4
 // address", "Parameters are invalid", "List ID is required", "Please
-// specify a phone number", INVALID_DATE).
-var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "argument", "field", "required", "missing",
-	"must be", "should be", "please specify", "please provide", "please enter", "not supported", "unsupported", "syntax",
-	"out of range"}
+// specify a phone number", INVALID_DATE). The first codeArgumentWords
+// of them are read in a code too; "missing" and the phrases after it
+// only in a message: a code's "missing" names a missing thing as often
+// (MediaWiki's missingtitle).
+var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "argument", "field", "required",
+	"not supported", "unsupported", "syntax", "out of range",
+	"missing", "must be", "should be", "please specify", "please provide", "please enter"}
+
+// codeArgumentWords is how many of argumentWords a code's words are
+// read against.
+const codeArgumentWords = 11
 
 // saysArgument reports whether s, a message or a code in any case
-// style, holds one of argumentWords, "invalid" as a word of its own
-// (not "invalidation", "invalidated").
-func saysArgument(s string) bool {
+// style, holds one of words, "invalid" as a word of its own (not
+// "invalidation", "invalidated").
+func saysArgument(s string, words []string) bool {
 	if len(s) > maxPlainMessage {
 		s = s[:maxPlainMessage]
 	}
 	low := strings.ToLower(s)
-	for _, w := range argumentWords {
+	for _, w := range words {
 		for rest := low; ; {
 			i := strings.Index(rest, w)
 			if i < 0 {
@@ -401,17 +408,16 @@ func saysArgument(s string) bool {
 	return false
 }
 
-// wrongArgument reports whether a failure below 400, which has no status
-// to say what failed, says by its words that an argument of the request
-// is wrong: its message, its code or another code of its body (see
-// saysArgument). The caller checks first that the message names no kind
-// of its own ("Invalid API key").
-func (r *Reader) wrongArgument(msg, code string, alts []string) bool {
-	if saysArgument(msg) || code != "" && saysArgument(code) {
+// wrongArgumentCode reports whether code or another code of the body (alts)
+// says by its words that an argument of the request is wrong (see
+// saysArgument).
+func wrongArgumentCode(code string, alts []string) bool {
+	words := argumentWords[:codeArgumentWords]
+	if code != "" && saysArgument(code, words) {
 		return true
 	}
 	for _, c := range alts {
-		if saysArgument(c) {
+		if saysArgument(c, words) {
 			return true
 		}
 	}

@@ -1110,11 +1110,17 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
-			if k, ok := r.messageKind(e); ok {
-				if k != errkind.ServerError {
-					e.Kind = k
-				}
-			} else if e.Kind == errkind.ServerError && r.wrongArgument(e.Message, code, alts) {
+			// Below 400 no status says what failed: a code whose words
+			// say an argument (invalid_date) is read as a 400 would be,
+			// its message overriding it as proseOverrides lets a
+			// message override a 400; else the message's kind, else
+			// its words of an argument ("List ID is required").
+			arg := e.Kind == errkind.ServerError && wrongArgumentCode(code, alts)
+			k, named := r.messageKind(e)
+			switch {
+			case named && k != errkind.ServerError && (!arg || proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
+				e.Kind = k
+			case arg || !named && e.Kind == errkind.ServerError && saysArgument(e.Message, argumentWords[:]):
 				if k, ok := r.wordKind(&argumentProse, status); ok {
 					e.Kind = k
 				}

@@ -12,9 +12,12 @@ import (
 // what failed; when its message or its code says an argument of the
 // request is wrong (invalid, not valid, a parameter, a field, required,
 // missing, "please specify", not supported, a syntax error), it is
-// invalid_arguments, not server_error. A message
-// that names a kind of its own still decides, and words that only open
-// with "invalid" or that say nothing of an argument leave server_error.
+// invalid_arguments, not server_error. A code that says so is read as a
+// 400 would be: a message of a credential, a limit or a permission
+// overrides it, one of a missing thing does not, and a code's "missing"
+// may name a missing thing. Without such a code a message that names a
+// kind of its own decides, and words that only open with "invalid" or
+// that say nothing of an argument leave server_error.
 func TestReadWrongArgumentBelow400(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"an invalid value in the message", 200, "", `{"success":false,"error":{"code":31,"message":"Invalid postal code for the destination country."}}`,
@@ -33,6 +36,12 @@ func TestReadWrongArgumentBelow400(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "3", Message: `Unknown argument "limt" on field "users"`}},
 		{"a value not supported", 200, "", `{"success":false,"error":{"code":44,"message":"Currency XBT is not supported"}}`,
 			outcome{Kind: "invalid_arguments", Code: "44", Message: "Currency XBT is not supported"}},
+		{"a code of an argument over a message of a missing thing", 200, "", `{"success":false,"error":{"code":"invalid_region","message":"Region eu-x does not exist"}}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_region", Message: "Region eu-x does not exist"}},
+		{"a code of an argument, a message of a credential", 200, "", `{"success":false,"error":{"code":"invalid_field_value","message":"Your API key was revoked"}}`,
+			outcome{Kind: "authentication_failed", Code: "invalid_field_value", Message: "Your API key was revoked"}},
+		{"guard: a code's missing may be a missing thing", 200, "", `{"success":false,"error":{"code":"missingpage","message":"The page does not exist"}}`,
+			outcome{Kind: "not_found", Code: "missingpage", Message: "The page does not exist"}},
 		{"guard: the message names its own kind", 200, "", `{"success":false,"error":{"code":"invalid_request","message":"Invalid API key supplied"}}`,
 			outcome{Kind: "authentication_failed", Code: "invalid_request", Message: "Invalid API key supplied"}},
 		{"guard: words that only open with invalid", 200, "", `{"status":"error","code":9,"message":"Cache invalidation failed on the server"}`,
