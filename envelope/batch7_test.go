@@ -57,8 +57,14 @@ import (
 // half, whose misses MCPERR_CORPUS_MISSES=1 logs; the others stay held
 // out, and their count alone is logged. Before the tenth round: tuned half
 // 130 of 188 (69.1%, 70 APIs), held-out half 109 of 174 (62.6%, 64 APIs).
+// The tenth round's rules of the kind: tuned half 133 of 188 (70.7%),
+// held-out half 109 of 174, unchanged; then one expectation of the tuned
+// half was brought to the conventions of the other corpora and errkind's
+// table (finix_402_declined: a card declined is invalid_arguments, at a
+// 402 as in responses.jsonl's square_402_card_declined and batch5's
+// key2pays_402_card_declined): 134 of 188 (71.2%).
 const (
-	seventhTunedFloor   = 69
+	seventhTunedFloor   = 71
 	seventhHeldOutFloor = 62
 )
 

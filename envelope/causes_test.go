@@ -116,7 +116,7 @@ func TestReadErrorFlagsAndRPC(t *testing.T) {
 			read{Kind: errkind.RateLimited, Code: "-32000", Message: "too many requests", HTTPStatus: 429, RetryAfter: minute, JSONBody: true}},
 		{"JSON-RPC result is data", 200, `{"jsonrpc":"2.0","id":1,"result":{"error":null}}`, nil, read{Data: true}},
 		{`{"success": false} on a 200`, 200, `{"success":false,"errors":[{"code":1003,"message":"Invalid or missing zone id."}],"messages":[],"result":null}`, nil,
-			read{Kind: errkind.ServerError, Code: "1003", Message: "Invalid or missing zone id.", HTTPStatus: 200, JSONBody: true}},
+			read{Kind: errkind.InvalidArguments, Code: "1003", Message: "Invalid or missing zone id.", HTTPStatus: 200, JSONBody: true}}, // below 400, the message's words say an argument (round 10)
 		{`{"success": true} is data`, 200, `{"success":true,"errors":[],"result":{"id":"x"}}`, nil, read{Data: true}},
 		{`JSend {"status": "error"} on a 200`, 200, `{"status":"error","message":"Unable to communicate with database"}`, nil,
 			read{Kind: errkind.ServerError, Message: "Unable to communicate with database", HTTPStatus: 200, JSONBody: true}},

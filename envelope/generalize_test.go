@@ -114,7 +114,6 @@ var knownMisses = map[string]string{
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
 	"whatsapp_131047":                  "as meta_graph_190",
 	"pusher_403":                       "a text 403 \"Unknown auth_key\": only the prose says the credential",
-	"xmlrpc_fault":                     "an XML-RPC fault code 4 on a 200 names no kind: the documented fallback, server_error",
 }
 
 // heldOutFloor is the share of the held-out cases (in percent) that must
@@ -163,10 +162,13 @@ const heldOutFloor = 91
 // The ninth round's rules of the kind alone (tuned on batch4.jsonl with
 // the same files): 169 of 184, 164 of 190 (86.3%), 417 of 430, 196 of
 // 215; both parts of the ninth round together: 173 of 184 (94.0%), 165
-// of 190 (86.8%), 417 of 430 and 196 of 215.
+// of 190 (86.8%), 417 of 430 and 196 of 215. The tenth round's rules of
+// the kind (tuned on batch7.jsonl's tuned half): 174 of 184 (94.5%), 166
+// of 190 (87.4%), 418 of 430 (xmlrpc_fault reads now: "Too many
+// parameters." on a 200 says an argument) and 196 of 215.
 const (
 	freshTunedFloor   = 94
-	freshHeldOutFloor = 86
+	freshHeldOutFloor = 87
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error

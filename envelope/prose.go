@@ -47,11 +47,14 @@ var proseKinds = [...]prose{
 		// refused, whose two words are the credential ("Incorrect
 		// username or password").
 		"not authenticate", "unable to authenticate", "failed to authenticate", "username or password",
-		"user name or password", "email or password"}},
+		"user name or password", "email or password", "account or password",
+		// A request's signature refused: the caller's secret signs it
+		// ("HMAC validation failure", "Signature verification failed").
+		"hmac", "signature verification", "signature validation", "signature mismatch"}},
 	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "permission denied",
 		"insufficient permission", "have permission", "missing scope", "access denied",
 		// A caller known and kept out ("You can't access this resource").
-		"can't access", "cannot access", "not allowed to access",
+		"can't access", "cannot access", "not allowed to access", "access restricted", "access is restricted",
 		// A payment a person must make, whatever the status: the
 		// caller's credits are spent (a balance or funds may be the
 		// payer's, an argument of a payment API).
@@ -74,7 +77,7 @@ const argumentCode = "invalid_argument"
 var (
 	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked", "missing", "wrong", "incorrect",
 		"bad", "malformed", "unrecognized", "old"}
-	credentialNouns = [...]string{"api key", "api-key", "apikey", "access key", "token", "credential",
+	credentialNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "token", "credential",
 		"session", "signature", "app key", "appkey", "application key", "authorization key"}
 )
 
@@ -150,8 +153,11 @@ func (p *prose) says(low string) bool {
 			return true
 		}
 		// "You have exceeded the limit of 1 request every 5 seconds": a
-		// limit exceeded, counted in requests over time (not a size).
-		if strings.Contains(low, "exceed") && requestRate(low) {
+		// limit exceeded, counted in requests over time (not a size), or
+		// a number of requests exceeded ("The allowed number of requests
+		// has been exceeded").
+		if strings.Contains(low, "exceed") && (requestRate(low) || strings.Contains(low, "number of requests") ||
+			strings.Contains(low, "number of calls")) {
 			return true
 		}
 	}
@@ -164,9 +170,10 @@ func (p *prose) says(low string) bool {
 }
 
 // requestRate reports whether low counts requests over time: "1 request
-// every 5 seconds", "100 requests per minute", "calls per hour".
+// every 5 seconds", "100 requests per minute", "calls per hour", "queries
+// per day".
 func requestRate(low string) bool {
-	for _, c := range [...]string{"request", "call"} {
+	for _, c := range [...]string{"request", "call", "querie", "query"} {
 		for _, per := range [...]string{" every", "s every", " per", "s per"} {
 			if strings.Contains(low, c+per) {
 				return true
@@ -272,9 +279,14 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 // (Parse's 209, Sendbird's 400201), or an entry of an API's catalogue
 // that is a number with a few capitals run into it ("API0005",
 // "BXNIM0415E", "A400IK", "E-1001"), which names the entry, not what
-// happened. A code word of the API's own (OAuth's invalid_grant,
+// happened, or one of bareWords. A code word of the API's own (OAuth's invalid_grant,
 // mfa_required) is the API's own reading, which prose does not override.
 func opaque(code string) bool {
+	for _, w := range bareWords {
+		if strings.EqualFold(code, w) {
+			return true
+		}
+	}
 	digit, run := false, 0
 	for i := 0; i < len(code); i++ {
 		switch c := code[i]; {
@@ -292,6 +304,12 @@ func opaque(code string) bool {
 	}
 	return code == "" || digit
 }
+
+// bareWords are codes of one word that say no more than that the
+// request failed ("invalid", "Exception"): the message says what. (The
+// words of a failed status, "error", "failure", are read as no code at
+// all.)
+var bareWords = [...]string{"invalid", "exception"}
 
 // proseOverrides reports whether a kind the message names (k) replaces
 // the kind a 4xx status gave (byStatus): a credential, a limit or a
@@ -347,4 +365,71 @@ func opensWithPhrase(msg string, status int) bool {
 	}
 	t := http.StatusText(status)
 	return t != "" && len(msg) > len(t) && strings.EqualFold(msg[:len(t)], t)
+}
+
+// argumentWords are the words that say an argument of the request is
+// wrong, in a message or a code: a value invalid or not valid, a
+// parameter, a value required, missing or to be given ("Invalid IPv4
+// address", "Parameters are invalid", "List ID is required", "Please
+// specify a phone number", INVALID_DATE). The first codeArgumentWords
+// of them are read in a code too; "missing" and the phrases after it
+// only in a message: a code's "missing" names a missing thing as often
+// (MediaWiki's missingtitle).
+var argumentWords = [...]string{"invalid", "not valid", "incorrect", "param", "argument", "field", "required",
+	"not supported", "unsupported", "syntax", "out of range",
+	"missing", "must be", "should be", "please specify", "please provide", "please enter"}
+
+// codeArgumentWords is how many of argumentWords a code's words are
+// read against.
+const codeArgumentWords = 11
+
+// saysArgument reports whether s, a message or a code in any case
+// style, holds one of words, "invalid" as a word of its own (not
+// "invalidation", "invalidated").
+func saysArgument(s string, words []string) bool {
+	if len(s) > maxPlainMessage {
+		s = s[:maxPlainMessage]
+	}
+	low := strings.ToLower(s)
+	for _, w := range words {
+		for rest := low; ; {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				break
+			}
+			at := len(low) - len(rest) + i
+			rest = rest[i+len(w):]
+			if w == "invalid" && (at > 0 && isLetter(low[at-1]) || strings.HasPrefix(rest, "at")) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// wrongArgumentCode reports whether code or another code of the body (alts)
+// says by its words that an argument of the request is wrong (see
+// saysArgument).
+func wrongArgumentCode(code string, alts []string) bool {
+	words := argumentWords[:codeArgumentWords]
+	if code != "" && saysArgument(code, words) {
+		return true
+	}
+	for _, c := range alts {
+		if saysArgument(c, words) {
+			return true
+		}
+	}
+	return false
+}
+
+// overLimit reports whether msg says a limit or a quota was reached or
+// exceeded, the caller's own, not only that requests are too many.
+func overLimit(msg string) bool {
+	if len(msg) > maxPlainMessage {
+		msg = msg[:maxPlainMessage]
+	}
+	low := strings.ToLower(msg)
+	return strings.Contains(low, "limit") || strings.Contains(low, "exceed") || strings.Contains(low, "quota")
 }

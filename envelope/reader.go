@@ -1110,8 +1110,20 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 		generic(r.kindOf(code, 0)) {
 		switch {
 		case e.HTTPStatus < 400 && generic(e.Kind):
-			if k, ok := r.messageKind(e); ok && k != errkind.ServerError {
+			// Below 400 no status says what failed: a code whose words
+			// say an argument (invalid_date) is read as a 400 would be,
+			// its message overriding it as proseOverrides lets a
+			// message override a 400; else the message's kind, else
+			// its words of an argument ("List ID is required").
+			arg := e.Kind == errkind.ServerError && wrongArgumentCode(code, alts)
+			k, named := r.messageKind(e)
+			switch {
+			case named && k != errkind.ServerError && (!arg || proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
 				e.Kind = k
+			case arg || !named && e.Kind == errkind.ServerError && saysArgument(e.Message, argumentWords[:]):
+				if k, ok := r.wordKind(&argumentProse, status); ok {
+					e.Kind = k
+				}
 			}
 		case status >= 400 && !opensWithPhrase(e.Message, status):
 			if p, ok := proseKind(e.Message); ok && proseOverrides(p.kind, e.Kind, status, e.Message) {
@@ -1122,6 +1134,20 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 				if k, ok := r.wordKind(&proseKinds[1], status); ok {
 					e.Kind = k // a 403 "Invalid key": the key, not the caller, is refused
 				}
+			}
+		}
+	}
+	// A 503 whose code says no more than the status (none, a number, its
+	// reason phrase) and whose message says the caller went over its
+	// limit ("Your requests are exceeding the allowable rate limit", "The
+	// allowed number of requests has been exceeded") is rate_limited:
+	// servers answer 503 to a caller over its rate as well as when they
+	// are down. "Too many requests" alone may be the server's own load.
+	if unread && status == http.StatusServiceUnavailable && e.Kind == errkind.Unavailable &&
+		(hd.telling == "" || hd.telling == errkind.Unavailable) && (opaque(code) || isReasonPhrase(code)) {
+		if p, ok := proseKind(e.Message); ok && p.kind == errkind.RateLimited && overLimit(e.Message) {
+			if k, ok := r.wordKind(p, status); ok {
+				e.Kind = k
 			}
 		}
 	}

@@ -412,7 +412,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *missing_token*, *token_missing*, *token_required*,
 //	                       *invalid_secret*, *invalid_token*, *token_invalid*,
 //	                       *token_expired*, expired_*, *access_token*,
-//	                       invalid_client*, authentication*, *invalid_auth*,
+//	                       invalid_client*, authentication*, *_authentication,
+//	                       *_authentication_fail*, *invalid_auth*,
 //	                       *credential*, *signature*, *login_required*, *_login
 //	permission_denied      *permission*, *access_denied*, *_denied, *forbidden*,   403                stop
 //	                       *privilege*, *not_permitted*, *blocked*, *banned*,
@@ -444,8 +445,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
 //	                       *concurrent_modification*, *concurrent_update*
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
-//	                       *maintenance*, *bad_gateway*, deadline_exceeded,       504, 529
-//	                       *timeout*, *timed_out*
+//	                       *maintenance*, *standby*, *bad_gateway*,               504, 529
+//	                       deadline_exceeded, *timeout*, *timed_out*
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
 //	                       unimplemented, not_implemented, *server_error*,        505-599
 //	                       *internal_error*, *unknown_error*,
@@ -535,6 +536,11 @@ var standardRules = []Rule{
 	{Code: "expired_*", Kind: AuthenticationFailed},
 	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
+	// The word after another (ERR_AUTHENTICATION, user_authentication_failed);
+	// not a token named by it (AWS's MissingAuthenticationTokenException,
+	// which API Gateway sends for a route that does not exist).
+	{Code: "*_authentication", Kind: AuthenticationFailed},
+	{Code: "*_authentication_fail*", Kind: AuthenticationFailed},
 	{Code: "*invalid_auth*", Kind: AuthenticationFailed},
 	{Code: "*credential*", Kind: AuthenticationFailed},
 	{Code: "*signature*", Kind: AuthenticationFailed},
@@ -655,6 +661,7 @@ var standardRules = []Rule{
 	{Code: "*overloaded*", Kind: Unavailable},
 	{Code: "*busy*", Kind: Unavailable},        // ServerBusy, SERVICE_BUSY
 	{Code: "*maintenance*", Kind: Unavailable}, // UnderMaintenance, maintenance_mode
+	{Code: "*standby*", Kind: Unavailable},     // a node in standby (StandbyException): another will answer
 	{Code: "*bad_gateway*", Kind: Unavailable},
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
