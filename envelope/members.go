@@ -26,9 +26,12 @@ var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errms
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
 // as the id of a message sent. The exception's type is the code too
 // (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type"),
-// and an "error" written as a code word ("ledgerIndexMalformed"), as
-// OAuth's is.
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid", "error"}
+// and so is an "exception" that names its class ("FileNotFoundException":
+// not a sentence, nor a qualified name, "java.lang.IllegalStateException",
+// which says where the server's code sits, not what failed), and an "error" written as a code word
+// ("ledgerIndexMalformed"), as OAuth's is.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid",
+	"exception", "error"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -175,7 +178,8 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) &&
+				(n != "exception" || isCodeWord(c, false) && !strings.Contains(c, ".")) {
 				return c
 			}
 		}

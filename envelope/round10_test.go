@@ -1,0 +1,23 @@
+package envelope_test
+
+import "testing"
+
+// This file holds the tenth round of general rules (issue 27) about where
+// an error's members are and the formats they come in, tuned on the tuned
+// half of batch7.jsonl, each rule with invented examples that state it.
+
+// TestReadExceptionNameIsTheCode: an "exception" member that names the
+// exception's class ("LeaseExpiredException") is the error's code, in any
+// error object; a qualified class name ("java.lang.IllegalStateException")
+// says where the server's code sits and is no code, and a sentence in
+// "exception" stays the message.
+func TestReadExceptionNameIsTheCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a class name in a nested error object", 409, "", `{"ServerFault":{"exception":"LeaseExpiredException","message":"Lease on /data/part-7 expired"}}`,
+			outcome{Kind: "conflict", Code: "LeaseExpiredException", Message: "Lease on /data/part-7 expired"}},
+		{"a class name at the top level", 404, "", `{"exception":"NoSuchTableException","message":"Table sales.q3 does not exist"}`,
+			outcome{Kind: "not_found", Code: "NoSuchTableException", Message: "Table sales.q3 does not exist"}},
+		{"guard: a qualified class name is no code", 409, "", `{"exception":"org.example.store.LockedException","message":"Row 7 is locked"}`,
+			outcome{Kind: "conflict", Message: "Row 7 is locked"}},
+	})
+}
