@@ -21,3 +21,16 @@ func TestReadExceptionNameIsTheCode(t *testing.T) {
 			outcome{Kind: "conflict", Message: "Row 7 is locked"}},
 	})
 }
+
+// TestReadXMLMessageContainer: a message child of an XML document's root
+// that holds elements rather than text is the error element, its code and
+// its description children the error's code and message; a message child
+// that holds text stays the message.
+func TestReadXMLMessageContainer(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a message of code and description", 404, "application/xml", `<reply><message><code>NOENT</code><description>No parcel numbered 7 is on file.</description></message></reply>`,
+			outcome{Kind: "not_found", Code: "NOENT", Message: "No parcel numbered 7 is on file."}},
+		{"guard: a message of text stays the message", 409, "text/xml", `<result><message>Slot 4 is already booked.</message><code>17</code></result>`,
+			outcome{Kind: "conflict", Code: "17", Message: "Slot 4 is already booked."}},
+	})
+}

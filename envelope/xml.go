@@ -18,7 +18,7 @@ const maxXMLTokens = 512
 // <Error><Code>401</Code><Detail>...</Detail>).
 var (
 	xmlCodeNames    = []string{"code", "faultcode", "errorcode"}
-	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage", "detail"}
+	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage", "detail", "description"}
 )
 
 // readXML reads an XML error document: the first element named Error or
@@ -87,6 +87,11 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				// <Code><Value>env:Sender</Value><Subcode>...
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur = nil
+			} else if cur == &rootMessage && own && errDepth == 0 {
+				// A message child of the root that holds elements, not
+				// text, is the error element (<messages><message>
+				// <code>..</code><description>..</description>).
+				cur, own, errDepth = nil, false, depth-1
 			} else if cur != nil && own {
 				cur = nil // an element with children, not text of its own
 			}
@@ -134,7 +139,7 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 					case in(name, xmlCodeNames) && rootCode == "":
 						cur, curDepth = &rootCode, depth
 					case in(name, xmlMessageNames) && rootMessage == "":
-						cur, curDepth = &rootMessage, depth
+						cur, curDepth, own = &rootMessage, depth, true
 					}
 					text.Reset()
 				}
