@@ -34,3 +34,18 @@ func TestReadXMLMessageContainer(t *testing.T) {
 			outcome{Kind: "conflict", Code: "17", Message: "Slot 4 is already booked."}},
 	})
 }
+
+// TestReadLoneErrorSentence: a body whose only member is "error" holding
+// text is a failure at any status, a sentence as well as OAuth's code
+// word; the sentence is the message. An empty "error", or one that says
+// the call succeeded, is no failure.
+func TestReadLoneErrorSentence(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a sentence at 200", 200, "application/json", `{"error":"The lookup service failed to answer in time."}`,
+			outcome{Kind: "server_error", Message: "The lookup service failed to answer in time."}},
+		{"guard: an empty error at 200 is data", 200, "application/json", `{"error":""}`,
+			outcome{Data: true}},
+		{"guard: an error that says OK at 200 is data", 200, "application/json", `{"error":"OK"}`,
+			outcome{Data: true}},
+	})
+}

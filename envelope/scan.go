@@ -38,12 +38,18 @@ func (s *topSpans) errorShape() bool {
 		s.errorFlag() || s.failedCode() || s.loneError()
 }
 
-// loneError reports whether the body's only member is "error", a code
-// word: RFC 6749's error response, whose error_description is optional
+// loneError reports whether the body's only member is "error", a string:
+// RFC 6749's error response, whose error_description is optional
 // ({"error": "invalid_grant"}, which Reddit's token endpoint sends with a
-// 200). No success is only an error's code.
+// 200), or the error's sentence ({"error": "daily query limit reached"}).
+// No success is only an error's code or its message; an empty string,
+// or one that says the call succeeded ("OK"), is none.
 func (s *topSpans) loneError() bool {
-	return s.members == 1 && len(s.flag) > 2 && s.flag[0] == '"' && !bytes.ContainsAny(s.flag, " \t\n")
+	if s.members != 1 || len(s.flag) <= 2 || s.flag[0] != '"' {
+		return false
+	}
+	m, _ := stringOf(s.flag)
+	return strings.TrimSpace(m) != "" && !successWord(m)
 }
 
 // isFalse reports whether a flag's value, as written, says no: false, 0,
