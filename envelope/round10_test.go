@@ -49,3 +49,18 @@ func TestReadLoneErrorSentence(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadXMLErrorCodeChild: in an XML answer at any status, a child named
+// for an error code ("errorCode", "errCode", "error_code") that holds a
+// code other than 0 makes its parent the error element, whose message
+// child is the message; a code of 0 says the call succeeded.
+func TestReadXMLErrorCodeChild(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"an errCode in a SOAP answer at 200", 200, "text/xml", `<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><getSlotResponse><result><errCode>E17</errCode><errMsg>The depot is closed on Sundays.</errMsg></result></getSlotResponse></S:Body></S:Envelope>`,
+			outcome{Kind: "server_error", Code: "E17", Message: "The depot is closed on Sundays."}},
+		{"an errorCode under the root at 200", 200, "application/xml", `<reply><errorCode>52</errorCode><errorMessage>The depot is closed on Sundays.</errorMessage></reply>`,
+			outcome{Kind: "server_error", Code: "52", Message: "The depot is closed on Sundays."}},
+		{"guard: an errorCode of 0 is no failure", 200, "application/xml", `<reply><errorCode>0</errorCode><errorMessage></errorMessage><slots>3</slots></reply>`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
+	})
+}

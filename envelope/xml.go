@@ -70,6 +70,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// make it an error. inStatus marks a child named for a status
 	// (<status>error</status>), whose text is being read.
 	deep, inStatus := false, false
+	// inErrCode marks a child named for an error code (<errorCode>), whose
+	// text is being read: a code other than 0 says the answer failed.
+	inErrCode := false
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
@@ -127,6 +130,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case errDepth == 0 && depth > 1 && cur == nil && strings.Contains(name, "status"):
 				inStatus = true
 				text.Reset()
+			case errDepth == 0 && depth > 1 && cur == nil && strings.HasPrefix(name, "err") && strings.HasSuffix(name, "code"):
+				inErrCode = true
+				text.Reset()
 			case errDepth == 0:
 				if root && depth > 2 && name != "body" && !inBody {
 					deep = true
@@ -161,7 +167,7 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				text.Reset()
 			}
 		case xml.CharData:
-			if (cur != nil || inName || inStatus) && text.Len() < maxPlainMessage {
+			if (cur != nil || inName || inStatus || inErrCode) && text.Len() < maxPlainMessage {
 				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
 			}
 		case xml.EndElement:
@@ -173,6 +179,15 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				inStatus = false
 				if failedWord(text.String()) {
 					errDepth, flagged = depth-1, true
+				}
+			case inErrCode:
+				// An error code child other than 0 makes its parent the
+				// error element (<return><errorCode>3</errorCode>
+				// <errorMessage>...), whose members follow it.
+				inErrCode = false
+				if c := strings.TrimSpace(text.String()); c != "" && strings.Trim(c, "0") != "" {
+					errDepth, flagged = depth-1, true
+					code = strings.ToValidUTF8(c, "")
 				}
 			case inName:
 				inName = false
@@ -251,10 +266,10 @@ func xmlCodeName(name string) bool {
 }
 
 // xmlMessageName reports whether a lower-case element name names a
-// message: one of xmlMessageNames, "msg", or one that ends in "message"
-// or "messagetext".
+// message: one of xmlMessageNames, or one that ends in "msg" ("errMsg"),
+// "message" or "messagetext".
 func xmlMessageName(name string) bool {
-	return in(name, xmlMessageNames) || name == "msg" || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
+	return in(name, xmlMessageNames) || strings.HasSuffix(name, "msg") || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
 		strings.HasPrefix(name, "err") && strings.HasSuffix(name, "text")
 }
 
