@@ -64,3 +64,21 @@ func TestReadXMLErrorCodeChild(t *testing.T) {
 			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
 	})
 }
+
+// TestReadFailedCodeWordAndErrorLevel: below 400, a top-level "code" that
+// is a failure word ("FAILED", "ERROR") or an error level above 0 beside
+// an error's sentence says the call failed (the failure word is no code:
+// it says only that); an error level of 0, or a failed code beside data,
+// does not.
+func TestReadFailedCodeWordAndErrorLevel(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a code that says failed at 200", 200, "application/json", `{"code":"FAILED","error":"The merchant account is closed.","result":null}`,
+			outcome{Kind: "server_error", Message: "The merchant account is closed."}},
+		{"an error level above 0 at 200", 200, "application/json", `{"errorLevel":2,"errorText":"The depot is closed on Sundays."}`,
+			outcome{Kind: "server_error", Message: "The depot is closed on Sundays."}},
+		{"guard: an error level of 0 is data", 200, "application/json", `{"ErrorLevel":0,"Error":"","Slots":[1,2]}`,
+			outcome{Data: true}},
+		{"guard: a failed code beside data is data", 200, "application/json", `{"code":"ERROR","error":"one line skipped","data":{"rows":3}}`,
+			outcome{Data: true}},
+	})
+}

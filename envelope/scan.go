@@ -356,8 +356,9 @@ func keyEqual(q []byte, key string) bool {
 // that the call failed, in a member whose name says what it is, beside a
 // message: a status or a result (in any case style: "Status", "stat",
 // "result") whose value is a failure word ("Fail", "failed", "ERROR") or
-// the number of an HTTP failure (400 to 599), or an error number or a
-// return, result or error code ("errno", "RetCode", "result_code") that
+// the number of an HTTP failure (400 to 599), a "code" that is a failure
+// word, an error level above 0 ("ErrorLevel": 10), or an error number or
+// a return, result or error code ("errno", "RetCode", "result_code") that
 // is a number other than 0 and 200 (an OK written as a status). The
 // message is a
 // string, not a success word, in a member named for a message ("Message",
@@ -398,13 +399,18 @@ func flaggedFailure(body []byte) bool {
 			}
 		case "id":
 			return false
-		case "status", "stat", "result":
+		case "status", "stat", "result", "code":
 			if s, ok := stringOf(v); ok {
 				switch strings.ToLower(s) {
 				case "fail", "failed", "failure", "error":
 					flag = true
 				}
-			} else if n, ok := numberOf(v); ok && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+			} else if n, ok := numberOf(v); ok && name != "code" && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+				flag = true
+			}
+		case "errorlevel":
+			// A severity, not a code: any level above 0 is a failure.
+			if n, ok := numberOf(v); ok && strings.Trim(n, "0") != "" {
 				flag = true
 			}
 		case "errno", "errcode", "errorcode", "errornumber", "retcode", "returncode", "resultcode":
