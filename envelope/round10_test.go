@@ -82,3 +82,18 @@ func TestReadFailedCodeWordAndErrorLevel(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadXMLRootText: at 400 and above, a body declared XML whose root
+// element holds one line of text and no element is that text, the
+// message, as a one-line text body's is; an HTML fragment of the same
+// shape says only its status, as before.
+func TestReadXMLRootText(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a root of text declared XML", 404, "application/xml", `<result>No depot is numbered 12.</result>`,
+			outcome{Kind: "not_found", Message: "No depot is numbered 12."}},
+		{"a root of text declared text/xml", 409, "text/xml; charset=utf-8", `<?xml version="1.0"?><msg>Slot 4 is already booked.</msg>`,
+			outcome{Kind: "conflict", Message: "Slot 4 is already booked."}},
+		{"guard: an HTML fragment says only its status", 404, "text/html", `<h1>Not Found</h1>`,
+			outcome{Kind: "not_found"}},
+	})
+}

@@ -281,3 +281,35 @@ func in(s string, list []string) bool {
 	}
 	return false
 }
+
+// xmlText is the text of an XML document whose root element holds text
+// and no element (<xml>Client request rate is too high</xml>): the
+// message, as a one-line text body's is; "" for any other document.
+func xmlText(body []byte) string {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	depth := 0
+	var text strings.Builder
+	for range maxXMLTokens {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > 1 {
+				return ""
+			}
+		case xml.CharData:
+			if depth == 1 && text.Len() < maxPlainMessage {
+				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
+			}
+		case xml.EndElement:
+			s := strings.TrimSpace(text.String())
+			if strings.ContainsAny(s, "\n\r") {
+				return "" // a page's text, not a message
+			}
+			return strings.ToValidUTF8(s, "")
+		}
+	}
+	return ""
+}
