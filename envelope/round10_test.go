@@ -1,6 +1,9 @@
 package envelope_test
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // This file holds the tenth round of general rules (issue 27) about where
 // an error's members are and the formats they come in, tuned on the tuned
@@ -95,5 +98,20 @@ func TestReadXMLRootText(t *testing.T) {
 			outcome{Kind: "conflict", Message: "Slot 4 is already booked."}},
 		{"guard: an HTML fragment says only its status", 404, "text/html", `<h1>Not Found</h1>`,
 			outcome{Kind: "not_found"}},
+	})
+}
+
+// TestReadSOAPFaultDetailError: a SOAP fault whose code says only which
+// side failed (soap:Client, env:Receiver) takes the code and the message
+// of the error its detail holds, which say what failed; a fault code of
+// its own stays.
+func TestReadSOAPFaultDetailError(t *testing.T) {
+	const env = `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>%s</faultcode><faultstring>Fault</faultstring>` +
+		`<detail><v:ValidationFault xmlns:v="urn:x"><errorCode>ZIP_4021</errorCode><errorMessage>Postcode 9999 is not in the service area.</errorMessage></v:ValidationFault></detail></s:Fault></s:Body></s:Envelope>`
+	runReadCases(t, []readCase{
+		{"a side-only fault code yields to its detail's error", 400, "text/xml", fmt.Sprintf(env, "s:Client"),
+			outcome{Kind: "invalid_arguments", Code: "ZIP_4021", Message: "Postcode 9999 is not in the service area."}},
+		{"guard: a fault code of its own stays", 400, "text/xml", fmt.Sprintf(env, "v:PostcodeRejected"),
+			outcome{Kind: "invalid_arguments", Code: "v:PostcodeRejected", Message: "Fault"}},
 	})
 }

@@ -73,6 +73,10 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// inErrCode marks a child named for an error code (<errorCode>), whose
 	// text is being read: a code other than 0 says the answer failed.
 	inErrCode := false
+	// detailDepth is the depth of a fault's <detail> being read, whose
+	// elements may hold an error of their own: dCode and dMessage.
+	detailDepth := 0
+	var dCode, dMessage string
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
@@ -155,7 +159,18 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case cur == nil && name == "name":
 				inName = true
 				text.Reset()
+			case cur == nil && detailDepth > 0 && depth > detailDepth:
+				switch {
+				case dCode == "" && xmlCodeName(name):
+					cur, curDepth = &dCode, depth
+				case dMessage == "" && xmlMessageName(name):
+					cur, curDepth = &dMessage, depth
+				}
+				text.Reset()
 			case cur == nil && depth == errDepth+1:
+				if name == "detail" {
+					detailDepth = depth
+				}
 				switch {
 				case in(name, xmlCodeNames) && code == "":
 					cur, curDepth = &code, depth
@@ -201,7 +216,18 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur, own = nil, false
 			}
+			if depth == detailDepth {
+				detailDepth = 0
+			}
 			if errDepth > 0 && depth == errDepth {
+				if dCode != "" && sideOnly(code) {
+					// The detail's own error says what failed; the
+					// fault's code only which side did.
+					code = dCode
+					if dMessage != "" {
+						message = dMessage
+					}
+				}
 				return code, message, code != "" || message != ""
 			}
 			depth--
@@ -271,6 +297,20 @@ func xmlCodeName(name string) bool {
 func xmlMessageName(name string) bool {
 	return in(name, xmlMessageNames) || strings.HasSuffix(name, "msg") || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
 		strings.HasPrefix(name, "err") && strings.HasSuffix(name, "text")
+}
+
+// sideOnly reports whether a fault's code says only which side failed
+// (SOAP 1.1's soap:Server and soap:Client, SOAP 1.2's env:Sender and
+// env:Receiver), in any namespace and case.
+func sideOnly(code string) bool {
+	if i := strings.LastIndexByte(code, ':'); i >= 0 {
+		code = code[i+1:]
+	}
+	switch strings.ToLower(code) {
+	case "server", "client", "sender", "receiver":
+		return true
+	}
+	return false
 }
 
 func in(s string, list []string) bool {
