@@ -606,7 +606,7 @@ func codeAt(d *doc, path string) string {
 			return "" // a class of errors ("REQUEST"), unless it names a kind
 		}
 	case "id":
-		if !isCodeWord(s, true) {
+		if !isCodeWord(s, true) && !namespacedCode(s) {
 			return ""
 		}
 	case "__type":
@@ -678,6 +678,28 @@ func isCodeWord(s string, kebab bool) bool {
 		return !(kebab && digit)
 	}
 	return false
+}
+
+// namespacedCode reports whether s is a code under a namespace, words of
+// letters joined by '/' ("auth/unauthorized", "notes/not-found"): two or
+// three segments, each of letters and '-' or '_' (no digit, so no
+// resource's path such as "users/42").
+func namespacedCode(s string) bool {
+	n := strings.Count(s, "/")
+	if n < 1 || n > 2 {
+		return false
+	}
+	for seg := range strings.SplitSeq(s, "/") {
+		if seg == "" || seg[0] == '-' || seg[0] == '_' {
+			return false
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // awsType is AWS's "namespace#Name" (or "Name:extra") as SDKs keep it:

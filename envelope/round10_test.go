@@ -115,3 +115,18 @@ func TestReadSOAPFaultDetailError(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "v:PostcodeRejected", Message: "Fault"}},
 	})
 }
+
+// TestReadNamespacedIDIsTheCode: an "id" written as a code under a
+// namespace, words of letters joined by '/' ("auth/unauthorized",
+// "folders/archived"), is the error's code; an id with digits is a
+// resource's path ("users/42") and no code.
+func TestReadNamespacedIDIsTheCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a namespaced id in an error object", 409, "application/json", `{"error":{"message":"The folder is archived.","id":"folders/archived"}}`,
+			outcome{Kind: "conflict", Code: "folders/archived", Message: "The folder is archived."}},
+		{"a namespaced kebab id at the top level", 403, "application/json", `{"message":"You cannot edit this board.","id":"boards/edit-forbidden"}`,
+			outcome{Kind: "permission_denied", Code: "boards/edit-forbidden", Message: "You cannot edit this board."}},
+		{"guard: a resource's path is no code", 409, "application/json", `{"message":"The folder is archived.","id":"folders/42"}`,
+			outcome{Kind: "conflict", Message: "The folder is archived."}},
+	})
+}
