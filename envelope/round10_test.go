@@ -130,3 +130,17 @@ func TestReadNamespacedIDIsTheCode(t *testing.T) {
 			outcome{Kind: "conflict", Message: "The folder is archived."}},
 	})
 }
+
+// TestReadLoneErrorBesideIDs: a body of an "error" text and only the ids
+// of what failed ("request_id", "queryId") is a failure, as a lone
+// "error" is; a bare "id" names a resource, whose body stays data.
+func TestReadLoneErrorBesideIDs(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"an error beside a request id at 200", 200, "application/json", `{"request_id":"r-81","error":"The lookup service failed to answer in time."}`,
+			outcome{Kind: "server_error", Message: "The lookup service failed to answer in time."}},
+		{"an error beside two ids in camel case at 200", 200, "application/json", `{"queryId":"7","traceId":"ab12","error":"The lookup service failed to answer in time."}`,
+			outcome{Kind: "server_error", Message: "The lookup service failed to answer in time."}},
+		{"guard: beside a bare id it is data", 200, "application/json", `{"id":"job-4","error":"one row skipped"}`,
+			outcome{Data: true}},
+	})
+}

@@ -25,6 +25,7 @@ type topSpans struct {
 	first                                                 []byte // the first member's value
 	other                                                 bool
 	members                                               int
+	ids                                                   int // members named as an id of something ("request_id", "queryId")
 }
 
 // errorShape reports whether the spans may mark an error at any status
@@ -38,18 +39,26 @@ func (s *topSpans) errorShape() bool {
 		s.errorFlag() || s.failedCode() || s.loneError()
 }
 
-// loneError reports whether the body's only member is "error", a string:
-// RFC 6749's error response, whose error_description is optional
-// ({"error": "invalid_grant"}, which Reddit's token endpoint sends with a
-// 200), or the error's sentence ({"error": "daily query limit reached"}).
-// No success is only an error's code or its message; an empty string,
-// or one that says the call succeeded ("OK"), is none.
+// loneError reports whether the body's only member is "error", a string,
+// but for the ids of what failed ("request_id", "queryId"): RFC 6749's
+// error response, whose error_description is optional ({"error":
+// "invalid_grant"}, which Reddit's token endpoint sends with a 200), or
+// the error's sentence ({"error": "daily query limit reached"}). No
+// success is only an error's code or its message; an empty string, or one
+// that says the call succeeded ("OK"), is none.
 func (s *topSpans) loneError() bool {
-	if s.members != 1 || len(s.flag) <= 2 || s.flag[0] != '"' {
+	if s.members-s.ids != 1 || len(s.flag) <= 2 || s.flag[0] != '"' {
 		return false
 	}
 	m, _ := stringOf(s.flag)
 	return strings.TrimSpace(m) != "" && !successWord(m)
+}
+
+// namesID reports whether a member's name q, quoted as written, names the
+// id of something: a word then "_id" or "Id" ("request_id", "queryId"),
+// not a bare "id" (a resource's own).
+func namesID(q []byte) bool {
+	return len(q) > 5 && (bytes.HasSuffix(q, []byte(`_id"`)) || bytes.HasSuffix(q, []byte(`Id"`)))
 }
 
 // isFalse reports whether a flag's value, as written, says no: false, 0,
@@ -223,6 +232,9 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		}
 		if keyEqual(q, "error") {
 			s.flag = v
+		}
+		if namesID(q) {
+			s.ids++
 		}
 		switch {
 		case isKey:
