@@ -153,6 +153,10 @@ var dialects = indexed(
 		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
 	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
+	dialect{name: "FHIR OperationOutcome", evidence: "fhir_400_operation_outcome", when: operationOutcome,
+		code:    []string{"issue/0/details/coding/0/code", "issue/0/code"},
+		message: []string{"issue/0/details/text", "issue/0/details/coding/0/display", "issue/0/diagnostics"},
+		details: []string{"issue"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
 	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: okFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
@@ -184,6 +188,15 @@ var dialects = indexed(
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
+
+// operationOutcome is HL7 FHIR's error resource: a "resourceType" of
+// OperationOutcome with a list of issues, whose first issue's coded
+// details say what failed (its "code" only the class: "processing",
+// "not-found").
+func operationOutcome(d *doc) bool {
+	t, _ := stringOf(d.value("resourceType"))
+	return t == "OperationOutcome" && d.value("issue/0") != nil
+}
 
 // graphQLRow names the row of a GraphQL response that failed.
 const graphQLRow = "GraphQL response that failed"

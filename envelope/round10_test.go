@@ -144,3 +144,19 @@ func TestReadLoneErrorBesideIDs(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadFHIROperationOutcome: HL7 FHIR's OperationOutcome is read as its
+// specification says: the first issue's coded details give the code (else
+// the issue's code, a class such as "processing") and their text or
+// display the message (else its diagnostics); an OperationOutcome at 200
+// reports on a success and stays data.
+func TestReadFHIROperationOutcome(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"coded details", 404, "application/fhir+json", `{"resourceType":"OperationOutcome","issue":[{"severity":"error","code":"not-found","details":{"coding":[{"system":"urn:example","code":"NO_SUCH_ENCOUNTER","display":"No encounter E-77 is on file"}]}}]}`,
+			outcome{Kind: "not_found", Code: "NO_SUCH_ENCOUNTER", Message: "No encounter E-77 is on file"}},
+		{"diagnostics only", 409, "application/fhir+json", `{"resourceType":"OperationOutcome","issue":[{"severity":"error","code":"conflict","diagnostics":"Version 3 of Observation/9 was replaced"}]}`,
+			outcome{Kind: "conflict", Code: "conflict", Message: "Version 3 of Observation/9 was replaced"}},
+		{"guard: an information outcome at 200 is data", 200, "application/fhir+json", `{"resourceType":"OperationOutcome","issue":[{"severity":"information","code":"informational","diagnostics":"All OK"}]}`,
+			outcome{Data: true}},
+	})
+}
