@@ -694,9 +694,10 @@ func isCodeWord(s string, kebab bool) bool {
 }
 
 // namespacedCode reports whether s is a code under a namespace, words of
-// letters joined by '/' ("auth/unauthorized", "notes/not-found"): two or
-// three segments, each of letters and '-' or '_' (no digit, so no
-// resource's path such as "users/42").
+// letters joined by '/' ("auth/unauthorized", "notes/not-found",
+// "acme.billing/card-declined"): two or three segments, each of letters
+// and '-', '_' or an inner '.' (no digit, so no resource's path such as
+// "users/42"; no leading '/', so no URL's path).
 func namespacedCode(s string) bool {
 	n := strings.Count(s, "/")
 	if n < 1 || n > 2 {
@@ -707,7 +708,7 @@ func namespacedCode(s string) bool {
 			return false
 		}
 		for i := 0; i < len(seg); i++ {
-			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_') {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' && i > 0) {
 				return false
 			}
 		}
