@@ -58,11 +58,11 @@ import (
 // out, and their count alone is logged. Before the tenth round: tuned half
 // 130 of 188 (69.1%, 70 APIs), held-out half 109 of 174 (62.6%, 64 APIs).
 // The tenth round's rules on where the members are and the formats
-// (rules10m): tuned half 149 of 188 (79.2%), held-out half 111 of 174
-// (63.8%).
+// (rules10m): tuned half 149 of 188 (79.2%), held-out half 112 of 174
+// (64.4%).
 const (
 	seventhTunedFloor   = 79
-	seventhHeldOutFloor = 63
+	seventhHeldOutFloor = 64
 )
 
 // seventhTuned reports whether a case of the seventh batch is of an API

@@ -18,7 +18,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
@@ -163,6 +163,9 @@ func (d *doc) foundMessage(path, n string) string {
 		s, _ = stringOf(raw)
 		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
 			return "" // a code, unless the status's phrase (a label)
+		}
+		if n == "status" && (isWord(s) || strings.Count(s, " ") < 2) {
+			return "" // a status's word or phrase ("error", "Bad Request"), not a sentence
 		}
 	case '[':
 		if !listOfStrings(raw) {

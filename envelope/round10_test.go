@@ -175,3 +175,18 @@ func TestReadTagAndNamespacedClass(t *testing.T) {
 			outcome{Kind: "conflict", Message: "The slot was booked a moment ago."}},
 	})
 }
+
+// TestReadStatusSentenceIsTheMessage: a "status" member that holds a
+// sentence ("No rows matched the filter.") is the message where no member
+// named for a message holds one; a status's word or phrase ("error",
+// "Not Found") is none.
+func TestReadStatusSentenceIsTheMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a sentence in status beside an error number", 404, "application/json", `{"error":404,"status":"No rows matched the filter."}`,
+			outcome{Kind: "not_found", Message: "No rows matched the filter."}},
+		{"a sentence in status in an error object", 409, "application/json", `{"fault":{"status":"The job is already running on node 3."}}`,
+			outcome{Kind: "conflict", Message: "The job is already running on node 3."}},
+		{"guard: a status phrase is no message", 409, "application/json", `{"error":409,"status":"Not Modified"}`,
+			outcome{Kind: "conflict"}},
+	})
+}
