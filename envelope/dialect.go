@@ -695,10 +695,12 @@ func isCodeWord(s string, kebab bool) bool {
 
 // namespacedCode reports whether s is a code under a namespace, words of
 // letters joined by '/' ("auth/unauthorized", "notes/not-found",
-// "acme.billing/card-declined"): two or three segments, each of letters
-// and '-', '_' or an inner '.' (no digit, so no resource's path such as
-// "users/42"; no leading '/', so no URL's path).
+// "acme.billing/card-declined") or by "::" ("Client::NotFound"): two or
+// three segments, each of letters and '-', '_' or an inner '.' (no digit,
+// so no resource's path such as "users/42"; no leading '/', so no URL's
+// path).
 func namespacedCode(s string) bool {
+	s = strings.ReplaceAll(s, "::", "/") // Ruby's and C++'s namespaces: "Client::NotFound"
 	n := strings.Count(s, "/")
 	if n < 1 || n > 2 {
 		return false

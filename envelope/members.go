@@ -213,13 +213,13 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 
 // classNames are the names of a member that holds an error's class (see
 // foundClass).
-var classNames = []string{"type", "reason", "kind", "tag"}
+var classNames = []string{"type", "reason", "kind", "tag", "class"}
 
 // foundClass is the error's class among the members of the object obj at
-// prefix, keys their names in order: a "type", "reason", "kind" or "tag"
-// written as codes are ("IpAddressAlreadyAllocated", "ENTITY_NOT_FOUND",
-// a namespaced "acme.billing/card-declined"), not as a word ("vm",
-// "User"). It is the code when nothing else gives one, the
+// prefix, keys their names in order: a "type", "reason", "kind", "tag" or
+// "class" written as codes are ("IpAddressAlreadyAllocated",
+// "ENTITY_NOT_FOUND", a namespaced "acme.billing/card-declined" or
+// "Client::NotFound"), not as a word ("vm", "User"). It is the code when nothing else gives one, the
 // header's code field included. An object that names the field at fault
 // is a field's error, whose type is the rule the field broke
 // ("value_error.missing"), not the error's code.

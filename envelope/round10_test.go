@@ -161,16 +161,19 @@ func TestReadFHIROperationOutcome(t *testing.T) {
 	})
 }
 
-// TestReadTagAndNamespacedClass: an error object's "tag" written as a
-// code word is its class, as "type", "reason" and "kind" are, and so is a
-// class written as a namespaced code ("acme.billing/card-declined"); the
-// class is the code where nothing names one.
+// TestReadTagAndNamespacedClass: an error object's "tag" or "class"
+// written as a code word is its class, as "type", "reason" and "kind"
+// are, and so is a class written as a namespaced code
+// ("acme.booking/slot-held", "Shelf::Missing"); the class is the code
+// where nothing names one.
 func TestReadTagAndNamespacedClass(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"a tag beside an error sentence", 409, "application/json", `{"traceId":"t-1","error":"The slot was booked a moment ago.","tag":"SLOT_TAKEN"}`,
 			outcome{Kind: "conflict", Code: "SLOT_TAKEN", Message: "The slot was booked a moment ago."}},
 		{"a namespaced kind", 409, "application/json", `{"kind":"acme.booking/slot-held","msg":"Slot 4 is held by another order."}`,
 			outcome{Kind: "conflict", Code: "acme.booking/slot-held", Message: "Slot 4 is held by another order."}},
+		{"a class in a Ruby namespace", 404, "application/json", `{"class":"Shelf::Missing","message":"No shelf numbered 12."}`,
+			outcome{Kind: "not_found", Code: "Shelf::Missing", Message: "No shelf numbered 12."}},
 		{"guard: a tag in words is no code", 409, "application/json", `{"error":"The slot was booked a moment ago.","tag":"booking"}`,
 			outcome{Kind: "conflict", Message: "The slot was booked a moment ago."}},
 	})
