@@ -18,7 +18,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too

@@ -193,3 +193,15 @@ func TestReadStatusSentenceIsTheMessage(t *testing.T) {
 			outcome{Kind: "conflict"}},
 	})
 }
+
+// TestReadNestedErrorsListIsTheMessage: in an object found as the error's
+// (one that holds an "errors" member), a list of strings under "errors"
+// gives its first string as the message, as a top-level one does.
+func TestReadNestedErrorsListIsTheMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"errors strings in a wrapper object", 400, "application/json", `{"search":{"version":"2","errors":["param 'q' must not be empty"]},"hits":[]}`,
+			outcome{Kind: "invalid_arguments", Message: "param 'q' must not be empty"}},
+		{"guard: a list of objects is read as before", 400, "application/json", `{"search":{"errors":[{"message":"param 'q' must not be empty"}]}}`,
+			outcome{Kind: "invalid_arguments", Message: "param 'q' must not be empty"}},
+	})
+}
