@@ -45,7 +45,10 @@ import "testing"
 // batch5); both parts of the ninth round together: 327 of 365 (89.6%).
 // The tenth round's rules of the kind (a 503 over the caller's limit):
 // 328 of 365 (89.9%).
-const fourthBatchFloor = 89
+// The tenth round's rules of where the members are (rules10m; a "tag" or
+// "class" written as a code word is the class): 331 of 365 (90.6%).
+// Both parts of the tenth round together: 332 of 365 (91.0%).
+const fourthBatchFloor = 90
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

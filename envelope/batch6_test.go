@@ -53,7 +53,11 @@ import "testing"
 // flagsmith_400 read); both parts of the ninth round together: 388 of
 // 435 (89.2%). The tenth round's rules of the kind (an argument's words
 // below 400): 389 of 435 (89.4%).
-const sixthBatchFloor = 89
+// 435 (89.2%). The tenth round's rules of where the members are
+// (rules10m; FHIR's OperationOutcome read by its specification): 393 of
+// 435 (90.3%).
+// Both parts of the tenth round together: 394 of 435 (90.6%).
+const sixthBatchFloor = 90
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

@@ -153,6 +153,10 @@ var dialects = indexed(
 		code: []string{"errorCode"}, message: []string{"errorSummary"}, details: []string{"errorCauses"}},
 	dialect{name: "a top-level array of errors (Salesforce)", evidence: "salesforce_404_array", when: has("0/message"),
 		code: []string{"0/errorCode", "0/error_code", "0/code", "0/code#"}, message: []string{"0/message"}, details: []string{"0/fields"}},
+	dialect{name: "FHIR OperationOutcome", evidence: "fhir_400_operation_outcome", when: operationOutcome,
+		code:    []string{"issue/0/details/coding/0/code", "issue/0/code"},
+		message: []string{"issue/0/details/text", "issue/0/details/coding/0/display", "issue/0/diagnostics"},
+		details: []string{"issue"}},
 	dialect{name: "the Reader's envelope", evidence: "envelope_200_vexlo", envelope: true},
 	dialect{name: `an error flag: {"ok": false} (Slack, Telegram)`, evidence: "slack_channel_not_found", when: okFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
@@ -184,6 +188,15 @@ var dialects = indexed(
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	common,
 )
+
+// operationOutcome is HL7 FHIR's error resource: a "resourceType" of
+// OperationOutcome with a list of issues, whose first issue's coded
+// details say what failed (its "code" only the class: "processing",
+// "not-found").
+func operationOutcome(d *doc) bool {
+	t, _ := stringOf(d.value("resourceType"))
+	return t == "OperationOutcome" && d.value("issue/0") != nil
+}
 
 // graphQLRow names the row of a GraphQL response that failed.
 const graphQLRow = "GraphQL response that failed"
@@ -606,7 +619,7 @@ func codeAt(d *doc, path string) string {
 			return "" // a class of errors ("REQUEST"), unless it names a kind
 		}
 	case "id":
-		if !isCodeWord(s, true) {
+		if !isCodeWord(s, true) && !namespacedCode(s) {
 			return ""
 		}
 	case "__type":
@@ -678,6 +691,31 @@ func isCodeWord(s string, kebab bool) bool {
 		return !(kebab && digit)
 	}
 	return false
+}
+
+// namespacedCode reports whether s is a code under a namespace, words of
+// letters joined by '/' ("auth/unauthorized", "notes/not-found",
+// "acme.billing/card-declined") or by "::" ("Client::NotFound"): two or
+// three segments, each of letters and '-', '_' or an inner '.' (no digit,
+// so no resource's path such as "users/42"; no leading '/', so no URL's
+// path).
+func namespacedCode(s string) bool {
+	s = strings.ReplaceAll(s, "::", "/") // Ruby's and C++'s namespaces: "Client::NotFound"
+	n := strings.Count(s, "/")
+	if n < 1 || n > 2 {
+		return false
+	}
+	for seg := range strings.SplitSeq(s, "/") {
+		if seg == "" || seg[0] == '-' || seg[0] == '_' {
+			return false
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.' && i > 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // awsType is AWS's "namespace#Name" (or "Name:extra") as SDKs keep it:

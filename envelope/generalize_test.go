@@ -167,7 +167,7 @@ const heldOutFloor = 91
 // of 190 (87.4%), 418 of 430 (xmlrpc_fault reads now: "Too many
 // parameters." on a 200 says an argument) and 196 of 215.
 const (
-	freshTunedFloor   = 94
+	freshTunedFloor   = 95
 	freshHeldOutFloor = 87
 )
 

@@ -18,7 +18,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
@@ -26,9 +26,12 @@ var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errms
 // message) counts only as a code word in capitals ("UNAUTHORIZED"), not
 // as the id of a message sent. The exception's type is the code too
 // (ASP.NET's "ExceptionType", TfL's "exceptionType", Frappe's "exc_type"),
-// and an "error" written as a code word ("ledgerIndexMalformed"), as
-// OAuth's is.
-var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid", "error"}
+// and so is an "exception" that names its class ("FileNotFoundException":
+// not a sentence, nor a qualified name, "java.lang.IllegalStateException",
+// which says where the server's code sits, not what failed), and an "error" written as a code word
+// ("ledgerIndexMalformed"), as OAuth's is.
+var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exceptiontype", "exctype", "errorname", "errorkey", "messageid",
+	"exception", "error"}
 
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
@@ -161,6 +164,9 @@ func (d *doc) foundMessage(path, n string) string {
 		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
 			return "" // a code, unless the status's phrase (a label)
 		}
+		if n == "status" && (isWord(s) || strings.Count(s, " ") < 2) {
+			return "" // a status's word or phrase ("error", "Bad Request"), not a sentence
+		}
 	case '[':
 		if !listOfStrings(raw) {
 			return ""
@@ -175,7 +181,8 @@ func (d *doc) foundMessage(path, n string) string {
 func (d *doc) foundCode(prefix string, keys []string) string {
 	for _, n := range codeNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) {
+			if c := codeAt(d, prefix+k); c != "" && (n != "messageid" || isStatusName(c)) && (n != "error" || isCodeWord(c, false)) &&
+				(n != "exception" || isCodeWord(c, false) && !strings.Contains(c, ".")) {
 				return c
 			}
 		}
@@ -206,12 +213,13 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 
 // classNames are the names of a member that holds an error's class (see
 // foundClass).
-var classNames = []string{"type", "reason", "kind"}
+var classNames = []string{"type", "reason", "kind", "tag", "class"}
 
 // foundClass is the error's class among the members of the object obj at
-// prefix, keys their names in order: a "type", "reason" or "kind" written
-// as codes are ("IpAddressAlreadyAllocated", "ENTITY_NOT_FOUND"), not as
-// a word ("vm", "User"). It is the code when nothing else gives one, the
+// prefix, keys their names in order: a "type", "reason", "kind", "tag" or
+// "class" written as codes are ("IpAddressAlreadyAllocated",
+// "ENTITY_NOT_FOUND", a namespaced "acme.billing/card-declined" or
+// "Client::NotFound"), not as a word ("vm", "User"). It is the code when nothing else gives one, the
 // header's code field included. An object that names the field at fault
 // is a field's error, whose type is the rule the field broke
 // ("value_error.missing"), not the error's code.
@@ -221,7 +229,7 @@ func (d *doc) foundClass(prefix string, keys []string, obj map[string]json.RawMe
 	}
 	for _, n := range classNames {
 		if k := named(keys, n); k != "" {
-			if c, _ := stringOf(d.value(prefix + k)); isCodeWord(c, true) && !placeholder(c) && !opensWithStatus(c, d.status) {
+			if c, _ := stringOf(d.value(prefix + k)); (isCodeWord(c, true) || namespacedCode(c)) && !placeholder(c) && !opensWithStatus(c, d.status) {
 				return c
 			}
 		}

@@ -410,6 +410,12 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 			if w := leadingCodeWord(msg); w != "" && w != code && !r.names(code) && r.names(w) {
 				e.Kind = r.kindOf(w, status)
 			}
+		} else if status >= 400 && declaredXML(resp.Header) {
+			// An XML document that is only its root's text: that text
+			// is the message, as a one-line text body's is.
+			if msg := xmlText(body); msg != "" {
+				e = &Error{HTTPStatus: status, Message: msg}
+			}
 		}
 	}
 	onlyStatus := e == nil // text, HTML, nothing, or markup that is no XML error
@@ -856,6 +862,13 @@ func secondsToDuration(s float64) time.Duration {
 func declaredText(h http.Header) bool {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
 	return mt == "text/plain"
+}
+
+// declaredXML reports whether h declares the body XML (application/xml,
+// text/xml, or a type whose suffix is +xml), not HTML.
+func declaredXML(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")
 }
 
 // opensAsText reports whether body, which opens with a bracket, goes on

@@ -25,6 +25,7 @@ type topSpans struct {
 	first                                                 []byte // the first member's value
 	other                                                 bool
 	members                                               int
+	ids                                                   int // members named as an id of something ("request_id", "queryId")
 }
 
 // errorShape reports whether the spans may mark an error at any status
@@ -38,12 +39,26 @@ func (s *topSpans) errorShape() bool {
 		s.errorFlag() || s.failedCode() || s.loneError()
 }
 
-// loneError reports whether the body's only member is "error", a code
-// word: RFC 6749's error response, whose error_description is optional
-// ({"error": "invalid_grant"}, which Reddit's token endpoint sends with a
-// 200). No success is only an error's code.
+// loneError reports whether the body's only member is "error", a string,
+// but for the ids of what failed ("request_id", "queryId"): RFC 6749's
+// error response, whose error_description is optional ({"error":
+// "invalid_grant"}, which Reddit's token endpoint sends with a 200), or
+// the error's sentence ({"error": "daily query limit reached"}). No
+// success is only an error's code or its message; an empty string, or one
+// that says the call succeeded ("OK"), is none.
 func (s *topSpans) loneError() bool {
-	return s.members == 1 && len(s.flag) > 2 && s.flag[0] == '"' && !bytes.ContainsAny(s.flag, " \t\n")
+	if s.members-s.ids != 1 || len(s.flag) <= 2 || s.flag[0] != '"' {
+		return false
+	}
+	m, _ := stringOf(s.flag)
+	return strings.TrimSpace(m) != "" && !successWord(m)
+}
+
+// namesID reports whether a member's name q, quoted as written, names the
+// id of something: a word then "_id" or "Id" ("request_id", "queryId"),
+// not a bare "id" (a resource's own).
+func namesID(q []byte) bool {
+	return len(q) > 5 && (bytes.HasSuffix(q, []byte(`_id"`)) || bytes.HasSuffix(q, []byte(`Id"`)))
 }
 
 // isFalse reports whether a flag's value, as written, says no: false, 0,
@@ -218,6 +233,9 @@ func scanTop(body []byte, key string, start byte) topSpans {
 		if keyEqual(q, "error") {
 			s.flag = v
 		}
+		if namesID(q) {
+			s.ids++
+		}
 		switch {
 		case isKey:
 			s.env = v
@@ -350,8 +368,9 @@ func keyEqual(q []byte, key string) bool {
 // that the call failed, in a member whose name says what it is, beside a
 // message: a status or a result (in any case style: "Status", "stat",
 // "result") whose value is a failure word ("Fail", "failed", "ERROR") or
-// the number of an HTTP failure (400 to 599), or an error number or a
-// return, result or error code ("errno", "RetCode", "result_code") that
+// the number of an HTTP failure (400 to 599), a "code" that is a failure
+// word, an error level above 0 ("ErrorLevel": 10), or an error number or
+// a return, result or error code ("errno", "RetCode", "result_code") that
 // is a number other than 0 and 200 (an OK written as a status). The
 // message is a
 // string, not a success word, in a member named for a message ("Message",
@@ -392,13 +411,18 @@ func flaggedFailure(body []byte) bool {
 			}
 		case "id":
 			return false
-		case "status", "stat", "result":
+		case "status", "stat", "result", "code":
 			if s, ok := stringOf(v); ok {
 				switch strings.ToLower(s) {
 				case "fail", "failed", "failure", "error":
 					flag = true
 				}
-			} else if n, ok := numberOf(v); ok && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+			} else if n, ok := numberOf(v); ok && name != "code" && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+				flag = true
+			}
+		case "errorlevel":
+			// A severity, not a code: any level above 0 is a failure.
+			if n, ok := numberOf(v); ok && strings.Trim(n, "0") != "" {
 				flag = true
 			}
 		case "errno", "errcode", "errorcode", "errornumber", "retcode", "returncode", "resultcode":

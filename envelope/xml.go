@@ -18,7 +18,7 @@ const maxXMLTokens = 512
 // <Error><Code>401</Code><Detail>...</Detail>).
 var (
 	xmlCodeNames    = []string{"code", "faultcode", "errorcode"}
-	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage", "detail"}
+	xmlMessageNames = []string{"message", "faultstring", "reason", "errormessage", "detail", "description"}
 )
 
 // readXML reads an XML error document: the first element named Error or
@@ -70,6 +70,13 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// make it an error. inStatus marks a child named for a status
 	// (<status>error</status>), whose text is being read.
 	deep, inStatus := false, false
+	// inErrCode marks a child named for an error code (<errorCode>), whose
+	// text is being read: a code other than 0 says the answer failed.
+	inErrCode := false
+	// detailDepth is the depth of a fault's <detail> being read, whose
+	// elements may hold an error of their own: dCode and dMessage.
+	detailDepth := 0
+	var dCode, dMessage string
 	for range maxXMLTokens {
 		tok, err := d.Token()
 		if err != nil {
@@ -87,6 +94,11 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				// <Code><Value>env:Sender</Value><Subcode>...
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur = nil
+			} else if cur == &rootMessage && own && errDepth == 0 {
+				// A message child of the root that holds elements, not
+				// text, is the error element (<messages><message>
+				// <code>..</code><description>..</description>).
+				cur, own, errDepth = nil, false, depth-1
 			} else if cur != nil && own {
 				cur = nil // an element with children, not text of its own
 			}
@@ -122,6 +134,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case errDepth == 0 && depth > 1 && cur == nil && strings.Contains(name, "status"):
 				inStatus = true
 				text.Reset()
+			case errDepth == 0 && depth > 1 && cur == nil && strings.HasPrefix(name, "err") && strings.HasSuffix(name, "code"):
+				inErrCode = true
+				text.Reset()
 			case errDepth == 0:
 				if root && depth > 2 && name != "body" && !inBody {
 					deep = true
@@ -134,7 +149,7 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 					case in(name, xmlCodeNames) && rootCode == "":
 						cur, curDepth = &rootCode, depth
 					case in(name, xmlMessageNames) && rootMessage == "":
-						cur, curDepth = &rootMessage, depth
+						cur, curDepth, own = &rootMessage, depth, true
 					}
 					text.Reset()
 				}
@@ -144,7 +159,18 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case cur == nil && name == "name":
 				inName = true
 				text.Reset()
+			case cur == nil && detailDepth > 0 && depth > detailDepth:
+				switch {
+				case dCode == "" && xmlCodeName(name):
+					cur, curDepth = &dCode, depth
+				case dMessage == "" && xmlMessageName(name):
+					cur, curDepth = &dMessage, depth
+				}
+				text.Reset()
 			case cur == nil && depth == errDepth+1:
+				if name == "detail" {
+					detailDepth = depth
+				}
 				switch {
 				case in(name, xmlCodeNames) && code == "":
 					cur, curDepth = &code, depth
@@ -156,7 +182,7 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				text.Reset()
 			}
 		case xml.CharData:
-			if (cur != nil || inName || inStatus) && text.Len() < maxPlainMessage {
+			if (cur != nil || inName || inStatus || inErrCode) && text.Len() < maxPlainMessage {
 				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
 			}
 		case xml.EndElement:
@@ -168,6 +194,15 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				inStatus = false
 				if failedWord(text.String()) {
 					errDepth, flagged = depth-1, true
+				}
+			case inErrCode:
+				// An error code child other than 0 makes its parent the
+				// error element (<return><errorCode>3</errorCode>
+				// <errorMessage>...), whose members follow it.
+				inErrCode = false
+				if c := strings.TrimSpace(text.String()); c != "" && strings.Trim(c, "0") != "" {
+					errDepth, flagged = depth-1, true
+					code = strings.ToValidUTF8(c, "")
 				}
 			case inName:
 				inName = false
@@ -181,7 +216,18 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 				*cur = strings.ToValidUTF8(strings.TrimSpace(text.String()), "")
 				cur, own = nil, false
 			}
+			if depth == detailDepth {
+				detailDepth = 0
+			}
 			if errDepth > 0 && depth == errDepth {
+				if dCode != "" && sideOnly(code) {
+					// The detail's own error says what failed; the
+					// fault's code only which side did.
+					code = dCode
+					if dMessage != "" {
+						message = dMessage
+					}
+				}
 				return code, message, code != "" || message != ""
 			}
 			depth--
@@ -246,11 +292,25 @@ func xmlCodeName(name string) bool {
 }
 
 // xmlMessageName reports whether a lower-case element name names a
-// message: one of xmlMessageNames, "msg", or one that ends in "message"
-// or "messagetext".
+// message: one of xmlMessageNames, or one that ends in "msg" ("errMsg"),
+// "message" or "messagetext".
 func xmlMessageName(name string) bool {
-	return in(name, xmlMessageNames) || name == "msg" || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
+	return in(name, xmlMessageNames) || strings.HasSuffix(name, "msg") || strings.HasSuffix(name, "message") || strings.HasSuffix(name, "messagetext") ||
 		strings.HasPrefix(name, "err") && strings.HasSuffix(name, "text")
+}
+
+// sideOnly reports whether a fault's code says only which side failed
+// (SOAP 1.1's soap:Server and soap:Client, SOAP 1.2's env:Sender and
+// env:Receiver), in any namespace and case.
+func sideOnly(code string) bool {
+	if i := strings.LastIndexByte(code, ':'); i >= 0 {
+		code = code[i+1:]
+	}
+	switch strings.ToLower(code) {
+	case "server", "client", "sender", "receiver":
+		return true
+	}
+	return false
 }
 
 func in(s string, list []string) bool {
@@ -260,4 +320,36 @@ func in(s string, list []string) bool {
 		}
 	}
 	return false
+}
+
+// xmlText is the text of an XML document whose root element holds text
+// and no element (<xml>Client request rate is too high</xml>): the
+// message, as a one-line text body's is; "" for any other document.
+func xmlText(body []byte) string {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	depth := 0
+	var text strings.Builder
+	for range maxXMLTokens {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > 1 {
+				return ""
+			}
+		case xml.CharData:
+			if depth == 1 && text.Len() < maxPlainMessage {
+				text.Write(t[:min(len(t), maxPlainMessage-text.Len())])
+			}
+		case xml.EndElement:
+			s := strings.TrimSpace(text.String())
+			if strings.ContainsAny(s, "\n\r") {
+				return "" // a page's text, not a message
+			}
+			return strings.ToValidUTF8(s, "")
+		}
+	}
+	return ""
 }
