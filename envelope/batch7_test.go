@@ -2,7 +2,6 @@ package envelope_test
 
 import (
 	"crypto/sha256"
-	"os"
 	"testing"
 )
 
@@ -85,18 +84,7 @@ func (c *documented) seventhTuned() bool {
 // tuned half only (with MCPERR_CORPUS_MISSES=1), never the held-out
 // half's.
 func TestReadSeventhBatch(t *testing.T) {
-	var tuned, held tally
-	for _, c := range loadCorpus(t, "batch7.jsonl") {
-		got, ok := c.check()
-		if !c.seventhTuned() {
-			held.add(ok)
-			continue
-		}
-		tuned.add(ok)
-		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
-			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
-		}
-	}
+	tuned, held := readHalves(t, "batch7.jsonl", (*documented).seventhTuned, false)
 	t.Logf("seventh batch: tuned half %d of %d read as documented; held-out half %d of %d", tuned.ok, tuned.n, held.ok, held.n)
 	tuned.floor(t, "seventh tuned half", seventhTunedFloor)
 	held.floor(t, "seventh held-out half", seventhHeldOutFloor)

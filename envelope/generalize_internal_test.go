@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcperr/mcperr/errkind"
 	"github.com/mcperr/mcperr/ratelimit/header"
 )
 
@@ -94,5 +95,14 @@ func TestCodeWords(t *testing.T) {
 		if got := isCodeWord(tt.s, tt.kebab); got != tt.want {
 			t.Errorf("isCodeWord(%q, %v) = %v, want %v", tt.s, tt.kebab, got, tt.want)
 		}
+	}
+}
+
+// TestCredentialProseIndex keeps credentialProse the index of the refused
+// credential's family in proseKinds, so the rules that name that family
+// by its index read a credential, whatever order the families are in.
+func TestCredentialProseIndex(t *testing.T) {
+	if got := proseKinds[credentialProse].kind; got != errkind.AuthenticationFailed {
+		t.Errorf("proseKinds[credentialProse] is of kind %s, want %s", got, errkind.AuthenticationFailed)
 	}
 }

@@ -217,22 +217,32 @@ func (c *documented) freshTuned() bool {
 // floor. MCPERR_CORPUS_MISSES=1 logs the misses of both halves, which
 // the rules were tuned on from the third round.
 func TestReadFreshCorpus(t *testing.T) {
-	cases := loadCorpus(t, "fresh.jsonl")
-	var tuned, held tally
-	for _, c := range cases {
-		got, ok := c.check()
-		if c.freshTuned() {
-			tuned.add(ok)
-		} else {
-			held.add(ok)
-		}
-		if !ok && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
-			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
-		}
-	}
+	tuned, held := readHalves(t, "fresh.jsonl", (*documented).freshTuned, true)
 	t.Logf("fresh batch: tuned half %d of %d read as documented; held-out half %d of %d", tuned.ok, tuned.n, held.ok, held.n)
 	tuned.floor(t, "fresh tuned half", freshTunedFloor)
 	held.floor(t, "fresh held-out half", freshHeldOutFloor)
+}
+
+// readHalves reads the cases of file, counting those of the tuned half
+// (tuned reports which) apart from the others, and with
+// MCPERR_CORPUS_MISSES=1 logs the misses of the tuned half, and of the
+// other half too when logHeld is set (a half still held out logs only its
+// count).
+func readHalves(t *testing.T, file string, tuned func(*documented) bool, logHeld bool) (in, out tally) {
+	t.Helper()
+	for _, c := range loadCorpus(t, file) {
+		got, ok := c.check()
+		isTuned := tuned(&c)
+		if isTuned {
+			in.add(ok)
+		} else {
+			out.add(ok)
+		}
+		if !ok && (isTuned || logHeld) && os.Getenv("MCPERR_CORPUS_MISSES") != "" {
+			t.Logf("miss %s (%s, %s):\n\twant %+v\n\tgot  %+v", c.Name, c.API, c.Source, c.Want, got)
+		}
+	}
+	return in, out
 }
 
 // tally counts the cases of a part of a corpus and those read right.

@@ -31,6 +31,11 @@ type prose struct {
 	phrases []string
 }
 
+// credentialProse is the index in proseKinds of the refused credential's
+// family, which the rules of a key not found and of a 403 "Invalid key"
+// name.
+const credentialProse = 1
+
 // proseKinds are the phrases, in lower case, in the order they are
 // tried: a limit, the credential, a permission, a missing thing, a thing
 // that already exists. A message that names two kinds names none.
@@ -77,16 +82,16 @@ const argumentCode = "invalid_argument"
 var (
 	credentialAdjectives = [...]string{"invalid", "expired", "unknown", "revoked", "missing", "wrong", "incorrect",
 		"bad", "malformed", "unrecognized", "old"}
-	credentialNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "token", "credential",
-		"session", "signature", "app key", "appkey", "application key", "authorization key"}
+	credentialNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "app key", "appkey",
+		"application key", "credential", "token", "session", "signature", "authorization key"}
 )
 
-// keyNouns are the credential nouns that name nothing but a credential:
-// one of them not found ("Provided API key could not be found", "The
-// access key you provided does not exist") is a refused credential, where
-// a session or a token not found may be a resource.
-var keyNouns = [...]string{"api key", "api-key", "api_key", "apikey", "access key", "app key", "appkey",
-	"application key", "credential"}
+// keyNouns are the credential nouns that name nothing but a credential
+// (the first of credentialNouns): one of them not found ("Provided API
+// key could not be found", "The access key you provided does not exist")
+// is a refused credential, where a session or a token not found may be a
+// resource.
+var keyNouns = credentialNouns[:9]
 
 // namesCredential reports whether low names one of keyNouns.
 func namesCredential(low string) bool {
@@ -107,10 +112,7 @@ var refusedAfter = [...]string{" invalid", " is invalid", " is not valid", " not
 // proseKind is the family of phrases the words of msg name (its kind,
 // and the code word the taxonomy reads), and whether they name one.
 func proseKind(msg string) (*prose, bool) {
-	if len(msg) > maxPlainMessage {
-		msg = msg[:maxPlainMessage]
-	}
-	low := strings.ToLower(msg)
+	low := lowHead(msg)
 	var found *prose
 	for i := range proseKinds {
 		p := &proseKinds[i]
@@ -127,7 +129,7 @@ func proseKind(msg string) (*prose, bool) {
 	}
 	if found.kind == errkind.NotFound {
 		if refusedCredential(low) || namesCredential(low) {
-			return &proseKinds[1], true // "API key could not be found": the credential is refused
+			return &proseKinds[credentialProse], true // "API key could not be found": the credential is refused
 		}
 		if namesArgument(low) {
 			return &argumentProse, true // "dst parameter not found": an argument is missing
@@ -257,10 +259,7 @@ func refusedNext(s string) bool {
 // caller's key; under a 400 it may name a member of the request ("invalid
 // key in object"), so only a 403 reads it.
 func refusedKey(msg string) bool {
-	if len(msg) > maxPlainMessage {
-		msg = msg[:maxPlainMessage]
-	}
-	low := strings.ToLower(msg)
+	low := lowHead(msg)
 	for _, a := range credentialAdjectives {
 		i := strings.Index(low, a+" key")
 		if i < 0 || i > 0 && isLetter(low[i-1]) {
@@ -274,6 +273,15 @@ func refusedKey(msg string) bool {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// lowHead is the part of a message or a code the prose rules read: its
+// first maxPlainMessage bytes, in lower case.
+func lowHead(s string) string {
+	if len(s) > maxPlainMessage {
+		s = s[:maxPlainMessage]
+	}
+	return strings.ToLower(s)
+}
 
 // opaque reports whether code says nothing of its own: none, a number
 // (Parse's 209, Sendbird's 400201), or an entry of an API's catalogue
@@ -387,10 +395,7 @@ const codeArgumentWords = 11
 // style, holds one of words, "invalid" as a word of its own (not
 // "invalidation", "invalidated").
 func saysArgument(s string, words []string) bool {
-	if len(s) > maxPlainMessage {
-		s = s[:maxPlainMessage]
-	}
-	low := strings.ToLower(s)
+	low := lowHead(s)
 	for _, w := range words {
 		for rest := low; ; {
 			i := strings.Index(rest, w)
@@ -427,9 +432,6 @@ func wrongArgumentCode(code string, alts []string) bool {
 // overLimit reports whether msg says a limit or a quota was reached or
 // exceeded, the caller's own, not only that requests are too many.
 func overLimit(msg string) bool {
-	if len(msg) > maxPlainMessage {
-		msg = msg[:maxPlainMessage]
-	}
-	low := strings.ToLower(msg)
+	low := lowHead(msg)
 	return strings.Contains(low, "limit") || strings.Contains(low, "exceed") || strings.Contains(low, "quota")
 }

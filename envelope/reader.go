@@ -1144,7 +1144,7 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 					e.Kind = k
 				}
 			} else if !ok && status == http.StatusForbidden && refusedKey(e.Message) {
-				if k, ok := r.wordKind(&proseKinds[1], status); ok {
+				if k, ok := r.wordKind(&proseKinds[credentialProse], status); ok {
 					e.Kind = k // a 403 "Invalid key": the key, not the caller, is refused
 				}
 			}
