@@ -271,15 +271,21 @@ func TestReadGeneralLinear(t *testing.T) {
 				}
 			})
 		}
-		// 16 large reads against 128 small ones, so that both last many
-		// ticks of the thread CPU clock (4 ms on some kernels): one read of
-		// each measured 0 or 4 ms and failed on the clock, not the reader.
+		// Enough large reads (at most 16), and eight times as many small
+		// ones, that both sides last about 80 ms, many ticks of the thread
+		// CPU clock (4 ms on some kernels): one read of each measured 0 or
+		// 4 ms and failed on the clock, not the reader. A shape whose read
+		// costs 20 ms needs 4, not the 16 a cheap one does.
+		reads := 16
+		if one := measure(large[i], 1); one > 0 {
+			reads = max(1, min(16, int(80*time.Millisecond/one)))
+		}
 		s, l := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 		for range 3 {
-			s, l = min(s, measure(small[i], 128)), min(l, measure(large[i], 16))
+			s, l = min(s, measure(small[i], 8*reads)), min(l, measure(large[i], reads))
 		}
-		if ratio := float64(l) / float64(max(s, 20*time.Millisecond)); ratio > 4 {
-			t.Errorf("shape %d: one read of %d bytes cost %.2f times eight of %d (%v, %v)", i, len(large[i]), ratio, len(small[i]), l, s)
+		if ratio := float64(l) / float64(max(s, time.Duration(reads)*5*time.Millisecond/4)); ratio > 4 {
+			t.Errorf("shape %d: one read of %d bytes cost %.2f times eight of %d (%v, %v, %d reads)", i, len(large[i]), ratio, len(small[i]), l, s, reads)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,11 +19,35 @@ import (
 	"github.com/mcperr/mcperr/telemetry"
 )
 
-// discard is a span exporter that drops what the batch processor hands it.
-type discard struct{}
+// discard is a span exporter that counts and drops the spans the batch
+// processor hands it.
+type discard struct{ spans atomic.Int64 }
 
-func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (discard) Shutdown(context.Context) error                             { return nil }
+func (d *discard) ExportSpans(_ context.Context, s []sdktrace.ReadOnlySpan) error {
+	d.spans.Add(int64(len(s)))
+	return nil
+}
+
+func (*discard) Shutdown(context.Context) error { return nil }
+
+// flushEvery is how many spans a benchmark's loop ends before it flushes
+// the batch span processor: the batch the processor exports at its
+// defaults. A loop that ends spans faster than the processor's goroutine
+// exports them fills its queue (2048 spans), and the processor drops each
+// span that finds it full: the figure would then count a drop, not a span.
+const flushEvery = 512
+
+// exported flushes tp and fails b unless d received spans spans: none was
+// dropped, so each op counted a span exported.
+func exported(b *testing.B, tp *sdktrace.TracerProvider, d *discard, spans int) {
+	b.Helper()
+	if err := tp.ForceFlush(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	if got := d.spans.Load(); got != int64(spans) {
+		b.Fatalf("%d spans exported of %d: the batch processor dropped some", got, spans)
+	}
+}
 
 // BenchmarkToolCall is one tools/call of a go-sdk server as the README
 // builds it (gosdk.Handle, gosdk.Validate), over the SDK's in-memory
@@ -42,7 +67,7 @@ func BenchmarkToolCall(b *testing.B) {
 			}))
 			s.AddReceivingMiddleware(gosdk.Validate(nil))
 			if on {
-				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(new(discard)))
 				defer tp.Shutdown(context.Background())
 				mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 				telemetry.GoSDK(s, &telemetry.Options{TracerProvider: tp, MeterProvider: mp})
@@ -75,8 +100,12 @@ func BenchmarkToolCall(b *testing.B) {
 // under any instrumentation that records a span per call. start=N is a span
 // started with N attributes and ended; start=7,end=6 adds six more before
 // the end, as a failed tool call's span does (7 at its start on stdio:
-// method, tool, operation, protocol, transport, id, session). cpu-ns/op is
-// the process's CPU time per span, the processor's goroutine included.
+// method, tool, operation, protocol, transport, id, session). Each op is a
+// span exported: the loop flushes the processor every flushEvery spans and
+// at the end, and the benchmark fails if one was dropped (without the
+// flushes the loop filled the queue: of start=0's spans, 77 to 86% were
+// dropped, not exported). cpu-ns/op is the process's CPU time per span, the
+// processor's goroutine and its exports included.
 //
 //	go test -run '^$' -bench Span -cpu 1 -count 6 ./telemetry
 func BenchmarkSpan(b *testing.B) {
@@ -94,20 +123,26 @@ func BenchmarkSpan(b *testing.B) {
 		{"start=7,end=6", 7, 6},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+			d := new(discard)
+			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(d))
 			defer tp.Shutdown(context.Background())
 			tr := tp.Tracer("bench")
 			ctx := context.Background()
 			kind := trace.WithSpanKind(trace.SpanKindServer)
 			b.ReportAllocs()
 			start := cpuTime()
+			n := 0
 			for b.Loop() {
 				_, s := tr.Start(ctx, "tools/call get_trace", kind, trace.WithAttributes(attrs[:c.start]...))
 				if c.end > 0 {
 					s.SetAttributes(attrs[c.start : c.start+c.end]...)
 				}
 				s.End()
+				if n++; n%flushEvery == 0 {
+					tp.ForceFlush(ctx)
+				}
 			}
+			exported(b, tp, d, n)
 			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 		})
 	}
@@ -156,7 +191,10 @@ func (c canned) RoundTrip(req *http.Request) (*http.Response, error) {
 // context and baggage propagators otlpenv installs), through the SDK's
 // batch span processor exporting to nothing, against the same request
 // sent to the upstream directly (telemetry=off): the cost of an upstream
-// span. The upstream answers at once, 200 or 404.
+// span. The upstream answers at once, 200 or 404. Each op of telemetry=on
+// is a span exported: the loop flushes every flushEvery requests and at the
+// end, and the benchmark fails if one was dropped (without the flushes, a
+// third were).
 //
 //	go test -run '^$' -bench Transport -cpu 1 -count 6 ./telemetry
 func BenchmarkTransport(b *testing.B) {
@@ -167,7 +205,8 @@ func BenchmarkTransport(b *testing.B) {
 				name = strconv.Itoa(status) + "/telemetry=on"
 			}
 			b.Run(name, func(b *testing.B) {
-				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+				d := new(discard)
+				tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(d))
 				defer tp.Shutdown(context.Background())
 				var rt http.RoundTripper = canned(status)
 				if on {
@@ -184,10 +223,17 @@ func BenchmarkTransport(b *testing.B) {
 				req.Header.Set("Accept", "application/json")
 				b.ReportAllocs()
 				start := cpuTime()
+				n := 0
 				for b.Loop() {
 					if _, err := rt.RoundTrip(req); err != nil {
 						b.Fatal(err)
 					}
+					if n++; on && n%flushEvery == 0 {
+						tp.ForceFlush(ctx)
+					}
+				}
+				if on {
+					exported(b, tp, d, n) // the request spans; the tool call's ends after
 				}
 				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 			})

@@ -504,6 +504,16 @@ func (r *recorder) read(sh *shape, a answer) *failShape {
 	switch {
 	case a.panic:
 	case a.rpc && len(a.message)+len(a.data) <= maxText:
+		// The look-up is written out here, not left to cached: indexing a
+		// map with string(a.data) in the key's literal is the form the
+		// compiler looks up without copying the data (a kept answer costs
+		// no allocation); the copy is made only to keep a new one.
+		r.mu.RLock()
+		fs, ok := r.rpcs[rpcKey{sh, a.code, a.message, string(a.data)}]
+		r.mu.RUnlock()
+		if ok {
+			return fs
+		}
 		return cached(r.meters, &r.rpcs, rpcKey{sh, a.code, a.message, string(a.data)}, newRPCShape)
 	case a.isError && !a.rpc && len(a.text) <= maxText:
 		return cached(r.meters, &r.texts, textKey{sh, a.text}, newTextShape)

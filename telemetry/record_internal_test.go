@@ -51,3 +51,25 @@ func TestReadKeepsEachAnswer(t *testing.T) {
 		t.Errorf("a success read as a failure: %v", got.attrs)
 	}
 }
+
+// TestReadCachedRPCDoesNotAllocate: a JSON-RPC error already read, data
+// and all, is found again without an allocation (its data, bytes, is not
+// copied into a string to look it up).
+func TestReadCachedRPCDoesNotAllocate(t *testing.T) {
+	r := &recorder{meters: newMeters(metricnoop.NewMeterProvider())}
+	sh := newShape(shapeKey{method: "tools/call", target: "get_article", transport: transportPipe})
+	for _, a := range []answer{
+		{rpc: true, code: -32603, message: "failed", data: json.RawMessage(`{"kind":"rate_limited","retryAfterSeconds":3}`)},
+		{rpc: true, code: -32002, message: "Article not found"},
+		{isError: true, text: "Unknown parameter: limit"},
+	} {
+		want := r.read(sh, a)
+		var got *failShape
+		if n := testing.AllocsPerRun(100, func() { got = r.read(sh, a) }); n != 0 {
+			t.Errorf("%+v: %v allocations a read of a kept answer, want 0", a, n)
+		}
+		if got != want {
+			t.Errorf("%+v: read again, not the kept failure", a)
+		}
+	}
+}

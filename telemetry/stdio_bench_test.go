@@ -86,7 +86,7 @@ func benchStdio(b *testing.B, sdk, line, mode string) {
 	on := mode != "off"
 	switch mode {
 	case "on":
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(new(discard)))
 		defer tp.Shutdown(context.Background())
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(discardMetrics{}, sdkmetric.WithInterval(time.Second))))
 		defer mp.Shutdown(context.Background())

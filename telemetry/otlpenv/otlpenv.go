@@ -20,6 +20,14 @@
 // OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and the rest are honoured as the
 // exporters document. Spans go through a batch processor, metrics through
 // a periodic reader (OTEL_METRIC_EXPORT_INTERVAL, 60 s by default).
+//
+// OTEL_PROPAGATORS names the propagators installed with the exporters, a
+// comma-separated list of tracecontext and baggage (the default, both), or
+// none (no propagator is installed, the global one is left as it is). A
+// propagator this package does not carry (b3, b3multi, jaeger, xray,
+// ottrace, which are in go.opentelemetry.io/contrib/propagators) or an
+// unknown name is an error of Start, as an unknown protocol is, and
+// nothing is installed.
 package otlpenv
 
 import (
@@ -43,8 +51,9 @@ import (
 // Start installs the SDK when an OTLP endpoint is set: traces when
 // OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is,
 // metrics when OTEL_EXPORTER_OTLP_ENDPOINT or
-// OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is, and the W3C trace context and
-// baggage propagators with them. ok reports whether it installed anything.
+// OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is, and the propagators
+// OTEL_PROPAGATORS names with them (the W3C trace context and baggage when
+// it is unset). ok reports whether it installed anything.
 // stop flushes and shuts down what was installed; it is never nil.
 func Start(ctx context.Context) (stop func(context.Context) error, ok bool, err error) {
 	getenv := os.Getenv
@@ -61,6 +70,10 @@ func Start(ctx context.Context) (stop func(context.Context) error, ok bool, err 
 	}
 	if !traces && !metrics {
 		return stop, false, nil
+	}
+	prop, err := propagators(getenv("OTEL_PROPAGATORS"))
+	if err != nil {
+		return stop, false, fmt.Errorf("otlpenv: %w", err)
 	}
 	res, err := resource.Merge(resource.Default(), resource.Environment())
 	if err != nil {
@@ -101,7 +114,9 @@ func Start(ctx context.Context) (stop func(context.Context) error, ok bool, err 
 		otel.SetMeterProvider(mp)
 		stops = append(stops, mp.Shutdown)
 	}
-	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
+	if prop != nil {
+		otel.SetTextMapPropagator(prop)
+	}
 	return stop, true, nil
 }
 
@@ -120,4 +135,40 @@ func protocol(getenv func(string) string, signal string) string {
 
 func unsupported(p string) error {
 	return fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q is not one this program exports with (http/protobuf or grpc)", p)
+}
+
+// propagators is the propagator the value v of OTEL_PROPAGATORS names: a
+// comma-separated list, read as the OpenTelemetry specification says
+// (names in any case, each installed once, in order; empty is unset, whose
+// default is tracecontext,baggage), nil for none.
+func propagators(v string) (propagation.TextMapPropagator, error) {
+	if strings.TrimSpace(v) == "" {
+		v = "tracecontext,baggage"
+	}
+	var ps []propagation.TextMapPropagator
+	var none bool
+	seen := map[string]bool{}
+	for name := range strings.SplitSeq(v, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		switch name {
+		case "tracecontext":
+			ps = append(ps, propagation.TraceContext{})
+		case "baggage":
+			ps = append(ps, propagation.Baggage{})
+		case "none":
+			none = true
+		case "b3", "b3multi", "jaeger", "xray", "ottrace":
+			return nil, fmt.Errorf("OTEL_PROPAGATORS %q: the %s propagator is not in this program (go.opentelemetry.io/contrib/propagators has it); tracecontext, baggage or none", v, name)
+		default:
+			return nil, fmt.Errorf("OTEL_PROPAGATORS %q: unknown propagator %q; tracecontext, baggage or none", v, name)
+		}
+	}
+	if none {
+		return nil, nil
+	}
+	return propagation.NewCompositeTextMapPropagator(ps...), nil
 }

@@ -268,13 +268,8 @@ func run() error {
 	fmt.Println()
 	fmt.Println("| case | Go CPU/call | TS CPU/call | Go/TS CPU | Go calls/s | TS calls/s | Go peak RSS | TS peak RSS | Go/TS RSS |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	for _, r := range stdioRows {
-		if !o.rows.MatchString(r.name) {
-			continue
-		}
-		if err := r.measure(&o); err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
+	if err := eachRow(&o, stdioRows, func(r stdioRow) string { return r.name }, func(r stdioRow) error { return r.measure(&o) }); err != nil {
+		return err
 	}
 
 	vdbEnv := "VULNETIX_API_URL=" + vdbURL
@@ -306,13 +301,8 @@ func run() error {
 		fmt.Println()
 		fmt.Println("| case | Go p50 | TS p50 | Go p99 | TS p99 | Go calls/s | TS calls/s | Go CPU/call | TS CPU/call | Go/TS CPU | Go peak RSS | TS peak RSS |")
 		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-		for _, r := range httpRows {
-			if !o.rows.MatchString(r.name) {
-				continue
-			}
-			if err := r.measure(&o); err != nil {
-				return fmt.Errorf("%s: %w", r.name, err)
-			}
+		if err := eachRow(&o, httpRows, func(r httpRow) string { return r.name }, func(r httpRow) error { return r.measure(&o) }); err != nil {
+			return err
 		}
 	}
 
@@ -334,10 +324,7 @@ func run() error {
 	for _, n := range o.counts {
 		o.clients = n
 		header := false
-		for _, r := range hostedRows {
-			if !o.rows.MatchString(r.name) {
-				continue
-			}
+		err := eachRow(&o, hostedRows, func(r hostedRow) string { return r.name }, func(r hostedRow) error {
 			if !header {
 				header = true
 				fmt.Println()
@@ -346,9 +333,24 @@ func run() error {
 				fmt.Println("| case | clients | server | p50 | p99 | calls/s | CPU/call | calls per CPU-second | CPU/call vs TS | p99 vs TS | peak RSS | Redis round trips/call | Redis commands/call | Redis CPU/call |")
 				fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 			}
-			if err := r.measure(&o, sides); err != nil {
-				return fmt.Errorf("%s: %w", r.name, err)
-			}
+			return r.measure(&o, sides)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachRow runs measure on the rows, named by name, that -rows selects, in
+// order, and stops at the first that fails, with its name.
+func eachRow[R any](o *options, rows []R, name func(R) string, measure func(R) error) error {
+	for _, r := range rows {
+		if !o.rows.MatchString(name(r)) {
+			continue
+		}
+		if err := measure(r); err != nil {
+			return fmt.Errorf("%s: %w", name(r), err)
 		}
 	}
 	return nil

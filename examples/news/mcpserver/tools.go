@@ -404,13 +404,23 @@ func (s *Server) unavailable(shard int) *ToolError {
 	return e
 }
 
+// reach is the error of looking up the what of id, found or not, on
+// shard: it is absent, or its shard did not answer; nil when it can be
+// read.
+func (s *Server) reach(what, id string, found bool, shard int) *ToolError {
+	if !found {
+		return s.notFound(what, id)
+	}
+	if s.isDown(shard) {
+		return s.unavailable(shard)
+	}
+	return nil
+}
+
 func (s *Server) getArticle(_ context.Context, _ *account, a *args) (result, *ToolError) {
 	art, ok := s.index.Article(a.id)
-	if !ok {
-		return nil, s.notFound("article", a.id)
-	}
-	if s.isDown(art.Shard) {
-		return nil, s.unavailable(art.Shard)
+	if e := s.reach("article", a.id, ok, art.Shard); e != nil {
+		return nil, e
 	}
 	return &articleResult{Article: articleOf(art)}, nil
 }
@@ -441,11 +451,8 @@ type storyResult struct {
 
 func (s *Server) getStory(_ context.Context, _ *account, a *args) (result, *ToolError) {
 	st, ok := s.index.Story(a.id)
-	if !ok {
-		return nil, s.notFound("story", a.id)
-	}
-	if s.isDown(st.Shard) {
-		return nil, s.unavailable(st.Shard)
+	if e := s.reach("story", a.id, ok, st.Shard); e != nil {
+		return nil, e
 	}
 	arts, missing := s.index.StoryArticles(st, s.isDown)
 	sg := newsindex.StorySignals(arts)
@@ -476,11 +483,8 @@ type relatedResult struct {
 
 func (s *Server) findRelated(_ context.Context, _ *account, a *args) (result, *ToolError) {
 	art, ok := s.index.Article(a.id)
-	if !ok {
-		return nil, s.notFound("article", a.id)
-	}
-	if s.isDown(art.Shard) {
-		return nil, s.unavailable(art.Shard)
+	if e := s.reach("article", a.id, ok, art.Shard); e != nil {
+		return nil, e
 	}
 	arts, total, cov := s.index.Related(art, cmpOr(a.limit, defaultLimit), s.isDown)
 	out := &relatedResult{ArticleID: art.ID, Articles: []brief{}}
