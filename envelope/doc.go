@@ -84,6 +84,18 @@
 // {"mayHaveActed":true,"method":"POST","failure":"network_error"} when the
 // upstream sent none.
 //
+// # Which code
+//
+// Where a body holds several codes, the one a program would switch on is
+// kept, decided once for every API: a code word wins over a number
+// beside it ({"code": 101, "type": "invalid_access_key"} gives
+// invalid_access_key; the number only says which entry of a catalogue),
+// and a status name of Google's AIP-193 ("PERMISSION_DENIED") wins over
+// the reason of an ErrorInfo or of errors[0] beside it, unless that
+// reason names a kind the agent must stop or wait for (API_KEY_INVALID
+// under INVALID_ARGUMENT). An innererror whose own code is a word (the
+// Microsoft REST API guidelines' more specific error) is the error read.
+//
 // # Upstream text
 //
 // An error's text is a path into the agent's prompt, so the code, message
