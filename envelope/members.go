@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -310,4 +311,53 @@ func sameName(k, n string) bool {
 		j++
 	}
 	return j == len(n)
+}
+
+// innerNames are the names of an error object's more specific error, in
+// the casings APIs write: the Microsoft REST API guidelines' "innererror"
+// (an object "containing more specific information than the current
+// object about the error", whose code is "a more specific error code than
+// was provided by the containing error"), as Azure's AI services and
+// Microsoft Graph send it.
+var innerNames = []string{"innererror", "innerError", "InnerError"}
+
+// mentionsInner reports whether body may hold an inner error (see
+// innerNames).
+func mentionsInner(body []byte) bool {
+	return bytes.Contains(body, []byte("nnererror")) || bytes.Contains(body, []byte("nnerError"))
+}
+
+// inner replaces e's code and message with those of the innermost error
+// of the body's error object ("error", or the top level) that has its own:
+// a code written as a word that is not the status again, beside a
+// sentence. An inner error that only carries a request's id and date, or
+// repeats the status as its code (Graph's {"code": "429"}), says nothing
+// more, and the outer error stands. Azure AI Document Intelligence and
+// Azure AI Vision nest the cause so ({"code": "InvalidRequest", "innererror":
+// {"code": "InvalidContent", "message": "The file is corrupted ..."}}).
+func (d *doc) inner(e *Error) {
+	if !mentionsInner(d.root) {
+		return
+	}
+	for _, base := range []string{"error/", ""} {
+		path := base
+		for depth := 0; depth < maxFindDepth; depth++ {
+			next := ""
+			for _, n := range innerNames {
+				if v := d.value(path + n); len(v) > 0 && v[0] == '{' {
+					next = path + n + "/"
+					break
+				}
+			}
+			if next == "" {
+				break
+			}
+			path = next
+			code := codeAt(d, path+"code")
+			msg, _ := stringOf(d.value(path + "message"))
+			if isWord(code) && code != e.Code && strings.TrimSpace(msg) != "" && !isWord(msg) {
+				e.Code, e.Message = code, msg
+			}
+		}
+	}
 }

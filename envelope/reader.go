@@ -609,6 +609,9 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
 	alts := row.read(d, e)
+	if !row.rpc && row.name != graphQLRow {
+		d.inner(e)
+	}
 	if e.Message == "" && failed {
 		// A failure whose whole body is one JSON string ("start time must
 		// be before end time") says it in that string.
@@ -812,7 +815,7 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 		}
 		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
-			mayWait(status) && mentionsWait(body) {
+			mayWait(status) && mentionsWait(body) || mentionsInner(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error
