@@ -37,7 +37,7 @@ var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exception
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
 var numberNames = []string{"code", "errorcode", "errcode", "errornum", "errornumber", "errorno", "errno", "errorid",
-	"statuscode", "resultcode", "error"}
+	"statuscode", "resultcode", "error", "status"}
 
 // maxFindDepth bounds the nesting find descends into.
 const maxFindDepth = 3
@@ -197,7 +197,9 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 	}
 	for _, n := range numberNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+			// A "status" that is an HTTP status is the status, not the
+			// API's own code (Baidu's {"status": 302} is one).
+			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" && !(n == "status" && (errorStatus(c) != 0 || c == "200")) {
 				return c
 			}
 		}

@@ -500,6 +500,8 @@ func flagKeyAt(body []byte, i int) bool {
 			return true
 		case bytes.HasPrefix(rest, keyStatus):
 			return statusWordAt(body, i+len(keyStatus))
+		case bytes.HasPrefix(rest, keyStatusCode), bytes.HasPrefix(rest, keyStatusCodeCamel):
+			return true
 		}
 	}
 	return false
@@ -521,6 +523,10 @@ var (
 	keySuccess  = []byte(`success"`)
 	keyStat     = []byte(`stat"`)
 	keyStatus   = []byte(`status"`)
+	// A status code of the API's own ("status_code": 210), which may say
+	// failed beside a message (see flaggedFailure).
+	keyStatusCode      = []byte(`status_code"`)
+	keyStatusCodeCamel = []byte(`statusCode"`)
 	// A status, a result or a return code written in capitals ("Status",
 	// "Result", "RetCode", "ret_code"), which may say failed beside a
 	// message (see flaggedFailure).
@@ -541,7 +547,8 @@ func statusWordAt(body []byte, i int) bool {
 		return false
 	}
 	k = jsonscan.Space(body, k+1)
-	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f'
+	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f' ||
+		k < len(body) && body[k] >= '1' && body[k] <= '9' // a status number, which may be the API's own failure's
 }
 
 // format is how a body is written, as far as reading an error goes.

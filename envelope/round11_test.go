@@ -26,3 +26,23 @@ func TestReadInnerErrorIsTheSpecificError(t *testing.T) {
 			outcome{Kind: "unavailable", Code: "ServiceBusy", Message: "Try again soon."}},
 	})
 }
+
+// TestReadOwnStatusNumberBesideMessage: below 400, a top-level status
+// number of the API's own ("status", "status_code" in any case style)
+// other than its success (0 or 200), beside a message and no payload, is
+// a failure whose code is that number; a status of 0, or one beside a
+// payload or a message that says it succeeded, is data.
+func TestReadOwnStatusNumberBesideMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a status number beside a message", 200, "application/json", `{"status":117,"message":"The route has no stop named Elm."}`,
+			outcome{Kind: "server_error", Code: "117", Message: "The route has no stop named Elm."}},
+		{"a status code beside a status message", 200, "application/json", `{"statusCode":31,"statusMessage":"The campaign is closed","response":null}`,
+			outcome{Kind: "server_error", Code: "31", Message: "The campaign is closed"}},
+		{"guard: status 0 is the success", 200, "application/json", `{"status":0,"message":"query ok","result":{"lat":1}}`,
+			outcome{Data: true}},
+		{"guard: a status beside a payload is data", 200, "application/json", `{"status":3,"message":"partial","results":[{"id":1}]}`,
+			outcome{Data: true}},
+		{"guard: a message that says it succeeded", 200, "application/json", `{"status":1,"message":"Operation successful"}`,
+			outcome{Data: true}},
+	})
+}

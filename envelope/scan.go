@@ -155,6 +155,14 @@ func successWord(s string) bool {
 	return false
 }
 
+// saysSuccess reports whether a message says the call succeeded, as a
+// word or in a sentence ("query ok", "Operation successful"), so that a
+// status number beside it is no failure.
+func saysSuccess(s string) bool {
+	l := strings.ToLower(s)
+	return successWord(s) || strings.Contains(l, "success") || strings.Contains(l, "succeeded") || strings.HasSuffix(l, " ok")
+}
+
 // statusWord reports whether "status" is a string written in upper case
 // as a code word ("REQUEST_DENIED", "OK").
 func (s *topSpans) statusWord() bool {
@@ -383,11 +391,11 @@ func flaggedFailure(body []byte) bool {
 	if i >= len(body) || body[i] != '{' {
 		return false
 	}
-	var flag, msg bool
+	var flag, msg, own, success bool
 	for i++; ; {
 		i = jsonscan.Space(body, i)
 		if i >= len(body) || body[i] != '"' {
-			return flag && msg
+			return (flag || own && !success) && msg
 		}
 		end, _, ok := jsonscan.String(body, i)
 		if !ok {
@@ -411,7 +419,11 @@ func flaggedFailure(body []byte) bool {
 			}
 		case "id":
 			return false
-		case "status", "stat", "result", "code":
+		case "response", "body", "results", "payload":
+			if !noData(v) {
+				return false // a payload beside the status: data
+			}
+		case "status", "stat", "result", "code", "statuscode":
 			if s, ok := stringOf(v); ok {
 				switch strings.ToLower(s) {
 				case "fail", "failed", "failure", "error":
@@ -419,6 +431,16 @@ func flaggedFailure(body []byte) bool {
 				}
 			} else if n, ok := numberOf(v); ok && name != "code" && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
 				flag = true
+			} else if ok && (name == "status" || name == "statuscode") && n != "0" && n != "200" {
+				// A status number of the API's own other than its
+				// success (0 or 200), beside a message and no payload:
+				// Baidu Maps' {"status": 240, "message"}, Tencent's
+				// {"status": 311, "message"}, Viber's {"status": 2,
+				// "status_message"}, Pushwoosh's {"status_code": 210,
+				// "status_message", "response": null}.
+				own = true
+			} else if name == "result" && !noData(v) && (v[0] == '{' || v[0] == '[') {
+				return false // a result: data
 			}
 		case "errorlevel":
 			// A severity, not a code: any level above 0 is a failure.
@@ -440,11 +462,12 @@ func flaggedFailure(body []byte) bool {
 			if endsInMessage(name) {
 				s, ok := stringOf(v)
 				msg = msg || ok && s != "" && !successWord(s)
+				success = success || ok && saysSuccess(s)
 			}
 		}
 		i = jsonscan.Space(body, vend)
 		if i >= len(body) || body[i] != ',' {
-			return flag && msg
+			return (flag || own && !success) && msg
 		}
 		i++
 	}
