@@ -359,8 +359,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	}
 	// A label written as a code ({"message": "invalid_app_id",
 	// "description": "Invalid App ID provided."}) that yielded to a
-	// member saying more is the code, when no member gave one.
-	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) {
+	// member saying more is the code, when no member gave one; a label
+	// that only says it failed ("NOTOK") is no code.
+	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) && !failureWord(label) {
 		e.Code = label
 	}
 	if e.Message == "" {

@@ -19,7 +19,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors", "result"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
@@ -162,7 +162,7 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
+		if (n == "reason" || n == "error" || n == "exception" || n == "result") && isWord(s) && !isPhrase(s, d.status, "error") {
 			return "" // a code, unless the status's phrase (a label)
 		}
 		if n == "status" && (isWord(s) || strings.Count(s, " ") < 2) {

@@ -46,3 +46,18 @@ func TestReadOwnStatusNumberBesideMessage(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadFailureWordMessage: below 400, a message that is only the word
+// for a failure ("NOTOK", "Failed") flags the body a failure, and a
+// "result" sentence beside it is the message; the word is no code. A
+// message that says more (an empty result's "No records found") is data.
+func TestReadFailureWordMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"NOTOK with the cause in result", 200, "application/json", `{"status":"0","message":"NOTOK","result":"Error! Invalid block range"}`,
+			outcome{Kind: "invalid_arguments", Message: "Error! Invalid block range"}},
+		{"Failed in another case style", 200, "application/json", `{"state":"0","msg":"not_ok","result":"Unknown wallet format given"}`,
+			outcome{Kind: "server_error", Message: "Unknown wallet format given"}},
+		{"guard: an empty result's message is data", 200, "application/json", `{"status":"0","message":"No records found","result":[]}`,
+			outcome{Data: true}},
+	})
+}

@@ -155,6 +155,16 @@ func successWord(s string) bool {
 	return false
 }
 
+// failureWord reports whether s is only the word for a failure, in any
+// case style: "NOTOK", "not_ok", "NOK", "FAILED", "failure".
+func failureWord(s string) bool {
+	switch memberWords([]byte(s)) {
+	case "notok", "nok", "failed", "failure", "fail":
+		return true
+	}
+	return false
+}
+
 // saysSuccess reports whether a message says the call succeeded, as a
 // word or in a sentence ("query ok", "Operation successful"), so that a
 // status number beside it is no failure.
@@ -463,6 +473,12 @@ func flaggedFailure(body []byte) bool {
 				s, ok := stringOf(v)
 				msg = msg || ok && s != "" && !successWord(s)
 				success = success || ok && saysSuccess(s)
+				// A message that is only the word for a failure
+				// ("NOTOK") flags it; the cause is in another member
+				// (Etherscan's and its kin's {"status": "0", "message":
+				// "NOTOK", "result": "Invalid API Key"}, Core Scan,
+				// NeonScan).
+				flag = flag || ok && failureWord(s)
 			}
 		}
 		i = jsonscan.Space(body, vend)
