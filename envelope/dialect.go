@@ -1178,7 +1178,26 @@ func repeatsStatus(s string, status int) bool {
 // phrase ("Unauthorized", "Not Found") or one word written as codes are
 // ("ValidationError", "NOT_FOUND").
 func isLabel(msg string) bool {
-	return isReasonPhrase(msg) || isCodeWord(msg, false)
+	return isReasonPhrase(msg) || isCodeWord(msg, false) || messageKey(msg)
+}
+
+// messageKey reports whether msg is the key of a message catalogue
+// rather than its text: words in lower case joined by dots
+// ("error.validation", "error.http.404"), as JHipster-generated APIs
+// (JHipster's own, Asendia's) and i18n frameworks send the key for the
+// client to translate. Such a key says less than a title or a detail
+// beside it.
+func messageKey(msg string) bool {
+	if len(msg) < 3 || msg[0] < 'a' || msg[0] > 'z' || msg[len(msg)-1] == '.' || strings.IndexByte(msg, '.') < 0 {
+		return false
+	}
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' && msg[i-1] != '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // opensWithStatus reports whether s is the status written in decimal,

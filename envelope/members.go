@@ -92,8 +92,9 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 					if *label == "" {
 						*label = m
 					}
-				case *label != "" && (n == "title" || n == "summary"):
-					// A headline says no more than the label.
+				case *label != "" && !messageKey(*label) && (n == "title" || n == "summary"):
+					// A headline says no more than the label; it says
+					// more than a catalogue's key.
 				default:
 					e.Message = m
 				}

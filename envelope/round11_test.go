@@ -61,3 +61,20 @@ func TestReadFailureWordMessage(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadMessageKeyIsALabel: a message that is a catalogue's key, words
+// in lower case joined by dots ("error.conflict"), is only a label: a
+// detail or a title beside it is the message; with nothing beside it, the
+// key stays. A sentence with dots stays the message.
+func TestReadMessageKeyIsALabel(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a key beside a title", 409, "application/problem+json", `{"title":"Booking already exists","status":409,"message":"error.booking.exists"}`,
+			outcome{Kind: "conflict", Message: "Booking already exists"}},
+		{"a key beside a detail", 400, "application/json", `{"detail":"Quantity must be positive","message":"error.validation"}`,
+			outcome{Kind: "invalid_arguments", Message: "Quantity must be positive"}},
+		{"guard: a key alone stays", 400, "application/json", `{"message":"error.validation"}`,
+			outcome{Kind: "invalid_arguments", Message: "error.validation"}},
+		{"guard: a sentence with dots is the message", 400, "application/json", `{"message":"Use v2.api.example.com instead.","title":"Moved"}`,
+			outcome{Kind: "invalid_arguments", Message: "Use v2.api.example.com instead."}},
+	})
+}
