@@ -96,6 +96,18 @@
 // under INVALID_ARGUMENT). An innererror whose own code is a word (the
 // Microsoft REST API guidelines' more specific error) is the error read.
 //
+// # Which message
+//
+// The message is the upstream's own sentence, decided once for every
+// API: the member named for a message ("message", "error" as a
+// sentence, "description", ...) gives it even when it is a headline
+// ("Validation failed") beside field errors, as GitHub, GoCardless,
+// Paddle and most documented APIs expect; the first field error is the
+// message only where no such member gives a sentence (a body of nothing
+// but field errors, a label, a catalogue's key). A message read from an
+// error object that names the field at fault is written "field:
+// message", unless it opens with the field.
+//
 // # Upstream text
 //
 // An error's text is a path into the agent's prompt, so the code, message
