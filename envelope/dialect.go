@@ -821,7 +821,8 @@ func messageOf(raw json.RawMessage, depth int) string {
 			}
 			for k, v := range obj {
 				if len(v) > 0 && v[0] == '"' && sameName(k, n) {
-					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) {
+					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) &&
+						(n != "name" || strings.Count(s, " ") >= 2) {
 						return withField(fieldIn(obj), s)
 					}
 				}

@@ -19,7 +19,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors", "result"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors", "result", "name"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
@@ -166,12 +166,16 @@ func (d *doc) foundMessage(path, n string) string {
 		if (n == "reason" || n == "error" || n == "exception" || n == "result") && isWord(s) && !isPhrase(s, d.status, "error") {
 			return "" // a code, unless the status's phrase (a label)
 		}
-		if n == "status" && (isWord(s) || strings.Count(s, " ") < 2) {
-			return "" // a status's word or phrase ("error", "Bad Request"), not a sentence
+		if (n == "status" || n == "name") && (isWord(s) || strings.Count(s, " ") < 2) {
+			// A status's word or phrase ("error", "Bad Request"), or a
+			// name ("RESOURCE_NOT_FOUND", "Jane Doe"), not a sentence
+			// (Australia Post's {"code": "ESB-10001", "name": "Invalid
+			// tracking ID"}).
+			return ""
 		}
 	case '[':
-		if !listOfStrings(raw) {
-			return ""
+		if !listOfStrings(raw) || n == "name" {
+			return "" // a list under "name" is a field's errors (Django's {"name": [...]})
 		}
 		s = firstString(raw)
 	}

@@ -596,6 +596,16 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		}
 	}
 	failed := status >= 400
+	if !failed && !envelope && !top.errorShape() {
+		// A batch answer whose every item failed: the first item's
+		// error is the body's.
+		if item := failedBatch(&top); item != nil {
+			if e, alts, err := r.readJSON(s, item, status, nil); e != nil && err == nil {
+				e.Body = bytes.Clone(body)
+				return e, alts, nil
+			}
+		}
+	}
 	if !envelope && !top.errorShape() {
 		if !failed && !flaggedFailure(body) && !top.wrappedFailure() {
 			return nil, codes{}, decodeData(body, v)

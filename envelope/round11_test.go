@@ -78,3 +78,39 @@ func TestReadMessageKeyIsALabel(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "Use v2.api.example.com instead."}},
 	})
 }
+
+// TestReadBatchWhoseEveryItemFailed: below 400, a body whose only member
+// is a list of items, each an error ("error" object or "errors" list) and
+// nothing but ids, is the first item's error; a batch with one item that
+// succeeded is a partial success, which is data.
+func TestReadBatchWhoseEveryItemFailed(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"every item an error object", 200, "application/json",
+			`{"results":[{"error":{"code":"DOCUMENT_TOO_LARGE","message":"Page 3 is over 20 MB."}},{"error":{"code":"DOCUMENT_TOO_LARGE","message":"Page 4 is over 20 MB."}}]}`,
+			outcome{Kind: "server_error", Code: "DOCUMENT_TOO_LARGE", Message: "Page 3 is over 20 MB."}},
+		{"an item of an id and errors", 200, "application/json",
+			`{"lookups":[{"parcel_id":"P-9","errors":[{"code":"E-404","message":"No parcel with this number"}]}]}`,
+			outcome{Kind: "server_error", Code: "E-404", Message: "No parcel with this number"}},
+		{"guard: one item succeeded", 200, "application/json",
+			`{"results":[{"error":{"code":"DOCUMENT_TOO_LARGE","message":"Page 3 is over 20 MB."}},{"text":"Hello"}]}`,
+			outcome{Data: true}},
+		{"guard: an item with data beside its error", 200, "application/json",
+			`{"results":[{"error":{"code":"PARTIAL","message":"Some pages were skipped."},"pages":[1,2]}]}`,
+			outcome{Data: true}},
+	})
+}
+
+// TestReadNameSentenceIsTheMessage: an error object's "name" that holds a
+// sentence is its message where no member named for a message is; a name
+// written as a word or a person's name is none, and a list under "name"
+// is a field's errors.
+func TestReadNameSentenceIsTheMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a sentence in name", 400, "application/json", `{"errors":[{"code":"R-17","name":"Route code is unknown"}]}`,
+			outcome{Kind: "invalid_arguments", Code: "R-17", Message: "Route code is unknown"}},
+		{"guard: a person's name", 409, "application/json", `{"errors":[{"code":"R-18","name":"Jane Doe"}]}`,
+			outcome{Kind: "conflict", Code: "R-18"}},
+		{"guard: a field's errors under name", 400, "application/json", `{"name":["Too long for a route name, at most 40 characters."]}`,
+			outcome{Kind: "invalid_arguments", Message: "name: Too long for a route name, at most 40 characters."}},
+	})
+}

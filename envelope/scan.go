@@ -514,3 +514,63 @@ func memberWords(q []byte) string {
 	}
 	return string(b[:n])
 }
+
+// maxBatch bounds the items failedBatch reads.
+const maxBatch = 64
+
+// failedBatch is the first item of a batch answer whose every item is an
+// error and nothing else, nil for any other body: a body whose only member
+// is a list of objects, each of which holds a non-empty "error" object or
+// "errors" list and no member but the ids of what it is about. Google
+// Cloud Vision's {"responses": [{"error": {"code": 3, "message": "Bad image
+// data."}}]} and Australia Post's {"tracking_results": [{"tracking_id",
+// "errors": [...]}]} answer a failed batch so at 200; a batch with one item
+// that succeeded is a partial success, which is data.
+func failedBatch(top *topSpans) []byte {
+	if top.members != 1 || len(top.first) < 2 || top.first[0] != '[' {
+		return nil
+	}
+	list := top.first
+	var first []byte
+	n := 0
+	for i := jsonscan.Space(list, 1); i < len(list) && list[i] != ']'; {
+		end, ok := jsonscan.Value(list, i, 1, nil)
+		if !ok || n == maxBatch {
+			return nil
+		}
+		item := list[i:end]
+		if !itemFailed(item) {
+			return nil
+		}
+		if first == nil {
+			first = item
+		}
+		n++
+		i = jsonscan.Space(list, end)
+		if i < len(list) && list[i] == ',' {
+			i = jsonscan.Space(list, i+1)
+		}
+	}
+	return first
+}
+
+// itemFailed reports whether a batch's item is an error and nothing else:
+// an object that holds a non-empty "error" object or "errors" list and no
+// member but the ids of what it is about.
+func itemFailed(item []byte) bool {
+	if len(item) == 0 || item[0] != '{' {
+		return false
+	}
+	s := scanTop(item, "", 0)
+	if s.members-s.ids != 1 {
+		return false
+	}
+	if len(s.flag) > 0 && s.flag[0] == '{' && !emptyObject(s.flag) {
+		return true
+	}
+	if len(s.errors) > 0 && s.errors[0] == '[' {
+		j := jsonscan.Space(s.errors, 1)
+		return j < len(s.errors) && s.errors[j] != ']'
+	}
+	return false
+}
