@@ -1009,7 +1009,7 @@ func firstString(raw json.RawMessage) string {
 // fieldError is the first member, in document order, of an object of field
 // errors whose value is a string or a list of strings: "field: message".
 // A member named as a code is (see codeMembers) is no field when it holds
-// a string, and is one when it holds a list of messages, whatever its name
+// a word, and is one when it holds a sentence or a list of messages, whatever its name
 // ({"name": ["has already been taken"]}); listsOnly
 // takes only lists of strings, as a body that is nothing but field errors
 // holds them (Django REST framework's {"email": ["Enter a valid email
@@ -1033,8 +1033,8 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 		switch {
 		case len(v) > 0 && v[0] == '[':
 			s = firstString(v)
-		case isCodeMember(name):
-			continue
+		case isCodeMember(name) && !isSentence(v):
+			continue // a code; a sentence under a code's name is a field's error (Metabase's {"errors": {"name": "value must be ..."}})
 		case !listsOnly:
 			s, _ = stringOf(v)
 		}
@@ -1043,6 +1043,13 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 		}
 	}
 	return ""
+}
+
+// isSentence reports whether v, a JSON value as written, is a string of
+// at least three words, which no code is.
+func isSentence(v json.RawMessage) bool {
+	s, ok := stringOf(v)
+	return ok && strings.Count(strings.TrimSpace(s), " ") >= 2
 }
 
 // isCodeMember reports whether name is a member that holds a code (see

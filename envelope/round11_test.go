@@ -114,3 +114,16 @@ func TestReadNameSentenceIsTheMessage(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "name: Too long for a route name, at most 40 characters."}},
 	})
 }
+
+// TestReadSentenceUnderCodeNameIsAFieldError: in an object of field
+// errors, a member named as a code ("type", "name", "status") that holds
+// a sentence is a field's error; one that holds a word stays a code (the
+// error object's), not a field.
+func TestReadSentenceUnderCodeNameIsAFieldError(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a sentence under type", 400, "application/json", `{"errors":{"type":"must be one of card, table or list"}}`,
+			outcome{Kind: "invalid_arguments", Message: "type: must be one of card, table or list"}},
+		{"guard: a word under type is no field", 400, "application/json", `{"errors":{"type":"invalid","email":["is taken by another account"]}}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid", Message: "email: is taken by another account"}},
+	})
+}
