@@ -127,3 +127,22 @@ func TestReadSentenceUnderCodeNameIsAFieldError(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "invalid", Message: "email: is taken by another account"}},
 	})
 }
+
+// TestReadXMLFailureFlagChild: in an XML answer at any status, a child
+// named for success whose text is false, or one named for a result whose
+// text says failed ("NOK", "Failed"), makes its parent the error element,
+// whose code (an element named for a code or the error's number) and
+// message are found within it; a success flag that is true is data.
+func TestReadXMLFailureFlagChild(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"success false", 200, "application/xml",
+			`<reply><success>false</success><errors><error><message>Card number is not valid</message><code>3012</code></error></errors></reply>`,
+			outcome{Kind: "invalid_arguments", Code: "3012", Message: "Card number is not valid"}},
+		{"a result that says NOK, a number as the code", 200, "text/xml",
+			`<answer><job><state><CallResult>NOK</CallResult><Failure><Number>88</Number><Message>Mandate has expired</Message></Failure></state></job></answer>`,
+			outcome{Kind: "server_error", Code: "88", Message: "Mandate has expired"}},
+		{"guard: success true is data", 200, "application/xml",
+			`<reply><success>true</success><id>7</id></reply>`,
+			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
+	})
+}
