@@ -119,15 +119,25 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 	if e.Code == "" {
 		e.Code = d.foundCode(prefix, keys)
 	}
-	if e.Code == "" && d.class == "" {
-		d.class = d.foundClass(prefix, keys, obj)
-	}
+	// The members that hold an error object or a list of errors, which
+	// find reads in turn.
+	inner := make([]string, 0, 2)
 	for _, k := range keys {
 		v := obj[k]
 		if len(v) == 0 || v[0] != '{' && v[0] != '[' ||
 			!errorName(k) && !(v[0] == '{' && len(keys) == 1) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
 			continue
 		}
+		inner = append(inner, k)
+	}
+	if e.Code == "" && d.class == "" && (len(inner) == 0 || ownMessage(keys)) {
+		// The class of the error object, not the type of a document
+		// that only wraps errors, with no message of its own (JSON-LD's
+		// "@type": "ConstraintViolationList" beside its "violations").
+		d.class = d.foundClass(prefix, keys, obj)
+	}
+	for _, k := range inner {
+		v := obj[k]
 		switch v[0] {
 		case '{':
 			d.findIn(e, prefix+k, v, depth-1, label)
@@ -137,6 +147,18 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 			}
 		}
 	}
+}
+
+// ownMessage reports whether keys, an object's member names, hold one
+// named for a message (see listOfErrors): the object is an error, not
+// only a wrapper of errors.
+func ownMessage(keys []string) bool {
+	for _, k := range keys {
+		if messageName(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // named is the first of keys, an object's member names in order, whose
@@ -283,10 +305,19 @@ func (d *doc) listOfErrors(path string) bool {
 		return false
 	}
 	for k := range d.decode(path+"/0/", el).obj {
-		for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
-			if sameName(k, n) {
-				return true
-			}
+		if messageName(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageName reports whether a member's name is one of the names most
+// error objects give their message, in any case style.
+func messageName(k string) bool {
+	for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
+		if sameName(k, n) {
+			return true
 		}
 	}
 	return false

@@ -146,3 +146,16 @@ func TestReadXMLFailureFlagChild(t *testing.T) {
 			outcome{Kind: "malformed_response", Message: "response body is not valid JSON (status 200)"}},
 	})
 }
+
+// TestReadWrapperTypeIsNoClass: the type of an object that only wraps a
+// list of errors, with no message of its own, is the document's type, not
+// the error's class, and gives no code; an error object with its own
+// message and a type beside its field errors keeps the type as its class.
+func TestReadWrapperTypeIsNoClass(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a wrapper's type", 422, "application/ld+json", `{"@type":"ProblemList","problems":[{"propertyPath":"qty","message":"must be positive"}]}`,
+			outcome{Kind: "invalid_arguments", Message: "qty: must be positive"}},
+		{"guard: an error object's own type", 400, "application/json", `{"Message":"Some parameters are wrong.","Type":"param_error","errors":{"Qty":"The Qty field is required."}}`,
+			outcome{Kind: "invalid_arguments", Code: "param_error", Message: "Some parameters are wrong."}},
+	})
+}
