@@ -162,7 +162,7 @@ var dialects = indexed(
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: successFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
-	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
+	dialect{name: jsendRow, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
 	dialect{name: graphQLRow, evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
@@ -197,6 +197,9 @@ func operationOutcome(d *doc) bool {
 	t, _ := stringOf(d.value("resourceType"))
 	return t == "OperationOutcome" && d.value("issue/0") != nil
 }
+
+// jsendRow names the row of JSend's failures.
+const jsendRow = `an error flag: JSend {"status": "error", "message"}`
 
 // graphQLRow names the row of a GraphQL response that failed.
 const graphQLRow = "GraphQL response that failed"

@@ -523,6 +523,7 @@ var (
 	keySuccess  = []byte(`success"`)
 	keyStat     = []byte(`stat"`)
 	keyStatus   = []byte(`status"`)
+	quotedFail  = []byte(`"fail"`)
 	// A status code of the API's own ("status_code": 210), which may say
 	// failed beside a message (see flaggedFailure).
 	keyStatusCode      = []byte(`status_code"`)
@@ -539,8 +540,9 @@ var (
 
 // statusWordAt reports whether the value of the "status" member whose
 // name ends before body[i] is a string that opens with a capital letter
-// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), or
-// is false (a flag down).
+// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), is
+// JSend's "fail", or is false (a flag down) or a number (see
+// flaggedFailure).
 func statusWordAt(body []byte, i int) bool {
 	k := jsonscan.Space(body, i)
 	if k >= len(body) || body[k] != ':' {
@@ -548,6 +550,7 @@ func statusWordAt(body []byte, i int) bool {
 	}
 	k = jsonscan.Space(body, k+1)
 	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f' ||
+		bytes.HasPrefix(body[k:], quotedFail) || // JSend's {"status": "fail", "data": {...}}
 		k < len(body) && body[k] >= '1' && body[k] <= '9' // a status number, which may be the API's own failure's
 }
 
@@ -634,6 +637,17 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		// be before end time") says it in that string.
 		if v := bytes.TrimSpace(d.root); len(v) > 0 && v[0] == '"' {
 			e.Message, _ = stringOf(v)
+		}
+	}
+	if row.name == jsendRow && string(top.status) == `"fail"` && d.value("message") == nil {
+		// JSend's fail: the keys of data are the request's fields at
+		// fault ({"status": "fail", "data": {"title": "A title is
+		// required"}}), so the first is the message, "field: message",
+		// where no message member says it otherwise.
+		if data := d.value("data"); len(data) > 0 && data[0] == '{' {
+			if m := fieldError(data, false); m != "" {
+				e.Message = m
+			}
 		}
 	}
 	if row.rpc {

@@ -159,3 +159,15 @@ func TestReadWrapperTypeIsNoClass(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "param_error", Message: "Some parameters are wrong."}},
 	})
 }
+
+// TestReadJSendFailDataFields: at any status, JSend's {"status": "fail"}
+// is a failure, whose data's keys are the request's fields at fault: the
+// first is the message, "field: message", unless a message member says it.
+func TestReadJSendFailDataFields(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"fail with a field in data", 200, "application/json", `{"status":"fail","data":{"email":"An email address is required"}}`,
+			outcome{Kind: "invalid_arguments", Message: "email: An email address is required"}},
+		{"guard: a message member stays", 200, "application/json", `{"status":"fail","message":"The form has errors","data":{"email":"An email address is required"}}`,
+			outcome{Kind: "server_error", Message: "The form has errors"}},
+	})
+}
