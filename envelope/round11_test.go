@@ -171,3 +171,15 @@ func TestReadJSendFailDataFields(t *testing.T) {
 			outcome{Kind: "server_error", Message: "The form has errors"}},
 	})
 }
+
+// TestReadWrappedFlaggedFailure: below 400, a body whose only member is an
+// object that says failed beside a message (a status number of the API's
+// own, an errno) is that failure; a wrapper of a success is data.
+func TestReadWrappedFlaggedFailure(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a wrapped status code beside a message", 200, "application/json", `{"base":{"status_code":2013,"status_msg":"invalid params, model name is empty"}}`,
+			outcome{Kind: "invalid_arguments", Code: "2013", Message: "invalid params, model name is empty"}},
+		{"guard: a wrapped success", 200, "application/json", `{"base":{"status_code":0,"status_msg":"success"}}`,
+			outcome{Data: true}},
+	})
+}

@@ -355,9 +355,11 @@ func firstError(raw json.RawMessage) map[string]json.RawMessage {
 // wrappedFailure reports whether the spans are a wrapper: a body whose
 // only member is an object ({"Response": {...}}, {"api-response": {...}})
 // that would be an error at any status on its own: one with an error flag
-// or a failed status, or one that holds an error object ("error" or
+// or a failed status, one that holds an error object ("error" or
 // "Error") beside no data ({"Response": {"Error": {"Code", "Message"},
-// "RequestId"}}).
+// "RequestId"}}), or one that says failed beside a message as
+// flaggedFailure reads it (MiniMax's {"base_resp": {"status_code": 1004,
+// "status_msg": "login fail: ..."}}).
 func (s *topSpans) wrappedFailure() bool {
 	if s.members != 1 || len(s.first) == 0 || s.first[0] != '{' {
 		return false
@@ -369,7 +371,7 @@ func (s *topSpans) wrappedFailure() bool {
 	if len(in.flag) > 0 && in.flag[0] == '{' && !emptyObject(in.flag) && noData(in.data) {
 		return true
 	}
-	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord())
+	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord() || flaggedFailure(s.first))
 }
 
 // keyEqual reports whether the quoted JSON string q equals key.
