@@ -500,7 +500,7 @@ func flagKeyAt(body []byte, i int) bool {
 			return true
 		case bytes.HasPrefix(rest, keyStatus):
 			return statusWordAt(body, i+len(keyStatus))
-		case bytes.HasPrefix(rest, keyStatusCode), bytes.HasPrefix(rest, keyStatusCodeCamel):
+		case bytes.HasPrefix(rest, keyStatusCode), bytes.HasPrefix(rest, keyStatusCodeCamel), bytes.HasPrefix(rest, keyStatusCodeLower):
 			return true
 		}
 	}
@@ -525,9 +525,11 @@ var (
 	keyStatus   = []byte(`status"`)
 	quotedFail  = []byte(`"fail"`)
 	// A status code of the API's own ("status_code": 210), which may say
-	// failed beside a message (see flaggedFailure).
+	// failed beside a message (see flaggedFailure), or a failure status
+	// in an object of the body (see statusFailure).
 	keyStatusCode      = []byte(`status_code"`)
 	keyStatusCodeCamel = []byte(`statusCode"`)
+	keyStatusCodeLower = []byte(`statuscode"`)
 	// A status, a result or a return code written in capitals ("Status",
 	// "Result", "RetCode", "ret_code"), which may say failed beside a
 	// message (see flaggedFailure).
@@ -599,6 +601,16 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		}
 	}
 	failed := status >= 400
+	if !failed && !envelope && !top.errorShape() && !flaggedFailure(body) && !top.wrappedFailure() {
+		// A failure status in an object of the body's own, beside no
+		// payload: an error of that status, its code that number.
+		if st, obj := statusFailure(body); st != 0 {
+			if err := (&doc{root: body}).load(); err != nil {
+				return nil, codes{}, err
+			}
+			return &Error{HTTPStatus: status, Code: strconv.Itoa(st), Message: messageOf(obj, 3), Body: bytes.Clone(body)}, codes{}, nil
+		}
+	}
 	if !failed && !envelope && !top.errorShape() {
 		// A batch answer whose every item failed: the first item's
 		// error is the body's.

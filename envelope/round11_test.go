@@ -183,3 +183,21 @@ func TestReadWrappedFlaggedFailure(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadNestedFailureStatus: below 400, a failure status (400 to 599)
+// that the body names in an object of its own (a member named for a
+// status, up to three deep), with no payload outside that object, is an
+// error of that status whose code is the number and whose message is that
+// object's; a failure status beside a payload describes the payload.
+func TestReadNestedFailureStatus(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a status in meta beside an empty list", 200, "application/json", `{"meta":{"status":404,"message":"No stop with this id"},"stops":[]}`,
+			outcome{Kind: "not_found", Code: "404", Message: "No stop with this id"}},
+		{"a status two deep with no message", 200, "application/json", `{"envelope":{"head":{"statusCode":429,"took":3},"body":""}}`,
+			outcome{Kind: "rate_limited", Code: "429", RetryAfterSeconds: 60}},
+		{"guard: a status beside a payload", 200, "application/json", `{"meta":{"status":404},"items":[{"id":1}]}`,
+			outcome{Data: true}},
+		{"guard: a success status", 200, "application/json", `{"info":{"statuscode":0,"messages":[]},"results":[]}`,
+			outcome{Data: true}},
+	})
+}

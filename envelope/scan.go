@@ -576,3 +576,79 @@ func itemFailed(item []byte) bool {
 	}
 	return false
 }
+
+// statusFailure is the HTTP failure status (400 to 599) that a body below
+// 400 names in an object of its own, and that object, where nothing else
+// of the body is a payload: a member named for a status ("statusCode",
+// "status_code", "statuscode", "status") holding the number, in the body
+// or in an object of it (up to three deep), while every member outside
+// that object is a scalar or empty ({}, [], ""). MapQuest's {"info":
+// {"statuscode": 400, "messages": [...]}, "results": []} and Musixmatch's
+// {"message": {"header": {"status_code": 401}, "body": ""}} answer a
+// failure so at 200. A status beside a payload describes the payload.
+func statusFailure(body []byte) (status int, obj []byte) {
+	status, obj, payload := statusIn(body, 3)
+	if payload {
+		return 0, nil
+	}
+	return status, obj
+}
+
+// statusIn is statusFailure's walk of the object raw: the status and the
+// object that names it, and whether a payload sits outside that object.
+func statusIn(raw []byte, depth int) (status int, obj []byte, payload bool) {
+	i := jsonscan.Space(raw, 0)
+	if i >= len(raw) || raw[i] != '{' || depth == 0 {
+		return 0, nil, false
+	}
+	var childStatus int
+	var childObj []byte
+	children := 0
+	for i++; ; {
+		i = jsonscan.Space(raw, i)
+		if i >= len(raw) || raw[i] != '"' {
+			break
+		}
+		end, _, ok := jsonscan.String(raw, i)
+		if !ok {
+			return 0, nil, false
+		}
+		name := memberWords(raw[i+1 : end-1])
+		i = jsonscan.Space(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return 0, nil, false
+		}
+		i = jsonscan.Space(raw, i+1)
+		vend, ok := jsonscan.Value(raw, i, 1, nil)
+		if !ok {
+			return 0, nil, false
+		}
+		v := raw[i:vend]
+		switch {
+		case name == "statuscode" || name == "status":
+			if n, ok := numberOf(v); ok && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+				status = int(n[0]-'0')*100 + int(n[1]-'0')*10 + int(n[2]-'0')
+			}
+		case v[0] == '{' && !emptyObject(v):
+			st, o, p := statusIn(v, depth-1)
+			if st != 0 {
+				childStatus, childObj, children = st, o, children+1
+			}
+			payload = payload || p || st == 0
+		case v[0] == '[' && !noData(v) && string(v) != "[ ]":
+			payload = true
+		}
+		i = jsonscan.Space(raw, vend)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i++
+	}
+	if status != 0 {
+		return status, raw, false // the status's object: its own members are the error's
+	}
+	if children != 1 {
+		return 0, nil, payload || children > 1
+	}
+	return childStatus, childObj, payload
+}
