@@ -601,28 +601,25 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 		}
 	}
 	failed := status >= 400
-	if !failed && !envelope && !top.errorShape() && !flaggedFailure(body) && !top.wrappedFailure() {
-		// A failure status in an object of the body's own, beside no
-		// payload: an error of that status, its code that number.
-		if st, obj := statusFailure(body); st != 0 {
-			if err := (&doc{root: body}).load(); err != nil {
-				return nil, codes{}, err
-			}
-			return &Error{HTTPStatus: status, Code: strconv.Itoa(st), Message: messageOf(obj, 3), Body: bytes.Clone(body)}, codes{}, nil
-		}
-	}
-	if !failed && !envelope && !top.errorShape() {
-		// A batch answer whose every item failed: the first item's
-		// error is the body's.
-		if item := failedBatch(&top); item != nil {
-			if e, alts, err := r.readJSON(s, item, status, nil); e != nil && err == nil {
-				e.Body = bytes.Clone(body)
-				return e, alts, nil
-			}
-		}
-	}
 	if !envelope && !top.errorShape() {
 		if !failed && !flaggedFailure(body) && !top.wrappedFailure() {
+			// A failure status in an object of the body's own, beside
+			// no payload: an error of that status, its code that
+			// number.
+			if st, obj := statusFailure(body); st != 0 {
+				if err := (&doc{root: body}).load(); err != nil {
+					return nil, codes{}, err
+				}
+				return &Error{HTTPStatus: status, Code: strconv.Itoa(st), Message: messageOf(obj, 3), Body: bytes.Clone(body)}, codes{}, nil
+			}
+			// A batch answer whose every item failed: the first
+			// item's error is the body's.
+			if item := failedBatch(&top); item != nil {
+				if e, alts, err := r.readJSON(s, item, status, nil); e != nil && err == nil {
+					e.Body = bytes.Clone(body)
+					return e, alts, nil
+				}
+			}
 			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
