@@ -434,12 +434,16 @@ func (d *doc) findWait() time.Duration {
 	return longest
 }
 
-// waitUnit reads a member's name as a wait's: "retry after" and a unit,
-// in any case style ("retryAfterSec", "retry_after_secs",
-// "Retry-After-Millis"), and returns how many of the unit make a second: 1
+// waitUnit reads a member's name as a wait's: "retry after" or "back off"
+// and a unit, in any case style ("retryAfterSec", "retry_after_secs",
+// "Retry-After-Millis", "BackOffMilliseconds"), and returns how many of the unit make a second: 1
 // for seconds, 1000 for milliseconds, 0 for a name that is no such wait's.
 func waitUnit(k string) int {
-	rest, ok := strings.CutPrefix(memberWords([]byte(k)), "retryafter")
+	w := memberWords([]byte(k))
+	rest, ok := strings.CutPrefix(w, "retryafter")
+	if !ok {
+		rest, ok = strings.CutPrefix(w, "backoff") // EWS's BackOffMilliseconds
+	}
 	if !ok {
 		return 0
 	}

@@ -403,6 +403,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 				code = "" // the status again says nothing more
 			}
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
+			if mentionsWaitName(body) {
+				e.RetryAfter = xmlWait(body)
+			}
 			// A fault whose code the taxonomy does not know (soap:Server,
 			// env:Client: only which side failed) and whose text opens
 			// with a code word it knows (MS_UNAVAILABLE, "ALREADY_STARTED:
@@ -807,6 +810,13 @@ var (
 	backoffWord   = []byte("backoff")
 	waitWord      = []byte("wait_")
 )
+
+// mentionsWaitName reports whether an XML body may name a wait (see
+// xmlWait): "etry" or "ack" ("RetryAfterSeconds", "BackOffMilliseconds").
+func mentionsWaitName(body []byte) bool {
+	return bytes.Contains(body, retryWord) || bytes.Contains(body, retryCaps) || bytes.Contains(body, []byte("ackOff")) ||
+		bytes.Contains(body, []byte("ackoff")) || bytes.Contains(body, []byte("ACKOFF"))
+}
 
 // mayWait reports whether an error of this status may ask for a wait in
 // its body: a 429, a 403 (a limit some APIs send so) or a 5xx.

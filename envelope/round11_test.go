@@ -201,3 +201,20 @@ func TestReadNestedFailureStatus(t *testing.T) {
 			outcome{Data: true}},
 	})
 }
+
+// TestReadBackOffWait: a member named "back off" with its unit, in any
+// case style, is a wait as "retry after" with its unit is: in JSON
+// ("backoff_ms") and in an XML error document, as an element's name or
+// as the Name of a value element (<Value Name="BackOffMilliseconds">).
+func TestReadBackOffWait(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a JSON member in milliseconds", 503, "application/json", `{"message":"Index is rebuilding","backoff_ms":2500}`,
+			outcome{Kind: "unavailable", Message: "Index is rebuilding", RetryAfterSeconds: 3}},
+		{"an XML value named for a back off", 503, "text/xml",
+			`<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Server</faultcode><faultstring>Busy, come back later.</faultstring><detail><Value Name="BackOffMilliseconds">1500</Value></detail></s:Fault></s:Body></s:Envelope>`,
+			outcome{Kind: "unavailable", Code: "s:Server", Message: "Busy, come back later.", RetryAfterSeconds: 2}},
+		{"an XML element named for a retry in seconds", 429, "application/xml",
+			`<Error><Code>Throttled</Code><Message>Slow down.</Message><RetryAfterSeconds>7</RetryAfterSeconds></Error>`,
+			outcome{Kind: "rate_limited", Code: "Throttled", Message: "Slow down.", RetryAfterSeconds: 7}},
+	})
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // maxXMLTokens bounds the work of reading an XML body: an error document
@@ -372,4 +374,44 @@ func xmlText(body []byte) string {
 		}
 	}
 	return ""
+}
+
+// xmlWait is the longest wait an XML error document asks for: the number
+// in an element named for a wait with its unit (see waitUnit), or in one
+// whose Name attribute is such a name (Exchange Web Services' <t:Value
+// Name="BackOffMilliseconds">297749</t:Value> in a ServerBusy fault), read
+// within maxXMLTokens tokens; 0 when there is none.
+func xmlWait(body []byte) time.Duration {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	var longest time.Duration
+	per := 0 // the unit of the element being read, 0 when it is no wait
+	var text strings.Builder
+	for range maxXMLTokens {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			per = waitUnit(t.Name.Local)
+			for _, a := range t.Attr {
+				if per == 0 && strings.EqualFold(a.Name.Local, "name") {
+					per = waitUnit(a.Value)
+				}
+			}
+			text.Reset()
+		case xml.CharData:
+			if per != 0 && text.Len() < 32 {
+				text.Write(t[:min(len(t), 32)])
+			}
+		case xml.EndElement:
+			if per != 0 {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(text.String()), 64); err == nil && f > 0 {
+					longest = max(longest, secondsToDuration(f/float64(per)))
+				}
+			}
+			per = 0
+		}
+	}
+	return longest
 }
