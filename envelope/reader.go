@@ -195,9 +195,18 @@ func (s Shape) fill() resolved {
 //     a top-level status, result or error number in any case style that
 //     says failed beside a message ({"Status": "Fail", "Message"},
 //     {"errno": 1001, "errmsg"}, {"RetCode": 171, "Message"}; not beside
-//     data or an "id"); a SOAP or XML-RPC fault; and an XML element whose
-//     status, class or result attribute says failed (<response
-//     status="error">, ResponseClass="Error").
+//     data or an "id"), a status number of the API's own other than 0 and
+//     200 ({"status": 311, "message"}; not beside a payload or a message
+//     that says it succeeded), or a message that is only the word for a
+//     failure ({"message": "NOTOK", "result": "Invalid API Key"}), or a
+//     wrapper whose only member says so; below 400, a failure status
+//     (400 to 599) in an object of the body's own with no payload beside
+//     it ({"meta": {"status_code": 401}, "body": ""}), and a batch whose
+//     every item is an error ({"responses": [{"error": {...}}]}); a SOAP
+//     or XML-RPC fault; and an XML element whose status, class or result
+//     attribute says failed (<response status="error">,
+//     ResponseClass="Error"), or whose success child is false or result
+//     child says so (<success>false</success>, <FunctionResult>NOK).
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
@@ -209,8 +218,10 @@ func (s Shape) fill() resolved {
 //     of errors, and more (the table in dialect.go). Members are found by
 //     what they hold wherever APIs put the error object ("error",
 //     "errors", "fault", "detail", "meta", a nested error, OData's
-//     "odata.error"): "error" is the code when it is a word and the
-//     message when it is a sentence; a message may be a list of {loc,
+//     "odata.error"; an "innererror" whose code is its own is the more
+//     specific error): "error" is the code when it is a word and the
+//     message when it is a sentence; a message that is a catalogue's key
+//     ("error.validation") is a label a title or a detail replaces; a message may be a list of {loc,
 //     msg}, an object {lang, value} or an error object, and names the field
 //     at fault ("field: message"); a sentence or the status's phrase is no
 //     code. Where those members are not, a code and a message are found by
@@ -264,8 +275,8 @@ func (s Shape) fill() resolved {
 // so an agent never comes back early. That is the longest of Retry-After
 // (in seconds, decimal seconds or as a date), Retry-After-Ms,
 // x-ms-retry-after-ms and the body's own (the envelope's retry-after
-// member, retry_after, retryAfter, retry_after_ms and their kin wherever
-// the error object is, google.rpc.RetryInfo in its google.rpc and Connect
+// member, retry_after, retryAfter, retry_after_ms, a "back off" with its
+// unit and their kin wherever the error object is, in JSON or XML, google.rpc.RetryInfo in its google.rpc and Connect
 // forms, a JSON-RPC error's data); for a
 // rate_limited error, also the reset of a window with nothing remaining;
 // and for a rate_limited error whose response asked for no delay, at least
