@@ -93,7 +93,8 @@
 // and a status name of Google's AIP-193 ("PERMISSION_DENIED") wins over
 // the reason of an ErrorInfo or of errors[0] beside it, unless that
 // reason names a kind the agent must stop or wait for (API_KEY_INVALID
-// under INVALID_ARGUMENT). An innererror whose own code is a word (the
+// under INVALID_ARGUMENT). A numeric code 0 in an error body is kept as
+// written (Discord's {"message": "401: Unauthorized", "code": 0}). An innererror whose own code is a word (the
 // Microsoft REST API guidelines' more specific error) is the error read.
 //
 // # Which message
