@@ -1014,7 +1014,9 @@ func firstString(raw json.RawMessage) string {
 }
 
 // fieldError is the first member, in document order, of an object of field
-// errors whose value is a string or a list of strings: "field: message".
+// errors whose value is a string, a list of strings or an error object
+// with a message (Swell's {"errors": {"email": {"code": "REQUIRED",
+// "message": "Required"}}}): "field: message".
 // A member named as a code is (see codeMembers) is no field when it holds
 // a word, and is one when it holds a sentence or a list of messages, whatever its name
 // ({"name": ["has already been taken"]}); listsOnly
@@ -1040,6 +1042,15 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 		switch {
 		case len(v) > 0 && v[0] == '[':
 			s = firstString(v)
+		case len(v) > 0 && v[0] == '{' && !listsOnly:
+			// A field's error object ({"email": {"code": "REQUIRED",
+			// "message": "Required"}}): its message.
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(v, &obj) == nil {
+				if m := obj["message"]; len(m) > 0 && m[0] == '"' {
+					s, _ = stringOf(m)
+				}
+			}
 		case isCodeMember(name) && !isSentence(v):
 			continue // a code; a sentence under a code's name is a field's error (Metabase's {"errors": {"name": "value must be ..."}})
 		case !listsOnly:
