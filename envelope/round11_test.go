@@ -225,7 +225,7 @@ func TestReadBackOffWait(t *testing.T) {
 func TestReadFieldKeyedErrorObject(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"a field's error object", 422, "application/json", `{"errors":{"quantity":{"code":"MIN","message":"must be at least 1"}}}`,
-			outcome{Kind: "invalid_arguments", Message: "quantity: must be at least 1"}},
+			outcome{Kind: "invalid_arguments", Code: "MIN", Message: "quantity: must be at least 1"}},
 		{"guard: a message member beside the field errors stays", 422, "application/json", `{"message":"Invalid order","errors":{"quantity":{"code":"MIN","message":"must be at least 1"}}}`,
 			outcome{Kind: "invalid_arguments", Code: "MIN", Message: "Invalid order"}},
 	})
