@@ -107,7 +107,9 @@
 // message only where no such member gives a sentence (a body of nothing
 // but field errors, a label, a catalogue's key). A message read from an
 // error object that names the field at fault is written "field:
-// message", unless it opens with the field.
+// message", unless it opens with the field; JSON:API's source (a
+// pointer, a parameter) stays in the details, and the detail is the
+// message as sent.
 //
 // # Upstream text
 //
