@@ -543,7 +543,8 @@ func (d *doc) knows(code string) bool {
 
 // failedStatusWord is a top-level "status" written as a code word
 // ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
-// taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
+// taxonomy gives it a kind, or it says ERROR or ends in an outcome of
+// failure (see failureOutcomes). "OK", "ZERO_RESULTS" and any
 // status in prose ("active", "Success") are no failure; nor is the status
 // of a resource, an object with an "id" ({"id": "job_1", "status":
 // "FAILED"} reads a failed job, and succeeds).
@@ -555,8 +556,24 @@ func failedStatusWord(d *doc) bool {
 	if d.knows(s) {
 		return true
 	}
-	return strings.Contains(s, "ERROR")
+	// ERROR in it, or an outcome of failure that ends it (BLS's
+	// REQUEST_NOT_PROCESSED, beside Google Maps' REQUEST_DENIED and
+	// UNKNOWN_ERROR); a word that opens with one names a state
+	// (FAILED_PRECONDITION_CHECKED).
+	if strings.Contains(s, "ERROR") {
+		return true
+	}
+	for _, w := range failureOutcomes {
+		if strings.HasSuffix(s, w) && (len(s) == len(w) || s[len(s)-len(w)-1] == '_') {
+			return true
+		}
+	}
+	return false
 }
+
+// failureOutcomes are the words that, ending a status code word, say the
+// call failed.
+var failureOutcomes = []string{"FAILED", "FAILURE", "DENIED", "REJECTED", "NOT_PROCESSED"}
 
 // oauthError is RFC 6749's error response, which some servers send with a
 // 200: "error" a code word and "error_description" beside it, or "error"

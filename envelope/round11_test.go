@@ -230,3 +230,23 @@ func TestReadFieldKeyedErrorObject(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "MIN", Message: "Invalid order"}},
 	})
 }
+
+// TestReadStatusWordOfFailure: at any status, a top-level status code
+// word that ends in an outcome of failure (FAILED, DENIED, REJECTED,
+// NOT_PROCESSED) is a failure, though the taxonomy does not know it; a
+// status word of a business state, one that opens with such a word, or
+// the status of a resource with an id, is data.
+func TestReadStatusWordOfFailure(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a status that says rejected", 200, "application/json", `{"status":"QUERY_REJECTED","message":"The series list is longer than 50 ids."}`,
+			outcome{Kind: "server_error", Code: "QUERY_REJECTED", Message: "The series list is longer than 50 ids."}},
+		{"a status that says not processed", 200, "application/json", `{"status":"BATCH_NOT_PROCESSED","message":["The batch was empty."],"Results":{}}`,
+			outcome{Kind: "server_error", Code: "BATCH_NOT_PROCESSED", Message: "The batch was empty."}},
+		{"guard: a business state", 200, "application/json", `{"status":"PENDING_REVIEW","message":"Your listing is queued."}`,
+			outcome{Data: true}},
+		{"guard: a word that opens with FAILED names a state", 200, "application/json", `{"status":"FAILED_OVER","message":"Served by the replica."}`,
+			outcome{Data: true}},
+		{"guard: a resource's own status", 200, "application/json", `{"id":"pay_7","status":"PAYMENT_FAILED","message":"Card declined"}`,
+			outcome{Data: true}},
+	})
+}
