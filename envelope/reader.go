@@ -196,8 +196,8 @@ func (s Shape) fill() resolved {
 //     says failed beside a message ({"Status": "Fail", "Message"},
 //     {"errno": 1001, "errmsg"}, {"RetCode": 171, "Message"}; not beside
 //     data or an "id"), a status number of the API's own other than 0 and
-//     200 ({"status": 311, "message"}; not beside a payload or a message
-//     that says it succeeded), or a message that is only the word for a
+//     the 2xx statuses HTTP defines ({"status": 311, "message"}; not
+//     beside a payload or a message that says it succeeded), or a message that is only the word for a
 //     failure ({"message": "NOTOK", "result": "Invalid API Key"}), or a
 //     wrapper whose only member says so; below 400, a failure status
 //     (400 to 599) in an object of the body's own with no payload beside

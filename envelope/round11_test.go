@@ -29,9 +29,10 @@ func TestReadInnerErrorIsTheSpecificError(t *testing.T) {
 
 // TestReadOwnStatusNumberBesideMessage: below 400, a top-level status
 // number of the API's own ("status", "status_code" in any case style)
-// other than its success (0 or 200), beside a message and no payload, is
-// a failure whose code is that number; a status of 0, or one beside a
-// payload or a message that says it succeeded, is data.
+// other than its success, beside a message and no payload, is
+// a failure whose code is that number; a status of 0 or a 2xx HTTP
+// defines, or one beside a payload or a message that says it succeeded,
+// is data.
 func TestReadOwnStatusNumberBesideMessage(t *testing.T) {
 	runReadCases(t, []readCase{
 		{"a status number beside a message", 200, "application/json", `{"status":117,"message":"The route has no stop named Elm."}`,
@@ -43,6 +44,8 @@ func TestReadOwnStatusNumberBesideMessage(t *testing.T) {
 		{"guard: a status beside a payload is data", 200, "application/json", `{"status":3,"message":"partial","results":[{"id":1}]}`,
 			outcome{Data: true}},
 		{"guard: a message that says it succeeded", 200, "application/json", `{"status":1,"message":"Operation successful"}`,
+			outcome{Data: true}},
+		{"guard: a success status HTTP defines", 201, "application/json", `{"status":201,"message":"Created"}`,
 			outcome{Data: true}},
 	})
 }

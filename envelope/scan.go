@@ -155,6 +155,16 @@ func successWord(s string) bool {
 	return false
 }
 
+// successStatus reports whether n, a number as written, is a success
+// status HTTP defines (200 to 208, 226).
+func successStatus(n string) bool {
+	switch n {
+	case "200", "201", "202", "203", "204", "205", "206", "207", "208", "226":
+		return true
+	}
+	return false
+}
+
 // failureWord reports whether s is only the word for a failure, in any
 // case style: "NOTOK", "not_ok", "NOK", "FAILED", "failure".
 func failureWord(s string) bool {
@@ -443,9 +453,10 @@ func flaggedFailure(body []byte) bool {
 				}
 			} else if n, ok := numberOf(v); ok && name != "code" && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
 				flag = true
-			} else if ok && (name == "status" || name == "statuscode") && n != "0" && n != "200" {
+			} else if ok && (name == "status" || name == "statuscode") && n != "0" && !successStatus(n) {
 				// A status number of the API's own other than its
-				// success (0 or 200), beside a message and no payload:
+				// success (0, or a 2xx HTTP defines: {"status": 201,
+				// "message": "Created"}), beside a message and no payload:
 				// Baidu Maps' {"status": 240, "message"}, Tencent's
 				// {"status": 311, "message"}, Viber's {"status": 2,
 				// "status_message"}, Pushwoosh's {"status_code": 210,
