@@ -48,7 +48,15 @@ import "testing"
 // The tenth round's rules of where the members are (rules10m; a "tag" or
 // "class" written as a code word is the class): 331 of 365 (90.6%).
 // Both parts of the tenth round together: 332 of 365 (91.0%).
-const fourthBatchFloor = 90
+// The eleventh round of where the members are (rules11m): six
+// expectations aligned to the package doc's conventions (a text 500 that
+// says only its status is malformed_response: uvicorn_500_text,
+// puma_500_text; JSON:API's source stays in the details, as the
+// jsonapi_422 golden has it: unit_400, shopware_400, datacite_422; HTML
+// tags are dropped from a message: opentsdb_400), 338 of 365; with the
+// round's rules (a status number of the API's own beside a message, a
+// field's error object), 340 of 365 (93.2%).
+const fourthBatchFloor = 93
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

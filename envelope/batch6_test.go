@@ -57,7 +57,11 @@ import "testing"
 // (rules10m; FHIR's OperationOutcome read by its specification): 393 of
 // 435 (90.3%).
 // Both parts of the tenth round together: 394 of 435 (90.6%).
-const sixthBatchFloor = 90
+// The eleventh round of where the members are (rules11m): one expectation
+// aligned to discord_401's golden (yii2_404: a code 0 is kept as
+// written), 395 of 435; with the round's rules (a catalogue's key such
+// as "error.validation" is a label), 398 of 435 (91.5%).
+const sixthBatchFloor = 91
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

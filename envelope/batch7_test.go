@@ -70,7 +70,18 @@ import "testing"
 // From the eleventh round on the whole batch is released for tuning (its
 // misses are logged like the other batches'), and batch8.jsonl, collected
 // apart in the same way, is the corpus held out in its place.
-const seventhFloor = 74
+// The eleventh round of where the members are (rules11m): twenty
+// expectations aligned to conventions decided once and written in the
+// package doc (which code: a code word over a number beside it, for
+// currencylayer's and fixer's six; an AIP-193 status name over a reason
+// that does not stop or wait, for tenor_429_quota, gtranslate_403_disabled,
+// gvision_403_billing, gcse_429_quota and gcse_400_cx; which message: the
+// message member's sentence, a headline included, over field errors, for
+// moyasar, positionstack, mediastack, midtrans_400_validation, both
+// airship_400 and flink_400_param; "field: message" where the error names
+// its field, for gls_400_validation and auspost_400_dangerous), 291 of
+// 362; with the round's rules, 308 of 362 (85.1%).
+const seventhFloor = 85
 
 // TestReadSeventhBatch reads the seventh batch, documented responses of
 // APIs the other corpora do not hold, and fails if the share read as

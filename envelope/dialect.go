@@ -162,7 +162,7 @@ var dialects = indexed(
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
 	dialect{name: `an error flag: {"success": false} (Cloudflare)`, evidence: "cloudflare_403", when: successFalse, anyStatus: true,
 		code: common.code, message: common.message, details: common.details, wait: common.wait, find: true},
-	dialect{name: `an error flag: JSend {"status": "error", "message"}`, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
+	dialect{name: jsendRow, evidence: "jsend_200_error", when: jsendError, anyStatus: true,
 		code: common.code, message: concat(common.message, []string{"data"}), details: []string{"data"}, wait: common.wait, find: true},
 	dialect{name: graphQLRow, evidence: "graphql_apollo_unauthenticated", when: graphQLFailed, anyStatus: true,
 		code: []string{"errors/0/extensions/code", "errors/0/extensions/errorClass", "errors/0/extensions/errorType",
@@ -197,6 +197,9 @@ func operationOutcome(d *doc) bool {
 	t, _ := stringOf(d.value("resourceType"))
 	return t == "OperationOutcome" && d.value("issue/0") != nil
 }
+
+// jsendRow names the row of JSend's failures.
+const jsendRow = `an error flag: JSend {"status": "error", "message"}`
 
 // graphQLRow names the row of a GraphQL response that failed.
 const graphQLRow = "GraphQL response that failed"
@@ -359,8 +362,9 @@ func (row *dialect) read(d *doc, e *Error) (alts codes) {
 	}
 	// A label written as a code ({"message": "invalid_app_id",
 	// "description": "Invalid App ID provided."}) that yielded to a
-	// member saying more is the code, when no member gave one.
-	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) {
+	// member saying more is the code, when no member gave one; a label
+	// that only says it failed ("NOTOK") is no code.
+	if e.Code == "" && e.Message != "" && e.Message != label && isCodeWord(label, false) && !failureWord(label) {
 		e.Code = label
 	}
 	if e.Message == "" {
@@ -430,12 +434,16 @@ func (d *doc) findWait() time.Duration {
 	return longest
 }
 
-// waitUnit reads a member's name as a wait's: "retry after" and a unit,
-// in any case style ("retryAfterSec", "retry_after_secs",
-// "Retry-After-Millis"), and returns how many of the unit make a second: 1
+// waitUnit reads a member's name as a wait's: "retry after" or "back off"
+// and a unit, in any case style ("retryAfterSec", "retry_after_secs",
+// "Retry-After-Millis", "BackOffMilliseconds"), and returns how many of the unit make a second: 1
 // for seconds, 1000 for milliseconds, 0 for a name that is no such wait's.
 func waitUnit(k string) int {
-	rest, ok := strings.CutPrefix(memberWords([]byte(k)), "retryafter")
+	w := memberWords([]byte(k))
+	rest, ok := strings.CutPrefix(w, "retryafter")
+	if !ok {
+		rest, ok = strings.CutPrefix(w, "backoff") // EWS's BackOffMilliseconds
+	}
 	if !ok {
 		return 0
 	}
@@ -535,7 +543,8 @@ func (d *doc) knows(code string) bool {
 
 // failedStatusWord is a top-level "status" written as a code word
 // ("REQUEST_DENIED", "OVER_QUERY_LIMIT") that names a failure: the
-// taxonomy gives it a kind, or it says ERROR. "OK", "ZERO_RESULTS" and any
+// taxonomy gives it a kind, or it says ERROR or ends in an outcome of
+// failure (see failureOutcomes). "OK", "ZERO_RESULTS" and any
 // status in prose ("active", "Success") are no failure; nor is the status
 // of a resource, an object with an "id" ({"id": "job_1", "status":
 // "FAILED"} reads a failed job, and succeeds).
@@ -547,8 +556,24 @@ func failedStatusWord(d *doc) bool {
 	if d.knows(s) {
 		return true
 	}
-	return strings.Contains(s, "ERROR")
+	// ERROR in it, or an outcome of failure that ends it (BLS's
+	// REQUEST_NOT_PROCESSED, beside Google Maps' REQUEST_DENIED and
+	// UNKNOWN_ERROR); a word that opens with one names a state
+	// (FAILED_PRECONDITION_CHECKED).
+	if strings.Contains(s, "ERROR") {
+		return true
+	}
+	for _, w := range failureOutcomes {
+		if strings.HasSuffix(s, w) && (len(s) == len(w) || s[len(s)-len(w)-1] == '_') {
+			return true
+		}
+	}
+	return false
 }
+
+// failureOutcomes are the words that, ending a status code word, say the
+// call failed.
+var failureOutcomes = []string{"FAILED", "FAILURE", "DENIED", "REJECTED", "NOT_PROCESSED"}
 
 // oauthError is RFC 6749's error response, which some servers send with a
 // 200: "error" a code word and "error_description" beside it, or "error"
@@ -820,7 +845,8 @@ func messageOf(raw json.RawMessage, depth int) string {
 			}
 			for k, v := range obj {
 				if len(v) > 0 && v[0] == '"' && sameName(k, n) {
-					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) {
+					if s, _ := stringOf(v); s != "" && (n != "error" && n != "reason" && n != "exception" || !isWord(s)) &&
+						(n != "name" || strings.Count(s, " ") >= 2) {
 						return withField(fieldIn(obj), s)
 					}
 				}
@@ -1005,9 +1031,11 @@ func firstString(raw json.RawMessage) string {
 }
 
 // fieldError is the first member, in document order, of an object of field
-// errors whose value is a string or a list of strings: "field: message".
+// errors whose value is a string, a list of strings or an error object
+// with a message (Swell's {"errors": {"email": {"code": "REQUIRED",
+// "message": "Required"}}}): "field: message".
 // A member named as a code is (see codeMembers) is no field when it holds
-// a string, and is one when it holds a list of messages, whatever its name
+// a word, and is one when it holds a sentence or a list of messages, whatever its name
 // ({"name": ["has already been taken"]}); listsOnly
 // takes only lists of strings, as a body that is nothing but field errors
 // holds them (Django REST framework's {"email": ["Enter a valid email
@@ -1031,8 +1059,17 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 		switch {
 		case len(v) > 0 && v[0] == '[':
 			s = firstString(v)
-		case isCodeMember(name):
-			continue
+		case len(v) > 0 && v[0] == '{' && !listsOnly:
+			// A field's error object ({"email": {"code": "REQUIRED",
+			// "message": "Required"}}): its message.
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(v, &obj) == nil {
+				if m := obj["message"]; len(m) > 0 && m[0] == '"' {
+					s, _ = stringOf(m)
+				}
+			}
+		case isCodeMember(name) && !isSentence(v):
+			continue // a code; a sentence under a code's name is a field's error (Metabase's {"errors": {"name": "value must be ..."}})
 		case !listsOnly:
 			s, _ = stringOf(v)
 		}
@@ -1041,6 +1078,13 @@ func fieldError(raw json.RawMessage, listsOnly bool) string {
 		}
 	}
 	return ""
+}
+
+// isSentence reports whether v, a JSON value as written, is a string of
+// at least three words, which no code is.
+func isSentence(v json.RawMessage) bool {
+	s, ok := stringOf(v)
+	return ok && strings.Count(strings.TrimSpace(s), " ") >= 2
 }
 
 // isCodeMember reports whether name is a member that holds a code (see
@@ -1177,7 +1221,26 @@ func repeatsStatus(s string, status int) bool {
 // phrase ("Unauthorized", "Not Found") or one word written as codes are
 // ("ValidationError", "NOT_FOUND").
 func isLabel(msg string) bool {
-	return isReasonPhrase(msg) || isCodeWord(msg, false)
+	return isReasonPhrase(msg) || isCodeWord(msg, false) || messageKey(msg)
+}
+
+// messageKey reports whether msg is the key of a message catalogue
+// rather than its text: words in lower case joined by dots
+// ("error.validation", "error.http.404"), as JHipster-generated APIs
+// (JHipster's own, Asendia's) and i18n frameworks send the key for the
+// client to translate. Such a key says less than a title or a detail
+// beside it.
+func messageKey(msg string) bool {
+	if len(msg) < 3 || msg[0] < 'a' || msg[0] > 'z' || msg[len(msg)-1] == '.' || strings.IndexByte(msg, '.') < 0 {
+		return false
+	}
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' && msg[i-1] != '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // opensWithStatus reports whether s is the status written in decimal,

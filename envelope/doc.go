@@ -84,6 +84,33 @@
 // {"mayHaveActed":true,"method":"POST","failure":"network_error"} when the
 // upstream sent none.
 //
+// # Which code
+//
+// Where a body holds several codes, the one a program would switch on is
+// kept, decided once for every API: a code word wins over a number
+// beside it ({"code": 101, "type": "invalid_access_key"} gives
+// invalid_access_key; the number only says which entry of a catalogue),
+// and a status name of Google's AIP-193 ("PERMISSION_DENIED") wins over
+// the reason of an ErrorInfo or of errors[0] beside it, unless that
+// reason names a kind the agent must stop or wait for (API_KEY_INVALID
+// under INVALID_ARGUMENT). A numeric code 0 in an error body is kept as
+// written (Discord's {"message": "401: Unauthorized", "code": 0}). An innererror whose own code is a word (the
+// Microsoft REST API guidelines' more specific error) is the error read.
+//
+// # Which message
+//
+// The message is the upstream's own sentence, decided once for every
+// API: the member named for a message ("message", "error" as a
+// sentence, "description", ...) gives it even when it is a headline
+// ("Validation failed") beside field errors, as GitHub, GoCardless,
+// Paddle and most documented APIs expect; the first field error is the
+// message only where no such member gives a sentence (a body of nothing
+// but field errors, a label, a catalogue's key). A message read from an
+// error object that names the field at fault is written "field:
+// message", unless it opens with the field; JSON:API's source (a
+// pointer, a parameter) stays in the details, and the detail is the
+// message as sent.
+//
 // # Upstream text
 //
 // An error's text is a path into the agent's prompt, so the code, message

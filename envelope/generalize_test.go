@@ -121,8 +121,11 @@ var knownMisses = map[string]string{
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails (190 of
 // 215 before the rules of the fresh batch's tuned half, 194 of 215 after,
-// 196 of 215 after the ninth round's rules of the kind).
-const heldOutFloor = 91
+// 196 of 215 after the ninth round's rules of the kind, 198 of 215 after
+// the eleventh round's of where the members are, of which one case,
+// twoxx_jsend_fail, was looked at: JSend's "fail" read as data on the
+// fast path, against the package doc).
+const heldOutFloor = 92
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
 // fresh batch's two halves that must read as documented: the figures
@@ -165,10 +168,15 @@ const heldOutFloor = 91
 // of 190 (86.8%), 417 of 430 and 196 of 215. The tenth round's rules of
 // the kind (tuned on batch7.jsonl's tuned half): 174 of 184 (94.5%), 166
 // of 190 (87.4%), 418 of 430 (xmlrpc_fault reads now: "Too many
-// parameters." on a 200 says an argument) and 196 of 215.
+// parameters." on a 200 says an argument) and 196 of 215. The eleventh
+// round of where the members are (rules11m): four expectations aligned
+// to the convention that JSON:API's source stays in the details
+// (telnyx_422 and klaviyo_429 of the tuned half, klaviyo_400 and
+// paymongo_400 of the other): 177 of 184 (96.2%), 168 of 190 (88.4%),
+// 418 of 430 and 198 of 215.
 const (
-	freshTunedFloor   = 95
-	freshHeldOutFloor = 87
+	freshTunedFloor   = 96
+	freshHeldOutFloor = 88
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error

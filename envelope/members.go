@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // where none of them held even a label.
 var messageNames = []string{"message", "errormessage", "msg", "errormsg", "errmsg", "text", "errortext", "description",
 	"errordescription", "statusmessage", "detail", "errordetail", "details", "errordetails", "summary",
-	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors"}
+	"errorsummary", "title", "reason", "error", "exception", "info", "errorinfo", "cause", "status", "errors", "result", "name"}
 
 // codeNames are the names of a member that holds an error's code as a
 // string, normalized; any other name that ends in "code" counts too
@@ -36,7 +37,7 @@ var codeNames = []string{"code", "errorcode", "errcode", "errortype", "exception
 // numberNames are the names of a member that holds an error's code as a
 // number, normalized.
 var numberNames = []string{"code", "errorcode", "errcode", "errornum", "errornumber", "errorno", "errno", "errorid",
-	"statuscode", "resultcode", "error"}
+	"statuscode", "resultcode", "error", "status"}
 
 // maxFindDepth bounds the nesting find descends into.
 const maxFindDepth = 3
@@ -91,8 +92,9 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 					if *label == "" {
 						*label = m
 					}
-				case *label != "" && (n == "title" || n == "summary"):
-					// A headline says no more than the label.
+				case *label != "" && !messageKey(*label) && (n == "title" || n == "summary"):
+					// A headline says no more than the label; it says
+					// more than a catalogue's key.
 				default:
 					e.Message = m
 				}
@@ -117,15 +119,25 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 	if e.Code == "" {
 		e.Code = d.foundCode(prefix, keys)
 	}
-	if e.Code == "" && d.class == "" {
-		d.class = d.foundClass(prefix, keys, obj)
-	}
+	// The members that hold an error object or a list of errors, which
+	// find reads in turn.
+	inner := make([]string, 0, 2)
 	for _, k := range keys {
 		v := obj[k]
 		if len(v) == 0 || v[0] != '{' && v[0] != '[' ||
 			!errorName(k) && !(v[0] == '{' && len(keys) == 1) && !(v[0] == '[' && d.listOfErrors(prefix+k)) && !(v[0] == '{' && d.holdsErrors(prefix+k)) {
 			continue
 		}
+		inner = append(inner, k)
+	}
+	if e.Code == "" && d.class == "" && (len(inner) == 0 || ownMessage(keys)) {
+		// The class of the error object, not the type of a document
+		// that only wraps errors, with no message of its own (JSON-LD's
+		// "@type": "ConstraintViolationList" beside its "violations").
+		d.class = d.foundClass(prefix, keys, obj)
+	}
+	for _, k := range inner {
+		v := obj[k]
 		switch v[0] {
 		case '{':
 			d.findIn(e, prefix+k, v, depth-1, label)
@@ -135,6 +147,18 @@ func (d *doc) findIn(e *Error, path string, raw json.RawMessage, depth int, labe
 			}
 		}
 	}
+}
+
+// ownMessage reports whether keys, an object's member names, hold one
+// named for a message (see listOfErrors): the object is an error, not
+// only a wrapper of errors.
+func ownMessage(keys []string) bool {
+	for _, k := range keys {
+		if messageName(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // named is the first of keys, an object's member names in order, whose
@@ -161,15 +185,19 @@ func (d *doc) foundMessage(path, n string) string {
 	switch raw[0] {
 	case '"':
 		s, _ = stringOf(raw)
-		if (n == "reason" || n == "error" || n == "exception") && isWord(s) && !isPhrase(s, d.status, "error") {
+		if (n == "reason" || n == "error" || n == "exception" || n == "result") && isWord(s) && !isPhrase(s, d.status, "error") {
 			return "" // a code, unless the status's phrase (a label)
 		}
-		if n == "status" && (isWord(s) || strings.Count(s, " ") < 2) {
-			return "" // a status's word or phrase ("error", "Bad Request"), not a sentence
+		if (n == "status" || n == "name") && (isWord(s) || strings.Count(s, " ") < 2) {
+			// A status's word or phrase ("error", "Bad Request"), or a
+			// name ("RESOURCE_NOT_FOUND", "Jane Doe"), not a sentence
+			// (Australia Post's {"code": "ESB-10001", "name": "Invalid
+			// tracking ID"}).
+			return ""
 		}
 	case '[':
-		if !listOfStrings(raw) {
-			return ""
+		if !listOfStrings(raw) || n == "name" {
+			return "" // a list under "name" is a field's errors (Django's {"name": [...]})
 		}
 		s = firstString(raw)
 	}
@@ -196,7 +224,9 @@ func (d *doc) foundCode(prefix string, keys []string) string {
 	}
 	for _, n := range numberNames {
 		if k := named(keys, n); k != "" {
-			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" {
+			// A "status" that is an HTTP status is the status, not the
+			// API's own code (Baidu's {"status": 302} is one).
+			if c := codeAt(d, prefix+k+"#"); c != "" && c != "0" && !(n == "status" && (errorStatus(c) != 0 || c == "200")) {
 				return c
 			}
 		}
@@ -275,10 +305,19 @@ func (d *doc) listOfErrors(path string) bool {
 		return false
 	}
 	for k := range d.decode(path+"/0/", el).obj {
-		for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
-			if sameName(k, n) {
-				return true
-			}
+		if messageName(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageName reports whether a member's name is one of the names most
+// error objects give their message, in any case style.
+func messageName(k string) bool {
+	for _, n := range []string{"message", "msg", "errormessage", "description", "detail"} {
+		if sameName(k, n) {
+			return true
 		}
 	}
 	return false
@@ -310,4 +349,53 @@ func sameName(k, n string) bool {
 		j++
 	}
 	return j == len(n)
+}
+
+// innerNames are the names of an error object's more specific error, in
+// the casings APIs write: the Microsoft REST API guidelines' "innererror"
+// (an object "containing more specific information than the current
+// object about the error", whose code is "a more specific error code than
+// was provided by the containing error"), as Azure's AI services and
+// Microsoft Graph send it.
+var innerNames = []string{"innererror", "innerError", "InnerError"}
+
+// mentionsInner reports whether body may hold an inner error (see
+// innerNames).
+func mentionsInner(body []byte) bool {
+	return bytes.Contains(body, []byte("nnererror")) || bytes.Contains(body, []byte("nnerError"))
+}
+
+// inner replaces e's code and message with those of the innermost error
+// of the body's error object ("error", or the top level) that has its own:
+// a code written as a word that is not the status again, beside a
+// sentence. An inner error that only carries a request's id and date, or
+// repeats the status as its code (Graph's {"code": "429"}), says nothing
+// more, and the outer error stands. Azure AI Document Intelligence and
+// Azure AI Vision nest the cause so ({"code": "InvalidRequest", "innererror":
+// {"code": "InvalidContent", "message": "The file is corrupted ..."}}).
+func (d *doc) inner(e *Error) {
+	if !mentionsInner(d.root) {
+		return
+	}
+	for _, base := range []string{"error/", ""} {
+		path := base
+		for depth := 0; depth < maxFindDepth; depth++ {
+			next := ""
+			for _, n := range innerNames {
+				if v := d.value(path + n); len(v) > 0 && v[0] == '{' {
+					next = path + n + "/"
+					break
+				}
+			}
+			if next == "" {
+				break
+			}
+			path = next
+			code := codeAt(d, path+"code")
+			msg, _ := stringOf(d.value(path + "message"))
+			if isWord(code) && code != e.Code && strings.TrimSpace(msg) != "" && !isWord(msg) {
+				e.Code, e.Message = code, msg
+			}
+		}
+	}
 }

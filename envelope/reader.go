@@ -195,9 +195,18 @@ func (s Shape) fill() resolved {
 //     a top-level status, result or error number in any case style that
 //     says failed beside a message ({"Status": "Fail", "Message"},
 //     {"errno": 1001, "errmsg"}, {"RetCode": 171, "Message"}; not beside
-//     data or an "id"); a SOAP or XML-RPC fault; and an XML element whose
-//     status, class or result attribute says failed (<response
-//     status="error">, ResponseClass="Error").
+//     data or an "id"), a status number of the API's own other than 0 and
+//     the 2xx statuses HTTP defines ({"status": 311, "message"}; not
+//     beside a payload or a message that says it succeeded), or a message that is only the word for a
+//     failure ({"message": "NOTOK", "result": "Invalid API Key"}), or a
+//     wrapper whose only member says so; below 400, a failure status
+//     (400 to 599) in an object of the body's own with no payload beside
+//     it ({"meta": {"status_code": 401}, "body": ""}), and a batch whose
+//     every item is an error ({"responses": [{"error": {...}}]}); a SOAP
+//     or XML-RPC fault; and an XML element whose status, class or result
+//     attribute says failed (<response status="error">,
+//     ResponseClass="Error"), or whose success child is false or result
+//     child says so (<success>false</success>, <FunctionResult>NOK).
 //   - At a status of 400 or more, any other JSON body is an error too,
 //     unless v is a [Shaper] whose check accepts it (a 503 health body
 //     {"status":"degraded"}; never on a 429). Its code and message are the
@@ -209,8 +218,10 @@ func (s Shape) fill() resolved {
 //     of errors, and more (the table in dialect.go). Members are found by
 //     what they hold wherever APIs put the error object ("error",
 //     "errors", "fault", "detail", "meta", a nested error, OData's
-//     "odata.error"): "error" is the code when it is a word and the
-//     message when it is a sentence; a message may be a list of {loc,
+//     "odata.error"; an "innererror" whose code is its own is the more
+//     specific error): "error" is the code when it is a word and the
+//     message when it is a sentence; a message that is a catalogue's key
+//     ("error.validation") is a label a title or a detail replaces; a message may be a list of {loc,
 //     msg}, an object {lang, value} or an error object, and names the field
 //     at fault ("field: message"); a sentence or the status's phrase is no
 //     code. Where those members are not, a code and a message are found by
@@ -264,8 +275,8 @@ func (s Shape) fill() resolved {
 // so an agent never comes back early. That is the longest of Retry-After
 // (in seconds, decimal seconds or as a date), Retry-After-Ms,
 // x-ms-retry-after-ms and the body's own (the envelope's retry-after
-// member, retry_after, retryAfter, retry_after_ms and their kin wherever
-// the error object is, google.rpc.RetryInfo in its google.rpc and Connect
+// member, retry_after, retryAfter, retry_after_ms, a "back off" with its
+// unit and their kin wherever the error object is, in JSON or XML, google.rpc.RetryInfo in its google.rpc and Connect
 // forms, a JSON-RPC error's data); for a
 // rate_limited error, also the reset of a window with nothing remaining;
 // and for a rate_limited error whose response asked for no delay, at least
@@ -403,6 +414,9 @@ func (r *Reader) read(resp *http.Response, v any, req *http.Request, raw *[]byte
 				code = "" // the status again says nothing more
 			}
 			e = &Error{HTTPStatus: status, Code: code, Message: msg}
+			if mentionsWaitName(body) {
+				e.RetryAfter = xmlWait(body)
+			}
 			// A fault whose code the taxonomy does not know (soap:Server,
 			// env:Client: only which side failed) and whose text opens
 			// with a code word it knows (MS_UNAVAILABLE, "ALREADY_STARTED:
@@ -500,6 +514,8 @@ func flagKeyAt(body []byte, i int) bool {
 			return true
 		case bytes.HasPrefix(rest, keyStatus):
 			return statusWordAt(body, i+len(keyStatus))
+		case bytes.HasPrefix(rest, keyStatusCode), bytes.HasPrefix(rest, keyStatusCodeCamel), bytes.HasPrefix(rest, keyStatusCodeLower):
+			return true
 		}
 	}
 	return false
@@ -521,6 +537,13 @@ var (
 	keySuccess  = []byte(`success"`)
 	keyStat     = []byte(`stat"`)
 	keyStatus   = []byte(`status"`)
+	quotedFail  = []byte(`"fail"`)
+	// A status code of the API's own ("status_code": 210), which may say
+	// failed beside a message (see flaggedFailure), or a failure status
+	// in an object of the body (see statusFailure).
+	keyStatusCode      = []byte(`status_code"`)
+	keyStatusCodeCamel = []byte(`statusCode"`)
+	keyStatusCodeLower = []byte(`statuscode"`)
 	// A status, a result or a return code written in capitals ("Status",
 	// "Result", "RetCode", "ret_code"), which may say failed beside a
 	// message (see flaggedFailure).
@@ -533,15 +556,18 @@ var (
 
 // statusWordAt reports whether the value of the "status" member whose
 // name ends before body[i] is a string that opens with a capital letter
-// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), or
-// is false (a flag down).
+// ("REQUEST_DENIED"), which may name a failure (see failedStatusWord), is
+// JSend's "fail", or is false (a flag down) or a number (see
+// flaggedFailure).
 func statusWordAt(body []byte, i int) bool {
 	k := jsonscan.Space(body, i)
 	if k >= len(body) || body[k] != ':' {
 		return false
 	}
 	k = jsonscan.Space(body, k+1)
-	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f'
+	return k+1 < len(body) && body[k] == '"' && body[k+1] >= 'A' && body[k+1] <= 'Z' || k < len(body) && body[k] == 'f' ||
+		bytes.HasPrefix(body[k:], quotedFail) || // JSend's {"status": "fail", "data": {...}}
+		k < len(body) && body[k] >= '1' && body[k] <= '9' // a status number, which may be the API's own failure's
 }
 
 // format is how a body is written, as far as reading an error goes.
@@ -591,6 +617,23 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	failed := status >= 400
 	if !envelope && !top.errorShape() {
 		if !failed && !flaggedFailure(body) && !top.wrappedFailure() {
+			// A failure status in an object of the body's own, beside
+			// no payload: an error of that status, its code that
+			// number.
+			if st, obj := statusFailure(body); st != 0 {
+				if err := (&doc{root: body}).load(); err != nil {
+					return nil, codes{}, err
+				}
+				return &Error{HTTPStatus: status, Code: strconv.Itoa(st), Message: messageOf(obj, 3), Body: bytes.Clone(body)}, codes{}, nil
+			}
+			// A batch answer whose every item failed: the first
+			// item's error is the body's.
+			if item := failedBatch(&top); item != nil {
+				if e, alts, err := r.readJSON(s, item, status, nil); e != nil && err == nil {
+					e.Body = bytes.Clone(body)
+					return e, alts, nil
+				}
+			}
 			return nil, codes{}, decodeData(body, v)
 		}
 		if sh, ok := v.(Shaper); ok && status != http.StatusTooManyRequests {
@@ -609,11 +652,25 @@ func (r *Reader) readJSON(s *resolved, body []byte, status int, v any) (*Error, 
 	}
 	e := &Error{HTTPStatus: status, Body: bytes.Clone(body)}
 	alts := row.read(d, e)
+	if !row.rpc && row.name != graphQLRow {
+		d.inner(e)
+	}
 	if e.Message == "" && failed {
 		// A failure whose whole body is one JSON string ("start time must
 		// be before end time") says it in that string.
 		if v := bytes.TrimSpace(d.root); len(v) > 0 && v[0] == '"' {
 			e.Message, _ = stringOf(v)
+		}
+	}
+	if row.name == jsendRow && string(top.status) == `"fail"` && d.value("message") == nil {
+		// JSend's fail: the keys of data are the request's fields at
+		// fault ({"status": "fail", "data": {"title": "A title is
+		// required"}}), so the first is the message, "field: message",
+		// where no message member says it otherwise.
+		if data := d.value("data"); len(data) > 0 && data[0] == '{' {
+			if m := fieldError(data, false); m != "" {
+				e.Message = m
+			}
 		}
 	}
 	if row.rpc {
@@ -765,6 +822,13 @@ var (
 	waitWord      = []byte("wait_")
 )
 
+// mentionsWaitName reports whether an XML body may name a wait (see
+// xmlWait): "etry" or "ack" ("RetryAfterSeconds", "BackOffMilliseconds").
+func mentionsWaitName(body []byte) bool {
+	return bytes.Contains(body, retryWord) || bytes.Contains(body, retryCaps) || bytes.Contains(body, []byte("ackOff")) ||
+		bytes.Contains(body, []byte("ackoff")) || bytes.Contains(body, []byte("ACKOFF"))
+}
+
 // mayWait reports whether an error of this status may ask for a wait in
 // its body: a 429, a 403 (a limit some APIs send so) or a 5xx.
 func mayWait(status int) bool {
@@ -812,7 +876,7 @@ func fastEnvelope(s *resolved, body []byte, status int) (*Error, error) {
 			}
 		}
 		if nb.Error.Code == "" || nb.Error.Message == "" || opensWithStatus(nb.Error.Code, status) || placeholder(nb.Error.Code) ||
-			mayWait(status) && mentionsWait(body) {
+			mayWait(status) && mentionsWait(body) || mentionsInner(body) {
 			return nil, nil // its row reads the other members, or a wait
 		}
 		n := &nb.Error

@@ -155,6 +155,34 @@ func successWord(s string) bool {
 	return false
 }
 
+// successStatus reports whether n, a number as written, is a success
+// status HTTP defines (200 to 208, 226).
+func successStatus(n string) bool {
+	switch n {
+	case "200", "201", "202", "203", "204", "205", "206", "207", "208", "226":
+		return true
+	}
+	return false
+}
+
+// failureWord reports whether s is only the word for a failure, in any
+// case style: "NOTOK", "not_ok", "NOK", "FAILED", "failure".
+func failureWord(s string) bool {
+	switch memberWords([]byte(s)) {
+	case "notok", "nok", "failed", "failure", "fail":
+		return true
+	}
+	return false
+}
+
+// saysSuccess reports whether a message says the call succeeded, as a
+// word or in a sentence ("query ok", "Operation successful"), so that a
+// status number beside it is no failure.
+func saysSuccess(s string) bool {
+	l := strings.ToLower(s)
+	return successWord(s) || strings.Contains(l, "success") || strings.Contains(l, "succeeded") || strings.HasSuffix(l, " ok")
+}
+
 // statusWord reports whether "status" is a string written in upper case
 // as a code word ("REQUEST_DENIED", "OK").
 func (s *topSpans) statusWord() bool {
@@ -337,9 +365,11 @@ func firstError(raw json.RawMessage) map[string]json.RawMessage {
 // wrappedFailure reports whether the spans are a wrapper: a body whose
 // only member is an object ({"Response": {...}}, {"api-response": {...}})
 // that would be an error at any status on its own: one with an error flag
-// or a failed status, or one that holds an error object ("error" or
+// or a failed status, one that holds an error object ("error" or
 // "Error") beside no data ({"Response": {"Error": {"Code", "Message"},
-// "RequestId"}}).
+// "RequestId"}}), or one that says failed beside a message as
+// flaggedFailure reads it (MiniMax's {"base_resp": {"status_code": 1004,
+// "status_msg": "login fail: ..."}}).
 func (s *topSpans) wrappedFailure() bool {
 	if s.members != 1 || len(s.first) == 0 || s.first[0] != '{' {
 		return false
@@ -351,7 +381,7 @@ func (s *topSpans) wrappedFailure() bool {
 	if len(in.flag) > 0 && in.flag[0] == '{' && !emptyObject(in.flag) && noData(in.data) {
 		return true
 	}
-	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord())
+	return in.jsonrpc == nil && (isFalse(in.ok) || isFalse(in.success) || in.failedWord() || flaggedFailure(s.first))
 }
 
 // keyEqual reports whether the quoted JSON string q equals key.
@@ -383,11 +413,11 @@ func flaggedFailure(body []byte) bool {
 	if i >= len(body) || body[i] != '{' {
 		return false
 	}
-	var flag, msg bool
+	var flag, msg, own, success bool
 	for i++; ; {
 		i = jsonscan.Space(body, i)
 		if i >= len(body) || body[i] != '"' {
-			return flag && msg
+			return (flag || own && !success) && msg
 		}
 		end, _, ok := jsonscan.String(body, i)
 		if !ok {
@@ -411,7 +441,11 @@ func flaggedFailure(body []byte) bool {
 			}
 		case "id":
 			return false
-		case "status", "stat", "result", "code":
+		case "response", "body", "results", "payload":
+			if !noData(v) {
+				return false // a payload beside the status: data
+			}
+		case "status", "stat", "result", "code", "statuscode":
 			if s, ok := stringOf(v); ok {
 				switch strings.ToLower(s) {
 				case "fail", "failed", "failure", "error":
@@ -419,6 +453,17 @@ func flaggedFailure(body []byte) bool {
 				}
 			} else if n, ok := numberOf(v); ok && name != "code" && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
 				flag = true
+			} else if ok && (name == "status" || name == "statuscode") && n != "0" && !successStatus(n) {
+				// A status number of the API's own other than its
+				// success (0, or a 2xx HTTP defines: {"status": 201,
+				// "message": "Created"}), beside a message and no payload:
+				// Baidu Maps' {"status": 240, "message"}, Tencent's
+				// {"status": 311, "message"}, Viber's {"status": 2,
+				// "status_message"}, Pushwoosh's {"status_code": 210,
+				// "status_message", "response": null}.
+				own = true
+			} else if name == "result" && !noData(v) && (v[0] == '{' || v[0] == '[') {
+				return false // a result: data
 			}
 		case "errorlevel":
 			// A severity, not a code: any level above 0 is a failure.
@@ -440,11 +485,18 @@ func flaggedFailure(body []byte) bool {
 			if endsInMessage(name) {
 				s, ok := stringOf(v)
 				msg = msg || ok && s != "" && !successWord(s)
+				success = success || ok && saysSuccess(s)
+				// A message that is only the word for a failure
+				// ("NOTOK") flags it; the cause is in another member
+				// (Etherscan's and its kin's {"status": "0", "message":
+				// "NOTOK", "result": "Invalid API Key"}, Core Scan,
+				// NeonScan).
+				flag = flag || ok && failureWord(s)
 			}
 		}
 		i = jsonscan.Space(body, vend)
 		if i >= len(body) || body[i] != ',' {
-			return flag && msg
+			return (flag || own && !success) && msg
 		}
 		i++
 	}
@@ -474,4 +526,140 @@ func memberWords(q []byte) string {
 		}
 	}
 	return string(b[:n])
+}
+
+// maxBatch bounds the items failedBatch reads.
+const maxBatch = 64
+
+// failedBatch is the first item of a batch answer whose every item is an
+// error and nothing else, nil for any other body: a body whose only member
+// is a list of objects, each of which holds a non-empty "error" object or
+// "errors" list and no member but the ids of what it is about. Google
+// Cloud Vision's {"responses": [{"error": {"code": 3, "message": "Bad image
+// data."}}]} and Australia Post's {"tracking_results": [{"tracking_id",
+// "errors": [...]}]} answer a failed batch so at 200; a batch with one item
+// that succeeded is a partial success, which is data.
+func failedBatch(top *topSpans) []byte {
+	if top.members != 1 || len(top.first) < 2 || top.first[0] != '[' {
+		return nil
+	}
+	list := top.first
+	var first []byte
+	n := 0
+	for i := jsonscan.Space(list, 1); i < len(list) && list[i] != ']'; {
+		end, ok := jsonscan.Value(list, i, 1, nil)
+		if !ok || n == maxBatch {
+			return nil
+		}
+		item := list[i:end]
+		if !itemFailed(item) {
+			return nil
+		}
+		if first == nil {
+			first = item
+		}
+		n++
+		i = jsonscan.Space(list, end)
+		if i < len(list) && list[i] == ',' {
+			i = jsonscan.Space(list, i+1)
+		}
+	}
+	return first
+}
+
+// itemFailed reports whether a batch's item is an error and nothing else:
+// an object that holds a non-empty "error" object or "errors" list and no
+// member but the ids of what it is about.
+func itemFailed(item []byte) bool {
+	if len(item) == 0 || item[0] != '{' {
+		return false
+	}
+	s := scanTop(item, "", 0)
+	if s.members-s.ids != 1 {
+		return false
+	}
+	if len(s.flag) > 0 && s.flag[0] == '{' && !emptyObject(s.flag) {
+		return true
+	}
+	if len(s.errors) > 0 && s.errors[0] == '[' {
+		j := jsonscan.Space(s.errors, 1)
+		return j < len(s.errors) && s.errors[j] != ']'
+	}
+	return false
+}
+
+// statusFailure is the HTTP failure status (400 to 599) that a body below
+// 400 names in an object of its own, and that object, where nothing else
+// of the body is a payload: a member named for a status ("statusCode",
+// "status_code", "statuscode", "status") holding the number, in the body
+// or in an object of it (up to three deep), while every member outside
+// that object is a scalar or empty ({}, [], ""). MapQuest's {"info":
+// {"statuscode": 400, "messages": [...]}, "results": []} and Musixmatch's
+// {"message": {"header": {"status_code": 401}, "body": ""}} answer a
+// failure so at 200. A status beside a payload describes the payload.
+func statusFailure(body []byte) (status int, obj []byte) {
+	status, obj, payload := statusIn(body, 3)
+	if payload {
+		return 0, nil
+	}
+	return status, obj
+}
+
+// statusIn is statusFailure's walk of the object raw: the status and the
+// object that names it, and whether a payload sits outside that object.
+func statusIn(raw []byte, depth int) (status int, obj []byte, payload bool) {
+	i := jsonscan.Space(raw, 0)
+	if i >= len(raw) || raw[i] != '{' || depth == 0 {
+		return 0, nil, false
+	}
+	var childStatus int
+	var childObj []byte
+	children := 0
+	for i++; ; {
+		i = jsonscan.Space(raw, i)
+		if i >= len(raw) || raw[i] != '"' {
+			break
+		}
+		end, _, ok := jsonscan.String(raw, i)
+		if !ok {
+			return 0, nil, false
+		}
+		name := memberWords(raw[i+1 : end-1])
+		i = jsonscan.Space(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return 0, nil, false
+		}
+		i = jsonscan.Space(raw, i+1)
+		vend, ok := jsonscan.Value(raw, i, 1, nil)
+		if !ok {
+			return 0, nil, false
+		}
+		v := raw[i:vend]
+		switch {
+		case name == "statuscode" || name == "status":
+			if n, ok := numberOf(v); ok && len(n) == 3 && (n[0] == '4' || n[0] == '5') {
+				status = int(n[0]-'0')*100 + int(n[1]-'0')*10 + int(n[2]-'0')
+			}
+		case v[0] == '{' && !emptyObject(v):
+			st, o, p := statusIn(v, depth-1)
+			if st != 0 {
+				childStatus, childObj, children = st, o, children+1
+			}
+			payload = payload || p || st == 0
+		case v[0] == '[' && !noData(v) && string(v) != "[ ]":
+			payload = true
+		}
+		i = jsonscan.Space(raw, vend)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i++
+	}
+	if status != 0 {
+		return status, raw, false // the status's object: its own members are the error's
+	}
+	if children != 1 {
+		return 0, nil, payload || children > 1
+	}
+	return childStatus, childObj, payload
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // maxXMLTokens bounds the work of reading an XML body: an error document
@@ -70,6 +72,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 	// make it an error. inStatus marks a child named for a status
 	// (<status>error</status>), whose text is being read.
 	deep, inStatus := false, false
+	// success marks the status child being read as a success flag
+	// (<success>false</success>), which says failed when it is false.
+	success := false
 	// inErrCode marks a child named for an error code (<errorCode>), whose
 	// text is being read: a code other than 0 says the answer failed.
 	inErrCode := false
@@ -89,6 +94,9 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 		case xml.StartElement:
 			depth++
 			name := strings.ToLower(t.Name.Local)
+			// A status or result that holds elements is no flag: its
+			// children are read as they come.
+			inStatus = false
 			if cur != nil && strings.TrimSpace(text.String()) != "" {
 				// A child that opens after text ends it: SOAP 1.2's
 				// <Code><Value>env:Sender</Value><Subcode>...
@@ -111,7 +119,10 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case flagged && cur == nil:
 				own = false
 				switch {
-				case code == "" && xmlCodeName(name):
+				case code == "" && (xmlCodeName(name) || name == "number"):
+					// An element named for a code, or an error's
+					// number (<ERROR><Number>20080</Number>), as an
+					// attribute named so is (see codeAttr).
 					cur, curDepth = &code, depth
 				case message == "" && xmlMessageName(name):
 					cur, curDepth = &message, depth
@@ -131,8 +142,8 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 					return "", "", false
 				}
 				errDepth = depth
-			case errDepth == 0 && depth > 1 && cur == nil && strings.Contains(name, "status"):
-				inStatus = true
+			case errDepth == 0 && depth > 1 && cur == nil && (strings.Contains(name, "status") || strings.HasSuffix(name, "result") || name == "success"):
+				inStatus, success = true, name == "success"
 				text.Reset()
 			case errDepth == 0 && depth > 1 && cur == nil && strings.HasPrefix(name, "err") && strings.HasSuffix(name, "code"):
 				inErrCode = true
@@ -190,9 +201,13 @@ func readXML(body []byte, root bool) (code, message string, ok bool) {
 			case inStatus:
 				// A status child that says failed makes its parent the
 				// error element (<result><status>error</status>
-				// <errcode>1013</errcode>...), whose members follow it.
+				// <errcode>1013</errcode>...), whose members follow it;
+				// so does a result child that says so (Wirecard's
+				// <FunctionResult>NOK</FunctionResult>) and a success
+				// flag that is false (IXOPAY's <success>false</success>,
+				// as {"success": false} is in JSON).
 				inStatus = false
-				if failedWord(text.String()) {
+				if failedWord(text.String()) || success && falseWord(text.String()) {
 					errDepth, flagged = depth-1, true
 				}
 			case inErrCode:
@@ -253,13 +268,20 @@ func failedAttr(attrs []xml.Attr) bool {
 }
 
 // failedWord reports whether a status's value says the answer failed:
-// "error", "fail", "failed" or "failure", in any case.
+// "error", "fail", "failed", "failure" or "NOK" (not OK), in any case.
 func failedWord(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "error", "fail", "failed", "failure":
+	case "error", "fail", "failed", "failure", "nok", "notok":
 		return true
 	}
 	return false
+}
+
+// falseWord reports whether a flag's text says no: "false" in any case,
+// or 0.
+func falseWord(v string) bool {
+	v = strings.TrimSpace(v)
+	return strings.EqualFold(v, "false") || v == "0"
 }
 
 // codeAttr returns the value of an attribute named as a code or a number
@@ -352,4 +374,44 @@ func xmlText(body []byte) string {
 		}
 	}
 	return ""
+}
+
+// xmlWait is the longest wait an XML error document asks for: the number
+// in an element named for a wait with its unit (see waitUnit), or in one
+// whose Name attribute is such a name (Exchange Web Services' <t:Value
+// Name="BackOffMilliseconds">297749</t:Value> in a ServerBusy fault), read
+// within maxXMLTokens tokens; 0 when there is none.
+func xmlWait(body []byte) time.Duration {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	var longest time.Duration
+	per := 0 // the unit of the element being read, 0 when it is no wait
+	var text strings.Builder
+	for range maxXMLTokens {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			per = waitUnit(t.Name.Local)
+			for _, a := range t.Attr {
+				if per == 0 && strings.EqualFold(a.Name.Local, "name") {
+					per = waitUnit(a.Value)
+				}
+			}
+			text.Reset()
+		case xml.CharData:
+			if per != 0 && text.Len() < 32 {
+				text.Write(t[:min(len(t), 32)])
+			}
+		case xml.EndElement:
+			if per != 0 {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(text.String()), 64); err == nil && f > 0 {
+					longest = max(longest, secondsToDuration(f/float64(per)))
+				}
+			}
+			per = 0
+		}
+	}
+	return longest
 }
