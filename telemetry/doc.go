@@ -93,11 +93,12 @@
 // when it holds a field the propagator reads (traceparent). A failure is
 // one point of the failure counter, with its cached attribute set. What
 // remains is mostly OpenTelemetry's SDK: a span through its
-// batch processor costs about 2 us of CPU with a success's 7 attributes and
-// 3.2 us with a failure's 13 (BenchmarkSpan), and a point of the duration
-// histogram about 0.7 us, the SDK checking its attribute set at every
-// measurement. Exporting a span over OTLP/HTTP adds about 4 us more, the
-// SDK's exporter converting and encoding it (BenchmarkExport in otlpenv).
+// batch processor costs about 4 us of CPU with a success's 7 attributes and
+// 6-7 us with a failure's 13 (BenchmarkSpan, every span exported), and a
+// point of the duration histogram about 0.5 us, the SDK checking its
+// attribute set at every measurement. Exporting a span over OTLP/HTTP adds
+// 4-8 us more, the SDK's exporter converting and encoding it
+// (BenchmarkExport in otlpenv).
 // So a refusal without a span costs about 2 us more than uninstrumented
 // (6 us over a go-sdk's stdio, in-process), and a success what its span and
 // point cost, and their export: BENCHMARKS.md has the figures, in-process
