@@ -156,6 +156,21 @@ func TestStandardClassify(t *testing.T) {
 		{"guard: a payment required is no argument", "payment_required", 200, errkind.PermissionDenied},
 		{"guard: a login required is the credential", "login_required", 200, errkind.AuthenticationFailed},
 
+		// The eleventh round's words (issue 27), each in a code no
+		// corpus holds.
+		{"a column a query names that does not exist is an argument", "ColumnNotFoundException", 404, errkind.InvalidArguments},
+		{"a field that does not exist is an argument", "FIELD_DOES_NOT_EXIST", 400, errkind.InvalidArguments},
+		{"guard: a record that does not exist is a missing thing", "RecordDoesNotExist", 400, errkind.NotFound},
+		{"duplicated, the word, first", "DUPLICATED_TRANSACTION", 400, errkind.Conflict},
+		{"duplicated, the word, last", "order-duplicated", 400, errkind.Conflict},
+		{"any other limit exceeded is waited out", "MaxSessionsExceeded", 400, errkind.RateLimited},
+		{"calls in flight exceeded", "ConcurrentRunsExceededException", 400, errkind.RateLimited},
+		{"exceeded, first", "exceeded_daily_calls", 200, errkind.RateLimited},
+		{"guard: a size exceeded is an argument", "PayloadSizeExceeded", 400, errkind.InvalidArguments},
+		{"guard: a length exceeded is an argument", "max_prompt_length_exceeded", 429, errkind.InvalidArguments},
+		{"guard: a deadline exceeded is unavailable", "DEADLINE_EXCEEDED", 400, errkind.Unavailable},
+		{"guard: a capacity exceeded is unavailable", "ClusterCapacityExceeded", 400, errkind.Unavailable},
+
 		{"unknown code falls back on 404", "gone_away", 404, errkind.NotFound},
 		{"unknown code falls back on 409", "a_code_from_a_newer_server", 409, errkind.Conflict},
 		{"unknown code falls back on 5xx", "newer_code", 599, errkind.ServerError},

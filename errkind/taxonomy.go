@@ -419,6 +419,10 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *privilege*, *not_permitted*, *blocked*, *banned*,
 //	                       insufficient_scope*, missing_scope*, *_scope (but
 //	                       invalid_scope, an argument)
+//	invalid_arguments      *column_not_found*, *column_does_not_exist*,                               fix_argument
+//	                       *no_such_column*, *field_not_found*,
+//	                       *field_does_not_exist*, *no_such_field* (a name
+//	                       the request wrote that does not exist)
 //	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
 //	                       *non_existent*, *inexistent*, *_unknown,
 //	                       *couldnt_find*, *cannot_find*, *unable_to_find*,
@@ -429,8 +433,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       card *declined* is invalid_arguments, a payment
 //	                       that is a resource falls through)
 //	unavailable            *capacity*                                                                 wait_then_retry
-//	invalid_arguments      *size_limit*, *length_limit* (what the request                             fix_argument
-//	                       carries is too big, not too fast)
+//	invalid_arguments      *size_limit*, *length_limit*, *size_exceeded*,                             fix_argument
+//	                       *length_exceeded* (what the request carries is
+//	                       too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
@@ -438,8 +443,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *max_concurrent*, *concurrent_req*,
 //	                       *concurrency_limit* (too many calls in flight)
 //	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
-//	                       *_already_*, duplicate (the word), aborted,
-//	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
+//	                       *_already_*, duplicate or duplicated (the word),
+//	                       aborted, conflict, conflict_*, *_conflict(_*),
+//	                       *_in_use*,
 //	                       *_taken, *precondition_failed*,
 //	                       *condition_not_met*, *conditional_check_failed*,
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
@@ -447,6 +453,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
 //	                       *maintenance*, *standby*, *bad_gateway*,               504, 529
 //	                       deadline_exceeded, *timeout*, *timed_out*
+//	rate_limited           *_exceeded*, exceeded_* (any other limit                                   wait_then_retry
+//	                       exceeded: a count of calls or of work in flight)
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
 //	                       unimplemented, not_implemented, *server_error*,        505-599
 //	                       *internal_error*, *unknown_error*,
@@ -566,6 +574,18 @@ var standardRules = []Rule{
 	{Code: "invalid_scope", Kind: InvalidArguments},
 	{Code: "*_scope", Kind: PermissionDenied},
 
+	// A column or a field that a query or a body names and that does not
+	// exist (Presto's and Trino's COLUMN_NOT_FOUND, Superset's
+	// COLUMN_DOES_NOT_EXIST_ERROR, Socrata's no-such-column): the name
+	// the request wrote is the argument to fix, as a parameter not found
+	// is in a message, not a resource to look for under another id.
+	{Code: "*column_not_found*", Kind: InvalidArguments},
+	{Code: "*column_does_not_exist*", Kind: InvalidArguments},
+	{Code: "*no_such_column*", Kind: InvalidArguments},
+	{Code: "*field_not_found*", Kind: InvalidArguments},
+	{Code: "*field_does_not_exist*", Kind: InvalidArguments},
+	{Code: "*no_such_field*", Kind: InvalidArguments},
+
 	{Code: "*not_found*", Kind: NotFound},
 	{Code: "resource_missing", Kind: NotFound},
 	{Code: "no_such_*", Kind: NotFound},
@@ -606,6 +626,8 @@ var standardRules = []Rule{
 	// wait out: it comes before the limits of rate_limited.
 	{Code: "*size_limit*", Kind: InvalidArguments},
 	{Code: "*length_limit*", Kind: InvalidArguments},
+	{Code: "*size_exceeded*", Kind: InvalidArguments},
+	{Code: "*length_exceeded*", Kind: InvalidArguments},
 
 	{Code: "resource_exhausted", Kind: RateLimited},
 	{Code: "*rate_limit*", Kind: RateLimited},
@@ -638,6 +660,8 @@ var standardRules = []Rule{
 	{Code: "duplicate_*", Kind: Conflict},
 	{Code: "*_duplicate", Kind: Conflict},
 	{Code: "*_duplicate_*", Kind: Conflict},
+	{Code: "duplicated*", Kind: Conflict}, // DUPLICATED_ORDER, duplicated_request
+	{Code: "*_duplicated*", Kind: Conflict},
 	{Code: "aborted", Kind: Conflict},
 	{Code: "conflict", Kind: Conflict},
 	{Code: "conflict_*", Kind: Conflict},
@@ -666,6 +690,14 @@ var standardRules = []Rule{
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
 	{Code: "*timed_out*", Kind: Unavailable},
+
+	// Any other limit exceeded (ActiveStatementsExceededException,
+	// MaxSessionsExceeded, requests_exceeded): once the words of a size,
+	// a length, a budget, a capacity or a deadline have been read above,
+	// what a code says was exceeded is a count of the caller's calls or
+	// of its work in flight, waited out like a rate.
+	{Code: "*_exceeded*", Kind: RateLimited},
+	{Code: "exceeded_*", Kind: RateLimited},
 
 	{Code: "internal", Kind: ServerError},
 	{Code: "internal_*", Kind: ServerError},
