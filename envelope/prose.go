@@ -19,7 +19,12 @@ import (
 // "not authorized" of many; below 400, "hasn't authenticated", "login
 // first", "could not be found": Milvus, Casdoor, Last.fm). A password is
 // no credential noun here: "Invalid password" at a sign-up is an
-// argument.
+// argument. Where a family is a word test rather than a phrase (a quota
+// spent, too many of the caller's acts, credits lacking) the words were
+// seen in several APIs of the batches (a quota out of or exhausted:
+// Azure AI Vision, Tyk, WeatherAPI; too many visits, sessions, attempts:
+// Bybit, Livy, Scayle, Laravel; points or a balance too few: SMSAPI,
+// ShipEngine, DeepInfra, Jina).
 
 // prose is a family of phrases, the kind they name and the code word
 // they stand for: a Reader reads the words as its taxonomy reads that
@@ -40,7 +45,7 @@ const credentialProse = 1
 // tried: a limit, the credential, a permission, a missing thing, a thing
 // that already exists. A message that names two kinds names none.
 var proseKinds = [...]prose{
-	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
+	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "throttl",
 		"quota exceeded", "quota reached", "out of quota"}},
 	{errkind.AuthenticationFailed, "unauthenticated", []string{"authentication failed", "authentication information",
 		"not authenticated", "hasn't authenticated", "has not authenticated", "unauthenticated", "login first",
@@ -61,13 +66,16 @@ var proseKinds = [...]prose{
 		// A caller known and kept out ("You can't access this resource").
 		"can't access", "cannot access", "not allowed to access", "access restricted", "access is restricted",
 		// A payment a person must make, whatever the status: the
-		// caller's credits are spent (a balance or funds may be the
-		// payer's, an argument of a payment API).
-		"enough credit", "insufficient credit", "out of credits"}},
+		// caller's credits are spent (see says).
+		"out of credits"}},
 	{errkind.NotFound, "not_found", []string{"not found", "not be found", "cannot be found", "does not exist",
 		"doesn't exist", "do not exist", "not present", "no such ", "no matching "}},
 	{errkind.Conflict, "already_exists", []string{"already exist", "already been added", "already been assigned",
-		"already been created", "already in use", "already taken", "already been taken", "already registered"}},
+		"already been created", "already in use", "already taken", "already been taken", "already registered",
+		// A thing sent twice ("Order ID is duplicated", "Duplicate
+		// entry 'x' for key 'PRIMARY'"), and RFC 9110's own words for a
+		// 409, which servers write under other statuses too.
+		"duplicate", "conflict with the current state", "conflicts with the current state"}},
 }
 
 // argumentCode is the code word of a missing thing that is an argument
@@ -148,10 +156,21 @@ func (p *prose) says(low string) bool {
 		if refusedCredential(low) {
 			return true
 		}
+	case errkind.PermissionDenied:
+		// The caller's credits, balance or points too few, a payment a
+		// person must make ("Not enough credits", "Insufficient postage
+		// balance", "Not enough points to perform this action": Genju,
+		// Bounceler, ShipEngine, SMSAPI, DeepInfra, Jina). Funds are not
+		// read: they may be a payer's, an argument of a payment API.
+		if lacking(low) {
+			return true
+		}
 	case errkind.RateLimited:
-		// "API key has exceeded calls per month quota"; a quota alone
-		// may be an argument ("quota must be positive").
-		if strings.Contains(low, "quota") && strings.Contains(low, "exceed") {
+		// A quota spent, in any words ("API key has exceeded calls per
+		// month quota", "Out of call volume quota", "daily quota
+		// reached"); a quota alone may be an argument ("quota must be
+		// positive").
+		if strings.Contains(low, "quota") && spent(low) {
 			return true
 		}
 		// "You have exceeded the limit of 1 request every 5 seconds": a
@@ -162,9 +181,86 @@ func (p *prose) says(low string) bool {
 			strings.Contains(low, "number of calls")) {
 			return true
 		}
+		// Too many of the caller's acts, in any words ("Too many
+		// attempts", "Too many visits!", "too many sessions are being
+		// created", "Too many concurrent queries"): not too many of
+		// what one request carries ("Too many parameters", "too many
+		// filtered rows").
+		for rest := low; ; {
+			i := strings.Index(rest, "too many ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("too many "):]
+			if callerActs(rest) {
+				return true
+			}
+		}
 	}
 	for _, ph := range p.phrases {
 		if strings.Contains(low, ph) {
+			return true
+		}
+	}
+	return false
+}
+
+// callerActs reports whether one of the first two words of s is a noun
+// of the caller's acts over time: requests, calls, attempts, visits,
+// sessions, connections, logins, or anything concurrent ("requests",
+// "API requests", "login attempts").
+func callerActs(s string) bool {
+	for w := 0; w < 2; w++ {
+		for _, n := range [...]string{"request", "call", "attempt", "visit", "session", "connection", "login",
+			"concurrent", "simultaneous"} {
+			if strings.HasPrefix(s, n) {
+				return true
+			}
+		}
+		j := strings.IndexByte(s, ' ')
+		if j < 0 {
+			break
+		}
+		s = s[j+1:]
+	}
+	return false
+}
+
+// lacking reports whether low says the caller has too few credits, too
+// little balance or too few points: "insufficient" or "enough", then
+// credits or a balance within the next two words ("Insufficient
+// postage balance", "enough API credits"), or points next ("Not enough
+// points"; "not enough data points" is an argument).
+func lacking(low string) bool {
+	for _, a := range [...]string{"insufficient ", "enough "} {
+		for rest := low; ; {
+			i := strings.Index(rest, a)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(a):]
+			next := rest
+			for w := 0; w < 3; w++ {
+				if strings.HasPrefix(next, "credit") || strings.HasPrefix(next, "balance") ||
+					w == 0 && strings.HasPrefix(next, "point") {
+					return true
+				}
+				j := strings.IndexByte(next, ' ')
+				if j < 0 {
+					break
+				}
+				next = next[j+1:]
+			}
+		}
+	}
+	return false
+}
+
+// spent reports whether low says an allowance ran out: exceeded,
+// reached, out of, exhausted, used up, run out.
+func spent(low string) bool {
+	for _, w := range [...]string{"exceed", "reached", "out of", "exhausted", "used up", "run out", "ran out"} {
+		if strings.Contains(low, w) {
 			return true
 		}
 	}
@@ -323,11 +419,12 @@ var bareWords = [...]string{"invalid", "exception"}
 // the kind a 4xx status gave (byStatus): a credential, a limit or a
 // permission replaces a generic invalid_arguments, the status that says
 // no more than that the request was refused, and so does a thing that
-// already exists at a 400 (Databricks, Mailchimp, Brevo, FusionAuth,
-// Nium: not at a 422, which APIs write for a taken name as a validation
-// failure as often, nor in a message that names the field it is about,
-// "slug: Application with this slug already exists", a field's own
-// validation); a credential or a limit replaces a 403's
+// already exists or was sent twice at a 400 (Databricks, Mailchimp,
+// Brevo, FusionAuth, Nium, dLocal) or at any other 4xx the status leaves
+// generic (Midtrans's 406 in RFC 9110's words for a 409); not at a 422,
+// which APIs write for a taken name as a validation failure as often,
+// nor in a message that names the field it is about ("slug: Application
+// with this slug already exists", a field's own validation); a credential or a limit replaces a 403's
 // permission_denied, which APIs send for a bad key and a spent quota
 // alike (a 403 "Invalid token", "Quota exceeded"), and so does a missing
 // thing (a 403 "The specified resource was not found" names the id to
@@ -339,7 +436,7 @@ func proseOverrides(k, byStatus errkind.Kind, status int, msg string) bool {
 	switch {
 	case byStatus == errkind.InvalidArguments:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
-			k == errkind.Conflict && status == http.StatusBadRequest && !namesField(msg)
+			k == errkind.Conflict && status != http.StatusUnprocessableEntity && !namesField(msg)
 	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.NotFound
 	}

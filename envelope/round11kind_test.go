@@ -1,0 +1,88 @@
+package envelope_test
+
+import (
+	"testing"
+)
+
+// This file holds the eleventh round's rules of the kind (issue 27),
+// tuned on batch7.jsonl and the other batches' misses, each rule with
+// invented examples that state it, none a corpus case.
+
+// TestReadQuotaSpentProse: a message that says a quota ran out, in any
+// words (exceeded, reached, out of, exhausted, used up), is a limit:
+// rate_limited where the status or the code says no more (a 403, a 400,
+// a 200). A quota named without running out is no limit.
+func TestReadQuotaSpentProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"out of a quota at 403", 403, "", `{"error":{"code":"403","message":"Out of monthly transaction quota for the free plan."}}`,
+			outcome{Kind: "rate_limited", Message: "Out of monthly transaction quota for the free plan.", RetryAfterSeconds: 60}},
+		{"a quota exhausted at 400", 400, "", `{"message":"Your daily export quota is exhausted"}`,
+			outcome{Kind: "rate_limited", Message: "Your daily export quota is exhausted", RetryAfterSeconds: 60}},
+		{"a quota used up below 400", 200, "", `{"ok":false,"code":17,"error":"Hourly quota used up, come back later"}`,
+			outcome{Kind: "rate_limited", Code: "17", Message: "Hourly quota used up, come back later", RetryAfterSeconds: 60}},
+		{"guard: a quota that is an argument", 400, "", `{"message":"quota must be a positive number"}`,
+			outcome{Kind: "invalid_arguments", Message: "quota must be a positive number"}},
+	})
+}
+
+// TestReadTooManyActsProse: "too many" of the caller's acts over time
+// (requests, calls, attempts, visits, sessions, connections, logins,
+// anything concurrent, the noun within two words) is a limit to wait
+// out; too many of what one request carries (parameters, rows, items)
+// is an argument.
+func TestReadTooManyActsProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"too many connections at 400", 400, "", `{"error":"Too many connections open for this user"}`,
+			outcome{Kind: "rate_limited", Message: "Too many connections open for this user", RetryAfterSeconds: 60}},
+		{"too many login attempts below 400", 200, "", `{"success":false,"code":88,"message":"Too many login attempts, try later"}`,
+			outcome{Kind: "rate_limited", Code: "88", Message: "Too many login attempts, try later", RetryAfterSeconds: 60}},
+		{"too many API calls at 403", 403, "", `{"message":"You made too many API calls this hour"}`,
+			outcome{Kind: "rate_limited", Message: "You made too many API calls this hour", RetryAfterSeconds: 60}},
+		{"guard: too many items in one request", 400, "", `{"error":"Too many items in the batch (max 100)"}`,
+			outcome{Kind: "invalid_arguments", Message: "Too many items in the batch (max 100)"}},
+	})
+}
+
+// TestReadDuplicateOrConflictProse: a message that says a thing was sent
+// twice ("duplicate", "duplicated") or that repeats RFC 9110's words for
+// a 409 ("a conflict with the current state") is a conflict where the
+// status says no more than that the request was refused, at a 400 or any
+// other 4xx the taxonomy leaves generic; not at a 422 (a validation
+// failure as often), nor when the message opens with the field it is
+// about.
+func TestReadDuplicateOrConflictProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a duplicate at 400", 400, "", `{"code":7001,"message":"Duplicate invoice number INV-9"}`,
+			outcome{Kind: "conflict", Code: "7001", Message: "Duplicate invoice number INV-9"}},
+		{"RFC 9110's words at 405", 405, "", `{"message":"The request conflicts with the current state of the ledger"}`,
+			outcome{Kind: "conflict", Message: "The request conflicts with the current state of the ledger"}},
+		{"RFC 9110's words at 418", 418, "", `{"message":"Refused: conflict with the current state of the order"}`,
+			outcome{Kind: "conflict", Message: "Refused: conflict with the current state of the order"}},
+		{"a request duplicated below 400", 200, "", `{"success":false,"code":31,"message":"This payout request is duplicated"}`,
+			outcome{Kind: "conflict", Code: "31", Message: "This payout request is duplicated"}},
+		{"guard: at 422 a validation", 422, "", `{"message":"Duplicate values in tags"}`,
+			outcome{Kind: "invalid_arguments", Message: "Duplicate values in tags"}},
+		{"guard: a field's own validation", 400, "", `{"message":"tags: duplicate value"}`,
+			outcome{Kind: "invalid_arguments", Message: "tags: duplicate value"}},
+	})
+}
+
+// TestReadLackingCreditsProse: a message that says the caller's credits,
+// balance or points are too few ("insufficient" or "enough", then the
+// noun) is a payment a person must make, permission_denied, at a 400, a
+// 403 or below 400; funds are not read (a payer's, an argument of a
+// payment API), nor data points.
+func TestReadLackingCreditsProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"points below 400", 200, "", `{"success":false,"code":52,"message":"Not enough points to send this message"}`,
+			outcome{Kind: "permission_denied", Code: "52", Message: "Not enough points to send this message"}},
+		{"a balance at 400", 400, "", `{"message":"Insufficient account balance for this lookup"}`,
+			outcome{Kind: "permission_denied", Message: "Insufficient account balance for this lookup"}},
+		{"credits at 403", 403, "", `{"message":"You do not have enough API credits"}`,
+			outcome{Kind: "permission_denied", Message: "You do not have enough API credits"}},
+		{"guard: data points are an argument", 400, "", `{"message":"Not enough data points to fit the model"}`,
+			outcome{Kind: "invalid_arguments", Message: "Not enough data points to fit the model"}},
+		{"guard: a payer's funds", 400, "", `{"message":"Insufficient funds in the source wallet"}`,
+			outcome{Kind: "invalid_arguments", Message: "Insufficient funds in the source wallet"}},
+	})
+}
