@@ -668,7 +668,9 @@ func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
 // -32005 or Bitcoin Core's -5), which the catalogue reports as a
 // server_error whose meaning only the server knows, is read by what its
 // message says when its words name a kind ("rate limit exceeded", "No such
-// transaction"), else by the HTTP status it came with.
+// transaction"), else by the HTTP status it came with; below 400 it is
+// read as any failure's numeric code is (see classify), so that words of
+// an argument ("invalid command") say invalid_arguments there too.
 func (r *Reader) readRPC(e *Error) {
 	n, err := strconv.ParseInt(e.Code, 10, 32)
 	if err != nil || n == 0 {
@@ -685,9 +687,15 @@ func (r *Reader) readRPC(e *Error) {
 	}
 	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
 	if rd.Code == "" && own && e.Kind == errkind.ServerError {
-		if k, ok := r.messageKind(e); ok {
+		if e.HTTPStatus < 400 {
+			// Below 400 such a code says no more than any numeric
+			// code of a failed answer: the failure is read as one
+			// (see classify), by its message's words, those of an
+			// argument among them ("invalid command").
+			e.Kind = ""
+		} else if k, ok := r.messageKind(e); ok {
 			e.Kind = k
-		} else if e.HTTPStatus >= 400 {
+		} else {
 			e.Kind = r.kindOf("", e.HTTPStatus)
 		}
 	}

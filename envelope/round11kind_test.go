@@ -86,3 +86,19 @@ func TestReadLackingCreditsProse(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "Insufficient funds in the source wallet"}},
 	})
 }
+
+// TestReadRPCOwnCodeBelow400: a JSON-RPC error whose code is the
+// implementation's own (outside JSON-RPC 2.0's catalogue) and that came
+// at HTTP 200 is read as any numeric code of a failed answer below 400:
+// by its message's words, those of an argument among them; a message
+// with no such words stays server_error.
+func TestReadRPCOwnCodeBelow400(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"words of an argument", 200, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-8,"message":"Invalid parameter, expected hex string"}}`,
+			outcome{Kind: "invalid_arguments", Code: "-8", Message: "Invalid parameter, expected hex string"}},
+		{"words of a missing thing", 200, "", `{"jsonrpc":"2.0","id":1,"error":{"code":12,"message":"Device 42 does not exist"}}`,
+			outcome{Kind: "not_found", Code: "12", Message: "Device 42 does not exist"}},
+		{"guard: no words of a kind", 200, "", `{"jsonrpc":"2.0","id":1,"error":{"code":-28,"message":"Loading block index..."}}`,
+			outcome{Kind: "server_error", Code: "-28", Message: "Loading block index..."}},
+	})
+}
