@@ -108,7 +108,6 @@ var knownMisses = map[string]string{
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
-	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found, and \"not found\" at a 400 is as often an argument's",
 	"slack_not_authed":                 "not_authed is Slack's own word",
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",

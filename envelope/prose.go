@@ -146,6 +146,34 @@ func proseKind(msg string) (*prose, bool) {
 	return found, true
 }
 
+// namesPart reports whether low names a part of the request or of what
+// it queries rather than a thing it asks for by its id: a parameter, a
+// field, an argument, a column, a table, an index, a type, a property,
+// an attribute, a command, a definition.
+func namesPart(low string) bool {
+	if namesArgument(low) {
+		return true
+	}
+	for _, w := range [...]string{"column", "table", "index", "type", "propert", "attribute", "command", "definition"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherCause reports whether low offers a cause besides the one it
+// names first ("not found or not approved", "does not exist or you have
+// no access"), as APIs write when they will not tell which.
+func otherCause(low string) bool {
+	for _, w := range [...]string{" or not ", " or is not ", " or you ", " or no "} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // argumentProse is the family of a missing thing that is an argument.
 var argumentProse = prose{kind: errkind.InvalidArguments, code: argumentCode}
 
@@ -428,15 +456,22 @@ var bareWords = [...]string{"invalid", "exception"}
 // permission_denied, which APIs send for a bad key and a spent quota
 // alike (a 403 "Invalid token", "Quota exceeded"), and so does a missing
 // thing (a 403 "The specified resource was not found" names the id to
-// change, not a refusal to stop at). "Not found" at a 400 does not: APIs
-// write it of an argument as often as of a thing (a table, an index, a
-// channel type the request named), and a 402 says more than any words
-// (a quota that a person must pay for).
+// change, not a refusal to stop at). A missing thing replaces a 400's
+// invalid_arguments too, as errkind's litmus test reads it (a
+// well-formed id that matches nothing is not_found: "Model does not
+// exist", "\"Channel\" not found.", "No matching location found":
+// SiliconFlow, Z.AI, Triton, Sendbird, WeatherAPI, QuickBooks, ksqlDB),
+// unless the message names a part of the request or of what it queries
+// (a parameter, a field, a column, a table, an index, a type: see
+// namesPart), which is an argument to fix, or offers another cause ("not
+// found or not approved"). A 402 says more than any words (a quota that
+// a person must pay for).
 func proseOverrides(k, byStatus errkind.Kind, status int, msg string) bool {
 	switch {
 	case byStatus == errkind.InvalidArguments:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
-			k == errkind.Conflict && status != http.StatusUnprocessableEntity && !namesField(msg)
+			k == errkind.Conflict && status != http.StatusUnprocessableEntity && !namesField(msg) ||
+			k == errkind.NotFound && status == http.StatusBadRequest && !namesPart(lowHead(msg)) && !otherCause(lowHead(msg))
 	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.NotFound
 	}

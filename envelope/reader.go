@@ -1134,12 +1134,14 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 			// Below 400 no status says what failed: a code whose words
 			// say an argument (invalid_date) is read as a 400 would be,
 			// its message overriding it as proseOverrides lets a
-			// message override a 400; else the message's kind, else
-			// its words of an argument ("List ID is required").
+			// message override a 400 (but a missing thing: the code
+			// names the argument that matched nothing); else the
+			// message's kind, else its words of an argument ("List ID
+			// is required").
 			arg := e.Kind == errkind.ServerError && wrongArgumentCode(code, alts)
 			k, named := r.messageKind(e)
 			switch {
-			case named && k != errkind.ServerError && (!arg || proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
+			case named && k != errkind.ServerError && (!arg || k != errkind.NotFound && proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
 				e.Kind = k
 			case arg || !named && e.Kind == errkind.ServerError && saysArgument(e.Message, argumentWords[:]):
 				if k, ok := r.wordKind(&argumentProse, status); ok {

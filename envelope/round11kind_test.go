@@ -102,3 +102,29 @@ func TestReadRPCOwnCodeBelow400(t *testing.T) {
 			outcome{Kind: "server_error", Code: "-28", Message: "Loading block index..."}},
 	})
 }
+
+// TestReadMissingThingAt400: at a 400 whose code says nothing of its own,
+// a message that says a thing the request named matches nothing is
+// not_found, as errkind's litmus test reads it (a well-formed id that
+// matches nothing); a part of the request or of what it queries that
+// does not exist (a parameter, a field, a column, a table, an index, a
+// type) is an argument to fix, and so is a message that offers another
+// cause ("not found or not enabled"), or one that opens with the status.
+func TestReadMissingThingAt400(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a thing named that matches nothing", 400, "", `{"code":3301,"message":"Voice 'amber-2' does not exist."}`,
+			outcome{Kind: "not_found", Code: "3301", Message: "Voice 'amber-2' does not exist."}},
+		{"no matching thing", 400, "", `{"error":"No matching airport found for code QQX"}`,
+			outcome{Kind: "not_found", Message: "No matching airport found for code QQX"}},
+		{"guard: a column of a query", 400, "", `{"error":"column \"nmae\" not found in relation users"}`,
+			outcome{Kind: "invalid_arguments", Message: `column "nmae" not found in relation users`}},
+		{"guard: an index of a search engine", 400, "", `{"error":"no such index [logs-2024]"}`,
+			outcome{Kind: "invalid_arguments", Message: "no such index [logs-2024]"}},
+		{"guard: another cause offered", 400, "", `{"message":"Webhook not found or not enabled for this account"}`,
+			outcome{Kind: "invalid_arguments", Message: "Webhook not found or not enabled for this account"}},
+		{"guard: the status said first", 400, "", `{"message":"Bad Request: voice not found"}`,
+			outcome{Kind: "invalid_arguments", Message: "Bad Request: voice not found"}},
+		{"guard: below 400 a code of an argument keeps it", 200, "", `{"success":false,"error":{"code":"invalid_voice","message":"Voice does not exist"}}`,
+			outcome{Kind: "invalid_arguments", Code: "invalid_voice", Message: "Voice does not exist"}},
+	})
+}
