@@ -702,15 +702,22 @@ func (r *Reader) readRPC(e *Error) {
 }
 
 // messageKind is the kind the words of e's message name ("Invalid API
-// Key", "Photo not found"), read as a code is; ok is false when they name
-// none.
+// Key", "Photo not found"): the family of phrases they hold (see
+// proseKind), else the message read as a code is ("INVALID_USER_KEY",
+// "TableDoesNotExistError"); ok is false when they name none. The
+// phrases come first: a sentence read as a code takes the first rule any
+// of its words matches, where the phrases see that "Max rate limit
+// reached, please use an API key" names a limit, and that a message of
+// two kinds names none.
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
+	if p, ok := proseKind(msg); ok {
+		if k, ok := r.wordKind(p, e.HTTPStatus); ok {
+			return k, true
+		}
+	}
 	if r.names(msg) {
 		return r.kindOf(msg, e.HTTPStatus), true
-	}
-	if p, ok := proseKind(msg); ok {
-		return r.wordKind(p, e.HTTPStatus)
 	}
 	return "", false
 }

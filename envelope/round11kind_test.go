@@ -128,3 +128,35 @@ func TestReadMissingThingAt400(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Code: "invalid_voice", Message: "Voice does not exist"}},
 	})
 }
+
+// TestReadNamedKeyRefused: an adjective that refuses, at most one word,
+// then "key" that ends its phrase is the caller's key refused, at any
+// status ("Invalid merchant key", "Unknown publishable key."); a key
+// followed by more words or a name is a member of the request.
+func TestReadNamedKeyRefused(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"below 400", 200, "", `{"status":"ERROR","code":"M-7","message":"Invalid merchant key"}`,
+			outcome{Kind: "authentication_failed", Code: "M-7", Message: "Invalid merchant key"}},
+		{"at 400", 400, "", `{"message":"Unknown publishable key."}`,
+			outcome{Kind: "authentication_failed", Message: "Unknown publishable key."}},
+		{"a dash after it", 400, "", `{"error":"Wrong key - create one in the dashboard"}`,
+			outcome{Kind: "authentication_failed", Message: "Wrong key - create one in the dashboard"}},
+		{"guard: a key of an object", 400, "", `{"message":"Invalid key in object at position 3"}`,
+			outcome{Kind: "invalid_arguments", Message: "Invalid key in object at position 3"}},
+		{"guard: a key named after it", 400, "", `{"message":"Invalid sort key \"ts\""}`,
+			outcome{Kind: "invalid_arguments", Message: `Invalid sort key "ts"`}},
+	})
+}
+
+// TestReadMessagePhrasesBeforeCode: a message's phrases are read before
+// the message is read as a code, so a sentence that names a limit and
+// mentions a key is a limit, and one that names two kinds names none;
+// a message that is a code word is read as one.
+func TestReadMessagePhrasesBeforeCode(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a limit that mentions a key", 200, "", `{"ok":false,"error":"Rate limit reached, sign up for an API key to raise it"}`,
+			outcome{Kind: "rate_limited", Message: "Rate limit reached, sign up for an API key to raise it", RetryAfterSeconds: 60}},
+		{"a code word as the message", 200, "", `{"success":false,"code":12,"message":"ORDER_DOES_NOT_EXIST"}`,
+			outcome{Kind: "not_found", Code: "12", Message: "ORDER_DOES_NOT_EXIST"}},
+	})
+}
