@@ -46,6 +46,7 @@ const credentialProse = 1
 // that already exists. A message that names two kinds names none.
 var proseKinds = [...]prose{
 	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "throttl",
+		"too frequent", "frequency limit", "over limit", "over the limit",
 		"quota exceeded", "quota reached", "out of quota"}},
 	{errkind.AuthenticationFailed, "unauthenticated", []string{"authentication failed", "authentication information",
 		"not authenticated", "hasn't authenticated", "has not authenticated", "unauthenticated", "login first",
@@ -61,7 +62,7 @@ var proseKinds = [...]prose{
 		// A request's signature refused: the caller's secret signs it
 		// ("HMAC validation failure", "Signature verification failed").
 		"hmac", "signature verification", "signature validation", "signature mismatch"}},
-	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "permission denied",
+	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "authorization failed", "permission denied",
 		"insufficient permission", "have permission", "missing scope", "access denied",
 		// A caller known and kept out ("You can't access this resource").
 		"can't access", "cannot access", "not allowed to access", "access restricted", "access is restricted",
@@ -202,10 +203,11 @@ func (p *prose) says(low string) bool {
 			return true
 		}
 		// "You have exceeded the limit of 1 request every 5 seconds": a
-		// limit exceeded, counted in requests over time (not a size), or
-		// a number of requests exceeded ("The allowed number of requests
-		// has been exceeded").
-		if strings.Contains(low, "exceed") && (requestRate(low) || strings.Contains(low, "number of requests") ||
+		// limit spent (exceeded, reached, ...), counted in requests over
+		// time (not a size), or a number of requests spent ("The allowed
+		// number of requests has been exceeded", "the daily threshold
+		// for total number of requests ... has been reached").
+		if spent(low) && (requestRate(low) || strings.Contains(low, "number of requests") ||
 			strings.Contains(low, "number of calls")) {
 			return true
 		}

@@ -160,3 +160,21 @@ func TestReadMessagePhrasesBeforeCode(t *testing.T) {
 			outcome{Kind: "not_found", Code: "12", Message: "ORDER_DOES_NOT_EXIST"}},
 	})
 }
+
+// TestReadLimitWordsProse: calls "too frequent", a "frequency limit", a
+// use "over limit", and a number of requests reached (not only
+// exceeded) are a limit in a message, below 400 and where a 400 says no
+// more; "authorization failed" is a permission refused to a caller the
+// upstream knows.
+func TestReadLimitWordsProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"too frequent below 400", 200, "", `{"success":false,"code":45,"message":"Calls too frequent, slow down"}`,
+			outcome{Kind: "rate_limited", Code: "45", Message: "Calls too frequent, slow down", RetryAfterSeconds: 60}},
+		{"over limit at 400", 400, "", `{"message":"Account is over limit for this month"}`,
+			outcome{Kind: "rate_limited", Message: "Account is over limit for this month", RetryAfterSeconds: 60}},
+		{"a number of requests reached", 200, "", `{"ok":false,"error":"The maximum number of requests for today has been reached"}`,
+			outcome{Kind: "rate_limited", Message: "The maximum number of requests for today has been reached", RetryAfterSeconds: 60}},
+		{"authorization failed below 400", 200, "", `{"success":false,"message":"Authorization failed for role viewer on table orders"}`,
+			outcome{Kind: "permission_denied", Message: "Authorization failed for role viewer on table orders"}},
+	})
+}

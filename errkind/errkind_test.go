@@ -170,6 +170,9 @@ func TestStandardClassify(t *testing.T) {
 		{"guard: a length exceeded is an argument", "max_prompt_length_exceeded", 429, errkind.InvalidArguments},
 		{"guard: a deadline exceeded is unavailable", "DEADLINE_EXCEEDED", 400, errkind.Unavailable},
 		{"guard: a capacity exceeded is unavailable", "ClusterCapacityExceeded", 400, errkind.Unavailable},
+		{"calls too frequent", "REQUEST_TOO_FREQUENT", 200, errkind.RateLimited},
+		{"over a limit", "MonthlyUsageOverLimit", 400, errkind.RateLimited},
+		{"a frequency limit", "api_frequency_limit", 403, errkind.RateLimited},
 
 		{"unknown code falls back on 404", "gone_away", 404, errkind.NotFound},
 		{"unknown code falls back on 409", "a_code_from_a_newer_server", 409, errkind.Conflict},

@@ -440,6 +440,7 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
 //	                       *throughput_exceeded*, *_exhausted, over_*,
+//	                       *too_frequent*, *over_limit*, *frequency_limit*,
 //	                       *max_concurrent*, *concurrent_req*,
 //	                       *concurrency_limit* (too many calls in flight)
 //	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
@@ -642,6 +643,12 @@ var standardRules = []Rule{
 	{Code: "*throughput_exceeded*", Kind: RateLimited},
 	{Code: "*_exhausted", Kind: RateLimited},
 	{Code: "over_*", Kind: RateLimited},
+	// Calls too frequent or over a limit, in the words of any API
+	// (ACCESS_TOO_FREQUENT, DAILY_QUERY_OVER_LIMIT, frequency_limit:
+	// AMap, Feishu, Blockfrost, Vast, Gemini's exchange).
+	{Code: "*too_frequent*", Kind: RateLimited},
+	{Code: "*over_limit*", Kind: RateLimited},
+	{Code: "*frequency_limit*", Kind: RateLimited},
 	// Too many requests at once (MS_MAX_CONCURRENT_REQ,
 	// too_many_concurrent_requests, concurrency_limit): a limit on the
 	// caller's calls in flight, waited out like a rate.
