@@ -450,7 +450,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *_taken, *precondition_failed*,
 //	                       *condition_not_met*, *conditional_check_failed*,
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
-//	                       *concurrent_modification*, *concurrent_update*
+//	                       *concurrent_modification*, *concurrent_update*,
+//	                       *deadlock*, *serialization_failure*,
+//	                       *unique_violation*, *unique_constraint*
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
 //	                       *maintenance*, *standby*, *bad_gateway*,               504, 529
 //	                       deadline_exceeded, *timeout*, *timed_out*
@@ -462,6 +464,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *unexpected_error*, a SOAP fault *:Server or
 //	                       *:Receiver (a 424: a request this one depended on
 //	                       failed, no argument of the caller)
+//	invalid_arguments      a payment card's own data or state, once no word                           fix_argument
+//	                       above reads: *card*, *cvc*, *cvv*, expired_card*
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, invalid_input*, unsupported_*,
@@ -542,6 +546,7 @@ var standardRules = []Rule{
 	{Code: "*token_expired*", Kind: AuthenticationFailed},
 	{Code: "*token_revoked*", Kind: AuthenticationFailed},
 	{Code: "*access_token*", Kind: AuthenticationFailed},
+	{Code: "expired_card*", Kind: InvalidArguments}, // a payment card's, not the caller's (see *card* below)
 	{Code: "expired_*", Kind: AuthenticationFailed},
 	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
@@ -686,6 +691,15 @@ var standardRules = []Rule{
 	{Code: "*stale*", Kind: Conflict},
 	{Code: "*concurrent_modification*", Kind: Conflict},
 	{Code: "*concurrent_update*", Kind: Conflict},
+	// A transaction that clashed with another and was rolled back
+	// (PostgreSQL's deadlock_detected and serialization_failure,
+	// MySQL's and Neo4j's deadlocks: gRPC's ABORTED), and a unique
+	// constraint violated (PostgreSQL's unique_violation, ArangoDB's
+	// unique constraint violated): the state moved under the call.
+	{Code: "*deadlock*", Kind: Conflict},
+	{Code: "*serialization_failure*", Kind: Conflict},
+	{Code: "*unique_violation*", Kind: Conflict},
+	{Code: "*unique_constraint*", Kind: Conflict},
 
 	{Code: "*unavailable*", Kind: Unavailable},
 	{Code: "*not_available*", Kind: Unavailable},
@@ -720,6 +734,16 @@ var standardRules = []Rule{
 	{Code: "*unexpected_error*", Kind: ServerError},
 	{Code: "*:server", Kind: ServerError},   // a SOAP fault of the server
 	{Code: "*:receiver", Kind: ServerError}, // SOAP 1.2's name for it
+
+	// The payment card's own data or state (Stripe's expired_card,
+	// incorrect_cvc, card_not_supported; Square's CARD_EXPIRED,
+	// CVV_FAILURE, INVALID_CARD), once no rule above has read a missing
+	// card, a limit or a clash in the code: like a card declined, the
+	// caller can pay with another card or fix the one it sent, even at a
+	// 402.
+	{Code: "*card*", Kind: InvalidArguments},
+	{Code: "*cvc*", Kind: InvalidArguments},
+	{Code: "*cvv*", Kind: InvalidArguments},
 
 	{Code: "invalid_argument*", Kind: InvalidArguments},
 	{Code: "failed_precondition", Kind: InvalidArguments},
