@@ -185,6 +185,10 @@ func (p *prose) says(low string) bool {
 		if refusedCredential(low) || refusedNamedKey(low) {
 			return true
 		}
+	case errkind.NotFound:
+		if noneFound(low) {
+			return true
+		}
 	case errkind.PermissionDenied:
 		// The caller's credits, balance or points too few, a payment a
 		// person must make ("Not enough credits", "Insufficient postage
@@ -284,6 +288,35 @@ func lacking(low string) bool {
 		}
 	}
 	return false
+}
+
+// noneFound reports whether low says that none of a thing was found:
+// "no", at most two words, then "found" ("No build found", "No matching
+// location found", "No record found for id 42", "No data found"), as 24
+// messages of the corpora's APIs say a thing is missing.
+func noneFound(low string) bool {
+	for rest := low; ; {
+		i := strings.Index(rest, "no ")
+		if i < 0 {
+			return false
+		}
+		at := len(low) - len(rest) + i
+		rest = rest[i+len("no "):]
+		if at > 0 && isLetter(low[at-1]) {
+			continue
+		}
+		next := rest
+		for w := 0; w < 3; w++ {
+			if after, ok := strings.CutPrefix(next, "found"); ok && (after == "" || !isLetter(after[0])) {
+				return true
+			}
+			j := strings.IndexByte(next, ' ')
+			if j < 0 {
+				break
+			}
+			next = next[j+1:]
+		}
+	}
 }
 
 // spent reports whether low says an allowance ran out: exceeded,

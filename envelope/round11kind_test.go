@@ -178,3 +178,19 @@ func TestReadLimitWordsProse(t *testing.T) {
 			outcome{Kind: "permission_denied", Message: "Authorization failed for role viewer on table orders"}},
 	})
 }
+
+// TestReadNoneFoundProse: "no", at most two words, then "found" says a
+// thing is missing, as "not found" does: not_found below 400 and where a
+// 400 says no more; "no API key found" is still the credential.
+func TestReadNoneFoundProse(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"below 400", 200, "", `{"success":false,"code":7,"message":"No invoice found for number 991"}`,
+			outcome{Kind: "not_found", Code: "7", Message: "No invoice found for number 991"}},
+		{"at 400, two words between", 400, "", `{"error":"No open ticket found"}`,
+			outcome{Kind: "not_found", Message: "No open ticket found"}},
+		{"guard: a key not found is the credential", 400, "", `{"error":"No API key found in the request headers"}`,
+			outcome{Kind: "authentication_failed", Message: "No API key found in the request headers"}},
+		{"guard: a word that ends in no", 400, "", `{"error":"Piano found no rest"}`,
+			outcome{Kind: "invalid_arguments", Message: "Piano found no rest"}},
+	})
+}
