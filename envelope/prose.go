@@ -74,9 +74,14 @@ var proseKinds = [...]prose{
 	{errkind.Conflict, "already_exists", []string{"already exist", "already been added", "already been assigned",
 		"already been created", "already in use", "already taken", "already been taken", "already registered",
 		// A thing sent twice ("Order ID is duplicated", "Duplicate
-		// entry 'x' for key 'PRIMARY'"), and RFC 9110's own words for a
-		// 409, which servers write under other statuses too.
-		"duplicate", "conflict with the current state", "conflicts with the current state"}},
+		// entry 'x' for key 'PRIMARY'"), RFC 9110's own words for a
+		// 409, which servers write under other statuses too, and a
+		// precondition of the request that the state no longer meets
+		// (RFC 9110's 412; SpiceDB's "unable to satisfy write
+		// precondition", Cloud Storage's "pre-conditions ... did not
+		// hold", DynamoDB's "The conditional request failed").
+		"duplicate", "conflict with the current state", "conflicts with the current state",
+		"precondition", "pre-condition", "conditional request failed"}},
 }
 
 // argumentCode is the code word of a missing thing that is an argument

@@ -44,8 +44,9 @@ func TestReadTooManyActsProse(t *testing.T) {
 }
 
 // TestReadDuplicateOrConflictProse: a message that says a thing was sent
-// twice ("duplicate", "duplicated") or that repeats RFC 9110's words for
-// a 409 ("a conflict with the current state") is a conflict where the
+// twice ("duplicate", "duplicated"), that repeats RFC 9110's words for
+// a 409 ("a conflict with the current state") or that says a
+// precondition failed (RFC 9110's 412) is a conflict where the
 // status says no more than that the request was refused, at a 400 or any
 // other 4xx the taxonomy leaves generic; not at a 422 (a validation
 // failure as often), nor when the message opens with the field it is
@@ -60,6 +61,10 @@ func TestReadDuplicateOrConflictProse(t *testing.T) {
 			outcome{Kind: "conflict", Message: "Refused: conflict with the current state of the order"}},
 		{"a request duplicated below 400", 200, "", `{"success":false,"code":31,"message":"This payout request is duplicated"}`,
 			outcome{Kind: "conflict", Code: "31", Message: "This payout request is duplicated"}},
+		{"a precondition no longer met at 400", 400, "", `{"code":9,"message":"write precondition on revision 12 failed"}`,
+			outcome{Kind: "conflict", Code: "9", Message: "write precondition on revision 12 failed"}},
+		{"a conditional request failed below 400", 200, "", `{"ok":false,"error":"The conditional request failed"}`,
+			outcome{Kind: "conflict", Message: "The conditional request failed"}},
 		{"guard: at 422 a validation", 422, "", `{"message":"Duplicate values in tags"}`,
 			outcome{Kind: "invalid_arguments", Message: "Duplicate values in tags"}},
 		{"guard: a field's own validation", 400, "", `{"message":"tags: duplicate value"}`,
