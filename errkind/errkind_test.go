@@ -179,6 +179,8 @@ func TestStandardClassify(t *testing.T) {
 		{"a transaction deadlocked", "Transaction.DeadlockDetected", 500, errkind.Conflict},
 		{"a serialization failure", "serialization_failure", 400, errkind.Conflict},
 		{"a unique constraint violated", "UniqueConstraintViolation", 400, errkind.Conflict},
+		{"an error filed as the user's", "UserError", 200, errkind.InvalidArguments},
+		{"guard: the user's thing not found", "USER_NOT_FOUND_ERROR", 200, errkind.NotFound},
 		{"calls too frequent", "REQUEST_TOO_FREQUENT", 200, errkind.RateLimited},
 		{"over a limit", "MonthlyUsageOverLimit", 400, errkind.RateLimited},
 		{"a frequency limit", "api_frequency_limit", 403, errkind.RateLimited},

@@ -470,8 +470,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, invalid_input*, unsupported_*,
 //	                       *_unsupported, *malformed*, bad_*, *_required,
-//	                       unknown_param*, missing_param*, a SOAP fault
-//	                       *:Client or *:Sender
+//	                       unknown_param*, missing_param*, *user_error*, a
+//	                       SOAP fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
@@ -767,6 +767,12 @@ var standardRules = []Rule{
 	{Code: "*_required", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
+	// An error its upstream files as the user's, not its own (Presto's
+	// and Trino's errorType USER_ERROR, Azure Machine Learning's and Data
+	// Factory's UserError), once no rule above has read what it is. (A
+	// client error may be another's: SageMaker's CLIENT_ERROR_FROM_MODEL
+	// is the model's answer to SageMaker.)
+	{Code: "*user_error*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
 	{Code: "*:sender", Kind: InvalidArguments}, // SOAP 1.2's name for it
 
