@@ -423,7 +423,8 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *no_such_column*, *field_not_found*,
 //	                       *field_does_not_exist*, *no_such_field* (a name
 //	                       the request wrote that does not exist)
-//	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
+//	not_found              *not_found*, *notfound*, *notexist*,                    404, 410           try_another_id
+//	                       resource_missing, no_such_*, *not_exist*,
 //	                       *non_existent*, *inexistent*, *_unknown,
 //	                       *couldnt_find*, *cannot_find*, *unable_to_find*,
 //	                       gone, *_gone
@@ -442,12 +443,14 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *throughput_exceeded*, *_exhausted, over_*,
 //	                       *too_frequent*, *over_limit*, *frequency_limit*,
 //	                       *max_concurrent*, *concurrent_req*,
-//	                       *concurrency_limit* (too many calls in flight)
-//	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
-//	                       *_already_*, duplicate or duplicated (the word),
-//	                       aborted, conflict, conflict_*, *_conflict(_*),
-//	                       *_in_use*,
-//	                       *_taken, *precondition_failed*,
+//	                       *concurrency_limit* (too many calls in flight),
+//	                       *too_many_attempts*, *too_many_connections*,
+//	                       *too_many_calls*, *too_many_sessions*
+//	conflict               *already_exists*, *alreadyexist*, *_exists(_*),         409, 412, 423      reread_then_retry
+//	                       already_*, *_already_*, duplicate or duplicated
+//	                       (the word), aborted, conflict, conflict_*,
+//	                       *_conflict(_*), *_in_use*, *_taken,
+//	                       *precondition_failed*,
 //	                       *condition_not_met*, *conditional_check_failed*,
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
 //	                       *concurrent_modification*, *concurrent_update*,
@@ -470,8 +473,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, invalid_input*, unsupported_*,
 //	                       *_unsupported, *malformed*, bad_*, *_required,
-//	                       unknown_param*, missing_param*, *user_error*, a
-//	                       SOAP fault *:Client or *:Sender
+//	                       unknown_param*, missing_param*, *user_error*,
+//	                       *validation*, *parse_fail*, *parse_error*, a SOAP
+//	                       fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
@@ -593,6 +597,11 @@ var standardRules = []Rule{
 	{Code: "*no_such_field*", Kind: InvalidArguments},
 
 	{Code: "*not_found*", Kind: NotFound},
+	// The same words run together in capitals, where no case style
+	// tells them apart (TRACKING.TRACKINGNUMBER.NOTFOUND, ERR_NOTFOUND,
+	// ALREADYEXISTS, DOESNOTEXIST).
+	{Code: "*notfound*", Kind: NotFound},
+	{Code: "*notexist*", Kind: NotFound},
 	{Code: "resource_missing", Kind: NotFound},
 	{Code: "no_such_*", Kind: NotFound},
 	{Code: "*not_exist*", Kind: NotFound},
@@ -660,8 +669,17 @@ var standardRules = []Rule{
 	{Code: "*max_concurrent*", Kind: RateLimited},
 	{Code: "*concurrent_req*", Kind: RateLimited},
 	{Code: "*concurrency_limit*", Kind: RateLimited},
+	// Too many of the caller's acts (TOO_MANY_ATTEMPTS,
+	// too_many_connections, TooManyCalls), not of what one request
+	// carries (too_many_items): the code's words of the phrases a
+	// message says them in.
+	{Code: "*too_many_attempts*", Kind: RateLimited},
+	{Code: "*too_many_connections*", Kind: RateLimited},
+	{Code: "*too_many_calls*", Kind: RateLimited},
+	{Code: "*too_many_sessions*", Kind: RateLimited},
 
 	{Code: "*already_exists*", Kind: Conflict},
+	{Code: "*alreadyexist*", Kind: Conflict},
 	{Code: "*_exists", Kind: Conflict},
 	{Code: "*_exists_*", Kind: Conflict},
 	// A state reached already (ALREADY_STARTED, already_running,
@@ -773,6 +791,12 @@ var standardRules = []Rule{
 	// client error may be another's: SageMaker's CLIENT_ERROR_FROM_MODEL
 	// is the model's answer to SageMaker.)
 	{Code: "*user_error*", Kind: InvalidArguments},
+	// A request that failed validation or could not be parsed, in any
+	// place of the code (Apollo Server's GRAPHQL_VALIDATION_FAILED and
+	// GRAPHQL_PARSE_FAILED, REQUEST_VALIDATION_ERROR, json_parse_error).
+	{Code: "*validation*", Kind: InvalidArguments},
+	{Code: "*parse_fail*", Kind: InvalidArguments},
+	{Code: "*parse_error*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
 	{Code: "*:sender", Kind: InvalidArguments}, // SOAP 1.2's name for it
 
