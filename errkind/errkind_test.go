@@ -188,6 +188,7 @@ func TestStandardClassify(t *testing.T) {
 		{"too many connections", "ERR_TOO_MANY_CONNECTIONS", 400, errkind.RateLimited},
 		{"guard: too many of what a request carries", "too_many_recipients", 400, errkind.InvalidArguments},
 		{"validation anywhere in a code", "SCHEMA_VALIDATION_ERROR", 200, errkind.InvalidArguments},
+		{"guard: an invalidation is no validation", "CacheInvalidationFailed", 200, errkind.ServerError},
 		{"a request that could not be parsed", "body_parse_failed", 200, errkind.InvalidArguments},
 		{"guard: a signature's validation is the credential", "signature_validation_failed", 400, errkind.AuthenticationFailed},
 		{"calls too frequent", "REQUEST_TOO_FREQUENT", 200, errkind.RateLimited},

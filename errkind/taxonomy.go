@@ -474,7 +474,7 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       invalid_param*, invalid_input*, unsupported_*,
 //	                       *_unsupported, *malformed*, bad_*, *_required,
 //	                       unknown_param*, missing_param*, *user_error*,
-//	                       *validation*, *parse_fail*, *parse_error*, a SOAP
+//	                       *_validation*, *parse_fail*, *parse_error*, a SOAP
 //	                       fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
@@ -793,8 +793,9 @@ var standardRules = []Rule{
 	{Code: "*user_error*", Kind: InvalidArguments},
 	// A request that failed validation or could not be parsed, in any
 	// place of the code (Apollo Server's GRAPHQL_VALIDATION_FAILED and
-	// GRAPHQL_PARSE_FAILED, REQUEST_VALIDATION_ERROR, json_parse_error).
-	{Code: "*validation*", Kind: InvalidArguments},
+	// GRAPHQL_PARSE_FAILED, REQUEST_VALIDATION_ERROR, json_parse_error),
+	// the word a word of its own (not cache_invalidation).
+	{Code: "*_validation*", Kind: InvalidArguments},
 	{Code: "*parse_fail*", Kind: InvalidArguments},
 	{Code: "*parse_error*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
