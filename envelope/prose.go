@@ -445,6 +445,9 @@ func refusedKey(msg string) bool {
 // or a name is a member of the request ("invalid key in object",
 // "Invalid filter key \"foo\"", "Unknown sort key: rank").
 func refusedNamedKey(low string) bool {
+	if !strings.Contains(low, "key") {
+		return false
+	}
 	for _, a := range credentialAdjectives {
 		for rest := low; ; {
 			i := strings.Index(rest, a+" ")
