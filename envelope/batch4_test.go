@@ -48,7 +48,15 @@ import "testing"
 // The tenth round's rules of where the members are (rules10m; a "tag" or
 // "class" written as a code word is the class): 331 of 365 (90.6%).
 // Both parts of the tenth round together: 332 of 365 (91.0%).
-const fourthBatchFloor = 90
+// The eleventh round's rules of the kind (rules11c): 334 of 365 (91.5%),
+// with one expectation brought to the convention of errkind's litmus
+// test and of the other corpora (marqeta_400: a card product that
+// matches nothing is not_found at a 400, as a model that does not exist
+// is in batch3's siliconflow_400_model), and two to the package doc's
+// (uvicorn_500_text, puma_500_text: a text 500 is malformed_response, as
+// the plain_500 golden and responses.jsonl's starlette_500_text read the
+// same body): 336 of 365 (92.1%).
+const fourthBatchFloor = 92
 
 // TestReadFourthBatch reads the fourth batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -57,7 +57,10 @@ import "testing"
 // (rules10m; FHIR's OperationOutcome read by its specification): 393 of
 // 435 (90.3%).
 // Both parts of the tenth round together: 394 of 435 (90.6%).
-const sixthBatchFloor = 90
+// The eleventh round's rules of the kind (rules11c; a JSON-RPC
+// implementation's own code below 400, "No valid lookup found"): 396 of
+// 435 (91.0%).
+const sixthBatchFloor = 91
 
 // TestReadSixthBatch reads the sixth batch, documented error responses of
 // gateways, frameworks, databases, RPC servers, cloud and infrastructure

@@ -70,7 +70,8 @@ import "testing"
 // From the eleventh round on the whole batch is released for tuning (its
 // misses are logged like the other batches'), and batch8.jsonl, collected
 // apart in the same way, is the corpus held out in its place.
-const seventhFloor = 74
+// The eleventh round's rules of the kind (rules11c): 279 of 362 (77.1%).
+const seventhFloor = 77
 
 // TestReadSeventhBatch reads the seventh batch, documented responses of
 // APIs the other corpora do not hold, and fails if the share read as

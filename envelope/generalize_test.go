@@ -120,7 +120,8 @@ var knownMisses = map[string]string{
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails (190 of
 // 215 before the rules of the fresh batch's tuned half, 194 of 215 after,
-// 196 of 215 after the ninth round's rules of the kind).
+// 196 of 215 after the ninth round's rules of the kind, 197 of 215 after
+// the eleventh's).
 const heldOutFloor = 91
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
@@ -164,10 +165,15 @@ const heldOutFloor = 91
 // of 190 (86.8%), 417 of 430 and 196 of 215. The tenth round's rules of
 // the kind (tuned on batch7.jsonl's tuned half): 174 of 184 (94.5%), 166
 // of 190 (87.4%), 418 of 430 (xmlrpc_fault reads now: "Too many
-// parameters." on a 200 says an argument) and 196 of 215.
+// parameters." on a 200 says an argument) and 196 of 215. The eleventh
+// round's rules of the kind (rules11c): 175 of 184 (95.1%;
+// arcgis_admin_error no longer reads: a message's phrases come before
+// the message as a code, and "Token not found" is a missing thing), 168
+// of 190 (88.4%), 419 of 430 (quickbooks_400_fault reads now) and 197 of
+// 215.
 const (
 	freshTunedFloor   = 95
-	freshHeldOutFloor = 87
+	freshHeldOutFloor = 88
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error
