@@ -84,6 +84,30 @@
 // {"mayHaveActed":true,"method":"POST","failure":"network_error"} when the
 // upstream sent none.
 //
+// # The kind
+//
+// The kind is the taxonomy's for the code, read by its words in any case
+// style; a code that names a kind wins over a status that says no more
+// than a refusal (400, or a code below 400), and a code that says no more
+// than the request failed never overrides a status that tells (401, 403,
+// 404, 429, 502 to 504). Where the code says nothing of its own (none, a
+// number, a catalogue's entry, a reason phrase), the message's words
+// decide over such a status: a credential refused, a limit or a quota
+// spent, a permission or credits lacking, a thing sent twice or a state
+// that moved, and a thing that matches nothing. These conventions hold
+// across the corpora:
+//
+//   - A thing a 400 says matches nothing ("Model does not exist") is
+//     not_found, as errkind's litmus test reads a well-formed id that
+//     matches nothing; a part of the request or of what it queries (a
+//     parameter, a field, a column, a table, an index, a type) that does
+//     not exist is invalid_arguments, and so is a message that offers
+//     another cause ("not found or not approved").
+//   - A 402 is permission_denied whatever the message says; a payment
+//     card declined or wrong is invalid_arguments by its code.
+//   - A text, HTML or empty 5xx body the taxonomy reads as server_error
+//     is malformed_response, whatever its one line says.
+//
 // # Upstream text
 //
 // An error's text is a path into the agent's prompt, so the code, message
