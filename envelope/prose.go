@@ -127,6 +127,11 @@ var refusedAfter = [...]string{" invalid", " is invalid", " is not valid", " not
 // and the code word the taxonomy reads), and whether they name one.
 func proseKind(msg string) (*prose, bool) {
 	low := lowHead(msg)
+	if !strings.Contains(low, " ") {
+		// A message that is a code word in capitals or snake case
+		// ("INVALID_USER_KEY", "quota_exceeded") is read by its words.
+		low = strings.ReplaceAll(low, "_", " ")
+	}
 	var found *prose
 	for i := range proseKinds {
 		p := &proseKinds[i]

@@ -199,3 +199,15 @@ func TestReadNoneFoundProse(t *testing.T) {
 			outcome{Kind: "invalid_arguments", Message: "Piano found no rest"}},
 	})
 }
+
+// TestReadCodeWordMessage: a message that is one code word in capitals
+// or snake case ("INVALID_MERCHANT_KEY") is read by its words, as a
+// sentence is.
+func TestReadCodeWordMessage(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a key refused", 200, "", `{"success":false,"code":10009,"message":"INVALID_MERCHANT_KEY"}`,
+			outcome{Kind: "authentication_failed", Code: "10009", Message: "INVALID_MERCHANT_KEY"}},
+		{"a quota spent", 200, "", `{"success":false,"code":10044,"message":"DAILY_QUOTA_USED_UP"}`,
+			outcome{Kind: "rate_limited", Code: "10044", Message: "DAILY_QUOTA_USED_UP", RetryAfterSeconds: 60}},
+	})
+}
