@@ -670,7 +670,9 @@ func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
 // message says when its words name a kind ("rate limit exceeded", "No such
 // transaction"), else by the HTTP status it came with; below 400 it is
 // read as any failure's numeric code is (see classify), so that words of
-// an argument ("invalid command") say invalid_arguments there too.
+// an argument ("invalid command") say invalid_arguments there too. An
+// error read from an answer is never network_error, and a generic kind
+// gives way to a 429's or a 502's to 504's.
 func (r *Reader) readRPC(e *Error) {
 	n, err := strconv.ParseInt(e.Code, 10, 32)
 	if err != nil || n == 0 {
@@ -684,6 +686,21 @@ func (r *Reader) readRPC(e *Error) {
 	}
 	if rd.HasWait {
 		e.RetryAfter = max(e.RetryAfter, rd.Wait)
+	}
+	if e.Kind == errkind.NetworkError {
+		// An answer came back: what its message says of a connection
+		// ("connection refused", "request timed out") is the upstream's
+		// own call to another failing, a gateway's failure, not the
+		// client's network_error.
+		e.Kind = r.kindOf("", http.StatusBadGateway)
+	}
+	if k := r.kindOf("", e.HTTPStatus); e.HTTPStatus >= 400 && (k == errkind.RateLimited || k == errkind.Unavailable) &&
+		yields(e.Kind, k) {
+		// A catalogue's code that says no more than that the call
+		// failed (-32603) never overrides a status that tells (a 429, a
+		// 502 to 504).
+		e.Kind = k
+		return
 	}
 	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
 	if rd.Code == "" && own && e.Kind == errkind.ServerError {

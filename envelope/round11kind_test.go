@@ -211,3 +211,24 @@ func TestReadCodeWordMessage(t *testing.T) {
 			outcome{Kind: "rate_limited", Code: "10044", Message: "DAILY_QUOTA_USED_UP", RetryAfterSeconds: 60}},
 	})
 }
+
+// TestReadRPCAnswerIsNoNetworkError: a JSON-RPC error is an answer, so
+// a message that speaks of a connection or a timeout ("connection
+// refused", "request timed out") is the upstream's own call to another
+// failing, unavailable as a gateway's failure is, never network_error
+// (no answer); and a catalogue's code that says no more than that the
+// call failed (-32603) gives way to a status that tells (a 503).
+func TestReadRPCAnswerIsNoNetworkError(t *testing.T) {
+	runReadCases(t, []readCase{
+		{"a connection refused upstream", 200, "", `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"dial tcp 10.1.2.3:8545: connect: connection refused"}}`,
+			outcome{Kind: "unavailable", Code: "-32000", Message: "dial tcp 10.1.2.3:8545: connect: connection refused"}},
+		{"a timeout upstream", 200, "", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"request timed out"}}`,
+			outcome{Kind: "unavailable", Code: "-32603", Message: "request timed out"}},
+		{"an internal error at a 503", 503, "", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error"}}`,
+			outcome{Kind: "unavailable", Code: "-32603", Message: "Internal error"}},
+		{"guard: an internal error at 200", 200, "", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Internal error"}}`,
+			outcome{Kind: "server_error", Code: "-32603", Message: "Internal error"}},
+		{"guard: a method not found at its 404", 404, "", `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}`,
+			outcome{Kind: "invalid_arguments", Code: "-32601", Message: "Method not found"}},
+	})
+}
