@@ -45,7 +45,10 @@ import (
 // (numverify_200_no_phone: the code word over the number), 181 of 205;
 // with the round's rules (a wrapper whose only member says failed beside a
 // message), 182 of 205 (88.8%).
-const thirdBatchFloor = 88
+// The eleventh round's rules of the kind (rules11c; a thing a 400 says
+// matches nothing is not_found): 181 of 205 (88.3%).
+// Both parts of the eleventh round together: 184 of 205 (89.7%).
+const thirdBatchFloor = 89
 
 // TestReadThirdBatch reads the third batch, documented responses of APIs
 // the other corpora do not hold, and fails if the share read as

@@ -40,6 +40,11 @@ import "testing"
 // aligned to the convention of which code a body gives
 // (weatherstack_200_usage_limit: the code word over the number): 195 of
 // 202 (96.5%).
+// The eleventh round's rules of the kind (rules11c), with one expectation
+// brought to errkind's litmus test and batch3's siliconflow_400_model
+// (zai_400_model: "Model does not exist" at a 400 is not_found): 194 of
+// 202 (96.0%).
+// Both parts of the eleventh round together: 195 of 202 (96.5%).
 const fifthBatchFloor = 96
 
 // TestReadFifthBatch reads the fifth batch, documented responses of APIs

@@ -81,7 +81,9 @@ import "testing"
 // airship_400 and flink_400_param; "field: message" where the error names
 // its field, for gls_400_validation and auspost_400_dangerous), 291 of
 // 362; with the round's rules, 308 of 362 (85.1%).
-const seventhFloor = 85
+// The eleventh round's rules of the kind (rules11c): 279 of 362 (77.1%).
+// Both parts of the eleventh round together: 317 of 362 (87.5%).
+const seventhFloor = 87
 
 // TestReadSeventhBatch reads the seventh batch, documented responses of
 // APIs the other corpora do not hold, and fails if the share read as

@@ -94,8 +94,9 @@
 // the reason of an ErrorInfo or of errors[0] beside it, unless that
 // reason names a kind the agent must stop or wait for (API_KEY_INVALID
 // under INVALID_ARGUMENT). A numeric code 0 in an error body is kept as
-// written (Discord's {"message": "401: Unauthorized", "code": 0}). An innererror whose own code is a word (the
-// Microsoft REST API guidelines' more specific error) is the error read.
+// written (Discord's {"message": "401: Unauthorized", "code": 0}). An
+// innererror whose own code is a word (the Microsoft REST API guidelines'
+// more specific error) is the error read.
 //
 // # Which message
 //
@@ -110,6 +111,30 @@
 // message", unless it opens with the field; JSON:API's source (a
 // pointer, a parameter) stays in the details, and the detail is the
 // message as sent.
+//
+// # The kind
+//
+// The kind is the taxonomy's for the code, read by its words in any case
+// style; a code that names a kind wins over a status that says no more
+// than a refusal (400, or a code below 400), and a code that says no more
+// than the request failed never overrides a status that tells (401, 403,
+// 404, 429, 502 to 504). Where the code says nothing of its own (none, a
+// number, a catalogue's entry, a reason phrase), the message's words
+// decide over such a status: a credential refused, a limit or a quota
+// spent, a permission or credits lacking, a thing sent twice or a state
+// that moved, and a thing that matches nothing. These conventions hold
+// across the corpora:
+//
+//   - A thing a 400 says matches nothing ("Model does not exist") is
+//     not_found, as errkind's litmus test reads a well-formed id that
+//     matches nothing; a part of the request or of what it queries (a
+//     parameter, a field, a column, a table, an index, a type) that does
+//     not exist is invalid_arguments, and so is a message that offers
+//     another cause ("not found or not approved").
+//   - A 402 is permission_denied whatever the message says; a payment
+//     card declined or wrong is invalid_arguments by its code.
+//   - A text, HTML or empty 5xx body the taxonomy reads as server_error
+//     is malformed_response, whatever its one line says.
 //
 // # Upstream text
 //

@@ -108,7 +108,6 @@ var knownMisses = map[string]string{
 	"github_oauth_device_pending":      "RFC 8628's slow_down and interval: slow_down stays unread (S3's SlowDown is unavailable), interval is no wait member",
 	"bigcommerce_422":                  "the expectation leaves out the problem type, which the library's problem-details reading keeps as the code",
 	"kraken_200_error_array":           "\"error\" as a list of strings on a 200 with a result is no error shape; EAPI:Invalid key is prose",
-	"quickbooks_400_fault":             "code 610 names no kind; only the message says Object Not Found, and \"not found\" at a 400 is as often an argument's",
 	"slack_not_authed":                 "not_authed is Slack's own word",
 	"meta_graph_190":                   "Meta's numeric code yields to the type OAuthException, a class, as a string code is read first",
 	"meta_graph_4_rate":                "as meta_graph_190; only the numeric code 4 says a limit",
@@ -121,10 +120,11 @@ var knownMisses = map[string]string{
 // while the rules were tuned: only its count was; this floor is the figure
 // reached, rounded down, so that a change that loses ground fails (190 of
 // 215 before the rules of the fresh batch's tuned half, 194 of 215 after,
-// 196 of 215 after the ninth round's rules of the kind, 198 of 215 after
-// the eleventh round's of where the members are, of which one case,
-// twoxx_jsend_fail, was looked at: JSend's "fail" read as data on the
-// fast path, against the package doc).
+// 196 of 215 after the ninth round's rules of the kind; in the eleventh
+// round 198 of 215 after the rules of where the members are, of which
+// one case, twoxx_jsend_fail, was looked at: JSend's "fail" read as data
+// on the fast path, against the package doc; 197 of 215 after those of
+// the kind; 199 of 215 with both).
 const heldOutFloor = 92
 
 // freshTunedFloor and freshHeldOutFloor are the shares (in percent) of the
@@ -173,10 +173,17 @@ const heldOutFloor = 92
 // to the convention that JSON:API's source stays in the details
 // (telnyx_422 and klaviyo_429 of the tuned half, klaviyo_400 and
 // paymongo_400 of the other): 177 of 184 (96.2%), 168 of 190 (88.4%),
-// 418 of 430 and 198 of 215.
+// 418 of 430 and 198 of 215. The eleventh round's rules of the kind
+// (rules11c): 175 of 184 (95.1%;
+// arcgis_admin_error no longer reads: a message's phrases come before
+// the message as a code, and "Token not found" is a missing thing), 168
+// of 190 (88.4%), 419 of 430 (quickbooks_400_fault reads now) and 197 of
+// 215.
+// Both parts of the eleventh round together: 177 of 184 (96.2%), 170 of
+// 190 (89.4%), 419 of 430 and 199 of 215.
 const (
 	freshTunedFloor   = 96
-	freshHeldOutFloor = 88
+	freshHeldOutFloor = 89
 )
 
 // TestReadDocumentedCorpus reads several hundred documented error

@@ -19,7 +19,12 @@ import (
 // "not authorized" of many; below 400, "hasn't authenticated", "login
 // first", "could not be found": Milvus, Casdoor, Last.fm). A password is
 // no credential noun here: "Invalid password" at a sign-up is an
-// argument.
+// argument. Where a family is a word test rather than a phrase (a quota
+// spent, too many of the caller's acts, credits lacking) the words were
+// seen in several APIs of the batches (a quota out of or exhausted:
+// Azure AI Vision, Tyk, WeatherAPI; too many visits, sessions, attempts:
+// Bybit, Livy, Scayle, Laravel; points or a balance too few: SMSAPI,
+// ShipEngine, DeepInfra, Jina).
 
 // prose is a family of phrases, the kind they name and the code word
 // they stand for: a Reader reads the words as its taxonomy reads that
@@ -40,7 +45,8 @@ const credentialProse = 1
 // tried: a limit, the credential, a permission, a missing thing, a thing
 // that already exists. A message that names two kinds names none.
 var proseKinds = [...]prose{
-	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "too many requests", "throttl",
+	{errkind.RateLimited, "rate_limited", []string{"rate limit", "rate-limit", "ratelimit", "throttl",
+		"too frequent", "frequency limit", "over limit", "over the limit",
 		"quota exceeded", "quota reached", "out of quota"}},
 	{errkind.AuthenticationFailed, "unauthenticated", []string{"authentication failed", "authentication information",
 		"not authenticated", "hasn't authenticated", "has not authenticated", "unauthenticated", "login first",
@@ -56,18 +62,26 @@ var proseKinds = [...]prose{
 		// A request's signature refused: the caller's secret signs it
 		// ("HMAC validation failure", "Signature verification failed").
 		"hmac", "signature verification", "signature validation", "signature mismatch"}},
-	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "permission denied",
+	{errkind.PermissionDenied, "permission_denied", []string{"not authorized", "authorization failed", "permission denied",
 		"insufficient permission", "have permission", "missing scope", "access denied",
 		// A caller known and kept out ("You can't access this resource").
 		"can't access", "cannot access", "not allowed to access", "access restricted", "access is restricted",
 		// A payment a person must make, whatever the status: the
-		// caller's credits are spent (a balance or funds may be the
-		// payer's, an argument of a payment API).
-		"enough credit", "insufficient credit", "out of credits"}},
+		// caller's credits are spent (see says).
+		"out of credits"}},
 	{errkind.NotFound, "not_found", []string{"not found", "not be found", "cannot be found", "does not exist",
 		"doesn't exist", "do not exist", "not present", "no such ", "no matching "}},
 	{errkind.Conflict, "already_exists", []string{"already exist", "already been added", "already been assigned",
-		"already been created", "already in use", "already taken", "already been taken", "already registered"}},
+		"already been created", "already in use", "already taken", "already been taken", "already registered",
+		// A thing sent twice ("Order ID is duplicated", "Duplicate
+		// entry 'x' for key 'PRIMARY'"), RFC 9110's own words for a
+		// 409, which servers write under other statuses too, and a
+		// precondition of the request that the state no longer meets
+		// (RFC 9110's 412; SpiceDB's "unable to satisfy write
+		// precondition", Cloud Storage's "pre-conditions ... did not
+		// hold", DynamoDB's "The conditional request failed").
+		"duplicate", "conflict with the current state", "conflicts with the current state",
+		"precondition", "pre-condition", "conditional request failed"}},
 }
 
 // argumentCode is the code word of a missing thing that is an argument
@@ -113,6 +127,11 @@ var refusedAfter = [...]string{" invalid", " is invalid", " is not valid", " not
 // and the code word the taxonomy reads), and whether they name one.
 func proseKind(msg string) (*prose, bool) {
 	low := lowHead(msg)
+	if !strings.Contains(low, " ") {
+		// A message that is a code word in capitals or snake case
+		// ("INVALID_USER_KEY", "quota_exceeded") is read by its words.
+		low = strings.ReplaceAll(low, "_", " ")
+	}
 	var found *prose
 	for i := range proseKinds {
 		p := &proseKinds[i]
@@ -138,6 +157,34 @@ func proseKind(msg string) (*prose, bool) {
 	return found, true
 }
 
+// namesPart reports whether low names a part of the request or of what
+// it queries rather than a thing it asks for by its id: a parameter, a
+// field, an argument, a column, a table, an index, a type, a property,
+// an attribute, a command, a definition.
+func namesPart(low string) bool {
+	if namesArgument(low) {
+		return true
+	}
+	for _, w := range [...]string{"column", "table", "index", "type", "propert", "attribute", "command", "definition"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherCause reports whether low offers a cause besides the one it
+// names first ("not found or not approved", "does not exist or you have
+// no access"), as APIs write when they will not tell which.
+func otherCause(low string) bool {
+	for _, w := range [...]string{" or not ", " or is not ", " or you ", " or no "} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // argumentProse is the family of a missing thing that is an argument.
 var argumentProse = prose{kind: errkind.InvalidArguments, code: argumentCode}
 
@@ -145,26 +192,148 @@ var argumentProse = prose{kind: errkind.InvalidArguments, code: argumentCode}
 func (p *prose) says(low string) bool {
 	switch p.kind {
 	case errkind.AuthenticationFailed:
-		if refusedCredential(low) {
+		if refusedCredential(low) || refusedNamedKey(low) {
+			return true
+		}
+	case errkind.NotFound:
+		if noneFound(low) {
+			return true
+		}
+	case errkind.PermissionDenied:
+		// The caller's credits, balance or points too few, a payment a
+		// person must make ("Not enough credits", "Insufficient postage
+		// balance", "Not enough points to perform this action": Genju,
+		// Bounceler, ShipEngine, SMSAPI, DeepInfra, Jina). Funds are not
+		// read: they may be a payer's, an argument of a payment API.
+		if lacking(low) {
 			return true
 		}
 	case errkind.RateLimited:
-		// "API key has exceeded calls per month quota"; a quota alone
-		// may be an argument ("quota must be positive").
-		if strings.Contains(low, "quota") && strings.Contains(low, "exceed") {
+		// A quota spent, in any words ("API key has exceeded calls per
+		// month quota", "Out of call volume quota", "daily quota
+		// reached"); a quota alone may be an argument ("quota must be
+		// positive").
+		if strings.Contains(low, "quota") && spent(low) {
 			return true
 		}
 		// "You have exceeded the limit of 1 request every 5 seconds": a
-		// limit exceeded, counted in requests over time (not a size), or
-		// a number of requests exceeded ("The allowed number of requests
-		// has been exceeded").
-		if strings.Contains(low, "exceed") && (requestRate(low) || strings.Contains(low, "number of requests") ||
+		// limit spent (exceeded, reached, ...), counted in requests over
+		// time (not a size), or a number of requests spent ("The allowed
+		// number of requests has been exceeded", "the daily threshold
+		// for total number of requests ... has been reached").
+		if spent(low) && (requestRate(low) || strings.Contains(low, "number of requests") ||
 			strings.Contains(low, "number of calls")) {
 			return true
+		}
+		// Too many of the caller's acts, in any words ("Too many
+		// attempts", "Too many visits!", "too many sessions are being
+		// created", "Too many concurrent queries"): not too many of
+		// what one request carries ("Too many parameters", "too many
+		// filtered rows").
+		for rest := low; ; {
+			i := strings.Index(rest, "too many ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len("too many "):]
+			if callerActs(rest) {
+				return true
+			}
 		}
 	}
 	for _, ph := range p.phrases {
 		if strings.Contains(low, ph) {
+			return true
+		}
+	}
+	return false
+}
+
+// callerActs reports whether one of the first two words of s is a noun
+// of the caller's acts over time: requests, calls, attempts, visits,
+// sessions, connections, logins, or anything concurrent ("requests",
+// "API requests", "login attempts").
+func callerActs(s string) bool {
+	for w := 0; w < 2; w++ {
+		for _, n := range [...]string{"request", "call", "attempt", "visit", "session", "connection", "login",
+			"concurrent", "simultaneous"} {
+			if strings.HasPrefix(s, n) {
+				return true
+			}
+		}
+		j := strings.IndexByte(s, ' ')
+		if j < 0 {
+			break
+		}
+		s = s[j+1:]
+	}
+	return false
+}
+
+// lacking reports whether low says the caller has too few credits, too
+// little balance or too few points: "insufficient" or "enough", then
+// credits or a balance within the next two words ("Insufficient
+// postage balance", "enough API credits"), or points next ("Not enough
+// points"; "not enough data points" is an argument).
+func lacking(low string) bool {
+	for _, a := range [...]string{"insufficient ", "enough "} {
+		for rest := low; ; {
+			i := strings.Index(rest, a)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(a):]
+			next := rest
+			for w := 0; w < 3; w++ {
+				if strings.HasPrefix(next, "credit") || strings.HasPrefix(next, "balance") ||
+					w == 0 && strings.HasPrefix(next, "point") {
+					return true
+				}
+				j := strings.IndexByte(next, ' ')
+				if j < 0 {
+					break
+				}
+				next = next[j+1:]
+			}
+		}
+	}
+	return false
+}
+
+// noneFound reports whether low says that none of a thing was found:
+// "no", at most two words, then "found" ("No build found", "No matching
+// location found", "No record found for id 42", "No data found"), as 24
+// messages of the corpora's APIs say a thing is missing.
+func noneFound(low string) bool {
+	for rest := low; ; {
+		i := strings.Index(rest, "no ")
+		if i < 0 {
+			return false
+		}
+		at := len(low) - len(rest) + i
+		rest = rest[i+len("no "):]
+		if at > 0 && isLetter(low[at-1]) {
+			continue
+		}
+		next := rest
+		for w := 0; w < 3; w++ {
+			if after, ok := strings.CutPrefix(next, "found"); ok && (after == "" || !isLetter(after[0])) {
+				return true
+			}
+			j := strings.IndexByte(next, ' ')
+			if j < 0 {
+				break
+			}
+			next = next[j+1:]
+		}
+	}
+}
+
+// spent reports whether low says an allowance ran out: exceeded,
+// reached, out of, exhausted, used up, run out.
+func spent(low string) bool {
+	for _, w := range [...]string{"exceed", "reached", "out of", "exhausted", "used up", "run out", "ran out"} {
+		if strings.Contains(low, w) {
 			return true
 		}
 	}
@@ -272,6 +441,58 @@ func refusedKey(msg string) bool {
 	return false
 }
 
+// refusedNamedKey reports whether low refuses a key that ends its
+// phrase: one of credentialAdjectives, then at most one word, then "key"
+// followed by the end or a mark that closes a phrase ("Invalid
+// integration key", "Unknown publishable key.", "Wrong key!", "Invalid
+// key - get one at ..."), as 65 messages of 66 in the corpora that say so
+// are a credential refused, at any status. A key followed by more words
+// or a name is a member of the request ("invalid key in object",
+// "Invalid filter key \"foo\"", "Unknown sort key: rank").
+func refusedNamedKey(low string) bool {
+	if !strings.Contains(low, "key") {
+		return false
+	}
+	for _, a := range credentialAdjectives {
+		for rest := low; ; {
+			i := strings.Index(rest, a+" ")
+			if i < 0 {
+				break
+			}
+			at := len(low) - len(rest) + i
+			rest = rest[i+len(a)+1:]
+			if at > 0 && isLetter(low[at-1]) {
+				continue
+			}
+			next := rest
+			if !strings.HasPrefix(next, "key") {
+				j := strings.IndexByte(next, ' ')
+				if j < 0 {
+					continue
+				}
+				next = next[j+1:]
+			}
+			if after, ok := strings.CutPrefix(next, "key"); ok && closesPhrase(after) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closesPhrase reports whether s, what follows a word, ends the word's
+// phrase: nothing, a mark that ends a phrase, or a dash or a bracket after
+// a space.
+func closesPhrase(s string) bool {
+	if s == "" {
+		return true
+	}
+	if strings.IndexByte(".,!;)", s[0]) >= 0 {
+		return true
+	}
+	return strings.HasPrefix(s, " -") || strings.HasPrefix(s, " (")
+}
+
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 
 // lowHead is the part of a message or a code the prose rules read: its
@@ -323,23 +544,31 @@ var bareWords = [...]string{"invalid", "exception"}
 // the kind a 4xx status gave (byStatus): a credential, a limit or a
 // permission replaces a generic invalid_arguments, the status that says
 // no more than that the request was refused, and so does a thing that
-// already exists at a 400 (Databricks, Mailchimp, Brevo, FusionAuth,
-// Nium: not at a 422, which APIs write for a taken name as a validation
-// failure as often, nor in a message that names the field it is about,
-// "slug: Application with this slug already exists", a field's own
-// validation); a credential or a limit replaces a 403's
+// already exists or was sent twice at a 400 (Databricks, Mailchimp,
+// Brevo, FusionAuth, Nium, dLocal) or at any other 4xx the status leaves
+// generic (Midtrans's 406 in RFC 9110's words for a 409); not at a 422,
+// which APIs write for a taken name as a validation failure as often,
+// nor in a message that names the field it is about ("slug: Application
+// with this slug already exists", a field's own validation); a credential or a limit replaces a 403's
 // permission_denied, which APIs send for a bad key and a spent quota
 // alike (a 403 "Invalid token", "Quota exceeded"), and so does a missing
 // thing (a 403 "The specified resource was not found" names the id to
-// change, not a refusal to stop at). "Not found" at a 400 does not: APIs
-// write it of an argument as often as of a thing (a table, an index, a
-// channel type the request named), and a 402 says more than any words
-// (a quota that a person must pay for).
+// change, not a refusal to stop at). A missing thing replaces a 400's
+// invalid_arguments too, as errkind's litmus test reads it (a
+// well-formed id that matches nothing is not_found: "Model does not
+// exist", "\"Channel\" not found.", "No matching location found":
+// SiliconFlow, Z.AI, Triton, Sendbird, WeatherAPI, QuickBooks, ksqlDB),
+// unless the message names a part of the request or of what it queries
+// (a parameter, a field, a column, a table, an index, a type: see
+// namesPart), which is an argument to fix, or offers another cause ("not
+// found or not approved"). A 402 says more than any words (a quota that
+// a person must pay for).
 func proseOverrides(k, byStatus errkind.Kind, status int, msg string) bool {
 	switch {
 	case byStatus == errkind.InvalidArguments:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.PermissionDenied ||
-			k == errkind.Conflict && status == http.StatusBadRequest && !namesField(msg)
+			k == errkind.Conflict && status != http.StatusUnprocessableEntity && !namesField(msg) ||
+			k == errkind.NotFound && status == http.StatusBadRequest && !namesPart(lowHead(msg)) && !otherCause(lowHead(msg))
 	case status == http.StatusForbidden:
 		return k == errkind.AuthenticationFailed || k == errkind.RateLimited || k == errkind.NotFound
 	}

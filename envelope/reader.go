@@ -725,7 +725,11 @@ func rowFor(d *doc, s *resolved, envelope, failed bool) *dialect {
 // -32005 or Bitcoin Core's -5), which the catalogue reports as a
 // server_error whose meaning only the server knows, is read by what its
 // message says when its words name a kind ("rate limit exceeded", "No such
-// transaction"), else by the HTTP status it came with.
+// transaction"), else by the HTTP status it came with; below 400 it is
+// read as any failure's numeric code is (see classify), so that words of
+// an argument ("invalid command") say invalid_arguments there too. An
+// error read from an answer is never network_error, and a generic kind
+// gives way to a 429's or a 502's to 504's.
 func (r *Reader) readRPC(e *Error) {
 	n, err := strconv.ParseInt(e.Code, 10, 32)
 	if err != nil || n == 0 {
@@ -740,26 +744,54 @@ func (r *Reader) readRPC(e *Error) {
 	if rd.HasWait {
 		e.RetryAfter = max(e.RetryAfter, rd.Wait)
 	}
+	if e.Kind == errkind.NetworkError {
+		// An answer came back: what its message says of a connection
+		// ("connection refused", "request timed out") is the upstream's
+		// own call to another failing, a gateway's failure, not the
+		// client's network_error.
+		e.Kind = r.kindOf("", http.StatusBadGateway)
+	}
+	if k := r.kindOf("", e.HTTPStatus); e.HTTPStatus >= 400 && (k == errkind.RateLimited || k == errkind.Unavailable) &&
+		yields(e.Kind, k) {
+		// A catalogue's code that says no more than that the call
+		// failed (-32603) never overrides a status that tells (a 429, a
+		// 502 to 504).
+		e.Kind = k
+		return
+	}
 	own := c == errkind.ImplementationDefined || strings.HasPrefix(c.String(), "code(")
 	if rd.Code == "" && own && e.Kind == errkind.ServerError {
-		if k, ok := r.messageKind(e); ok {
+		if e.HTTPStatus < 400 {
+			// Below 400 such a code says no more than any numeric
+			// code of a failed answer: the failure is read as one
+			// (see classify), by its message's words, those of an
+			// argument among them ("invalid command").
+			e.Kind = ""
+		} else if k, ok := r.messageKind(e); ok {
 			e.Kind = k
-		} else if e.HTTPStatus >= 400 {
+		} else {
 			e.Kind = r.kindOf("", e.HTTPStatus)
 		}
 	}
 }
 
 // messageKind is the kind the words of e's message name ("Invalid API
-// Key", "Photo not found"), read as a code is; ok is false when they name
-// none.
+// Key", "Photo not found"): the family of phrases they hold (see
+// proseKind), else the message read as a code is ("INVALID_USER_KEY",
+// "TableDoesNotExistError"); ok is false when they name none. The
+// phrases come first: a sentence read as a code takes the first rule any
+// of its words matches, where the phrases see that "Max rate limit
+// reached, please use an API key" names a limit, and that a message of
+// two kinds names none.
 func (r *Reader) messageKind(e *Error) (k errkind.Kind, ok bool) {
 	msg := e.Message[:min(len(e.Message), maxPlainMessage)]
+	if p, ok := proseKind(msg); ok {
+		if k, ok := r.wordKind(p, e.HTTPStatus); ok {
+			return k, true
+		}
+	}
 	if r.names(msg) {
 		return r.kindOf(msg, e.HTTPStatus), true
-	}
-	if p, ok := proseKind(msg); ok {
-		return r.wordKind(p, e.HTTPStatus)
 	}
 	return "", false
 }
@@ -1190,12 +1222,14 @@ func (r *Reader) classify(e *Error, hd *heard, onlyStatus bool, alts []string) {
 			// Below 400 no status says what failed: a code whose words
 			// say an argument (invalid_date) is read as a 400 would be,
 			// its message overriding it as proseOverrides lets a
-			// message override a 400; else the message's kind, else
-			// its words of an argument ("List ID is required").
+			// message override a 400 (but a missing thing: the code
+			// names the argument that matched nothing); else the
+			// message's kind, else its words of an argument ("List ID
+			// is required").
 			arg := e.Kind == errkind.ServerError && wrongArgumentCode(code, alts)
 			k, named := r.messageKind(e)
 			switch {
-			case named && k != errkind.ServerError && (!arg || proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
+			case named && k != errkind.ServerError && (!arg || k != errkind.NotFound && proseOverrides(k, errkind.InvalidArguments, http.StatusBadRequest, e.Message)):
 				e.Kind = k
 			case arg || !named && e.Kind == errkind.ServerError && saysArgument(e.Message, argumentWords[:]):
 				if k, ok := r.wordKind(&argumentProse, status); ok {

@@ -419,7 +419,12 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       *privilege*, *not_permitted*, *blocked*, *banned*,
 //	                       insufficient_scope*, missing_scope*, *_scope (but
 //	                       invalid_scope, an argument)
-//	not_found              *not_found*, resource_missing, no_such_*, *not_exist*,  404, 410           try_another_id
+//	invalid_arguments      *column_not_found*, *column_does_not_exist*,                               fix_argument
+//	                       *no_such_column*, *field_not_found*,
+//	                       *field_does_not_exist*, *no_such_field* (a name
+//	                       the request wrote that does not exist)
+//	not_found              *not_found*, *notfound*, *notexist*,                    404, 410           try_another_id
+//	                       resource_missing, no_such_*, *not_exist*,
 //	                       *non_existent*, *inexistent*, *_unknown,
 //	                       *couldnt_find*, *cannot_find*, *unable_to_find*,
 //	                       gone, *_gone
@@ -429,36 +434,48 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       card *declined* is invalid_arguments, a payment
 //	                       that is a resource falls through)
 //	unavailable            *capacity*                                                                 wait_then_retry
-//	invalid_arguments      *size_limit*, *length_limit* (what the request                             fix_argument
-//	                       carries is too big, not too fast)
+//	invalid_arguments      *size_limit*, *length_limit*, *size_exceeded*,                             fix_argument
+//	                       *length_exceeded* (what the request carries is
+//	                       too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
 //	                       *throughput_exceeded*, *_exhausted, over_*,
+//	                       *too_frequent*, *over_limit*, *frequency_limit*,
 //	                       *max_concurrent*, *concurrent_req*,
-//	                       *concurrency_limit* (too many calls in flight)
-//	conflict               *already_exists*, *_exists(_*), already_*,              409, 412, 423      reread_then_retry
-//	                       *_already_*, duplicate (the word), aborted,
-//	                       conflict, conflict_*, *_conflict(_*), *_in_use*,
-//	                       *_taken, *precondition_failed*,
+//	                       *concurrency_limit* (too many calls in flight),
+//	                       *too_many_attempts*, *too_many_connections*,
+//	                       *too_many_calls*, *too_many_sessions*
+//	conflict               *already_exists*, *alreadyexist*, *_exists(_*),         409, 412, 423      reread_then_retry
+//	                       already_*, *_already_*, duplicate or duplicated
+//	                       (the word), aborted, conflict, conflict_*,
+//	                       *_conflict(_*), *_in_use*, *_taken,
+//	                       *precondition_failed*,
 //	                       *condition_not_met*, *conditional_check_failed*,
 //	                       *version_mismatch*, *etag_mismatch*, *stale*,
-//	                       *concurrent_modification*, *concurrent_update*
+//	                       *concurrent_modification*, *concurrent_update*,
+//	                       *deadlock*, *serialization_failure*,
+//	                       *unique_violation*, *unique_constraint*
 //	unavailable            *unavailable*, *not_available*, *overloaded*, *busy*,   408, 502, 503,     wait_then_retry
 //	                       *maintenance*, *standby*, *bad_gateway*,               504, 529
 //	                       deadline_exceeded, *timeout*, *timed_out*
+//	rate_limited           *_exceeded*, exceeded_* (any other limit                                   wait_then_retry
+//	                       exceeded: a count of calls or of work in flight)
 //	server_error           internal, internal_*, unknown, data_loss, api_error,    424, 500, 501,     report
 //	                       unimplemented, not_implemented, *server_error*,        505-599
 //	                       *internal_error*, *unknown_error*,
 //	                       *unexpected_error*, a SOAP fault *:Server or
 //	                       *:Receiver (a 424: a request this one depended on
 //	                       failed, no argument of the caller)
+//	invalid_arguments      a payment card's own data or state, once no word                           fix_argument
+//	                       above reads: *card*, *cvc*, *cvv*, expired_card*
 //	invalid_arguments      invalid_argument*, failed_precondition, out_of_range,   400, 422, any
 //	                       invalid_request*, bad_request, validation*,            other 4xx          fix_argument
 //	                       invalid_param*, invalid_input*, unsupported_*,
 //	                       *_unsupported, *malformed*, bad_*, *_required,
-//	                       unknown_param*, missing_param*, a SOAP fault
-//	                       *:Client or *:Sender
+//	                       unknown_param*, missing_param*, *user_error*,
+//	                       *_validation*, *parse_fail*, *parse_error*, a SOAP
+//	                       fault *:Client or *:Sender
 //	malformed_response     (the client could not read the answer)                                     report
 //	network_error          (no answer came back)                                                      retry_safe
 //
@@ -533,6 +550,7 @@ var standardRules = []Rule{
 	{Code: "*token_expired*", Kind: AuthenticationFailed},
 	{Code: "*token_revoked*", Kind: AuthenticationFailed},
 	{Code: "*access_token*", Kind: AuthenticationFailed},
+	{Code: "expired_card*", Kind: InvalidArguments}, // a payment card's, not the caller's (see *card* below)
 	{Code: "expired_*", Kind: AuthenticationFailed},
 	{Code: "invalid_client*", Kind: AuthenticationFailed},
 	{Code: "authentication*", Kind: AuthenticationFailed},
@@ -566,7 +584,24 @@ var standardRules = []Rule{
 	{Code: "invalid_scope", Kind: InvalidArguments},
 	{Code: "*_scope", Kind: PermissionDenied},
 
+	// A column or a field that a query or a body names and that does not
+	// exist (Presto's and Trino's COLUMN_NOT_FOUND, Superset's
+	// COLUMN_DOES_NOT_EXIST_ERROR, Socrata's no-such-column): the name
+	// the request wrote is the argument to fix, as a parameter not found
+	// is in a message, not a resource to look for under another id.
+	{Code: "*column_not_found*", Kind: InvalidArguments},
+	{Code: "*column_does_not_exist*", Kind: InvalidArguments},
+	{Code: "*no_such_column*", Kind: InvalidArguments},
+	{Code: "*field_not_found*", Kind: InvalidArguments},
+	{Code: "*field_does_not_exist*", Kind: InvalidArguments},
+	{Code: "*no_such_field*", Kind: InvalidArguments},
+
 	{Code: "*not_found*", Kind: NotFound},
+	// The same words run together in capitals, where no case style
+	// tells them apart (TRACKING.TRACKINGNUMBER.NOTFOUND, ERR_NOTFOUND,
+	// ALREADYEXISTS, DOESNOTEXIST).
+	{Code: "*notfound*", Kind: NotFound},
+	{Code: "*notexist*", Kind: NotFound},
 	{Code: "resource_missing", Kind: NotFound},
 	{Code: "no_such_*", Kind: NotFound},
 	{Code: "*not_exist*", Kind: NotFound},
@@ -606,6 +641,8 @@ var standardRules = []Rule{
 	// wait out: it comes before the limits of rate_limited.
 	{Code: "*size_limit*", Kind: InvalidArguments},
 	{Code: "*length_limit*", Kind: InvalidArguments},
+	{Code: "*size_exceeded*", Kind: InvalidArguments},
+	{Code: "*length_exceeded*", Kind: InvalidArguments},
 
 	{Code: "resource_exhausted", Kind: RateLimited},
 	{Code: "*rate_limit*", Kind: RateLimited},
@@ -620,14 +657,29 @@ var standardRules = []Rule{
 	{Code: "*throughput_exceeded*", Kind: RateLimited},
 	{Code: "*_exhausted", Kind: RateLimited},
 	{Code: "over_*", Kind: RateLimited},
+	// Calls too frequent or over a limit, in the words of any API
+	// (ACCESS_TOO_FREQUENT, DAILY_QUERY_OVER_LIMIT, frequency_limit:
+	// AMap, Feishu, Blockfrost, Vast, Gemini's exchange).
+	{Code: "*too_frequent*", Kind: RateLimited},
+	{Code: "*over_limit*", Kind: RateLimited},
+	{Code: "*frequency_limit*", Kind: RateLimited},
 	// Too many requests at once (MS_MAX_CONCURRENT_REQ,
 	// too_many_concurrent_requests, concurrency_limit): a limit on the
 	// caller's calls in flight, waited out like a rate.
 	{Code: "*max_concurrent*", Kind: RateLimited},
 	{Code: "*concurrent_req*", Kind: RateLimited},
 	{Code: "*concurrency_limit*", Kind: RateLimited},
+	// Too many of the caller's acts (TOO_MANY_ATTEMPTS,
+	// too_many_connections, TooManyCalls), not of what one request
+	// carries (too_many_items): the code's words of the phrases a
+	// message says them in.
+	{Code: "*too_many_attempts*", Kind: RateLimited},
+	{Code: "*too_many_connections*", Kind: RateLimited},
+	{Code: "*too_many_calls*", Kind: RateLimited},
+	{Code: "*too_many_sessions*", Kind: RateLimited},
 
 	{Code: "*already_exists*", Kind: Conflict},
+	{Code: "*alreadyexist*", Kind: Conflict},
 	{Code: "*_exists", Kind: Conflict},
 	{Code: "*_exists_*", Kind: Conflict},
 	// A state reached already (ALREADY_STARTED, already_running,
@@ -638,6 +690,8 @@ var standardRules = []Rule{
 	{Code: "duplicate_*", Kind: Conflict},
 	{Code: "*_duplicate", Kind: Conflict},
 	{Code: "*_duplicate_*", Kind: Conflict},
+	{Code: "duplicated*", Kind: Conflict}, // DUPLICATED_ORDER, duplicated_request
+	{Code: "*_duplicated*", Kind: Conflict},
 	{Code: "aborted", Kind: Conflict},
 	{Code: "conflict", Kind: Conflict},
 	{Code: "conflict_*", Kind: Conflict},
@@ -655,6 +709,15 @@ var standardRules = []Rule{
 	{Code: "*stale*", Kind: Conflict},
 	{Code: "*concurrent_modification*", Kind: Conflict},
 	{Code: "*concurrent_update*", Kind: Conflict},
+	// A transaction that clashed with another and was rolled back
+	// (PostgreSQL's deadlock_detected and serialization_failure,
+	// MySQL's and Neo4j's deadlocks: gRPC's ABORTED), and a unique
+	// constraint violated (PostgreSQL's unique_violation, ArangoDB's
+	// unique constraint violated): the state moved under the call.
+	{Code: "*deadlock*", Kind: Conflict},
+	{Code: "*serialization_failure*", Kind: Conflict},
+	{Code: "*unique_violation*", Kind: Conflict},
+	{Code: "*unique_constraint*", Kind: Conflict},
 
 	{Code: "*unavailable*", Kind: Unavailable},
 	{Code: "*not_available*", Kind: Unavailable},
@@ -666,6 +729,14 @@ var standardRules = []Rule{
 	{Code: "deadline_exceeded", Kind: Unavailable},
 	{Code: "*timeout*", Kind: Unavailable},
 	{Code: "*timed_out*", Kind: Unavailable},
+
+	// Any other limit exceeded (ActiveStatementsExceededException,
+	// MaxSessionsExceeded, requests_exceeded): once the words of a size,
+	// a length, a budget, a capacity or a deadline have been read above,
+	// what a code says was exceeded is a count of the caller's calls or
+	// of its work in flight, waited out like a rate.
+	{Code: "*_exceeded*", Kind: RateLimited},
+	{Code: "exceeded_*", Kind: RateLimited},
 
 	{Code: "internal", Kind: ServerError},
 	{Code: "internal_*", Kind: ServerError},
@@ -681,6 +752,16 @@ var standardRules = []Rule{
 	{Code: "*unexpected_error*", Kind: ServerError},
 	{Code: "*:server", Kind: ServerError},   // a SOAP fault of the server
 	{Code: "*:receiver", Kind: ServerError}, // SOAP 1.2's name for it
+
+	// The payment card's own data or state (Stripe's expired_card,
+	// incorrect_cvc, card_not_supported; Square's CARD_EXPIRED,
+	// CVV_FAILURE, INVALID_CARD), once no rule above has read a missing
+	// card, a limit or a clash in the code: like a card declined, the
+	// caller can pay with another card or fix the one it sent, even at a
+	// 402.
+	{Code: "*card*", Kind: InvalidArguments},
+	{Code: "*cvc*", Kind: InvalidArguments},
+	{Code: "*cvv*", Kind: InvalidArguments},
 
 	{Code: "invalid_argument*", Kind: InvalidArguments},
 	{Code: "failed_precondition", Kind: InvalidArguments},
@@ -704,6 +785,19 @@ var standardRules = []Rule{
 	{Code: "*_required", Kind: InvalidArguments},
 	{Code: "unknown_param*", Kind: InvalidArguments},
 	{Code: "missing_param*", Kind: InvalidArguments},
+	// An error its upstream files as the user's, not its own (Presto's
+	// and Trino's errorType USER_ERROR, Azure Machine Learning's and Data
+	// Factory's UserError), once no rule above has read what it is. (A
+	// client error may be another's: SageMaker's CLIENT_ERROR_FROM_MODEL
+	// is the model's answer to SageMaker.)
+	{Code: "*user_error*", Kind: InvalidArguments},
+	// A request that failed validation or could not be parsed, in any
+	// place of the code (Apollo Server's GRAPHQL_VALIDATION_FAILED and
+	// GRAPHQL_PARSE_FAILED, REQUEST_VALIDATION_ERROR, json_parse_error),
+	// the word a word of its own (not cache_invalidation).
+	{Code: "*_validation*", Kind: InvalidArguments},
+	{Code: "*parse_fail*", Kind: InvalidArguments},
+	{Code: "*parse_error*", Kind: InvalidArguments},
 	{Code: "*:client", Kind: InvalidArguments}, // a SOAP fault of the request
 	{Code: "*:sender", Kind: InvalidArguments}, // SOAP 1.2's name for it
 
