@@ -168,6 +168,8 @@ func TestStandardClassify(t *testing.T) {
 		{"exceeded, first", "exceeded_daily_calls", 200, errkind.RateLimited},
 		{"guard: a size exceeded is an argument", "PayloadSizeExceeded", 400, errkind.InvalidArguments},
 		{"guard: a length exceeded is an argument", "max_prompt_length_exceeded", 429, errkind.InvalidArguments},
+		{"guard: an LLM's max_tokens over the model's bound is an argument", "max_tokens_exceeded", 400, errkind.InvalidArguments},
+		{"guard: an LLM's max output tokens, camel case", "MaxOutputTokensExceeded", 400, errkind.InvalidArguments},
 		{"guard: a deadline exceeded is unavailable", "DEADLINE_EXCEEDED", 400, errkind.Unavailable},
 		{"guard: a capacity exceeded is unavailable", "ClusterCapacityExceeded", 400, errkind.Unavailable},
 		{"a payment card expired is an argument, even at a 402", "CARD_HAS_EXPIRED", 402, errkind.InvalidArguments},

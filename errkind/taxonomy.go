@@ -435,8 +435,9 @@ func (t *Taxonomy) With(rules ...Rule) *Taxonomy {
 //	                       that is a resource falls through)
 //	unavailable            *capacity*                                                                 wait_then_retry
 //	invalid_arguments      *size_limit*, *length_limit*, *size_exceeded*,                             fix_argument
-//	                       *length_exceeded* (what the request carries is
-//	                       too big, not too fast)
+//	                       *length_exceeded*, *max_tokens*,
+//	                       *max_output_tokens* (what the request carries or
+//	                       asks for is too big, not too fast)
 //	rate_limited           resource_exhausted, *rate_limit*, *ratelimit*,          429                wait_then_retry
 //	                       *throttl*, *too_many_requests*, *quota*,
 //	                       *limit_exceeded*, *limit_reached*, *rate_exceeded*,
@@ -643,6 +644,12 @@ var standardRules = []Rule{
 	{Code: "*length_limit*", Kind: InvalidArguments},
 	{Code: "*size_exceeded*", Kind: InvalidArguments},
 	{Code: "*length_exceeded*", Kind: InvalidArguments},
+	// A request's max_tokens (the longest answer it asks an LLM for) over
+	// what the model allows (max_tokens_exceeded, MaxOutputTokensExceeded)
+	// is an argument too: the number the caller sent, not a count of its
+	// calls.
+	{Code: "*max_tokens*", Kind: InvalidArguments},
+	{Code: "*max_output_tokens*", Kind: InvalidArguments},
 
 	{Code: "resource_exhausted", Kind: RateLimited},
 	{Code: "*rate_limit*", Kind: RateLimited},
